@@ -1,0 +1,61 @@
+/**
+ * Read queries over the indexer's tables. Every query is bounded by a `limit` and served by an
+ * index declared in `ponder.schema.ts`.
+ */
+import { and, asc, desc, eq, gte, lte, type ReadonlyDrizzle } from "ponder";
+import type { Address } from "viem";
+import * as schema from "../../ponder.schema";
+import type { Resolution } from "../../src/domain/candles";
+
+/** The read-only database handle the API receives (Ponder's `ponder:api` db). */
+export type MarketDb = ReadonlyDrizzle<typeof schema>;
+
+/** The token with this address, or null. */
+export async function findToken(db: MarketDb, address: Address) {
+  const rows = await db.select().from(schema.token).where(eq(schema.token.address, lowerHex(address))).limit(1);
+  return rows[0] ?? null;
+}
+
+/** Newest launches first (launch block, then log index). */
+export async function newestTokens(db: MarketDb, limit: number) {
+  return db
+    .select()
+    .from(schema.token)
+    .orderBy(desc(schema.token.launchBlockNumber), desc(schema.token.launchLogIndex))
+    .limit(limit);
+}
+
+/** The token's trades, newest first. */
+export async function tokenTrades(db: MarketDb, address: Address, limit: number) {
+  return db
+    .select()
+    .from(schema.trade)
+    .where(eq(schema.trade.token, lowerHex(address)))
+    .orderBy(desc(schema.trade.blockNumber), desc(schema.trade.logIndex))
+    .limit(limit);
+}
+
+/** Trades across every launched token, newest first. */
+export async function recentTrades(db: MarketDb, limit: number) {
+  return db.select().from(schema.trade).orderBy(desc(schema.trade.blockNumber), desc(schema.trade.logIndex)).limit(limit);
+}
+
+/** Candles of one resolution whose bucket starts within [fromSec, toSec], oldest first. */
+export async function tokenCandles(db: MarketDb, address: Address, resolution: Resolution, fromSec: bigint, toSec: bigint) {
+  return db
+    .select()
+    .from(schema.candle)
+    .where(
+      and(
+        eq(schema.candle.token, lowerHex(address)),
+        eq(schema.candle.resolution, resolution),
+        gte(schema.candle.bucketStartSec, fromSec),
+        lte(schema.candle.bucketStartSec, toSec),
+      ),
+    )
+    .orderBy(asc(schema.candle.bucketStartSec));
+}
+
+function lowerHex(address: Address): `0x${string}` {
+  return address.toLowerCase() as `0x${string}`;
+}

@@ -1,0 +1,235 @@
+/**
+ * What a wallet does on the launch stack: launch, buy, sell, collect fees. Used by the demo seed
+ * and by end-to-end tests. Every call is simulated first (so reverts surface with their decoded
+ * reason), sent with an explicit gas limit, and awaited; a reverted receipt throws.
+ */
+import {
+  erc20Abi,
+  getAddress,
+  parseEventLogs,
+  type Account,
+  type Address,
+  type Chain,
+  type PublicClient,
+  type Transport,
+  type WalletClient,
+} from "viem";
+import { feeLockerAbi } from "../abis/FeeLocker.js";
+import { launchFactoryAbi } from "../abis/LaunchFactory.js";
+import { swapRouterAbi } from "../abis/SwapRouter.js";
+import type { DeploymentManifest } from "./manifest.js";
+import { sendContractCall, type SentTransaction } from "./tx.js";
+
+/** A wallet client with an account (the sender). */
+export type SenderClient = WalletClient<Transport, Chain | undefined, Account>;
+
+/** Decoded `TokenLaunched` event arguments. */
+export type TokenLaunchedArgs = {
+  token: Address;
+  creator: Address;
+  pool: Address;
+  positionIds: readonly bigint[];
+  name: string;
+  symbol: string;
+  totalSupply: bigint;
+  liquidityWei: bigint;
+  firstBuyWei: bigint;
+  firstBuyTokensOut: bigint;
+};
+
+/** Decoded `FeesCollected` event arguments. */
+export type FeesCollectedArgs = {
+  positionId: bigint;
+  creator: Address;
+  token: Address;
+  token0: Address;
+  token1: Address;
+  amount0: bigint;
+  amount1: bigint;
+  creatorAmount0: bigint;
+  creatorAmount1: bigint;
+  protocolAmount0: bigint;
+  protocolAmount1: bigint;
+};
+
+/** Thrown when a transaction succeeded but lacks the event it must emit. */
+export class MissingEventError extends Error {
+  override name = "MissingEventError" as const;
+  constructor(readonly shortMessage: string) {
+    super(shortMessage);
+  }
+}
+
+/** Parameters of `launchToken`. */
+export type LaunchTokenParams = {
+  name: string;
+  symbol: string;
+  /** ETH (wei) for the creator's first buy, on top of the minimum liquidity; default 0. */
+  firstBuyWei?: bigint;
+  /** Minimum tokens (base units) the first buy must deliver; default 0. */
+  firstBuyAmountOutMinimum?: bigint;
+};
+
+async function deadline(publicClient: PublicClient): Promise<bigint> {
+  const block = await publicClient.getBlock({ blockTag: "latest" });
+  return block.timestamp + 600n;
+}
+
+/**
+ * Launches a token through the LaunchFactory, sending `minimumPoolLiquidityWei + firstBuyWei`.
+ * @param walletClient The creator's wallet.
+ * @param publicClient Reads and waits.
+ * @param manifest The deployment.
+ * @param params Name, symbol, optional first buy (wei) and its minimum output (token base units).
+ * @returns Hash, receipt and the decoded `TokenLaunched` event.
+ * @throws viem's ContractFunctionExecutionError when the launch would revert (e.g. `InsufficientLiquidityValue`, "Too little received").
+ * @throws {TransactionRevertedError} When the mined transaction reverted.
+ * @throws {MissingEventError} When the receipt has no `TokenLaunched` log from the factory.
+ */
+export async function launchToken(
+  walletClient: SenderClient,
+  publicClient: PublicClient,
+  manifest: DeploymentManifest,
+  params: LaunchTokenParams,
+): Promise<SentTransaction & { event: TokenLaunchedArgs }> {
+  const factory = manifest.contracts.launchFactory;
+  const value = BigInt(manifest.launchFactory.minimumPoolLiquidityWei) + (params.firstBuyWei ?? 0n);
+  const { request } = await publicClient.simulateContract({
+    account: walletClient.account,
+    address: factory,
+    abi: launchFactoryAbi,
+    functionName: "launch",
+    args: [params.name, params.symbol, params.firstBuyAmountOutMinimum ?? 0n],
+    value,
+  });
+  const sent = await sendContractCall(walletClient, publicClient, request);
+  const [log] = parseEventLogs({ abi: launchFactoryAbi, eventName: "TokenLaunched", logs: sent.receipt.logs }).filter(
+    (l) => getAddress(l.address) === getAddress(factory),
+  );
+  if (!log) throw new MissingEventError(`launch tx ${sent.hash} has no TokenLaunched event`);
+  return { ...sent, event: log.args };
+}
+
+/**
+ * Buys a launched token with ETH through SwapRouter.exactInputSingle (WETH -> token, 1% pool).
+ * @param walletClient The buyer (receives the tokens).
+ * @param publicClient Reads and waits.
+ * @param manifest The deployment.
+ * @param token The launched token.
+ * @param amountInWei ETH (wei) to spend; the router wraps it.
+ * @param amountOutMinimum Minimum tokens (base units) to receive; default 0.
+ * @returns Hash and receipt.
+ * @throws viem's ContractFunctionExecutionError when the swap would revert.
+ * @throws {TransactionRevertedError} When the mined transaction reverted.
+ */
+export async function buyToken(
+  walletClient: SenderClient,
+  publicClient: PublicClient,
+  manifest: DeploymentManifest,
+  token: Address,
+  amountInWei: bigint,
+  amountOutMinimum = 0n,
+): Promise<SentTransaction> {
+  const { request } = await publicClient.simulateContract({
+    account: walletClient.account,
+    address: manifest.contracts.swapRouter,
+    abi: swapRouterAbi,
+    functionName: "exactInputSingle",
+    args: [
+      {
+        tokenIn: manifest.contracts.weth,
+        tokenOut: token,
+        fee: manifest.launchFactory.poolFee,
+        recipient: walletClient.account.address,
+        deadline: await deadline(publicClient),
+        amountIn: amountInWei,
+        amountOutMinimum,
+        sqrtPriceLimitX96: 0n,
+      },
+    ],
+    value: amountInWei,
+  });
+  return sendContractCall(walletClient, publicClient, request);
+}
+
+/**
+ * Sells a launched token for WETH: approves the router for exactly `tokenAmount`, then swaps
+ * through SwapRouter.exactInputSingle (token -> WETH, 1% pool). The seller receives WETH.
+ * @param walletClient The seller.
+ * @param publicClient Reads and waits.
+ * @param manifest The deployment.
+ * @param token The launched token.
+ * @param tokenAmount Tokens (base units) to sell.
+ * @param amountOutMinimumWei Minimum WETH (wei) to receive; default 0.
+ * @returns Hash and receipt of the swap.
+ * @throws viem's ContractFunctionExecutionError when the approval or swap would revert.
+ * @throws {TransactionRevertedError} When a mined transaction reverted.
+ */
+export async function sellToken(
+  walletClient: SenderClient,
+  publicClient: PublicClient,
+  manifest: DeploymentManifest,
+  token: Address,
+  tokenAmount: bigint,
+  amountOutMinimumWei = 0n,
+): Promise<SentTransaction> {
+  const approval = await publicClient.simulateContract({
+    account: walletClient.account,
+    address: token,
+    abi: erc20Abi,
+    functionName: "approve",
+    args: [manifest.contracts.swapRouter, tokenAmount],
+  });
+  await sendContractCall(walletClient, publicClient, approval.request);
+  const { request } = await publicClient.simulateContract({
+    account: walletClient.account,
+    address: manifest.contracts.swapRouter,
+    abi: swapRouterAbi,
+    functionName: "exactInputSingle",
+    args: [
+      {
+        tokenIn: token,
+        tokenOut: manifest.contracts.weth,
+        fee: manifest.launchFactory.poolFee,
+        recipient: walletClient.account.address,
+        deadline: await deadline(publicClient),
+        amountIn: tokenAmount,
+        amountOutMinimum: amountOutMinimumWei,
+        sqrtPriceLimitX96: 0n,
+      },
+    ],
+  });
+  return sendContractCall(walletClient, publicClient, request);
+}
+
+/**
+ * Collects and splits the fees of locked positions (anyone may call): `collectFees` for one id,
+ * `collectFeesMany` for several.
+ * @param walletClient Any account (pays gas only).
+ * @param publicClient Reads and waits.
+ * @param manifest The deployment.
+ * @param positionIds Locked position ids (at least one).
+ * @returns Hash, receipt and the decoded `FeesCollected` events (one per position).
+ * @throws {RangeError} When `positionIds` is empty.
+ * @throws viem's ContractFunctionExecutionError when the call would revert (e.g. `UnknownPosition`).
+ * @throws {TransactionRevertedError} When the mined transaction reverted.
+ */
+export async function collectFees(
+  walletClient: SenderClient,
+  publicClient: PublicClient,
+  manifest: DeploymentManifest,
+  positionIds: readonly bigint[],
+): Promise<SentTransaction & { events: FeesCollectedArgs[] }> {
+  const [first] = positionIds;
+  if (first === undefined) throw new RangeError("collectFees needs at least one position id");
+  const base = { account: walletClient.account, address: manifest.contracts.feeLocker, abi: feeLockerAbi } as const;
+  const { request } =
+    positionIds.length === 1
+      ? await publicClient.simulateContract({ ...base, functionName: "collectFees", args: [first] })
+      : await publicClient.simulateContract({ ...base, functionName: "collectFeesMany", args: [positionIds] });
+  const sent = await sendContractCall(walletClient, publicClient, request);
+  const events = parseEventLogs({ abi: feeLockerAbi, eventName: "FeesCollected", logs: sent.receipt.logs })
+    .filter((l) => getAddress(l.address) === getAddress(manifest.contracts.feeLocker))
+    .map((l) => l.args);
+  return { ...sent, events };
+}

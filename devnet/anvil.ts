@@ -1,0 +1,180 @@
+/**
+ * Starts and stops a local anvil node (the npm `@foundry-rs/anvil` platform binary, spawned
+ * directly so the PID held is the real process).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { createPublicClient, http } from "viem";
+
+const require = createRequire(import.meta.url);
+
+/** Nodes started by this process; killed if the process exits without stopping them. */
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+function trackChild(child: ChildProcess): void {
+  running.add(child);
+  child.once("exit", () => running.delete(child));
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once("exit", () => {
+      for (const c of running) c.kill("SIGKILL");
+    });
+  }
+}
+
+/** The chain id of the devnet (matches the production chain). */
+export const DEVNET_CHAIN_ID = 4663;
+
+/** Options for `startAnvil`. */
+export type StartAnvilOptions = {
+  /** TCP port on 127.0.0.1; 0 or omitted picks a free port. */
+  port?: number;
+  /** Seconds between blocks; omitted means automine (a block per transaction). */
+  blockTimeSec?: number;
+  /** Chain id; defaults to 4663. */
+  chainId?: number;
+  /** Milliseconds to wait for the node to answer; defaults to 15000. */
+  readyTimeoutMs?: number;
+};
+
+/** A running anvil node. */
+export type AnvilInstance = {
+  /** `http://127.0.0.1:<port>`. */
+  rpcUrl: string;
+  port: number;
+  /** PID of the anvil process itself. */
+  pid: number;
+  /** Stops the node (SIGTERM, then SIGKILL after 3 s) and resolves when it has exited. */
+  stop(): Promise<void>;
+};
+
+/** Thrown when anvil cannot be started or does not answer in time. */
+export class AnvilStartError extends Error {
+  override name = "AnvilStartError" as const;
+  readonly shortMessage: string;
+  constructor(shortMessage: string, readonly output: string) {
+    super(`${shortMessage}\nanvil output:\n${output.slice(-2000)}`);
+    this.shortMessage = shortMessage;
+  }
+}
+
+/**
+ * Path of the anvil binary shipped by the npm platform package for this machine.
+ * @returns Absolute path to the executable.
+ * @throws {AnvilStartError} When the platform package is not installed (e.g. installed with `--omit=optional`).
+ */
+export function anvilBinaryPath(): string {
+  const pkg = `@foundry-rs/anvil-${process.platform}-${process.arch === "x64" ? "amd64" : process.arch}`;
+  try {
+    return path.join(path.dirname(require.resolve(`${pkg}/package.json`)), "bin", "anvil");
+  } catch {
+    throw new AnvilStartError(`anvil platform package ${pkg} is not installed (do not use --omit=optional)`, "");
+  }
+}
+
+/**
+ * Finds a TCP port that is free on 127.0.0.1 right now.
+ * @returns The port number.
+ */
+export async function findFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts anvil on 127.0.0.1 and waits until it answers `eth_chainId`.
+ * @param opts Port (0 = free port), block time in seconds, chain id (default 4663).
+ * @returns The RPC URL, port, PID and a `stop()` function.
+ * @throws {AnvilStartError} When the process exits early or does not answer within `readyTimeoutMs`.
+ * @example
+ * const anvil = await startAnvil();
+ * // anvil.rpcUrl === "http://127.0.0.1:41234"
+ * await anvil.stop();
+ */
+export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilInstance> {
+  const chainId = opts.chainId ?? DEVNET_CHAIN_ID;
+  const readyTimeoutMs = opts.readyTimeoutMs ?? 15_000;
+  // A free port can be taken between the probe and anvil's bind: retry a few times.
+  for (let attempt = 0; ; attempt++) {
+    const port = opts.port ? opts.port : await findFreePort();
+    try {
+      return await spawnAnvil(port, chainId, opts.blockTimeSec, readyTimeoutMs);
+    } catch (error) {
+      if (opts.port || attempt >= 2) throw error;
+    }
+  }
+}
+
+async function spawnAnvil(
+  port: number,
+  chainId: number,
+  blockTimeSec: number | undefined,
+  readyTimeoutMs: number,
+): Promise<AnvilInstance> {
+  const args = ["--host", "127.0.0.1", "--port", String(port), "--chain-id", String(chainId)];
+  if (blockTimeSec !== undefined) args.push("--block-time", String(blockTimeSec));
+  const child = spawn(anvilBinaryPath(), args, { stdio: ["ignore", "pipe", "pipe"] });
+  trackChild(child);
+  let output = "";
+  const append = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-8000);
+  };
+  child.stdout.on("data", append);
+  child.stderr.on("data", append);
+
+  let exited = false;
+  const exitPromise = new Promise<void>((resolve) => {
+    child.once("exit", () => {
+      exited = true;
+      resolve();
+    });
+  });
+  let spawnFailure: Error | undefined;
+  child.once("error", (e) => {
+    spawnFailure = e;
+  });
+
+  const stop = async () => {
+    if (exited) return;
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 3000);
+    await exitPromise;
+    clearTimeout(timer);
+  };
+
+  const rpcUrl = `http://127.0.0.1:${port}`;
+  const client = createPublicClient({ transport: http(rpcUrl, { retryCount: 0, timeout: 1000 }) });
+  const deadline = Date.now() + readyTimeoutMs;
+  while (true) {
+    if (spawnFailure) throw new AnvilStartError(`anvil could not be started: ${spawnFailure.message}`, output);
+    if (exited) throw new AnvilStartError(`anvil exited before answering on port ${port}`, output);
+    try {
+      const id = await client.getChainId();
+      if (id !== chainId) {
+        await stop();
+        throw new AnvilStartError(`anvil on port ${port} answered chain id ${id}, expected ${chainId}`, output);
+      }
+      break;
+    } catch (error) {
+      if (error instanceof AnvilStartError) throw error;
+      if (Date.now() > deadline) {
+        await stop();
+        throw new AnvilStartError(`anvil did not answer on port ${port} within ${readyTimeoutMs} ms`, output);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  if (child.pid === undefined) throw new AnvilStartError("anvil has no pid", output);
+  return { rpcUrl, port, pid: child.pid, stop };
+}

@@ -1,0 +1,55 @@
+/**
+ * Ponder configuration: one chain, the accepted launch factories, the pools they create
+ * (discovered with `factory()` from `TokenLaunched`) and the fee locker. Addresses come from
+ * `config/deployment.ts` (devnet manifest or production environment).
+ */
+import { createConfig, factory } from "ponder";
+import { getAbiItem } from "viem";
+import { feeLockerAbi } from "./abis/FeeLocker";
+import { launchFactoryAbi } from "./abis/LaunchFactory";
+import { uniswapV3PoolAbi } from "./abis/UniswapV3Pool";
+import { loadDeployment } from "./config/deployment";
+
+const deployment = loadDeployment();
+const startBlock = deployment.startBlock;
+const isProduction = Boolean(process.env.LAUNCH_FACTORY_ADDRESS);
+
+export default createConfig({
+  database: process.env.DATABASE_URL
+    ? { kind: "postgres", connectionString: process.env.DATABASE_URL }
+    : { kind: "pglite", directory: process.env.PONDER_PGLITE_DIR ?? ".ponder/pglite" },
+  chains: {
+    evmchain: {
+      id: deployment.chainId,
+      rpc: deployment.rpcUrl,
+      // The production chain makes a block every ~100 ms; poll at that pace.
+      pollingInterval: Number(process.env.POLLING_INTERVAL_MS ?? 100),
+      // A devnet reuses chain id 4663 with different history on every start: never cache it.
+      disableCache: !isProduction,
+    },
+  },
+  contracts: {
+    LaunchFactory: {
+      abi: launchFactoryAbi,
+      chain: "evmchain",
+      address: deployment.acceptedFactories,
+      startBlock,
+    },
+    UniswapV3Pool: {
+      abi: uniswapV3PoolAbi,
+      chain: "evmchain",
+      address: factory({
+        address: deployment.acceptedFactories,
+        event: getAbiItem({ abi: launchFactoryAbi, name: "TokenLaunched" }),
+        parameter: "pool",
+      }),
+      startBlock,
+    },
+    FeeLocker: {
+      abi: feeLockerAbi,
+      chain: "evmchain",
+      address: deployment.contracts.feeLocker,
+      startBlock,
+    },
+  },
+});

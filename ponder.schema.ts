@@ -1,0 +1,159 @@
+/**
+ * Chain-derived tables, written only by the indexing functions in `src/`.
+ *
+ * Conventions: addresses and hashes are stored lowercase (checksummed only when served); amounts
+ * are bigint base units (token units or wei, the unit is in the column name); times are unix
+ * seconds; prices are wei per one whole token, floored, derived from sqrtPriceX96
+ * (`src/domain/price.ts`).
+ */
+import { index, onchainEnum, onchainTable, primaryKey } from "ponder";
+
+/** Side of a trade from the launched token's point of view. */
+export const tradeSide = onchainEnum("trade_side", ["buy", "sell"]);
+
+/** Kinds of public events (see `src/domain/events.ts`). */
+export const eventKind = onchainEnum("event_kind", ["launch", "trade", "big_buy", "graduation", "fee_claim"]);
+
+/** One launched token: its launch facts and its running market state. */
+export const token = onchainTable(
+  "token",
+  (t) => ({
+    address: t.hex().primaryKey(),
+    factory: t.hex().notNull(),
+    creator: t.hex().notNull(),
+    name: t.text().notNull(),
+    symbol: t.text().notNull(),
+    decimals: t.integer().notNull(),
+    totalSupply: t.bigint().notNull(),
+    pool: t.hex().notNull(),
+    weth: t.hex().notNull(),
+    tokenIsToken0: t.boolean().notNull(),
+    positionIds: t.bigint().array().notNull(),
+    liquidityWei: t.bigint().notNull(),
+    firstBuyWei: t.bigint().notNull(),
+    firstBuyTokensOut: t.bigint().notNull(),
+    launchTxHash: t.hex().notNull(),
+    launchBlockNumber: t.bigint().notNull(),
+    launchLogIndex: t.integer().notNull(),
+    launchTimestampSec: t.bigint().notNull(),
+    // Market state after the latest indexed swap (or the start price before any).
+    sqrtPriceX96: t.bigint().notNull(),
+    tick: t.integer().notNull(),
+    priceWei: t.bigint().notNull(),
+    marketCapWei: t.bigint().notNull(),
+    volumeWei: t.bigint().notNull(),
+    volumeToken: t.bigint().notNull(),
+    tradeCount: t.integer().notNull(),
+    buyCount: t.integer().notNull(),
+    sellCount: t.integer().notNull(),
+    lastTradeTimestampSec: t.bigint(),
+    graduatedAtSec: t.bigint(),
+    // Fee totals collected through the fee locker, split 70/30 (`FeesCollected`).
+    creatorFeesWei: t.bigint().notNull(),
+    creatorFeesToken: t.bigint().notNull(),
+    protocolFeesWei: t.bigint().notNull(),
+    protocolFeesToken: t.bigint().notNull(),
+  }),
+  (table) => ({
+    launchOrderIdx: index().on(table.launchBlockNumber, table.launchLogIndex),
+    creatorIdx: index().on(table.creator),
+    poolIdx: index().on(table.pool),
+  }),
+);
+
+/** Pool -> token lookup for the Swap handler (a pool exists here only once its launch is indexed). */
+export const pool = onchainTable("pool", (t) => ({
+  address: t.hex().primaryKey(),
+  token: t.hex().notNull(),
+  tokenIsToken0: t.boolean().notNull(),
+}));
+
+/** One Uniswap V3 Swap of a launched token's pool, mirrored as a trade. */
+export const trade = onchainTable(
+  "trade",
+  (t) => ({
+    id: t.text().primaryKey(), // `${txHash}-${logIndex}`
+    token: t.hex().notNull(),
+    pool: t.hex().notNull(),
+    side: tradeSide("side").notNull(),
+    trader: t.hex().notNull(), // the transaction's sender
+    recipient: t.hex().notNull(), // the Swap event's recipient
+    tokenAmount: t.bigint().notNull(),
+    ethAmountWei: t.bigint().notNull(),
+    sqrtPriceX96: t.bigint().notNull(),
+    tick: t.integer().notNull(),
+    priceWei: t.bigint().notNull(),
+    marketCapWei: t.bigint().notNull(),
+    blockNumber: t.bigint().notNull(),
+    logIndex: t.integer().notNull(),
+    timestampSec: t.bigint().notNull(),
+    txHash: t.hex().notNull(),
+  }),
+  (table) => ({
+    tokenOrderIdx: index().on(table.token, table.blockNumber, table.logIndex),
+    chainOrderIdx: index().on(table.blockNumber, table.logIndex),
+  }),
+);
+
+/** OHLCV per token, resolution and bucket; prices in wei per whole token. */
+export const candle = onchainTable(
+  "candle",
+  (t) => ({
+    token: t.hex().notNull(),
+    resolution: t.text().notNull(),
+    bucketStartSec: t.bigint().notNull(),
+    openWei: t.bigint().notNull(),
+    highWei: t.bigint().notNull(),
+    lowWei: t.bigint().notNull(),
+    closeWei: t.bigint().notNull(),
+    volumeToken: t.bigint().notNull(),
+    volumeWei: t.bigint().notNull(),
+    tradeCount: t.integer().notNull(),
+  }),
+  (table) => ({
+    pk: primaryKey({ columns: [table.token, table.resolution, table.bucketStartSec] }),
+  }),
+);
+
+/** One `FeesCollected` of a position locked by an accepted launch. */
+export const feeClaim = onchainTable(
+  "fee_claim",
+  (t) => ({
+    id: t.text().primaryKey(), // `${txHash}-${logIndex}`
+    positionId: t.bigint().notNull(),
+    token: t.hex().notNull(),
+    creator: t.hex().notNull(),
+    creatorFeesWei: t.bigint().notNull(),
+    creatorFeesToken: t.bigint().notNull(),
+    protocolFeesWei: t.bigint().notNull(),
+    protocolFeesToken: t.bigint().notNull(),
+    blockNumber: t.bigint().notNull(),
+    logIndex: t.integer().notNull(),
+    timestampSec: t.bigint().notNull(),
+    txHash: t.hex().notNull(),
+  }),
+  (table) => ({
+    tokenIdx: index().on(table.token),
+    creatorIdx: index().on(table.creator),
+  }),
+);
+
+/** Ordered public events; `id` increases in chain order (`src/domain/events.ts`). */
+export const event = onchainTable(
+  "event",
+  (t) => ({
+    id: t.bigint().primaryKey(),
+    kind: eventKind("kind").notNull(),
+    token: t.hex().notNull(),
+    blockNumber: t.bigint().notNull(),
+    logIndex: t.integer().notNull(),
+    timestampSec: t.bigint().notNull(),
+    txHash: t.hex().notNull(),
+    // Kind-specific fields; amounts as decimal strings in wei / token base units.
+    payload: t.json().$type<Record<string, string | number | boolean | null>>().notNull(),
+  }),
+  (table) => ({
+    kindIdx: index().on(table.kind, table.id),
+    tokenIdx: index().on(table.token, table.id),
+  }),
+);

@@ -1,0 +1,146 @@
+/**
+ * `TokenLaunched` of an accepted factory -> token row, pool lookup row, launch event, and the first
+ * buy as a trade. The factory emits the launch event last, after the first-buy Swap, so the Swap
+ * handler cannot attribute that Swap (its pool is not known yet); this handler reads it from the
+ * transaction's receipt (one `eth_getTransactionReceipt` per launch).
+ */
+import { ponder } from "ponder:registry";
+import { event as eventTable, pool, token } from "../ponder.schema";
+import { decodeEventLog } from "viem";
+import { uniswapV3PoolAbi } from "../abis/UniswapV3Pool";
+import { loadDeployment } from "../config/deployment";
+import { loadMarketThresholds } from "../config/market";
+import { eventId } from "./domain/events";
+import { isToken0, marketCapWei, priceWeiPerToken } from "./domain/price";
+import { lower, recordTrade } from "./recordTrade";
+
+const deployment = loadDeployment();
+const thresholds = loadMarketThresholds();
+const TOKEN_DECIMALS = 18; // LaunchToken is a fixed-supply OpenZeppelin ERC-20 with 18 decimals.
+
+type PoolLog = { logIndex: number; kind: "Swap" | "Initialize"; args: Record<string, unknown> };
+
+ponder.on("LaunchFactory:TokenLaunched", async ({ event, context }) => {
+  const args = event.args;
+  const tokenAddress = lower(args.token);
+  const poolAddress = lower(args.pool);
+  const weth = lower(deployment.contracts.weth);
+  const tokenIsToken0 = isToken0(tokenAddress, weth);
+
+  // Pool logs of this transaction that precede the launch event, in order.
+  const poolLogs: PoolLog[] = [];
+  const receipt = await context.client.getTransactionReceipt({ hash: event.transaction.hash });
+  for (const log of receipt.logs) {
+    if (lower(log.address) !== poolAddress || log.logIndex >= event.log.logIndex) continue;
+    try {
+      const decoded = decodeEventLog({ abi: uniswapV3PoolAbi, data: log.data, topics: log.topics });
+      if (decoded.eventName === "Swap" || decoded.eventName === "Initialize") {
+        poolLogs.push({ logIndex: log.logIndex, kind: decoded.eventName, args: decoded.args as Record<string, unknown> });
+      }
+    } catch {
+      // Not a pool event we read (e.g. Mint); skip.
+    }
+  }
+  const swaps = poolLogs.filter((l) => l.kind === "Swap");
+  const firstBuy = args.firstBuyWei > 0n ? swaps.at(-1) : undefined;
+  // Start price: the price the pool was brought to before any first buy (an Initialize in this
+  // transaction, or the factory's corrective swap of a pre-created pool).
+  const startLog = [...poolLogs].reverse().find((l) => l !== firstBuy);
+  const start = startLog
+    ? { sqrtPriceX96: startLog.args.sqrtPriceX96 as bigint, tick: Number(startLog.args.tick) }
+    : await readSlot0(context, poolAddress, event.block.number);
+  const startPriceWei = priceWeiPerToken(start.sqrtPriceX96, tokenIsToken0, TOKEN_DECIMALS);
+
+  const tokenRow = await context.db.insert(token).values({
+    address: tokenAddress,
+    factory: lower(event.log.address),
+    creator: lower(args.creator),
+    name: args.name,
+    symbol: args.symbol,
+    decimals: TOKEN_DECIMALS,
+    totalSupply: args.totalSupply,
+    pool: poolAddress,
+    weth,
+    tokenIsToken0,
+    positionIds: [...args.positionIds],
+    liquidityWei: args.liquidityWei,
+    firstBuyWei: args.firstBuyWei,
+    firstBuyTokensOut: args.firstBuyTokensOut,
+    launchTxHash: event.transaction.hash,
+    launchBlockNumber: event.block.number,
+    launchLogIndex: event.log.logIndex,
+    launchTimestampSec: event.block.timestamp,
+    sqrtPriceX96: start.sqrtPriceX96,
+    tick: start.tick,
+    priceWei: startPriceWei,
+    marketCapWei: marketCapWei(startPriceWei, args.totalSupply, TOKEN_DECIMALS),
+    volumeWei: 0n,
+    volumeToken: 0n,
+    tradeCount: 0,
+    buyCount: 0,
+    sellCount: 0,
+    lastTradeTimestampSec: null,
+    graduatedAtSec: null,
+    creatorFeesWei: 0n,
+    creatorFeesToken: 0n,
+    protocolFeesWei: 0n,
+    protocolFeesToken: 0n,
+  });
+  await context.db.insert(pool).values({ address: poolAddress, token: tokenAddress, tokenIsToken0 });
+
+  await context.db.insert(eventTable).values({
+    id: eventId(event.block.number, event.log.logIndex, 0),
+    kind: "launch",
+    token: tokenAddress,
+    blockNumber: event.block.number,
+    logIndex: event.log.logIndex,
+    timestampSec: event.block.timestamp,
+    txHash: event.transaction.hash,
+    payload: {
+      creator: lower(args.creator),
+      name: args.name,
+      symbol: args.symbol,
+      pool: poolAddress,
+      factory: lower(event.log.address),
+      liquidity_wei: args.liquidityWei.toString(),
+      first_buy_wei: args.firstBuyWei.toString(),
+      first_buy_tokens_out: args.firstBuyTokensOut.toString(),
+    },
+  });
+
+  if (firstBuy) {
+    await recordTrade(
+      context.db,
+      tokenRow,
+      {
+        amount0: firstBuy.args.amount0 as bigint,
+        amount1: firstBuy.args.amount1 as bigint,
+        sqrtPriceX96: firstBuy.args.sqrtPriceX96 as bigint,
+        tick: Number(firstBuy.args.tick),
+        recipient: firstBuy.args.recipient as `0x${string}`,
+        trader: event.transaction.from,
+        txHash: event.transaction.hash,
+        blockNumber: event.block.number,
+        logIndex: firstBuy.logIndex,
+        timestampSec: event.block.timestamp,
+        eventLogIndex: event.log.logIndex,
+        eventSubStart: 1,
+      },
+      thresholds,
+    );
+  }
+});
+
+async function readSlot0(
+  context: { client: { readContract: (args: never) => Promise<unknown> } },
+  poolAddress: `0x${string}`,
+  blockNumber: bigint,
+): Promise<{ sqrtPriceX96: bigint; tick: number }> {
+  const slot0 = (await context.client.readContract({
+    abi: uniswapV3PoolAbi,
+    address: poolAddress,
+    functionName: "slot0",
+    blockNumber,
+  } as never)) as readonly [bigint, number, ...unknown[]];
+  return { sqrtPriceX96: slot0[0], tick: Number(slot0[1]) };
+}

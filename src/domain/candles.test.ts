@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { bucketStartSec, RESOLUTION_SECONDS, RESOLUTIONS } from "./candles";
+
+describe("bucketStartSec", () => {
+  it("floors to the resolution, UTC aligned", () => {
+    expect(bucketStartSec(1_700_000_123n, "1m")).toBe(1_700_000_100n);
+    expect(bucketStartSec(1_700_000_163n, "1m")).toBe(1_700_000_160n);
+    expect(bucketStartSec(1_700_000_463n, "5m")).toBe(1_700_000_400n);
+    expect(bucketStartSec(1_700_000_123n, "5m")).toBe(1_700_000_100n);
+    expect(bucketStartSec(1_700_000_123n, "15m")).toBe(1_700_000_100n);
+    expect(bucketStartSec(1_700_000_123n, "1h")).toBe(1_699_999_200n);
+    expect(bucketStartSec(1_700_000_123n, "4h")).toBe(1_699_992_000n);
+    // 2023-11-14T22:13:43Z -> 2023-11-14T00:00:00Z
+    expect(bucketStartSec(1_700_000_123n, "1d")).toBe(1_699_920_000n);
+  });
+
+  it("keeps an exact boundary in its own bucket", () => {
+    expect(bucketStartSec(1_699_920_000n, "1d")).toBe(1_699_920_000n);
+    expect(bucketStartSec(1_699_919_999n, "1d")).toBe(1_699_833_600n);
+  });
+
+  it("lists resolutions shortest first", () => {
+    expect(RESOLUTIONS).toEqual(["1m", "5m", "15m", "1h", "4h", "1d"]);
+    expect(RESOLUTIONS.map((r) => RESOLUTION_SECONDS[r])).toEqual([60, 300, 900, 3600, 14400, 86400]);
+  });
+
+  it("rejects negative timestamps", () => {
+    expect(() => bucketStartSec(-1n, "1m")).toThrow(RangeError);
+  });
+});

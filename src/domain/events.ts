@@ -1,0 +1,30 @@
+/**
+ * Ids of the ordered events table. An id encodes the chain position of what caused it, so ids
+ * increase in chain order (block, log index) and several events caused by one log keep a fixed
+ * order among themselves (`sub`).
+ *
+ * id = blockNumber * 1_000_000 + logIndex * 10 + sub, which stays an exact JSON number
+ * (< 2^53) below block 9e9 (about 28 years at 10 blocks per second).
+ */
+
+/** Kinds of public events, in the order they are emitted for one log. */
+export type EventKind = "launch" | "trade" | "big_buy" | "graduation" | "fee_claim";
+
+/** Largest log index the id encoding represents (logs per block on any EVM chain are far fewer). */
+export const MAX_LOG_INDEX = 99_999;
+
+/**
+ * Event id for the `sub`-th event derived from log `logIndex` of block `blockNumber`.
+ *
+ * @param blockNumber - block of the log
+ * @param logIndex - index of the log in its block
+ * @param sub - 0..9, position among events derived from the same log
+ * @returns an integer id ordered like (blockNumber, logIndex, sub)
+ * @throws RangeError when logIndex or sub is out of range
+ * @example eventId(12n, 3, 1) // 12000031n
+ */
+export function eventId(blockNumber: bigint, logIndex: number, sub: number): bigint {
+  if (logIndex < 0 || logIndex > MAX_LOG_INDEX) throw new RangeError(`logIndex ${logIndex} out of range`);
+  if (sub < 0 || sub > 9) throw new RangeError(`sub ${sub} out of range`);
+  return blockNumber * 1_000_000n + BigInt(logIndex) * 10n + BigInt(sub);
+}

@@ -1,0 +1,152 @@
+/**
+ * Writes everything one swap of a launched token's pool implies: the trade row, one upsert per
+ * candle resolution, the token's running market state, and the ordered events (trade, big_buy,
+ * graduation). Shared by the Swap handler and the launch handler (whose first buy precedes the
+ * launch event inside the same transaction).
+ */
+import type { Context } from "ponder:registry";
+import { candle, event, token, trade } from "../ponder.schema";
+import type { MarketThresholds } from "../config/market";
+import { bucketStartSec, RESOLUTIONS } from "./domain/candles";
+import { eventId } from "./domain/events";
+import { marketCapWei, orientSwap, priceWeiPerToken } from "./domain/price";
+
+type TokenRow = typeof token.$inferSelect;
+type Db = Context["db"];
+
+/** A Uniswap V3 `Swap` log with its chain position. */
+export type SwapFacts = {
+  amount0: bigint;
+  amount1: bigint;
+  sqrtPriceX96: bigint;
+  tick: number;
+  recipient: `0x${string}`;
+  trader: `0x${string}`;
+  txHash: `0x${string}`;
+  blockNumber: bigint;
+  /** Index of the Swap log itself (the trade id). */
+  logIndex: number;
+  timestampSec: bigint;
+  /** Chain position the derived events are ordered at: the Swap log, or the launch log for a first buy. */
+  eventLogIndex: number;
+  /** First `sub` slot of the derived events at `eventLogIndex`. */
+  eventSubStart: number;
+};
+
+/**
+ * Records one swap of `tokenRow`'s pool.
+ *
+ * Invariant: called once per Swap log in chain order, so `close` and the running totals are the
+ * state after this swap, and every delta is computed here exactly once.
+ * @returns the token's market state after the swap
+ */
+export async function recordTrade(
+  db: Db,
+  tokenRow: TokenRow,
+  swap: SwapFacts,
+  thresholds: MarketThresholds,
+): Promise<{ priceWei: bigint; marketCapWei: bigint; graduated: boolean }> {
+  const { side, tokenAmount, ethAmountWei } = orientSwap(swap.amount0, swap.amount1, tokenRow.tokenIsToken0);
+  const priceWei = priceWeiPerToken(swap.sqrtPriceX96, tokenRow.tokenIsToken0, tokenRow.decimals);
+  const mcapWei = marketCapWei(priceWei, tokenRow.totalSupply, tokenRow.decimals);
+  const tokenAddress = tokenRow.address;
+
+  await db.insert(trade).values({
+    id: `${swap.txHash}-${swap.logIndex}`,
+    token: tokenAddress,
+    pool: tokenRow.pool,
+    side,
+    trader: lower(swap.trader),
+    recipient: lower(swap.recipient),
+    tokenAmount,
+    ethAmountWei,
+    sqrtPriceX96: swap.sqrtPriceX96,
+    tick: swap.tick,
+    priceWei,
+    marketCapWei: mcapWei,
+    blockNumber: swap.blockNumber,
+    logIndex: swap.logIndex,
+    timestampSec: swap.timestampSec,
+    txHash: swap.txHash,
+  });
+
+  for (const resolution of RESOLUTIONS) {
+    await db
+      .insert(candle)
+      .values({
+        token: tokenAddress,
+        resolution,
+        bucketStartSec: bucketStartSec(swap.timestampSec, resolution),
+        openWei: priceWei,
+        highWei: priceWei,
+        lowWei: priceWei,
+        closeWei: priceWei,
+        volumeToken: tokenAmount,
+        volumeWei: ethAmountWei,
+        tradeCount: 1,
+      })
+      .onConflictDoUpdate((row) => ({
+        highWei: row.highWei > priceWei ? row.highWei : priceWei,
+        lowWei: row.lowWei < priceWei ? row.lowWei : priceWei,
+        closeWei: priceWei,
+        volumeToken: row.volumeToken + tokenAmount,
+        volumeWei: row.volumeWei + ethAmountWei,
+        tradeCount: row.tradeCount + 1,
+      }));
+  }
+
+  const graduates = tokenRow.graduatedAtSec === null && mcapWei >= thresholds.graduationMarketCapWei;
+  await db.update(token, { address: tokenAddress }).set((row) => ({
+    sqrtPriceX96: swap.sqrtPriceX96,
+    tick: swap.tick,
+    priceWei,
+    marketCapWei: mcapWei,
+    volumeWei: row.volumeWei + ethAmountWei,
+    volumeToken: row.volumeToken + tokenAmount,
+    tradeCount: row.tradeCount + 1,
+    buyCount: row.buyCount + (side === "buy" ? 1 : 0),
+    sellCount: row.sellCount + (side === "sell" ? 1 : 0),
+    lastTradeTimestampSec: swap.timestampSec,
+    ...(graduates ? { graduatedAtSec: swap.timestampSec } : {}),
+  }));
+
+  const base = {
+    token: tokenAddress,
+    blockNumber: swap.blockNumber,
+    logIndex: swap.eventLogIndex,
+    timestampSec: swap.timestampSec,
+    txHash: swap.txHash,
+  };
+  const tradePayload = {
+    trade_id: `${swap.txHash}-${swap.logIndex}`,
+    side,
+    trader: lower(swap.trader),
+    token_amount: tokenAmount.toString(),
+    eth_amount_wei: ethAmountWei.toString(),
+    price_wei: priceWei.toString(),
+    market_cap_wei: mcapWei.toString(),
+  };
+  let sub = swap.eventSubStart;
+  await db.insert(event).values({ ...base, id: eventId(swap.blockNumber, swap.eventLogIndex, sub++), kind: "trade", payload: tradePayload });
+  if (side === "buy" && ethAmountWei >= thresholds.bigBuyThresholdWei) {
+    await db.insert(event).values({ ...base, id: eventId(swap.blockNumber, swap.eventLogIndex, sub++), kind: "big_buy", payload: tradePayload });
+  }
+  if (graduates) {
+    await db.insert(event).values({
+      ...base,
+      id: eventId(swap.blockNumber, swap.eventLogIndex, sub++),
+      kind: "graduation",
+      payload: {
+        market_cap_wei: mcapWei.toString(),
+        threshold_wei: thresholds.graduationMarketCapWei.toString(),
+        price_wei: priceWei.toString(),
+      },
+    });
+  }
+  return { priceWei, marketCapWei: mcapWei, graduated: graduates };
+}
+
+/** Lowercase form of an address or hash, as stored. */
+export function lower<T extends string>(value: T): `0x${string}` {
+  return value.toLowerCase() as `0x${string}`;
+}
