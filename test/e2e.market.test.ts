@@ -4,37 +4,13 @@
  * token, trades and candles served over HTTP must equal values recomputed here from the receipts
  * alone (decoded with viem, price math written out independently of `src/domain`).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createPublicClient,
-  createWalletClient,
-  decodeEventLog,
-  getAddress,
-  http,
-  parseEther,
-  type Address,
-  type PublicClient,
-  type TransactionReceipt,
-} from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { decodeEventLog, getAddress, parseEther, type Address, type PublicClient, type TransactionReceipt } from "viem";
 import { launchFactoryAbi } from "../abis/LaunchFactory";
 import { uniswapV3PoolAbi } from "../abis/UniswapV3Pool";
 import { buyToken, launchToken, sellToken } from "../devnet/actions";
-import { findFreePort, startAnvil, type AnvilInstance } from "../devnet/anvil";
-import { deployStack } from "../devnet/deploy";
-import { writeManifest, type DeploymentManifest } from "../devnet/manifest";
-import { startPonder, waitReady, type PonderProcess } from "../scripts/ponderProcess";
-
-// anvil's default dev accounts (public test keys of the default mnemonic).
-const DEV_KEYS = [
-  "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
-  "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
-  "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a",
-  "0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6",
-] as const;
+import type { DeploymentManifest } from "../devnet/manifest";
+import { startStack, until, type Stack } from "./harness";
 
 type ExpectedTrade = {
   id: string;
@@ -48,11 +24,9 @@ type ExpectedTrade = {
   trader: Address;
 };
 
-let anvil: AnvilInstance;
-let service: PonderProcess;
+let stack: Stack;
 let manifest: DeploymentManifest;
 let publicClient: PublicClient;
-let dataDir: string;
 
 /** One launched token and every trade expected for it, recomputed from receipts. */
 type Scenario = {
@@ -103,39 +77,17 @@ async function collectSwaps(scenario: Scenario, receipt: TransactionReceipt, tra
 }
 
 async function getJson(path: string): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${service.url}${path}`);
-  return { status: res.status, body: await res.json() };
-}
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
+  return stack.request(path);
 }
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), "launch-e2e-"));
-  anvil = await startAnvil();
-  manifest = await deployStack({ rpcUrl: anvil.rpcUrl });
-  const manifestPath = join(dataDir, "manifest.json");
-  writeManifest(manifestPath, manifest);
-  publicClient = createPublicClient({ transport: http(anvil.rpcUrl) });
-  service = await startPonder({
-    port: await findFreePort(),
-    schema: "e2e_market",
-    env: { DEPLOYMENT_MANIFEST: manifestPath, PONDER_PGLITE_DIR: join(dataDir, "pglite"), DATABASE_URL: "" },
-  });
-  await waitReady(service.url);
+  stack = await startStack({ schema: "e2e_market" });
+  manifest = stack.manifest;
+  publicClient = stack.publicClient;
 });
 
 afterAll(async () => {
-  await service?.stop();
-  await anvil?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await stack?.stop();
 });
 
 /**
@@ -157,10 +109,7 @@ async function nameForOrientation(creator: Address, wantToken0: boolean): Promis
 }
 
 async function runScenario(wantToken0: boolean): Promise<Scenario> {
-  const wallets = DEV_KEYS.map((key) =>
-    createWalletClient({ account: privateKeyToAccount(key), transport: http(anvil.rpcUrl) }),
-  );
-  const creator = wallets[1]!;
+  const creator = stack.wallet(1);
   const name = await nameForOrientation(creator.account.address, wantToken0);
   const launched = await launchToken(creator, publicClient, manifest, { name, symbol: "E2E", firstBuyWei: parseEther("0.2") });
   const scenario: Scenario = {
@@ -177,8 +126,8 @@ async function runScenario(wantToken0: boolean): Promise<Scenario> {
   await collectSwaps(scenario, launched.receipt, creator.account.address);
   expect(scenario.trades).toHaveLength(1);
 
-  const buyer = wallets[2]!;
-  const other = wallets[3]!;
+  const buyer = stack.wallet(2);
+  const other = stack.wallet(3);
   for (const amount of ["0.05", "0.3", "0.01"]) {
     const { receipt } = await buyToken(buyer, publicClient, manifest, scenario.tokenAddress, parseEther(amount));
     await collectSwaps(scenario, receipt, buyer.account.address);
