@@ -11,6 +11,7 @@ import { uniswapV3PoolAbi } from "../abis/UniswapV3Pool";
 import { buyToken, launchToken, sellToken } from "../devnet/actions";
 import type { DeploymentManifest } from "../devnet/manifest";
 import { startStack, until, type Stack } from "./harness";
+import { postgresAvailable } from "./postgres";
 
 type ExpectedTrade = {
   id: string;
@@ -80,15 +81,6 @@ async function getJson(path: string): Promise<{ status: number; body: any }> {
   return stack.request(path);
 }
 
-beforeAll(async () => {
-  stack = await startStack({ schema: "e2e_market" });
-  manifest = stack.manifest;
-  publicClient = stack.publicClient;
-});
-
-afterAll(async () => {
-  await stack?.stop();
-});
 
 /**
  * A name whose predicted token address sorts before WETH (token0) or after it (token1), so both
@@ -140,7 +132,27 @@ async function runScenario(wantToken0: boolean): Promise<Scenario> {
   return scenario;
 }
 
-describe("market data over HTTP equals the receipts", () => {
+const modes = [
+  { database: "pglite" as const, available: true },
+  { database: "postgres" as const, available: await postgresAvailable() },
+];
+
+describe.each(modes)("market data over HTTP equals the receipts ($database)", ({ database, available }) => {
+  if (!available) {
+    it.skip("PostgreSQL at TEST_DATABASE_URL is not reachable", () => undefined);
+    return;
+  }
+  beforeAll(async () => {
+    scenarios.length = 0;
+    stack = await startStack({ schema: "e2e_market", database });
+    manifest = stack.manifest;
+    publicClient = stack.publicClient;
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
   it("indexes launches with a first buy, then buys and sells, in both pool orientations", async () => {
     scenarios.push(await runScenario(true), await runScenario(false));
     for (const s of scenarios) {

@@ -11,6 +11,7 @@ import { findFreePort, startAnvil, type AnvilInstance } from "../devnet/anvil";
 import { deployStack } from "../devnet/deploy";
 import { writeManifest, type DeploymentManifest } from "../devnet/manifest";
 import { startPonder, waitReady, type PonderProcess } from "../scripts/ponderProcess";
+import { dropSchema, TEST_DATABASE_URL, uniqueSchemaName } from "./postgres";
 
 /** A running devnet + service. */
 export type Stack = {
@@ -36,9 +37,17 @@ function makeWallet(rpcUrl: string, index: number) {
 /**
  * Starts anvil, deploys the stack and starts the service; resolves when `/ready` is 200.
  * @param options.schema - Ponder database schema (unique per test file keeps logs apart)
+ * @param options.database - `pglite` (default, a temporary folder) or `postgres` (the test
+ *   PostgreSQL, in a uniquely named schema dropped by `stop`)
  * @param options.env - extra environment for the service
  */
-export async function startStack(options: { schema: string; env?: NodeJS.ProcessEnv }): Promise<Stack> {
+export async function startStack(options: {
+  schema: string;
+  database?: "pglite" | "postgres";
+  env?: NodeJS.ProcessEnv;
+}): Promise<Stack> {
+  const onPostgres = options.database === "postgres";
+  const schema = onPostgres ? uniqueSchemaName(options.schema) : options.schema;
   const dataDir = mkdtempSync(join(tmpdir(), "launch-e2e-"));
   const anvil = await startAnvil();
   try {
@@ -47,11 +56,11 @@ export async function startStack(options: { schema: string; env?: NodeJS.Process
     writeManifest(manifestPath, manifest);
     const service = await startPonder({
       port: await findFreePort(),
-      schema: options.schema,
+      schema,
       env: {
         DEPLOYMENT_MANIFEST: manifestPath,
         PONDER_PGLITE_DIR: join(dataDir, "pglite"),
-        DATABASE_URL: "",
+        DATABASE_URL: onPostgres ? TEST_DATABASE_URL : "",
         ...options.env,
       },
     });
@@ -80,6 +89,7 @@ export async function startStack(options: { schema: string; env?: NodeJS.Process
         await service.stop();
         await anvil.stop();
         rmSync(dataDir, { recursive: true, force: true });
+        if (onPostgres) await dropSchema(schema);
       },
     };
   } catch (err) {
