@@ -1,0 +1,171 @@
+/**
+ * Builds the unsigned launch transaction the creator's wallet signs and broadcasts (spec: "What the
+ * service does" 1, Endpoints `build-direct-v3-launch` / `launches/build`). Nothing the client sends
+ * chooses an address or calldata: `to` is the configured factory, `data` is encoded here.
+ */
+import {
+  encodeFunctionData,
+  numberToHex,
+  type Address,
+  type PublicClient,
+} from "viem";
+import { launchFactoryAbi } from "../abis/LaunchFactory";
+import type { Deployment } from "../config/deployment";
+import { LaunchBuildError } from "./errors";
+
+/** Default slippage for the first buy's `amountOutMinimum`: 3% (300 basis points). */
+export const DEFAULT_SLIPPAGE_BPS = 300;
+
+/** Gas limit = estimate * 13/10 + 100,000 (anvil and nodes underestimate Uniswap V3 swaps). */
+export function gasLimitWithMargin(estimatedGas: bigint): bigint {
+  return (estimatedGas * 13n) / 10n + 100_000n;
+}
+
+/** What the creator asked for. Amounts in wei. */
+export type LaunchRequest = {
+  creator: Address;
+  name: string;
+  symbol: string;
+  /** ETH for the first buy on top of the minimum pool liquidity; 0 for none. */
+  firstBuyWei: bigint;
+  /** Slippage tolerance for the first buy, basis points (0..10,000). */
+  slippageBps?: number;
+};
+
+/** The unsigned transaction in EIP-1193 `eth_sendTransaction` form (hex quantities). */
+export type UnsignedTransaction = {
+  chainId: `0x${string}`;
+  from: Address;
+  to: Address;
+  value: `0x${string}`;
+  data: `0x${string}`;
+  gas: `0x${string}`;
+};
+
+/** A built launch: the transaction, the value policy and what the simulation predicts. */
+export type BuiltLaunch = {
+  transaction: UnsignedTransaction;
+  policy: {
+    minimum_pool_liquidity_wei: bigint;
+    first_buy_amount_wei: bigint;
+    total_transaction_value_wei: bigint;
+  };
+  predictedTokenAddress: Address;
+  predictedPoolAddress: Address;
+  /** Tokens (base units) the first buy delivers in the simulation; 0 without a first buy. */
+  firstBuyExpectedTokensOut: bigint;
+  /** `expected * (10,000 - slippageBps) / 10,000`, encoded into the call. */
+  firstBuyAmountOutMinimum: bigint;
+  slippageBps: number;
+  gasLimit: bigint;
+  /** Block the simulation ran against. */
+  simulatedAtBlock: bigint;
+};
+
+/**
+ * Builds the launch transaction for `request` against the deployment's launch factory.
+ *
+ * Reads `minimumPoolLiquidityWei()` from the factory; value = minimum + first buy. When there is a
+ * first buy, simulates the launch itself (`eth_call` of `launch` from the creator, with the
+ * creator's balance overridden so a not-yet-funded wallet still gets a quote) to learn the tokens
+ * out, and encodes `amountOutMinimum = expected * (10,000 - slippageBps) / 10,000`. The gas limit
+ * is the estimate with a margin ({@link gasLimitWithMargin}).
+ * @param client - viem public client on the deployment's chain
+ * @param deployment - addresses (the factory is `deployment.contracts.launchFactory`)
+ * @param request - creator, name, symbol, first buy (wei), slippage (bps)
+ * @returns the unsigned transaction, the policy (decimal wei) and the simulation's predictions
+ * @throws LaunchBuildError `launch_simulation_failed` when the launch would revert,
+ *   `rpc_unavailable` when the RPC cannot be reached
+ * @example
+ * const built = await buildLaunchTransaction(client, deployment, { creator, name: "Pepe", symbol: "PEPE", firstBuyWei: 10n ** 17n })
+ * built.transaction.value // "0x16bcc41e90000" (0.1 ETH + 0.001 ETH minimum)
+ */
+export async function buildLaunchTransaction(
+  client: PublicClient,
+  deployment: Deployment,
+  request: LaunchRequest,
+): Promise<BuiltLaunch> {
+  const factory = deployment.contracts.launchFactory;
+  const slippageBps = request.slippageBps ?? DEFAULT_SLIPPAGE_BPS;
+  if (!Number.isInteger(slippageBps) || slippageBps < 0 || slippageBps > 10_000) {
+    throw new RangeError("slippageBps must be an integer in 0..10000");
+  }
+  if (request.firstBuyWei < 0n) throw new RangeError("firstBuyWei must not be negative");
+
+  try {
+    const block = await client.getBlock({ blockTag: "latest" });
+    const minimumWei = await client.readContract({
+      address: factory,
+      abi: launchFactoryAbi,
+      functionName: "minimumPoolLiquidityWei",
+      blockNumber: block.number,
+    });
+    const valueWei = minimumWei + request.firstBuyWei;
+    // Enough balance for the value and any gas price: the quote must not depend on funding.
+    const stateOverride = [{ address: request.creator, balance: valueWei + 10n ** 24n }];
+
+    const simulate = (amountOutMinimum: bigint) =>
+      client.simulateContract({
+        account: request.creator,
+        address: factory,
+        abi: launchFactoryAbi,
+        functionName: "launch",
+        args: [request.name, request.symbol, amountOutMinimum],
+        value: valueWei,
+        blockNumber: block.number,
+        stateOverride,
+      });
+
+    const quote = await simulate(0n).catch((err: unknown) => {
+      throw new LaunchBuildError("launch_simulation_failed", `the launch would revert: ${shortReason(err)}`, { cause: err });
+    });
+    const [predictedToken, predictedPool, , expectedOut] = quote.result;
+    const amountOutMinimum = (expectedOut * BigInt(10_000 - slippageBps)) / 10_000n;
+
+    const data = encodeFunctionData({
+      abi: launchFactoryAbi,
+      functionName: "launch",
+      args: [request.name, request.symbol, amountOutMinimum],
+    });
+    const estimatedGas = await client.estimateGas({
+      account: request.creator,
+      to: factory,
+      data,
+      value: valueWei,
+      blockNumber: block.number,
+      stateOverride,
+    });
+    const gasLimit = gasLimitWithMargin(estimatedGas);
+
+    return {
+      transaction: {
+        chainId: numberToHex(deployment.chainId),
+        from: request.creator,
+        to: factory,
+        value: numberToHex(valueWei),
+        data,
+        gas: numberToHex(gasLimit),
+      },
+      policy: {
+        minimum_pool_liquidity_wei: minimumWei,
+        first_buy_amount_wei: request.firstBuyWei,
+        total_transaction_value_wei: valueWei,
+      },
+      predictedTokenAddress: predictedToken,
+      predictedPoolAddress: predictedPool,
+      firstBuyExpectedTokensOut: expectedOut,
+      firstBuyAmountOutMinimum: amountOutMinimum,
+      slippageBps,
+      gasLimit,
+      simulatedAtBlock: block.number,
+    };
+  } catch (err) {
+    if (err instanceof LaunchBuildError || err instanceof RangeError) throw err;
+    throw new LaunchBuildError("rpc_unavailable", `the chain RPC failed: ${shortReason(err)}`, { cause: err });
+  }
+}
+
+function shortReason(err: unknown): string {
+  const e = err as { shortMessage?: string; message?: string };
+  return e?.shortMessage ?? e?.message ?? String(err);
+}
