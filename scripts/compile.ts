@@ -30,6 +30,7 @@ const ownContracts = [
   { name: "LaunchToken", prefix: "launchToken" },
   { name: "LaunchFactory", prefix: "launchFactory" },
   { name: "FeeLocker", prefix: "feeLocker" },
+  { name: "SwapBatcher", prefix: "swapBatcher" },
 ] as const;
 
 /** Precompiled artifacts from npm packages: module name, export prefix, artifact path, whether to export bytecode. */

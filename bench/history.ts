@@ -1,0 +1,61 @@
+/**
+ * Builds a large devnet history fast: `launches` tokens, then `swaps` real Uniswap V3 swaps spread
+ * over their pools, made many per transaction by `SwapBatcher` (transactions are awaited one by
+ * one: flooding anvil with unawaited transactions stalls it).
+ */
+import { createPublicClient, getAddress, http, parseEther, type Address } from "viem";
+import { swapBatcherAbi, swapBatcherBytecode } from "../abis/SwapBatcher";
+import { launchToken } from "../devnet/actions";
+import { createDevnetClients, devAccount } from "../devnet/clients";
+import type { DeploymentManifest } from "../devnet/manifest";
+
+/** The history that was built. */
+export type History = { tokens: Address[]; pools: Address[]; swapTransactions: number; lastBlock: bigint };
+
+/**
+ * @param manifest - the deployed stack
+ * @param options.launches - tokens to launch (no first buy)
+ * @param options.swaps - total swaps to make across all pools
+ * @param options.swapsPerTransaction - swaps per batcher transaction (gas: ~80k each)
+ */
+export async function buildHistory(
+  manifest: DeploymentManifest,
+  options: { launches: number; swaps: number; swapsPerTransaction?: number },
+): Promise<History> {
+  const publicClient = createPublicClient({ transport: http(manifest.rpcUrl), pollingInterval: 50 });
+  const tokens: Address[] = [];
+  const pools: Address[] = [];
+  for (let i = 0; i < options.launches; i++) {
+    const creator = createDevnetClients(manifest.rpcUrl, manifest.chainId, devAccount(1 + (i % 9))).walletClient;
+    const launched = await launchToken(creator, publicClient, manifest, { name: `Bench ${i}`, symbol: `B${i}` });
+    tokens.push(getAddress(launched.event.token));
+    pools.push(getAddress(launched.event.pool));
+  }
+
+  const { walletClient: wallet } = createDevnetClients(manifest.rpcUrl, manifest.chainId, devAccount(0));
+  const deployHash = await wallet.deployContract({ abi: swapBatcherAbi, bytecode: swapBatcherBytecode, args: [manifest.contracts.weth] });
+  const batcher = (await publicClient.waitForTransactionReceipt({ hash: deployHash })).contractAddress!;
+
+  const perTransaction = options.swapsPerTransaction ?? 150;
+  let remaining = options.swaps;
+  let swapTransactions = 0;
+  let lastBlock = 0n;
+  for (let t = 0; remaining > 0; t++) {
+    const swaps = Math.min(perTransaction, remaining);
+    const i = t % pools.length;
+    const hash = await wallet.writeContract({
+      address: batcher,
+      abi: swapBatcherAbi,
+      functionName: "churn",
+      args: [pools[i]!, tokens[i]!, BigInt(swaps), parseEther("0.001")],
+      value: parseEther("0.01"),
+      gas: 28_000_000n,
+    });
+    const receipt = await publicClient.waitForTransactionReceipt({ hash });
+    if (receipt.status !== "success") throw new Error(`batch ${t} reverted`);
+    lastBlock = receipt.blockNumber;
+    remaining -= swaps;
+    swapTransactions++;
+  }
+  return { tokens, pools, swapTransactions, lastBlock };
+}

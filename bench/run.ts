@@ -1,0 +1,16 @@
+export {};
+
+/**
+ * `npm run bench -- <name> [flags]`: runs one benchmark from `bench/` (kept out of `npm test`).
+ * Benchmarks: `backfill`.
+ */
+const name = process.argv[2];
+const benchmarks: Record<string, () => Promise<unknown>> = {
+  backfill: () => import("./backfill"),
+};
+const run = name ? benchmarks[name] : undefined;
+if (!run) {
+  console.error(`usage: npm run bench -- <${Object.keys(benchmarks).join("|")}> [flags]`);
+  process.exit(2);
+}
+await run();
