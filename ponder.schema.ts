@@ -19,6 +19,10 @@ export const token = onchainTable(
   "token",
   (t) => ({
     address: t.hex().primaryKey(),
+    /** 1, 2, 3, … in launch (chain) order across every accepted factory; the partner `orderId`. */
+    launchSeq: t.integer().notNull(),
+    /** Unique, stable URL slug derived from the symbol (`src/domain/slug.ts`). */
+    slug: t.text().notNull(),
     factory: t.hex().notNull(),
     creator: t.hex().notNull(),
     name: t.text().notNull(),
@@ -36,6 +40,12 @@ export const token = onchainTable(
     launchBlockNumber: t.bigint().notNull(),
     launchLogIndex: t.integer().notNull(),
     launchTimestampSec: t.bigint().notNull(),
+    /** Start price (wei per whole token) the pool was launched at, before any first buy. */
+    launchPriceWei: t.bigint().notNull(),
+    // Pool balances tracked from pool events (launch receipt, then Mint/Swap/Collect/Flash):
+    // WETH wei and token base units the pool holds, including fees not yet collected.
+    reserveWei: t.bigint().notNull(),
+    reserveToken: t.bigint().notNull(),
     // Market state after the latest indexed swap (or the start price before any).
     sqrtPriceX96: t.bigint().notNull(),
     tick: t.integer().notNull(),
@@ -56,6 +66,10 @@ export const token = onchainTable(
   }),
   (table) => ({
     launchOrderIdx: index().on(table.launchBlockNumber, table.launchLogIndex),
+    launchSeqIdx: index().on(table.launchSeq),
+    slugIdx: index().on(table.slug),
+    marketCapIdx: index().on(table.marketCapWei, table.launchSeq),
+    volumeIdx: index().on(table.volumeWei, table.launchSeq),
     creatorIdx: index().on(table.creator),
     poolIdx: index().on(table.pool),
   }),
@@ -84,12 +98,16 @@ export const trade = onchainTable(
     tick: t.integer().notNull(),
     priceWei: t.bigint().notNull(),
     marketCapWei: t.bigint().notNull(),
+    /** Pool balances right after this swap (WETH wei, token base units). */
+    reserveWeiAfter: t.bigint().notNull(),
+    reserveTokenAfter: t.bigint().notNull(),
     blockNumber: t.bigint().notNull(),
     logIndex: t.integer().notNull(),
     timestampSec: t.bigint().notNull(),
     txHash: t.hex().notNull(),
   }),
   (table) => ({
+    timeIdx: index().on(table.timestampSec),
     tokenOrderIdx: index().on(table.token, table.blockNumber, table.logIndex),
     chainOrderIdx: index().on(table.blockNumber, table.logIndex),
   }),
@@ -157,3 +175,21 @@ export const event = onchainTable(
     tokenIdx: index().on(table.token, table.id),
   }),
 );
+
+/** Slug registry: one row per assigned slug (uniqueness), and per base the next collision suffix. */
+export const slug = onchainTable("slug", (t) => ({
+  slug: t.text().primaryKey(),
+  token: t.hex().notNull(),
+}));
+
+/** Next collision suffix per slug base (`pepe` -> 2 means the next `pepe` launch tries `pepe-2`). */
+export const slugBase = onchainTable("slug_base", (t) => ({
+  base: t.text().primaryKey(),
+  next: t.integer().notNull(),
+}));
+
+/** Named monotonic counters (`launch`: the last assigned `token.launchSeq`). */
+export const counter = onchainTable("counter", (t) => ({
+  name: t.text().primaryKey(),
+  value: t.integer().notNull(),
+}));

@@ -12,7 +12,17 @@ import { ApiError, type ErrorBody } from "./errors";
 import { toJsonText } from "./json";
 import type { MarketDb } from "./market/queries";
 import { publicRoutes } from "./routes/public";
-import { v1Routes } from "./routes/v1";
+import { feedsRoutes } from "./routes/feeds";
+import { integrationsRoutes } from "./routes/integrations";
+import { creatorRewardsRoutes } from "./rewards/routes";
+import { requireCsrf } from "./middleware/csrf";
+import { v1Surface } from "./routes/v1";
+import { storeGetter, type TrustDeps } from "./middleware/context";
+import { clientIp } from "./middleware/clientIp";
+import { LIMITS, storeRateLimiter } from "./middleware/rateLimit";
+import { publicDescriptorRoutes } from "./routes/descriptors";
+import { mediaRoutes } from "./routes/media";
+import { sessionRoutes } from "./routes/session";
 
 /** Dependencies of the app. */
 export type AppDeps = {
@@ -21,7 +31,7 @@ export type AppDeps = {
   publicBaseUrl: string;
   /** Clock in unix seconds (tests pin it). */
   nowSec?: () => number;
-};
+} & TrustDeps;
 
 /**
  * Builds the Hono app.
@@ -31,26 +41,52 @@ export type AppDeps = {
 export function createApp(deps: AppDeps) {
   const app = new Hono();
   app.use("*", requestId({ headerName: "X-Request-Id" }));
-  app.route("/api/v1/evmchain", v1Routes(deps));
+  // Trust layer (docs/trust.md): per-IP limit on the public surface (store-backed), the
+  // key-authenticated surface with its own auth and per-key limits, the session surface.
+  const getStore = storeGetter(deps.store);
+  const limits = { ...LIMITS, ...deps.limits };
+  const publicLimiter = storeRateLimiter({
+    getStore,
+    prefix: "public:",
+    limit: limits.publicRequestsPerMinute,
+    key: (c) => clientIp(c, deps.trustProxy ?? false),
+  });
+  // "/api/public/*" also matches "/api/public" itself (one count per request).
+  for (const path of ["/api/public/*", "/token-list/*", "/feed/*", "/media/*"]) app.use(path, publicLimiter);
+  app.route("/api/v1", v1Surface(deps));
+  app.route("/api/evm/evmchain", sessionRoutes(deps));
+  app.route("/media", mediaRoutes({ getStore }));
+  app.route("/api/public", publicDescriptorRoutes({ publicBaseUrl: deps.publicBaseUrl, limits }));
   app.route("/api/public", publicRoutes(deps));
+  app.route("/api/public/integrations", integrationsRoutes(deps));
+  app.route("/", feedsRoutes(deps));
+  // Session surface: creator rewards; the claim builder sits behind the session-bound CSRF check.
+  const rewardsCsrf = requireCsrf({ getStore, allowedOrigins: [new URL(deps.publicBaseUrl).origin] });
+  app.route("/api/evm/evmchain", creatorRewardsRoutes({ db: deps.db, claimGuard: rewardsCsrf as never }));
 
-  app.notFound((c) => errorResponse(c.get("requestId"), new ApiError("not_found", `no route for ${c.req.method} ${c.req.path}`)));
+  app.notFound((c) => errorResponse(c.get("requestId"), new ApiError("not_found", `no route for ${c.req.method} ${c.req.path}`), c.res.headers));
   app.onError((err, c) => {
     const requestIdValue = c.get("requestId");
-    if (err instanceof ApiError) return errorResponse(requestIdValue, err);
+    const carried = c.res.headers;
+    if (err instanceof ApiError) return errorResponse(requestIdValue, err, carried);
     if (err instanceof HTTPException && err.status < 500) {
-      return errorResponse(requestIdValue, new ApiError("invalid_request", err.message || "invalid request"));
+      return errorResponse(requestIdValue, new ApiError("invalid_request", err.message || "invalid request"), carried);
     }
     console.error(`request ${requestIdValue} failed`, err);
-    return errorResponse(requestIdValue, new ApiError("internal_error", "internal error; safe to retry"));
+    return errorResponse(requestIdValue, new ApiError("internal_error", "internal error; safe to retry"), carried);
   });
   return app;
 }
 
-function errorResponse(requestIdValue: string | undefined, err: ApiError): Response {
+/** Headers set before the failure that an error response keeps (rate limits, auth challenge, cookies). */
+const CARRIED_HEADERS = ["ratelimit", "ratelimit-policy", "retry-after", "www-authenticate", "set-cookie", "cache-control"];
+
+function errorResponse(requestIdValue: string | undefined, err: ApiError, carried?: Headers): Response {
   const body: ErrorBody = { ok: false, error: err.code, message: err.message, request_id: requestIdValue };
-  return new Response(toJsonText(body), {
-    status: err.status,
-    headers: { "content-type": "application/json; charset=utf-8", ...(requestIdValue ? { "x-request-id": requestIdValue } : {}) },
-  });
+  const headers = new Headers({ "content-type": "application/json; charset=utf-8", ...(requestIdValue ? { "x-request-id": requestIdValue } : {}) });
+  for (const name of CARRIED_HEADERS) {
+    if (name === "set-cookie") for (const cookie of carried?.getSetCookie() ?? []) headers.append(name, cookie);
+    else if (carried?.has(name)) headers.set(name, carried.get(name)!);
+  }
+  return new Response(toJsonText(body), { status: err.status, headers });
 }

@@ -5,20 +5,21 @@
  * transaction's receipt (one `eth_getTransactionReceipt` per launch).
  */
 import { ponder } from "ponder:registry";
-import { event as eventTable, pool, token } from "../ponder.schema";
-import { decodeEventLog } from "viem";
+import { counter, event as eventTable, pool, slug as slugTable, slugBase as slugBaseTable, token } from "../ponder.schema";
+import { decodeEventLog, erc20Abi } from "viem";
 import { uniswapV3PoolAbi } from "../abis/UniswapV3Pool";
 import { loadDeployment } from "../config/deployment";
 import { loadMarketThresholds } from "../config/market";
 import { eventId } from "./domain/events";
 import { isToken0, marketCapWei, priceWeiPerToken } from "./domain/price";
+import { assignSlug, slugBase } from "./domain/slug";
 import { lower, recordTrade } from "./recordTrade";
 
 const deployment = loadDeployment();
 const thresholds = loadMarketThresholds();
 const TOKEN_DECIMALS = 18; // LaunchToken is a fixed-supply OpenZeppelin ERC-20 with 18 decimals.
 
-type PoolLog = { logIndex: number; kind: "Swap" | "Initialize"; args: Record<string, unknown> };
+type PoolLog = { logIndex: number; kind: "Swap" | "Initialize" | "Mint"; args: Record<string, unknown> };
 
 ponder.on("LaunchFactory:TokenLaunched", async ({ event, context }) => {
   const args = event.args;
@@ -34,7 +35,7 @@ ponder.on("LaunchFactory:TokenLaunched", async ({ event, context }) => {
     if (lower(log.address) !== poolAddress || log.logIndex >= event.log.logIndex) continue;
     try {
       const decoded = decodeEventLog({ abi: uniswapV3PoolAbi, data: log.data, topics: log.topics });
-      if (decoded.eventName === "Swap" || decoded.eventName === "Initialize") {
+      if (decoded.eventName === "Swap" || decoded.eventName === "Initialize" || decoded.eventName === "Mint") {
         poolLogs.push({ logIndex: log.logIndex, kind: decoded.eventName, args: decoded.args as Record<string, unknown> });
       }
     } catch {
@@ -45,14 +46,42 @@ ponder.on("LaunchFactory:TokenLaunched", async ({ event, context }) => {
   const firstBuy = args.firstBuyWei > 0n ? swaps.at(-1) : undefined;
   // Start price: the price the pool was brought to before any first buy (an Initialize in this
   // transaction, or the factory's corrective swap of a pre-created pool).
-  const startLog = [...poolLogs].reverse().find((l) => l !== firstBuy);
+  const startLog = [...poolLogs].reverse().find((l) => l !== firstBuy && l.kind !== "Mint");
   const start = startLog
     ? { sqrtPriceX96: startLog.args.sqrtPriceX96 as bigint, tick: Number(startLog.args.tick) }
     : await readSlot0(context, poolAddress, event.block.number);
   const startPriceWei = priceWeiPerToken(start.sqrtPriceX96, tokenIsToken0, TOKEN_DECIMALS);
 
+  // Pool balances before the first buy: WETH the pool held before this block (a pre-created
+  // pool; the token did not exist yet), plus every Mint and non-first-buy Swap of this receipt.
+  let reserveWei = await readWethBalance(context, weth, poolAddress, event.block.number - 1n);
+  let reserveToken = 0n;
+  for (const l of poolLogs) {
+    if (l === firstBuy || l.kind === "Initialize") continue;
+    const a0 = l.args.amount0 as bigint;
+    const a1 = l.args.amount1 as bigint;
+    reserveToken += tokenIsToken0 ? a0 : a1;
+    reserveWei += tokenIsToken0 ? a1 : a0;
+  }
+
+  // Launch order and slug (src/domain/slug.ts), assigned in chain order.
+  const seqRow = await context.db
+    .insert(counter)
+    .values({ name: "launch", value: 1 })
+    .onConflictDoUpdate((row) => ({ value: row.value + 1 }));
+  const base = slugBase(args.symbol);
+  const baseRow = await context.db.find(slugBaseTable, { base });
+  const assigned = await assignSlug(base, baseRow?.next ?? 1, async (s) => (await context.db.find(slugTable, { slug: s })) !== null);
+  await context.db.insert(slugTable).values({ slug: assigned.slug, token: tokenAddress });
+  await context.db
+    .insert(slugBaseTable)
+    .values({ base, next: assigned.next })
+    .onConflictDoUpdate({ next: assigned.next });
+
   const tokenRow = await context.db.insert(token).values({
     address: tokenAddress,
+    launchSeq: seqRow.value,
+    slug: assigned.slug,
     factory: lower(event.log.address),
     creator: lower(args.creator),
     name: args.name,
@@ -70,6 +99,9 @@ ponder.on("LaunchFactory:TokenLaunched", async ({ event, context }) => {
     launchBlockNumber: event.block.number,
     launchLogIndex: event.log.logIndex,
     launchTimestampSec: event.block.timestamp,
+    launchPriceWei: startPriceWei,
+    reserveWei,
+    reserveToken,
     sqrtPriceX96: start.sqrtPriceX96,
     tick: start.tick,
     priceWei: startPriceWei,
@@ -98,6 +130,7 @@ ponder.on("LaunchFactory:TokenLaunched", async ({ event, context }) => {
     txHash: event.transaction.hash,
     payload: {
       creator: lower(args.creator),
+      slug: assigned.slug,
       name: args.name,
       symbol: args.symbol,
       pool: poolAddress,
@@ -143,4 +176,21 @@ async function readSlot0(
     blockNumber,
   } as never)) as readonly [bigint, number, ...unknown[]];
   return { sqrtPriceX96: slot0[0], tick: Number(slot0[1]) };
+}
+
+/** WETH balance of `holder` at `blockNumber` (0 before genesis). */
+async function readWethBalance(
+  context: { client: { readContract: (args: never) => Promise<unknown> } },
+  weth: `0x${string}`,
+  holder: `0x${string}`,
+  blockNumber: bigint,
+): Promise<bigint> {
+  if (blockNumber < 0n) return 0n;
+  return (await context.client.readContract({
+    abi: erc20Abi,
+    address: weth,
+    functionName: "balanceOf",
+    args: [holder],
+    blockNumber,
+  } as never)) as bigint;
 }

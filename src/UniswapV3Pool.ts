@@ -36,3 +36,39 @@ ponder.on("UniswapV3Pool:Swap", async ({ event, context }) => {
     thresholds,
   );
 });
+
+/**
+ * Pool balance changes that are not swaps, after the launch: liquidity added (`Mint`, tokens in),
+ * fees or liquidity withdrawn (`Collect`, `CollectProtocol`, tokens out), flash-loan fees
+ * (`Flash`, paid in). They keep `token.reserveWei` / `token.reserveToken` equal to the pool's
+ * balances (direct ERC-20 transfers to the pool, which emit no pool event, are not counted).
+ */
+async function applyReserveDelta(
+  context: Parameters<Parameters<typeof ponder.on<"UniswapV3Pool:Mint">>[1]>[0]["context"],
+  poolAddress: string,
+  delta0: bigint,
+  delta1: bigint,
+): Promise<void> {
+  const poolRow = await context.db.find(pool, { address: lower(poolAddress) });
+  if (!poolRow) return; // before its launch event (the launch handler reads the receipt)
+  await context.db.update(token, { address: poolRow.token }).set((row) => ({
+    reserveToken: row.reserveToken + (poolRow.tokenIsToken0 ? delta0 : delta1),
+    reserveWei: row.reserveWei + (poolRow.tokenIsToken0 ? delta1 : delta0),
+  }));
+}
+
+ponder.on("UniswapV3Pool:Mint", async ({ event, context }) => {
+  await applyReserveDelta(context, event.log.address, event.args.amount0, event.args.amount1);
+});
+
+ponder.on("UniswapV3Pool:Collect", async ({ event, context }) => {
+  await applyReserveDelta(context, event.log.address, -event.args.amount0, -event.args.amount1);
+});
+
+ponder.on("UniswapV3Pool:CollectProtocol", async ({ event, context }) => {
+  await applyReserveDelta(context, event.log.address, -event.args.amount0, -event.args.amount1);
+});
+
+ponder.on("UniswapV3Pool:Flash", async ({ event, context }) => {
+  await applyReserveDelta(context, event.log.address, event.args.paid0, event.args.paid1);
+});

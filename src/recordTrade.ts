@@ -50,6 +50,9 @@ export async function recordTrade(
   const priceWei = priceWeiPerToken(swap.sqrtPriceX96, tokenRow.tokenIsToken0, tokenRow.decimals);
   const mcapWei = marketCapWei(priceWei, tokenRow.totalSupply, tokenRow.decimals);
   const tokenAddress = tokenRow.address;
+  // Pool balances after the swap: the pool's signed deltas added to the tracked reserves.
+  const reserveTokenAfter = tokenRow.reserveToken + (tokenRow.tokenIsToken0 ? swap.amount0 : swap.amount1);
+  const reserveWeiAfter = tokenRow.reserveWei + (tokenRow.tokenIsToken0 ? swap.amount1 : swap.amount0);
 
   await db.insert(trade).values({
     id: `${swap.txHash}-${swap.logIndex}`,
@@ -64,6 +67,8 @@ export async function recordTrade(
     tick: swap.tick,
     priceWei,
     marketCapWei: mcapWei,
+    reserveWeiAfter,
+    reserveTokenAfter,
     blockNumber: swap.blockNumber,
     logIndex: swap.logIndex,
     timestampSec: swap.timestampSec,
@@ -101,6 +106,8 @@ export async function recordTrade(
     tick: swap.tick,
     priceWei,
     marketCapWei: mcapWei,
+    reserveWei: reserveWeiAfter,
+    reserveToken: reserveTokenAfter,
     volumeWei: row.volumeWei + ethAmountWei,
     volumeToken: row.volumeToken + tokenAmount,
     tradeCount: row.tradeCount + 1,

@@ -12,6 +12,8 @@ import { deployStack } from "../devnet/deploy";
 import { writeManifest, type DeploymentManifest } from "../devnet/manifest";
 import { startPonder, waitReady, type PonderProcess } from "../scripts/ponderProcess";
 import { dropSchema, TEST_DATABASE_URL, uniqueSchemaName } from "./postgres";
+import { loadStoreConfig, openStore } from "../store/index";
+import { createApiKey } from "../store/keys";
 
 /** A running devnet + service. */
 export type Stack = {
@@ -26,6 +28,11 @@ export type Stack = {
   wallet: (index: number) => ReturnType<typeof makeWallet>;
   /** GET/POST helper returning status, headers and parsed JSON (or text). */
   request: (path: string, init?: RequestInit) => Promise<{ status: number; headers: Headers; body: any }>;
+  /**
+   * An API key (all scopes, wallet of dev account 0) created in the service's store before it
+   * started; `request` sends it on `/api/v1/…` paths unless `init` sets `Authorization`.
+   */
+  apiKey: string;
   /** Stops the service and anvil and removes the data folder. */
   stop: () => Promise<void>;
 };
@@ -49,24 +56,38 @@ export async function startStack(options: {
   const onPostgres = options.database === "postgres";
   const schema = onPostgres ? uniqueSchemaName(options.schema) : options.schema;
   const dataDir = mkdtempSync(join(tmpdir(), "launch-e2e-"));
+  const storeSchema = onPostgres ? uniqueSchemaName(`${options.schema}_store`) : "launch_store";
   const anvil = await startAnvil();
   try {
     const manifest = await deployStack({ rpcUrl: anvil.rpcUrl });
     const manifestPath = join(dataDir, "manifest.json");
     writeManifest(manifestPath, manifest);
+    // The offchain store: its own PGlite folder, or a unique schema in the test PostgreSQL.
+    // E2E tests poll, so the per-key v1 limit is raised unless a test sets it.
+    const storeEnv = {
+      STORE_PGLITE_DIR: join(dataDir, "store"),
+      STORE_SCHEMA: storeSchema,
+      DATABASE_URL: onPostgres ? TEST_DATABASE_URL : "",
+      V1_RATE_LIMIT_PER_MINUTE: "100000",
+      ...options.env,
+    };
+    const store = await openStore(loadStoreConfig(storeEnv));
+    const { secret: apiKey } = await createApiKey(store, { wallet: devAccount(0).address, label: "e2e harness", createdVia: "cli" });
+    await store.close();
     const service = await startPonder({
       port: await findFreePort(),
       schema,
       env: {
         DEPLOYMENT_MANIFEST: manifestPath,
         PONDER_PGLITE_DIR: join(dataDir, "pglite"),
-        DATABASE_URL: onPostgres ? TEST_DATABASE_URL : "",
-        ...options.env,
+        ...storeEnv,
       },
     });
     await waitReady(service.url);
     const request: Stack["request"] = async (path, init) => {
-      const res = await fetch(`${service.url}${path}`, init);
+      const headers = new Headers(init?.headers);
+      if (path.startsWith("/api/v1/") && !headers.has("Authorization")) headers.set("Authorization", `Bearer ${apiKey}`);
+      const res = await fetch(`${service.url}${path}`, { ...init, headers });
       const text = await res.text();
       let body: unknown = text;
       try {
@@ -85,11 +106,13 @@ export async function startStack(options: {
       dataDir,
       wallet: (index) => makeWallet(anvil.rpcUrl, index),
       request,
+      apiKey,
       stop: async () => {
         await service.stop();
         await anvil.stop();
         rmSync(dataDir, { recursive: true, force: true });
         if (onPostgres) await dropSchema(schema);
+        if (onPostgres) await dropSchema(storeSchema);
       },
     };
   } catch (err) {

@@ -6,6 +6,9 @@ import { z } from "zod";
 import { RESOLUTION_SECONDS, RESOLUTIONS, type Resolution } from "../../src/domain/candles";
 import { ApiError } from "../errors";
 import { limitParam } from "../validation";
+import { UDF_RESOLUTIONS } from "./udf";
+
+const MAX_CANDLE_BUCKETS_FOR_COUNTBACK = 1_000;
 
 /** `limit` of trade lists: default 50, maximum 200. */
 export const tradesQuery = z.object({ limit: limitParam(50, 200) });
@@ -25,13 +28,24 @@ const unixSeconds = z.coerce
   .min(0, "must not be negative")
   .max(253_402_300_799, "must be before year 10000");
 
-/** Candles query: `resolution` (required), `from`/`to` (unix seconds, inclusive bucket starts). */
+/**
+ * Candles query: `resolution` (required; ours or the UDF names 1, 5, 15, 60, 240, 1D/D),
+ * `from`/`to` (unix seconds, inclusive bucket starts), `format` (`json` default, or `udf` for the
+ * TradingView UDF `/history` shape), `fill` (UDF only: 1 fills empty buckets), `countback` (UDF
+ * only, 1..1000: the last N buckets ending at `to`, overriding `from`).
+ */
 export const candlesQuery = z.object({
-  resolution: z.enum(RESOLUTIONS as [Resolution, ...Resolution[]], {
-    message: `resolution must be one of ${RESOLUTIONS.join(", ")}`,
-  }),
+  resolution: z.preprocess(
+    (v) => (typeof v === "string" && v in UDF_RESOLUTIONS ? UDF_RESOLUTIONS[v as keyof typeof UDF_RESOLUTIONS] : v),
+    z.enum(RESOLUTIONS as [Resolution, ...Resolution[]], {
+      message: `resolution must be one of ${RESOLUTIONS.join(", ")} (or UDF 1, 5, 15, 60, 240, 1D)`,
+    }),
+  ),
   from: unixSeconds.optional(),
   to: unixSeconds.optional(),
+  format: z.enum(["json", "udf"], { message: "format must be json or udf" }).default("json"),
+  fill: z.enum(["0", "1", "true", "false"], { message: "fill must be 0 or 1" }).default("0"),
+  countback: z.coerce.number({ message: "countback must be an integer" }).int().min(1).max(MAX_CANDLE_BUCKETS_FOR_COUNTBACK).optional(),
 });
 
 /**

@@ -6,14 +6,17 @@ import { and, asc, desc, eq, gte, lte, type ReadonlyDrizzle } from "ponder";
 import type { Address } from "viem";
 import * as schema from "../../ponder.schema";
 import type { Resolution } from "../../src/domain/candles";
+import { withStats } from "./publicQueries";
 
 /** The read-only database handle the API receives (Ponder's `ponder:api` db). */
 export type MarketDb = ReadonlyDrizzle<typeof schema>;
 
-/** The token with this address, or null. */
+/** The token with this address and its 24 h figures (`withStats`, now = wall clock), or null. */
 export async function findToken(db: MarketDb, address: Address) {
   const rows = await db.select().from(schema.token).where(eq(schema.token.address, lowerHex(address))).limit(1);
-  return rows[0] ?? null;
+  if (!rows[0]) return null;
+  const [row] = await withStats(db, rows, Math.floor(Date.now() / 1000));
+  return row ?? null;
 }
 
 /** Newest launches first (launch block, then log index). */

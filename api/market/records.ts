@@ -5,20 +5,31 @@
  */
 import { getAddress } from "viem";
 import type { candle, token, trade } from "../../ponder.schema";
+import { loadMarketThresholds } from "../../config/market";
+import { loadPublicConfig } from "../../config/public";
+import { graduationProgressBps, priceChangeBps } from "../../src/domain/market";
+import type { Stats24h } from "./publicQueries";
 
-type TokenRow = typeof token.$inferSelect;
+type TokenRow = typeof token.$inferSelect & { stats24h?: Stats24h };
+const thresholds = loadMarketThresholds();
+const publicConfig = loadPublicConfig();
 type TradeRow = typeof trade.$inferSelect;
 type CandleRow = typeof candle.$inferSelect;
 
 /**
- * Token record: launch facts, market state after the latest indexed swap, fee totals and page URL.
- * @param row - a `token` row
+ * Token record: launch facts, market state after the latest indexed swap, 24 h figures, pool
+ * liquidity, graduation progress, fee totals, metadata (platform defaults until creators' own
+ * metadata is stored) and page URL (docs/public.md "Token record").
+ * @param row - a `token` row, with `stats24h` attached by `withStats` (24 h fields are null without)
  * @param publicBaseUrl - base URL of the service's pages (no trailing slash)
  */
 export function tokenRecord(row: TokenRow, publicBaseUrl: string) {
   const address = getAddress(row.address);
+  const stats = row.stats24h;
   return {
     address,
+    slug: row.slug,
+    launch_seq: row.launchSeq,
     name: row.name,
     symbol: row.symbol,
     decimals: row.decimals,
@@ -40,19 +51,51 @@ export function tokenRecord(row: TokenRow, publicBaseUrl: string) {
     tick: row.tick,
     price_wei: row.priceWei,
     market_cap_wei: row.marketCapWei,
+    launch_price_wei: row.launchPriceWei,
     volume_wei: row.volumeWei,
     volume_token: row.volumeToken,
+    volume_24h_wei: stats ? stats.volumeWei : null,
+    volume_24h_token: stats ? stats.volumeToken : null,
+    trade_count_24h: stats ? stats.tradeCount : null,
+    price_24h_ago_wei: stats ? stats.priceThenWei : null,
+    price_change_24h_bps: stats ? priceChangeBps(row.priceWei, stats.priceThenWei) : null,
+    liquidity: {
+      // The pool's balances (both positions, plus fees not yet collected), tracked from pool events.
+      reserve_wei: row.reserveWei,
+      reserve_token: row.reserveToken,
+      // Both sides valued in wei at the current price: reserve_wei + reserve_token × price / 10^decimals.
+      total_value_wei: row.reserveWei + (row.reserveToken * row.priceWei) / 10n ** BigInt(row.decimals),
+    },
     trade_count: row.tradeCount,
     buy_count: row.buyCount,
     sell_count: row.sellCount,
     last_trade_timestamp_sec: row.lastTradeTimestampSec === null ? null : Number(row.lastTradeTimestampSec),
     graduated: row.graduatedAtSec !== null,
     graduated_at_sec: row.graduatedAtSec === null ? null : Number(row.graduatedAtSec),
+    graduation_threshold_wei: thresholds.graduationMarketCapWei,
+    graduation_progress_bps: row.graduatedAtSec !== null ? 10_000 : graduationProgressBps(row.marketCapWei, thresholds.graduationMarketCapWei),
     creator_fees_wei: row.creatorFeesWei,
     creator_fees_token: row.creatorFeesToken,
     protocol_fees_wei: row.protocolFeesWei,
     protocol_fees_token: row.protocolFeesToken,
+    metadata: tokenMetadata(row, publicBaseUrl),
     token_url: `${publicBaseUrl}/token/${address}`,
+  };
+}
+
+/**
+ * Off-chain metadata of a token. Until the launch write path stores creators' metadata, every
+ * field is the platform default (`config/public.ts`): default image, a generated description, no
+ * links; `is_default: true` says so.
+ */
+export function tokenMetadata(row: { name: string; symbol: string }, publicBaseUrl: string) {
+  return {
+    image_url: publicConfig.defaultImageUrl(publicBaseUrl),
+    description: publicConfig.defaultDescription(row.name, row.symbol),
+    website_url: null as string | null,
+    twitter_url: null as string | null,
+    telegram_url: null as string | null,
+    is_default: true,
   };
 }
 

@@ -1,51 +1,175 @@
 /**
- * Public read-only surface `/api/public` (spec: Public surface). No authentication.
+ * Public read-only surface `/api/public` (spec: Public surface, Events). No authentication.
+ * Definitions, limits and cursors: docs/public.md.
  */
 import { Hono } from "hono";
 import { isAddress, getAddress } from "viem";
 import { z } from "zod";
+import { loadPublicConfig } from "../../config/public";
+import { isSlugShaped } from "../../src/domain/slug";
 import { ApiError } from "../errors";
 import { sendOk } from "../json";
-import { tokensQuery, tradesQuery } from "../market/params";
-import { findToken, newestTokens, recentTrades, tokenTrades, type MarketDb } from "../market/queries";
+import { decodeCursor, encodeCursor, tokenCursorShape, tradeCursorShape } from "../market/cursor";
+import { findToken, type MarketDb } from "../market/queries";
+import {
+  eventRange,
+  findTokenBySlug,
+  indexedHead,
+  sortKey,
+  tokenPage,
+  tradePage,
+  trendingTokens,
+  withStats,
+  type TokenSort,
+} from "../market/publicQueries";
+import { eventRecord } from "../market/publicRecords";
 import { tokenRecord, tradeRecord } from "../market/records";
-import { validate } from "../validation";
+import { limitParam, validate } from "../validation";
 
 /** What the public router reads. */
-export type PublicDeps = { db: MarketDb; publicBaseUrl: string };
+export type PublicDeps = { db: MarketDb; publicBaseUrl: string; nowSec?: () => number };
 
 const tokenPath = z.object({ address_or_slug: z.string().min(1).max(100) });
+const cursorParam = z.string().max(400).optional();
+/** Token lists: `limit` default 20, max 100; `cursor` from the previous page's `next_cursor`. */
+const tokenListQuery = z.object({ limit: limitParam(20, 100), cursor: cursorParam });
+/** Trending: `limit` default 20, max 100 (a bounded set: tokens traded in the last 24 h). */
+const trendingQuery = z.object({ limit: limitParam(20, 100) });
+/** Trade lists: `limit` default 50, max 200; `cursor`. */
+const tradeListQuery = z.object({ limit: limitParam(50, 200), cursor: cursorParam });
+/** Events: `since_id` default 0; `limit` default 100, max 500; `include_pending` 0/1/true/false. */
+const eventsQuery = z.object({
+  since_id: z.coerce.number({ message: "since_id must be an integer" }).int("since_id must be an integer").min(0).max(Number.MAX_SAFE_INTEGER).default(0),
+  limit: limitParam(100, 500),
+  include_pending: z.enum(["0", "1", "true", "false"]).default("0"),
+});
+
+/** Event ids below this bound belong to blocks at or below `block` (`src/domain/events.ts`). */
+export function eventIdBound(block: bigint): bigint {
+  return (block + 1n) * 1_000_000n;
+}
 
 /** Builds the `/api/public` router. */
 export function publicRoutes(deps: PublicDeps) {
+  const config = loadPublicConfig();
+  const nowSec = deps.nowSec ?? (() => Math.floor(Date.now() / 1000));
+  const render = async (rows: Parameters<typeof withStats>[1]) =>
+    (await withStats(deps.db, rows, nowSec())).map((r) => tokenRecord(r, deps.publicBaseUrl));
+
+  /** Address (any case) or slug -> token row; 404 `token_not_found` otherwise. */
   async function resolveToken(addressOrSlug: string) {
-    // Slugs arrive with the public-surface issue; until then only addresses resolve.
-    const row = isAddress(addressOrSlug, { strict: false }) ? await findToken(deps.db, getAddress(addressOrSlug)) : null;
+    let row = null;
+    if (isAddress(addressOrSlug, { strict: false })) row = await findToken(deps.db, getAddress(addressOrSlug));
+    else if (isSlugShaped(addressOrSlug)) {
+      const bySlug = await findTokenBySlug(deps.db, addressOrSlug);
+      row = bySlug ? ((await withStats(deps.db, [bySlug], nowSec()))[0] ?? null) : null;
+    }
     if (!row) throw new ApiError("token_not_found", `no launched token for "${addressOrSlug}"`);
     return row;
   }
+
+  async function listTokens(sort: TokenSort, limit: number, cursor: string | undefined, onlyNotGraduated = false) {
+    const after = cursor ? decodeCursor(cursor, tokenCursorShape) : undefined;
+    const rows = await tokenPage(deps.db, { sort, limit, after, onlyNotGraduated });
+    const last = rows.at(-1);
+    return {
+      tokens: await render(rows),
+      next_cursor: rows.length === limit && last ? encodeCursor({ s: last.launchSeq, ...(sortKey(last, sort) ? { k: sortKey(last, sort)! } : {}) }) : null,
+    };
+  }
+
+  async function listTrades(limit: number, cursor: string | undefined, token?: `0x${string}`) {
+    const c = cursor ? decodeCursor(cursor, tradeCursorShape) : undefined;
+    const rows = await tradePage(deps.db, { limit, token, before: c ? { b: BigInt(c.b), l: c.l } : undefined });
+    const last = rows.at(-1);
+    return {
+      trades: rows.map(tradeRecord),
+      next_cursor: rows.length === limit && last ? encodeCursor({ b: last.blockNumber.toString(), l: last.logIndex }) : null,
+    };
+  }
+
   return (
     new Hono()
-      /** GET /api/public/tokens/new?limit= — newest launches first; limit default 20, max 100. */
-      .get("/tokens/new", validate("query", tokensQuery), async (c) => {
-        const rows = await newestTokens(deps.db, c.req.valid("query").limit);
-        return sendOk(c, { tokens: rows.map((r) => tokenRecord(r, deps.publicBaseUrl)) });
+      /**
+       * GET /api/public/tokens/new?limit=&cursor= — newest launches first (launch order).
+       * `limit` default 20, max 100. 200 `{ok, tokens, next_cursor}`; 400 `invalid_request`/`invalid_cursor`.
+       */
+      .get("/tokens/new", validate("query", tokenListQuery), async (c) => {
+        const { limit, cursor } = c.req.valid("query");
+        return sendOk(c, await listTokens("new", limit, cursor));
+      })
+      /**
+       * GET /api/public/tokens/trending?limit= — highest trending score first (docs/public.md
+       * "Trending"); only tokens with a trade in the last 24 h. `limit` default 20, max 100.
+       * 200 `{ok, tokens: [record + trending_score]}`.
+       */
+      .get("/tokens/trending", validate("query", trendingQuery), async (c) => {
+        const scored = await trendingTokens(deps.db, nowSec(), c.req.valid("query").limit);
+        const records = await render(scored.map((s) => s.row));
+        return sendOk(c, { tokens: records.map((r, i) => ({ ...r, trending_score: scored[i]!.score })) });
+      })
+      /**
+       * GET /api/public/tokens/graduating?limit=&cursor= — tokens not yet graduated, closest to
+       * graduation first (market cap descending, then newer launch); each record has
+       * `graduation_progress_bps`. `limit` default 20, max 100. 200 `{ok, tokens, next_cursor}`.
+       */
+      .get("/tokens/graduating", validate("query", tokenListQuery), async (c) => {
+        const { limit, cursor } = c.req.valid("query");
+        return sendOk(c, await listTokens("market_cap", limit, cursor, true));
       })
       /** GET /api/public/token/{address_or_slug} — one token record; 404 `token_not_found`. */
       .get("/token/:address_or_slug", validate("param", tokenPath), async (c) => {
         const row = await resolveToken(c.req.valid("param").address_or_slug);
         return sendOk(c, { token: tokenRecord(row, deps.publicBaseUrl) });
       })
-      /** GET /api/public/token/{address_or_slug}/trades?limit= — newest first; default 50, max 200. */
-      .get("/token/:address_or_slug/trades", validate("param", tokenPath), validate("query", tradesQuery), async (c) => {
+      /**
+       * GET /api/public/token/{address_or_slug}/trades?limit=&cursor= — newest first; `limit`
+       * default 50, max 200. 200 `{ok, token, trades, next_cursor}`; 404 `token_not_found`.
+       */
+      .get("/token/:address_or_slug/trades", validate("param", tokenPath), validate("query", tradeListQuery), async (c) => {
         const row = await resolveToken(c.req.valid("param").address_or_slug);
-        const rows = await tokenTrades(deps.db, getAddress(row.address), c.req.valid("query").limit);
-        return sendOk(c, { token: getAddress(row.address), trades: rows.map(tradeRecord) });
+        const { limit, cursor } = c.req.valid("query");
+        return sendOk(c, { token: getAddress(row.address), ...(await listTrades(limit, cursor, row.address)) });
       })
-      /** GET /api/public/trades/recent?limit= — trades of every launched token, newest first. */
-      .get("/trades/recent", validate("query", tradesQuery), async (c) => {
-        const rows = await recentTrades(deps.db, c.req.valid("query").limit);
-        return sendOk(c, { trades: rows.map(tradeRecord) });
+      /** GET /api/public/trades/recent?limit=&cursor= — trades of every launched token, newest first. */
+      .get("/trades/recent", validate("query", tradeListQuery), async (c) => {
+        const { limit, cursor } = c.req.valid("query");
+        return sendOk(c, await listTrades(limit, cursor));
+      })
+      /**
+       * GET /api/public/events?since_id=&limit=&include_pending= — confirmed events with
+       * `id > since_id`, ascending (chain order), at most `limit` (default 100, max 500).
+       * An event is confirmed when the indexed head is ≥ `EVENTS_CONFIRMATION_BLOCKS` past its
+       * block: confirmed events never change or disappear, so `next_since_id` is a safe cursor
+       * across reorgs. `include_pending=1` adds `pending` (newer, unconfirmed events, which a
+       * reorg may remove or replace, possibly under the same id); the cursor never moves past
+       * them. 200 `{ok, events, pending?, next_since_id, head_block, confirmed_block,
+       * confirmation_blocks}`; 400 `invalid_request`; 503 `not_indexed_yet`.
+       */
+      .get("/events", validate("query", eventsQuery), async (c) => {
+        const { since_id, limit, include_pending } = c.req.valid("query");
+        const head = await indexedHead(deps.db);
+        if (!head) throw new ApiError("not_indexed_yet", "the indexer has not processed a block yet");
+        const confirmedBlock = head.blockNumber - BigInt(config.confirmationBlocks);
+        const sinceId = BigInt(since_id);
+        const confirmedBound = confirmedBlock >= 0n ? eventIdBound(confirmedBlock) : 0n;
+        const rows = await eventRange(deps.db, sinceId, confirmedBound, limit);
+        // Fewer than `limit` rows: everything up to the confirmed boundary has been served.
+        const lastId = rows.at(-1)?.id;
+        const next = rows.length === limit && lastId !== undefined ? lastId : confirmedBound - 1n > sinceId ? confirmedBound - 1n : sinceId;
+        const body: Record<string, unknown> = {
+          events: rows.map((r) => eventRecord(r, true)),
+          next_since_id: Number(next),
+          head_block: Number(head.blockNumber),
+          confirmed_block: Number(confirmedBlock < 0n ? -1n : confirmedBlock),
+          confirmation_blocks: config.confirmationBlocks,
+        };
+        if (include_pending === "1" || include_pending === "true") {
+          const from = sinceId > confirmedBound - 1n ? sinceId : confirmedBound - 1n;
+          const pending = rows.length < limit ? await eventRange(deps.db, from, eventIdBound(head.blockNumber + 1_000_000n), limit - rows.length) : [];
+          body.pending = pending.map((r) => eventRecord(r, false));
+        }
+        return sendOk(c, body);
       })
   );
 }

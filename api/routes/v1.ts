@@ -1,13 +1,33 @@
 /**
- * Key-authenticated surface `/api/v1/evmchain` — market-data reads (spec: Endpoints, key-
- * authenticated surface). Key authentication arrives with the trust layer; these reads are open
- * until then.
+ * Key-authenticated surface `/api/v1` (spec: Endpoints, key-authenticated surface; Authentication;
+ * Limits; Versioning).
+ *
+ * {@link v1Surface} is mounted at `/api/v1`: the open descriptor (`GET /api/v1`) and health
+ * (`GET /api/v1/health`), then for `/api/v1/evmchain/*` and `/api/v1/coins/*`: bearer key
+ * lookup -> per-key rate limit (60/min, store-backed, IETF `RateLimit` headers on every response)
+ * -> 401 for a missing/invalid/revoked key -> 403 for a missing scope (`SCOPE_TABLE`). Then the
+ * market reads ({@link v1Routes}), the launch intent (idempotent) and the media upload.
  */
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
+import { pingStore } from "../../store/index";
+import { insertLaunch } from "../../store/launches";
+import { insertMedia, mediaExists } from "../../store/media";
 import { ApiError } from "../errors";
 import { sendOk } from "../json";
+import { assertNoForbiddenFields } from "../launch/forbidden";
+import { intentRequestSchema, mediaIdFromUrl, prepareIntent } from "../launch/intent";
+import { IMAGE_LIMITS, InvalidImageError, sanitizeImage } from "../media/image";
+import { identifyApiKey, requireApiKey, requireScope } from "../middleware/auth";
+import { currentKey, storeGetter, type TrustDeps, type TrustEnv } from "../middleware/context";
+import { idempotency } from "../middleware/idempotency";
+import { clientIp } from "../middleware/clientIp";
+import { consumeCoinQuota, LIMITS, storeRateLimiter } from "../middleware/rateLimit";
+import { v1Descriptor } from "./descriptors";
 import { candleWindow, candlesQuery, tradesQuery } from "../market/params";
+import { udfHistoryResponse } from "../market/udfResponse";
+import { RESOLUTION_SECONDS } from "../../src/domain/candles";
 import { findToken, tokenCandles, tokenTrades, type MarketDb } from "../market/queries";
 import { candleRecord, tokenRecord, tradeRecord } from "../market/records";
 import { addressParam, validate } from "../validation";
@@ -49,13 +69,19 @@ export function v1Routes(deps: V1Deps) {
        * inclusive bounds on bucket start; default window: 300 buckets ending now; at most 1,000
        * buckets. Only buckets with trades are returned. 200 `{ok, token, resolution, from_sec,
        * to_sec, candles}`; 400 `invalid_request`/`invalid_range`/`invalid_address`; 404.
+       * `format=udf` answers in the TradingView UDF `/history` shape instead (`fill`, `countback`;
+       * docs/public.md "Candles for charting libraries").
        */
       .get("/tokens/:address/candles", validate("param", addressPath), validate("query", candlesQuery), async (c) => {
         const { address } = c.req.valid("param");
-        const { resolution, from, to } = c.req.valid("query");
-        const window = candleWindow(resolution, from, to, nowSec());
+        const { resolution, from, to, format, fill, countback } = c.req.valid("query");
+        // UDF `countback`: the last N buckets ending at `to` (overrides `from`).
+        const size = RESOLUTION_SECONDS[resolution];
+        const toSec = to ?? nowSec();
+        const window = candleWindow(resolution, countback !== undefined ? Math.max(0, toSec - size * (countback - 1)) : from, toSec, nowSec());
         if (!(await findToken(deps.db, address))) throw new ApiError("token_not_found", `no launched token at ${address}`);
         const rows = await tokenCandles(deps.db, address, resolution, window.fromSec, window.toSec);
+        if (format === "udf") return udfHistoryResponse(c, deps.db, address, resolution, rows, window, fill === "1" || fill === "true", countback);
         return sendOk(c, {
           token: address,
           resolution,
@@ -65,4 +91,187 @@ export function v1Routes(deps: V1Deps) {
         });
       })
   );
+}
+
+/** What the whole `/api/v1` surface needs. */
+export type V1SurfaceDeps = V1Deps & TrustDeps;
+
+/** Media URL of a stored image: `{base}/media/{id}.{ext}`. */
+export function mediaUrl(publicBaseUrl: string, id: string, extension: string): string {
+  return `${publicBaseUrl}/media/${id}.${extension}`;
+}
+
+/** Builds the `/api/v1` router (descriptor, health, auth + limits, every v1 endpoint). */
+export function v1Surface(deps: V1SurfaceDeps) {
+  const getStore = storeGetter(deps.store);
+  const limits = { ...LIMITS, ...deps.limits };
+  const nowSec = deps.nowSec ?? (() => Math.floor(Date.now() / 1000));
+  const authenticated = [
+    identifyApiKey(getStore),
+    // Keyed by the API key's id; requests without a valid key are counted per client IP, so even
+    // 401s carry rate headers and cannot be used to probe keys at speed.
+    storeRateLimiter({
+      getStore,
+      prefix: "v1:",
+      limit: limits.v1RequestsPerMinute,
+      key: (c) => c.get("apiKey")?.id ?? `ip:${clientIp(c, deps.trustProxy ?? false)}`,
+    }),
+    requireApiKey(),
+    requireScope(),
+  ] as const;
+
+  return (
+    new Hono<TrustEnv>()
+      /** GET /api/v1 — the index descriptor (open). */
+      .get("/", (c) => sendOk(c, v1Descriptor(deps.publicBaseUrl, limits, c.get("requestId"))))
+      /**
+       * GET /api/v1/health — store, RPC and indexer state (open). 200 when all are up, else 503
+       * with `ok: false`, `error: "service_unavailable"` and the same fields.
+       */
+      .get("/health", async (c) => {
+        const [store, rpc, indexer] = await Promise.all([
+          getStore()
+            .then(async (s) => ({ ok: true, kind: s.kind, latency_ms: await pingStore(s) }))
+            .catch((err: Error) => ({ ok: false, error: err.message })),
+          Promise.all([deps.publicClient.getChainId(), deps.publicClient.getBlockNumber()])
+            .then(([chainId, block]) => ({ ok: chainId === deps.deployment.chainId, chain_id: chainId, block_number: Number(block) }))
+            .catch((err: Error) => ({ ok: false, error: (err as { shortMessage?: string }).shortMessage ?? err.message })),
+          indexerState(deps.indexerStatusUrl),
+        ]);
+        if (indexer.ok && "block_number" in rpc && typeof indexer.block_number === "number") {
+          (indexer as Record<string, unknown>).lag_blocks = Math.max(0, rpc.block_number - indexer.block_number);
+        }
+        const healthy = store.ok && rpc.ok && indexer.ok;
+        const body = {
+          status: healthy ? "ok" : "degraded",
+          store,
+          rpc,
+          indexer,
+          time_sec: nowSec(),
+          request_id: c.get("requestId"),
+        };
+        if (healthy) return sendOk(c, body);
+        return c.body(JSON.stringify({ ok: false, error: "service_unavailable", message: "a dependency is down", ...body }), 503, {
+          "content-type": "application/json; charset=utf-8",
+        });
+      })
+      .use("/evmchain/*", ...authenticated)
+      .use("/coins/*", ...authenticated)
+      /**
+       * POST /api/v1/evmchain/launches/intent — create a launch intent (spec: Launch intent).
+       * Headers: `Authorization: Bearer`, `Idempotency-Key` (required). Body: the launch request
+       * fields (bounds in api/launch/intent.ts). 201 `{ok, launch_id, state, intent: {message,
+       * issued_at_sec, expires_at_sec, chain_id, factory, creator, name, symbol, first_buy_wei,
+       * slippage_bps, metadata, metadata_sha256}}`. Errors: 400 `invalid_request` /
+       * `invalid_address` / `forbidden_field` / `invalid_image_url` / `idempotency_key_missing`,
+       * 409 `idempotency_in_progress`, 422 `idempotency_key_mismatch`, 429 `quota_exceeded`.
+       * Counts one coin against the key's daily "created" quota.
+       */
+      .post("/evmchain/launches/intent", idempotency({ getStore }), async (c) => {
+        let raw: unknown;
+        try {
+          raw = await c.req.json();
+        } catch {
+          throw new ApiError("invalid_request", "body: must be a JSON object");
+        }
+        assertNoForbiddenFields(raw);
+        const parsed = intentRequestSchema.safeParse(raw);
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0];
+          const code = (issue as { params?: { code?: "invalid_address" } } | undefined)?.params?.code ?? "invalid_request";
+          throw new ApiError(code, `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`);
+        }
+        const request = parsed.data;
+        const store = await getStore();
+        if (request.image_url !== undefined) {
+          const id = mediaIdFromUrl(request.image_url, deps.publicBaseUrl);
+          if (!id || !(await mediaExists(store, id))) {
+            throw new ApiError("invalid_image_url", "image_url: must be an image_url returned by POST /api/v1/evmchain/media/upload");
+          }
+        }
+        const key = currentKey(c);
+        const { launch, body } = prepareIntent({ request, deployment: deps.deployment, publicBaseUrl: deps.publicBaseUrl, apiKeyId: key.id, nowSec: nowSec() });
+        await consumeCoinQuota(store, key.id, "coins_created", { limit: limits.coinsCreatedPerDay, c });
+        await insertLaunch(store, launch);
+        return sendOk(c, body, 201);
+      })
+      /**
+       * POST /api/v1/evmchain/media/upload — multipart/form-data with field `image` (PNG, JPEG,
+       * WebP or GIF; limits in api/media/image.ts: 2 MiB, 4096 px per side, 16,777,216 pixels,
+       * 256 frames). The bytes are checked and re-encoded (metadata stripped) and stored in the
+       * offchain store. 201 `{ok, image_url, content_type, width, height, byte_length}`; 400 with
+       * the image error identifier (`image_missing`, `image_too_large`, `image_type_unsupported`,
+       * `image_corrupt`, `image_dimensions_exceeded`, `image_polyglot`), nothing stored.
+       */
+      .post(
+        "/evmchain/media/upload",
+        bodyLimit({
+          maxSize: IMAGE_LIMITS.maxBytes + 64 * 1024,
+          onError: () => {
+            throw new ApiError("image_too_large", `the upload is larger than ${IMAGE_LIMITS.maxBytes} bytes`);
+          },
+        }),
+        async (c) => {
+          const type = (c.req.header("Content-Type") ?? "").toLowerCase();
+          if (!type.startsWith("multipart/form-data")) {
+            throw new ApiError("image_missing", "send multipart/form-data with the file in field `image`");
+          }
+          let form: Record<string, unknown>;
+          try {
+            form = await c.req.parseBody();
+          } catch {
+            throw new ApiError("image_missing", "the multipart body could not be read");
+          }
+          const file = form.image;
+          if (!(file instanceof File)) throw new ApiError("image_missing", "no file in field `image`");
+          let image;
+          try {
+            image = await sanitizeImage(new Uint8Array(await file.arrayBuffer()));
+          } catch (err) {
+            if (err instanceof InvalidImageError) throw new ApiError(err.code, err.message);
+            throw err;
+          }
+          const id = image.sha256.slice(0, 32);
+          const extension = image.format === "jpeg" ? "jpg" : image.format;
+          await insertMedia(await getStore(), {
+            id,
+            contentType: image.contentType,
+            extension,
+            bytes: image.bytes,
+            byteLength: image.bytes.byteLength,
+            width: image.width,
+            height: image.height,
+            apiKeyId: currentKey(c).id,
+            createdAtMs: Date.now(),
+          });
+          return sendOk(
+            c,
+            {
+              image_url: mediaUrl(deps.publicBaseUrl, id, extension),
+              content_type: image.contentType,
+              width: image.width,
+              height: image.height,
+              byte_length: image.bytes.byteLength,
+            },
+            201,
+          );
+        },
+      )
+      .route("/evmchain", v1Routes(deps))
+  );
+}
+
+/** Ponder's `/status` for our chain: the latest indexed block. */
+async function indexerState(url: string | undefined): Promise<{ ok: boolean; block_number?: number; block_timestamp_sec?: number; error?: string }> {
+  if (!url) return { ok: false, error: "indexer status is not available in this process" };
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+    if (!res.ok) return { ok: false, error: `indexer status answered ${res.status}` };
+    const status = (await res.json()) as Record<string, { block?: { number?: number; timestamp?: number } }>;
+    const chain = Object.values(status)[0];
+    if (!chain?.block) return { ok: false, error: "indexer has not started" };
+    return { ok: true, block_number: chain.block.number, block_timestamp_sec: chain.block.timestamp };
+  } catch (err) {
+    return { ok: false, error: (err as Error).message };
+  }
 }

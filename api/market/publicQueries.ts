@@ -1,0 +1,236 @@
+/**
+ * Read queries of the public surface over the indexer's tables (docs/public.md). Every query is
+ * bounded by a `limit`; keyset cursors use `launch_seq` (or a trade's block/log position) as the
+ * unique tie-breaker.
+ */
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, or, sql } from "ponder";
+type SQL = NonNullable<ReturnType<typeof and>>;
+import * as schema from "../../ponder.schema";
+import { trendingScore, type HourBucket } from "../../src/domain/market";
+import type { MarketDb } from "./queries";
+
+type TokenRow = typeof schema.token.$inferSelect;
+
+/** Rolling 24 h figures of one token (docs/public.md "Token record"). */
+export type Stats24h = {
+  volumeWei: bigint;
+  volumeToken: bigint;
+  tradeCount: number;
+  /** Price 24 h ago: the last trade at or before now − 24 h, else the launch price. */
+  priceThenWei: bigint;
+};
+
+/** A token row with its 24 h figures attached (what `tokenRecord` renders in full). */
+export type TokenWithStats = TokenRow & { stats24h?: Stats24h };
+
+function rowsOf(result: unknown): Record<string, unknown>[] {
+  const r = result as { rows?: Record<string, unknown>[] };
+  return Array.isArray(r) ? (r as Record<string, unknown>[]) : (r.rows ?? []);
+}
+
+/** Indexed head: the newest block the indexer has fully processed (from Ponder's checkpoint). */
+export type IndexedHead = { blockNumber: bigint; timestampSec: bigint };
+
+/**
+ * Block number and timestamp encoded in a Ponder checkpoint string (10 digits timestamp,
+ * 16 chain id, 16 block number, …).
+ * @example decodeCheckpointBlock("1700000000" + "0".repeat(12) + "4663" + "0".repeat(14) + "42" + "0".repeat(33)) // { blockNumber: 42n, timestampSec: 1700000000n }
+ */
+export function decodeCheckpointBlock(checkpoint: string): IndexedHead {
+  if (!/^\d{75}$/.test(checkpoint)) throw new Error(`unexpected checkpoint "${checkpoint}"`);
+  return { timestampSec: BigInt(checkpoint.slice(0, 10)), blockNumber: BigInt(checkpoint.slice(26, 42)) };
+}
+
+/** The indexer's head, or null before the first checkpoint. */
+export async function indexedHead(db: MarketDb): Promise<IndexedHead | null> {
+  const rows = rowsOf(await db.execute(sql`SELECT latest_checkpoint FROM _ponder_checkpoint`));
+  const heads = rows.map((r) => decodeCheckpointBlock(String(r.latest_checkpoint)));
+  return heads[0] ?? null;
+}
+
+/** Attaches the 24 h figures to token rows (two grouped queries for the whole batch). */
+export async function withStats(db: MarketDb, rows: TokenRow[], nowSec: number): Promise<TokenWithStats[]> {
+  if (rows.length === 0) return [];
+  const addresses = rows.map((r) => r.address);
+  const cutoff = BigInt(nowSec - 86_400);
+  const t = schema.trade;
+  const sums = await db
+    .select({
+      token: t.token,
+      volumeWei: sql<string>`coalesce(sum(${t.ethAmountWei}), 0)::text`,
+      volumeToken: sql<string>`coalesce(sum(${t.tokenAmount}), 0)::text`,
+      count: sql<string>`count(*)::text`,
+    })
+    .from(t)
+    .where(and(inArray(t.token, addresses), gt(t.timestampSec, cutoff)))
+    .groupBy(t.token);
+  const then = await db
+    .selectDistinctOn([t.token], { token: t.token, priceWei: t.priceWei })
+    .from(t)
+    .where(and(inArray(t.token, addresses), lte(t.timestampSec, cutoff)))
+    .orderBy(t.token, desc(t.blockNumber), desc(t.logIndex));
+  const sumBy = new Map(sums.map((s) => [s.token, s]));
+  const thenBy = new Map(then.map((p) => [p.token, p.priceWei]));
+  return rows.map((r) => {
+    const s = sumBy.get(r.address);
+    return {
+      ...r,
+      stats24h: {
+        volumeWei: BigInt(s?.volumeWei ?? 0),
+        volumeToken: BigInt(s?.volumeToken ?? 0),
+        tradeCount: Number(s?.count ?? 0),
+        priceThenWei: thenBy.get(r.address) ?? r.launchPriceWei,
+      },
+    };
+  });
+}
+
+/** The token with this slug, or null. */
+export async function findTokenBySlug(db: MarketDb, slug: string): Promise<TokenRow | null> {
+  const rows = await db.select().from(schema.token).where(eq(schema.token.slug, slug)).limit(1);
+  return rows[0] ?? null;
+}
+
+/** Sort orders of token lists; every order ends with `launch_seq` as a unique tie-breaker. */
+export type TokenSort = "new" | "old" | "market_cap" | "volume" | "trades";
+
+/** Columns behind each sort (key column; null = launch order only). */
+function sortColumn(sort: TokenSort) {
+  const tk = schema.token;
+  return sort === "market_cap" ? tk.marketCapWei : sort === "volume" ? tk.volumeWei : sort === "trades" ? tk.tradeCount : null;
+}
+
+/** Sort key of a row for a cursor (decimal string), or undefined for launch-order sorts. */
+export function sortKey(row: TokenRow, sort: TokenSort): string | undefined {
+  return sort === "market_cap" ? row.marketCapWei.toString() : sort === "volume" ? row.volumeWei.toString() : sort === "trades" ? String(row.tradeCount) : undefined;
+}
+
+/**
+ * One page of tokens in `sort` order after the cursor position.
+ * @param opts.after - last served `{ s: launch_seq, k: sort key }`
+ * @param opts.maxLaunchBlock - only launches at or below this block (confirmed launches)
+ * @param opts.onlyNotGraduated - exclude graduated tokens
+ * @param opts.minSeq - only `launch_seq` greater than this (ascending feeds)
+ */
+export async function tokenPage(
+  db: MarketDb,
+  opts: { sort: TokenSort; limit: number; after?: { s: number; k?: string }; maxLaunchBlock?: bigint; onlyNotGraduated?: boolean; minSeq?: number },
+): Promise<TokenRow[]> {
+  const tk = schema.token;
+  const where: (SQL | undefined)[] = [];
+  if (opts.maxLaunchBlock !== undefined) where.push(lte(tk.launchBlockNumber, opts.maxLaunchBlock));
+  if (opts.onlyNotGraduated) where.push(isNull(tk.graduatedAtSec));
+  if (opts.minSeq !== undefined) where.push(gt(tk.launchSeq, opts.minSeq));
+  const col = sortColumn(opts.sort);
+  if (opts.after) {
+    if (opts.sort === "old") where.push(gt(tk.launchSeq, opts.after.s));
+    else if (!col) where.push(lt(tk.launchSeq, opts.after.s));
+    else {
+      const k = col === tk.tradeCount ? Number(opts.after.k ?? 0) : BigInt(opts.after.k ?? 0);
+      where.push(or(lt(col, k as never), and(eq(col, k as never), lt(tk.launchSeq, opts.after.s))));
+    }
+  }
+  const order = opts.sort === "old" ? [asc(tk.launchSeq)] : col ? [desc(col), desc(tk.launchSeq)] : [desc(tk.launchSeq)];
+  return db
+    .select()
+    .from(tk)
+    .where(and(...where))
+    .orderBy(...order)
+    .limit(opts.limit);
+}
+
+/** Number of launches at or below a block (the token list's candidates). */
+export async function countLaunches(db: MarketDb, maxLaunchBlock: bigint): Promise<number> {
+  const rows = await db
+    .select({ n: sql<string>`count(*)::text` })
+    .from(schema.token)
+    .where(lte(schema.token.launchBlockNumber, maxLaunchBlock));
+  return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * Trending tokens: score every token with a 1h candle in the last 24 h (`trendingScore`), highest
+ * first, ties by newer launch; at most `limit`.
+ */
+export async function trendingTokens(db: MarketDb, nowSec: number, limit: number): Promise<Array<{ row: TokenRow; score: bigint }>> {
+  const c = schema.candle;
+  const since = BigInt(Math.floor(nowSec / 3600) * 3600 - 23 * 3600);
+  const buckets = await db
+    .select({ token: c.token, bucketStartSec: c.bucketStartSec, volumeWei: c.volumeWei, tradeCount: c.tradeCount })
+    .from(c)
+    .where(and(eq(c.resolution, "1h"), gte(c.bucketStartSec, since)));
+  const byToken = new Map<string, HourBucket[]>();
+  for (const b of buckets) byToken.set(b.token, [...(byToken.get(b.token) ?? []), b]);
+  const scores = [...byToken.entries()].map(([token, bs]) => ({ token, score: trendingScore(bs, nowSec) })).filter((s) => s.score > 0n);
+  if (scores.length === 0) return [];
+  const rows = await db.select().from(schema.token).where(inArray(schema.token.address, scores.map((s) => s.token as `0x${string}`)));
+  const rowBy = new Map(rows.map((r) => [r.address, r]));
+  return scores
+    .map((s) => ({ row: rowBy.get(s.token as `0x${string}`)!, score: s.score }))
+    .filter((s) => s.row)
+    .sort((a, b) => (a.score === b.score ? b.row.launchSeq - a.row.launchSeq : a.score > b.score ? -1 : 1))
+    .slice(0, limit);
+}
+
+/** Trades of every token (or one), newest first, strictly before the cursor position. */
+export async function tradePage(
+  db: MarketDb,
+  opts: { limit: number; token?: `0x${string}`; before?: { b: bigint; l: number } },
+) {
+  const t = schema.trade;
+  const where: (SQL | undefined)[] = [];
+  if (opts.token) where.push(eq(t.token, opts.token));
+  if (opts.before) where.push(or(lt(t.blockNumber, opts.before.b), and(eq(t.blockNumber, opts.before.b), lt(t.logIndex, opts.before.l))));
+  return db
+    .select()
+    .from(t)
+    .where(and(...where))
+    .orderBy(desc(t.blockNumber), desc(t.logIndex))
+    .limit(opts.limit);
+}
+
+/** Events with `sinceId < id < untilId`, ascending. */
+export async function eventRange(db: MarketDb, sinceId: bigint, untilId: bigint, limit: number) {
+  const e = schema.event;
+  if (untilId <= sinceId + 1n) return [];
+  return db
+    .select()
+    .from(e)
+    .where(and(gt(e.id, sinceId), lt(e.id, untilId)))
+    .orderBy(asc(e.id))
+    .limit(limit);
+}
+
+/** Events of one kind, newest first (RSS feeds). */
+export async function latestEventsOfKind(db: MarketDb, kind: "launch" | "big_buy" | "graduation", limit: number) {
+  const e = schema.event;
+  return db.select().from(e).where(eq(e.kind, kind)).orderBy(desc(e.id)).limit(limit);
+}
+
+/** Tokens by address (any order). */
+export async function tokensByAddress(db: MarketDb, addresses: `0x${string}`[]): Promise<TokenRow[]> {
+  if (addresses.length === 0) return [];
+  return db.select().from(schema.token).where(inArray(schema.token.address, addresses));
+}
+
+/** Tokens a wallet created, in launch order (bounded by `limit`). */
+export async function tokensByCreator(db: MarketDb, creator: `0x${string}`, limit: number): Promise<TokenRow[]> {
+  return db
+    .select()
+    .from(schema.token)
+    .where(eq(schema.token.creator, creator))
+    .orderBy(asc(schema.token.launchSeq))
+    .limit(limit);
+}
+
+/** The last candle of a token and resolution whose bucket starts before `beforeSec`, or null. */
+export async function candleBefore(db: MarketDb, token: `0x${string}`, resolution: string, beforeSec: bigint) {
+  const c = schema.candle;
+  const rows = await db
+    .select()
+    .from(c)
+    .where(and(eq(c.token, token), eq(c.resolution, resolution), lt(c.bucketStartSec, beforeSec)))
+    .orderBy(desc(c.bucketStartSec))
+    .limit(1);
+  return rows[0] ?? null;
+}

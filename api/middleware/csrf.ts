@@ -1,0 +1,126 @@
+/**
+ * Session cookie and CSRF protection for the session surface (spec: Authentication 7, session
+ * surface: "Every POST sends the current same-origin CSRF token both in header `X-CSRF-Token`
+ * and in body field `csrf_token`").
+ *
+ * Reusable by every session POST (key creation, launch build/verify, rewards claim):
+ *
+ * ```ts
+ * router.post("/build-direct-v3-launch", requireCsrf(csrfOptions), async (c) => {
+ *   const session = c.get("session")!; // the verified session
+ *   const body = await c.req.json();   // already parsed (cached by Hono)
+ * })
+ * ```
+ *
+ * Cookie: `__Host-session` (Secure) or `session` on localhost/127.0.0.1 (plain HTTP), HttpOnly,
+ * SameSite=Strict, Path=/, 24 h. CSRF tokens come from the `csrf` package, derived from a secret
+ * stored with the session (a token of another session never verifies).
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import { getCookie, setCookie } from "hono/cookie";
+import { timingSafeEqual } from "node:crypto";
+import type { Store } from "../../store/index";
+import { createSession, findSession, SESSION_TTL_MS, verifyCsrfToken, type SessionRecord } from "../../store/sessions";
+import { ApiError } from "../errors";
+import type { TrustEnv } from "./context";
+
+/** Cookie name over HTTPS (the `__Host-` prefix pins it to this host, Secure, Path=/). */
+export const SECURE_SESSION_COOKIE = "__Host-session";
+/** Cookie name on plain-HTTP localhost. */
+export const LOCAL_SESSION_COOKIE = "session";
+/** Request header carrying the CSRF token. */
+export const CSRF_HEADER = "X-CSRF-Token";
+
+/** Options shared by the session middleware. */
+export type SessionOptions = {
+  getStore: () => Promise<Store>;
+  /** Origins accepted besides the request's own (e.g. the public base URL behind a proxy). */
+  allowedOrigins: string[];
+};
+
+function isLocalHost(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "127.0.0.1" || hostname === "[::1]" || hostname.endsWith(".localhost");
+}
+
+/** Whether cookies must be `Secure` for this request (everything but localhost/127.0.0.1). */
+export function cookieIsSecure(c: Context): boolean {
+  return !isLocalHost(new URL(c.req.url).hostname);
+}
+
+function readCookie(c: Context): string | undefined {
+  return getCookie(c, cookieIsSecure(c) ? SECURE_SESSION_COOKIE : LOCAL_SESSION_COOKIE);
+}
+
+/**
+ * The request's session, creating one (and setting the cookie) when there is none or it expired.
+ * Used by `GET /api/evm/evmchain/session`.
+ */
+export async function loadOrCreateSession(c: Context<TrustEnv>, getStore: () => Promise<Store>): Promise<SessionRecord> {
+  const store = await getStore();
+  const existing = await findSession(store, readCookie(c));
+  if (existing) return existing;
+  const { cookieValue, session } = await createSession(store);
+  const secure = cookieIsSecure(c);
+  setCookie(c, secure ? SECURE_SESSION_COOKIE : LOCAL_SESSION_COOKIE, cookieValue, {
+    httpOnly: true,
+    sameSite: "Strict",
+    secure,
+    path: "/",
+    maxAge: Math.floor(SESSION_TTL_MS / 1000),
+  });
+  return session;
+}
+
+function sameOrigin(c: Context, allowed: string[]): boolean {
+  const origin = c.req.header("Origin");
+  if (origin !== undefined) {
+    if (origin === "null") return false;
+    return origin === new URL(c.req.url).origin || allowed.includes(origin);
+  }
+  // No Origin (older browsers on same-origin requests): rely on Fetch Metadata.
+  return c.req.header("Sec-Fetch-Site") === "same-origin";
+}
+
+function equalStrings(a: string, b: string): boolean {
+  const x = Buffer.from(a, "utf8");
+  const y = Buffer.from(b, "utf8");
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * Guards a state-changing session request. Passes only when all hold, otherwise 403
+ * `csrf_failed` before the handler runs (nothing changes):
+ * 1. same origin: `Origin` equals the request's origin or an allowed origin; without `Origin`,
+ *    `Sec-Fetch-Site: same-origin`;
+ * 2. `Content-Type: application/json` and a JSON object body;
+ * 3. a live session cookie;
+ * 4. `X-CSRF-Token` and body `csrf_token` both present, equal, and valid for that session.
+ * Sets `session` on the context; the parsed body stays available through `c.req.json()`.
+ */
+export function requireCsrf(options: SessionOptions): MiddlewareHandler<TrustEnv> {
+  const allowed = options.allowedOrigins.map((o) => new URL(o).origin);
+  return async (c, next) => {
+    if (c.req.method === "GET" || c.req.method === "HEAD" || c.req.method === "OPTIONS") return next();
+    if (!sameOrigin(c, allowed)) throw new ApiError("csrf_failed", "cross-origin request refused");
+    if (!(c.req.header("Content-Type") ?? "").toLowerCase().startsWith("application/json")) {
+      throw new ApiError("csrf_failed", "session requests must be application/json");
+    }
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      throw new ApiError("csrf_failed", "the body is not JSON, so it carries no csrf_token");
+    }
+    const session = await findSession(await options.getStore(), readCookie(c));
+    if (!session) throw new ApiError("csrf_failed", "no live session: GET /api/evm/evmchain/session first");
+    const headerToken = c.req.header(CSRF_HEADER);
+    const bodyToken = body && typeof body === "object" && !Array.isArray(body) ? (body as { csrf_token?: unknown }).csrf_token : undefined;
+    if (!headerToken || typeof bodyToken !== "string" || !bodyToken) {
+      throw new ApiError("csrf_failed", `send the CSRF token in both the ${CSRF_HEADER} header and the csrf_token body field`);
+    }
+    if (!equalStrings(headerToken, bodyToken)) throw new ApiError("csrf_failed", `${CSRF_HEADER} and csrf_token differ`);
+    if (!verifyCsrfToken(session, headerToken)) throw new ApiError("csrf_failed", "the CSRF token is not valid for this session");
+    c.set("session", session);
+    await next();
+  };
+}

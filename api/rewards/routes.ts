@@ -1,0 +1,143 @@
+/**
+ * Creator rewards on the session surface `/api/evm/evmchain` (spec: Endpoints, session surface:
+ * `creator-rewards`, `build-creator-rewards-claim`; docs/public.md "Creator rewards").
+ *
+ * - `GET /creator-rewards?wallet=` — per token the wallet created: fees already collected (from the
+ *   index: creator and protocol shares, WETH and token) and fees accrued but not yet collected
+ *   (`readAccruedFees`: an `eth_call` of the position manager's `collect` from the fee locker),
+ *   both stated at one block: the indexer's head (`as_of_block`), so the two never overlap.
+ * - `POST /build-creator-rewards-claim` — an unsigned transaction calling
+ *   `FeeLocker.collectFeesMany(positionIds)` for every position of the wallet's tokens with
+ *   uncollected fees (batches of at most 40 positions). The only client input is `wallet`; the
+ *   target (fee locker), calldata and value are the service's own. Mounted behind a CSRF guard.
+ */
+import { Hono, type MiddlewareHandler } from "hono";
+import { createPublicClient, encodeFunctionData, getAddress, http, type PublicClient } from "viem";
+import { z } from "zod";
+import { feeLockerAbi } from "../../abis/FeeLocker";
+import { loadDeployment } from "../../config/deployment";
+import { ApiError } from "../errors";
+import { sendOk } from "../json";
+import { indexedHead, tokensByCreator } from "../market/publicQueries";
+import type { MarketDb } from "../market/queries";
+import { addressParam, validate } from "../validation";
+import { readAccruedFees } from "./accrued";
+import { splitFees } from "./split";
+
+/** Most tokens of one creator served (and claimed) per request. */
+export const MAX_CREATOR_TOKENS = 100;
+/** Most positions per claim transaction (~235k gas each with the split transfers). */
+export const MAX_POSITIONS_PER_CLAIM = 40;
+
+/** Dependencies of the rewards router. */
+export type RewardsDeps = {
+  db: MarketDb;
+  /** Chain client (default: one for the deployment's RPC URL). */
+  client?: PublicClient;
+  /** CSRF protection for the POST (the session surface's `requireCsrf`). */
+  claimGuard: MiddlewareHandler;
+};
+
+const walletQuery = z.object({ wallet: addressParam });
+const claimBody = z.object({ wallet: addressParam, csrf_token: z.string().optional() });
+
+/** Builds the creator-rewards router (mount at `/api/evm/evmchain`). */
+export function creatorRewardsRoutes(deps: RewardsDeps) {
+  const deployment = loadDeployment();
+  const client = deps.client ?? (createPublicClient({ transport: http(deployment.rpcUrl) }) as PublicClient);
+  const contracts = { nonfungiblePositionManager: deployment.contracts.nonfungiblePositionManager, feeLocker: deployment.contracts.feeLocker };
+
+  async function rewardsOf(wallet: `0x${string}`) {
+    const head = await indexedHead(deps.db);
+    if (!head) throw new ApiError("not_indexed_yet", "the indexer has not processed a block yet");
+    const tokens = await tokensByCreator(deps.db, wallet.toLowerCase() as `0x${string}`, MAX_CREATOR_TOKENS);
+    let accrued;
+    try {
+      accrued = await readAccruedFees(client, contracts, tokens.flatMap((t) => t.positionIds), head.blockNumber);
+    } catch (err) {
+      throw new ApiError("chain_unavailable", `could not read uncollected fees at block ${head.blockNumber}: ${(err as Error).message.split("\n")[0]}`);
+    }
+    const byId = new Map(accrued.map((a) => [a.positionId, a]));
+    return {
+      head,
+      tokens: tokens.map((t) => {
+        let wei = 0n;
+        let tok = 0n;
+        const positions = t.positionIds.map((id) => {
+          const a = byId.get(id)!;
+          const [aTok, aWei] = t.tokenIsToken0 ? [a.amount0, a.amount1] : [a.amount1, a.amount0];
+          wei += aWei;
+          tok += aTok;
+          return { position_id: id.toString(), uncollected_wei: aWei, uncollected_token: aTok };
+        });
+        const w = splitFees(wei);
+        const k = splitFees(tok);
+        return {
+          token: getAddress(t.address),
+          slug: t.slug,
+          name: t.name,
+          symbol: t.symbol,
+          positions,
+          claimed: {
+            creator_wei: t.creatorFeesWei,
+            creator_token: t.creatorFeesToken,
+            protocol_wei: t.protocolFeesWei,
+            protocol_token: t.protocolFeesToken,
+          },
+          unclaimed: { creator_wei: w.creator, creator_token: k.creator, protocol_wei: w.protocol, protocol_token: k.protocol },
+        };
+      }),
+    };
+  }
+
+  return (
+    new Hono()
+      /**
+       * GET /creator-rewards?wallet= — 200 `{ok, wallet, as_of_block, as_of_timestamp_sec,
+       * creator_share_bps, tokens: [{token, slug, name, symbol, positions, claimed, unclaimed}],
+       * totals}`; amounts decimal strings (wei / token base units). 400 `invalid_address`;
+       * 503 `chain_unavailable` / `not_indexed_yet`.
+       */
+      .get("/creator-rewards", validate("query", walletQuery), async (c) => {
+        const { wallet } = c.req.valid("query");
+        const r = await rewardsOf(wallet);
+        const sum = (pick: (t: (typeof r.tokens)[number]) => bigint) => r.tokens.reduce((s, t) => s + pick(t), 0n);
+        return sendOk(c, {
+          wallet,
+          as_of_block: Number(r.head.blockNumber),
+          as_of_timestamp_sec: Number(r.head.timestampSec),
+          creator_share_bps: 7000,
+          tokens: r.tokens,
+          totals: {
+            claimed_creator_wei: sum((t) => t.claimed.creator_wei),
+            unclaimed_creator_wei: sum((t) => t.unclaimed.creator_wei),
+          },
+        });
+      })
+      /**
+       * POST /build-creator-rewards-claim — body `{wallet, csrf_token}` (+ header `X-CSRF-Token`).
+       * 200 `{ok, transaction, transactions, position_ids, as_of_block}` where each transaction is
+       * `{chainId: "0x1237", from: wallet, to: fee locker, value: "0x0", data}` (spec: Transaction).
+       * 400 `invalid_address`/`invalid_request`; 403 `csrf_failed`; 409 `nothing_to_claim`.
+       */
+      .post("/build-creator-rewards-claim", deps.claimGuard, validate("json", claimBody), async (c) => {
+        const { wallet } = c.req.valid("json");
+        const r = await rewardsOf(wallet);
+        const ids = r.tokens.flatMap((t) =>
+          t.positions.filter((p) => p.uncollected_wei > 0n || p.uncollected_token > 0n).map((p) => BigInt(p.position_id)),
+        );
+        if (ids.length === 0) throw new ApiError("nothing_to_claim", `no uncollected fees for ${wallet} at block ${r.head.blockNumber}`);
+        const transactions = [];
+        for (let i = 0; i < ids.length; i += MAX_POSITIONS_PER_CLAIM) {
+          transactions.push({
+            chainId: `0x${deployment.chainId.toString(16)}`,
+            from: wallet,
+            to: deployment.contracts.feeLocker,
+            value: "0x0",
+            data: encodeFunctionData({ abi: feeLockerAbi, functionName: "collectFeesMany", args: [ids.slice(i, i + MAX_POSITIONS_PER_CLAIM)] }),
+          });
+        }
+        return sendOk(c, { transaction: transactions[0], transactions, position_ids: ids.map(String), as_of_block: Number(r.head.blockNumber) });
+      })
+  );
+}

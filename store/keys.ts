@@ -1,0 +1,116 @@
+/**
+ * API keys in the store (spec: Authentication 1–4). A key is `sk_live_` + base64url of 32 random
+ * bytes; the store keeps only its SHA-256 (hex), a public id (`key_…`) and a display prefix. The
+ * secret exists only in the return value of {@link createApiKey}.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { and, desc, eq, isNull } from "drizzle-orm";
+import { getAddress, type Address } from "viem";
+import type { Store } from "./index";
+import { apiKeys } from "./schema";
+
+/** Fixed live-key prefix (documented in docs/trust.md). */
+export const API_KEY_PREFIX = "sk_live_";
+
+/** Shape of a well-formed key: the prefix and 43 base64url characters (32 bytes). */
+export const API_KEY_PATTERN = /^sk_live_[A-Za-z0-9_-]{43}$/;
+
+/** The four scopes every new key receives (spec: Authentication 2). */
+export const DEFAULT_SCOPES = [
+  "evmchain:launch:build",
+  "evmchain:launch:confirm",
+  "evmchain:launch:read",
+  "evmchain:market:read",
+] as const;
+
+/** A scope name. */
+export type Scope = (typeof DEFAULT_SCOPES)[number];
+
+/** A key as listed (never the secret). */
+export type ApiKeyRecord = {
+  id: string;
+  displayPrefix: string;
+  wallet: Address;
+  label: string | null;
+  scopes: string[];
+  createdVia: string;
+  createdAtMs: number;
+  revokedAtMs: number | null;
+};
+
+/**
+ * SHA-256 of a key secret, lowercase hex: what the store keeps and looks up.
+ * @example hashApiKey("sk_live_…") // "9f86d0…" (64 hex chars)
+ */
+export function hashApiKey(secret: string): string {
+  return createHash("sha256").update(secret, "utf8").digest("hex");
+}
+
+/**
+ * Creates a key with the default scopes.
+ * @param input.wallet - owner wallet (any case; stored checksummed)
+ * @param input.label - optional free text (<= 100 chars)
+ * @param input.createdVia - `wallet_signature` or `cli`
+ * @returns the record and the secret, which is never retrievable again
+ */
+export async function createApiKey(
+  store: Store,
+  input: { wallet: string; label?: string | null; createdVia: "wallet_signature" | "cli"; nowMs?: number },
+): Promise<{ secret: string; key: ApiKeyRecord }> {
+  const secret = API_KEY_PREFIX + randomBytes(32).toString("base64url");
+  const row = {
+    id: `key_${randomBytes(8).toString("hex")}`,
+    keyHash: hashApiKey(secret),
+    displayPrefix: secret.slice(0, API_KEY_PREFIX.length + 4),
+    wallet: getAddress(input.wallet),
+    label: input.label ? input.label.slice(0, 100) : null,
+    scopes: [...DEFAULT_SCOPES],
+    createdVia: input.createdVia,
+    createdAtMs: input.nowMs ?? Date.now(),
+    revokedAtMs: null,
+  };
+  await store.db.insert(apiKeys).values(row);
+  const { keyHash: _hash, ...key } = row;
+  return { secret, key: key as ApiKeyRecord };
+}
+
+/**
+ * Finds the active (not revoked) key for a presented secret. Reads the store on every call: a
+ * revocation takes effect on the next request.
+ * @returns the key, or `null` for a malformed, unknown or revoked secret
+ */
+export async function findActiveKey(store: Store, secret: string): Promise<ApiKeyRecord | null> {
+  if (!API_KEY_PATTERN.test(secret)) return null;
+  const rows = await store.db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyHash, hashApiKey(secret)), isNull(apiKeys.revokedAtMs)))
+    .limit(1);
+  const row = rows[0];
+  if (!row) return null;
+  const { keyHash: _hash, ...key } = row;
+  return key as ApiKeyRecord;
+}
+
+/** Lists keys, newest first, optionally of one wallet. Never returns secrets or hashes. */
+export async function listApiKeys(store: Store, wallet?: string): Promise<ApiKeyRecord[]> {
+  const rows = await store.db
+    .select()
+    .from(apiKeys)
+    .where(wallet ? eq(apiKeys.wallet, getAddress(wallet)) : undefined)
+    .orderBy(desc(apiKeys.createdAtMs));
+  return rows.map(({ keyHash: _hash, ...key }) => key as ApiKeyRecord);
+}
+
+/**
+ * Revokes a key by id (idempotent).
+ * @returns `true` when the key exists (now revoked), `false` when no key has this id
+ */
+export async function revokeApiKey(store: Store, id: string, nowMs = Date.now()): Promise<boolean> {
+  await store.db
+    .update(apiKeys)
+    .set({ revokedAtMs: nowMs })
+    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAtMs)));
+  const rows = await store.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.id, id));
+  return rows.length > 0;
+}
