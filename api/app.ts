@@ -62,7 +62,7 @@ export function createApp(deps: AppDeps) {
   app.route("/", feedsRoutes(deps));
   // Session surface: creator rewards; the claim builder sits behind the session-bound CSRF check.
   const rewardsCsrf = requireCsrf({ getStore, allowedOrigins: [new URL(deps.publicBaseUrl).origin] });
-  app.route("/api/evm/evmchain", creatorRewardsRoutes({ db: deps.db, claimGuard: rewardsCsrf as never }));
+  app.route("/api/evm/evmchain", creatorRewardsRoutes({ db: deps.db, deployment: deps.deployment, client: deps.publicClient, claimGuard: rewardsCsrf as never }));
 
   app.notFound((c) => errorResponse(c.get("requestId"), new ApiError("not_found", `no route for ${c.req.method} ${c.req.path}`), c.res.headers));
   app.onError((err, c) => {

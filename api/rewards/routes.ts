@@ -15,7 +15,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { createPublicClient, encodeFunctionData, getAddress, http, type PublicClient } from "viem";
 import { z } from "zod";
 import { feeLockerAbi } from "../../abis/FeeLocker";
-import { loadDeployment } from "../../config/deployment";
+import type { Deployment } from "../../config/deployment";
 import { ApiError } from "../errors";
 import { sendOk } from "../json";
 import { indexedHead, tokensByCreator } from "../market/publicQueries";
@@ -32,6 +32,8 @@ export const MAX_POSITIONS_PER_CLAIM = 40;
 /** Dependencies of the rewards router. */
 export type RewardsDeps = {
   db: MarketDb;
+  /** Chain id and contract addresses (`config/deployment.ts`). */
+  deployment: Deployment;
   /** Chain client (default: one for the deployment's RPC URL). */
   client?: PublicClient;
   /** CSRF protection for the POST (the session surface's `requireCsrf`). */
@@ -43,7 +45,7 @@ const claimBody = z.object({ wallet: addressParam, csrf_token: z.string().option
 
 /** Builds the creator-rewards router (mount at `/api/evm/evmchain`). */
 export function creatorRewardsRoutes(deps: RewardsDeps) {
-  const deployment = loadDeployment();
+  const deployment = deps.deployment;
   const client = deps.client ?? (createPublicClient({ transport: http(deployment.rpcUrl) }) as PublicClient);
   const contracts = { nonfungiblePositionManager: deployment.contracts.nonfungiblePositionManager, feeLocker: deployment.contracts.feeLocker };
 

@@ -6,7 +6,7 @@
 import { Hono } from "hono";
 import { formatEther, getAddress } from "viem";
 import { z } from "zod";
-import { loadDeployment } from "../../config/deployment";
+import type { Deployment } from "../../config/deployment";
 import { loadPublicConfig } from "../../config/public";
 import { renderRss, type RssItem } from "../../feeds/rss";
 import { renderTokenList, tokenListVersion } from "../../feeds/tokenList";
@@ -18,7 +18,7 @@ import { limitParam, validate } from "../validation";
 import { sendConditional } from "./conditional";
 
 /** What the feeds router reads. */
-export type FeedsDeps = { db: MarketDb; publicBaseUrl: string };
+export type FeedsDeps = { db: MarketDb; publicBaseUrl: string; deployment: Deployment };
 
 /** Token list `limit`: default 1000, max 10000 (the schema's maximum). */
 const tokenListQuery = z.object({ limit: limitParam(1000, 10_000) });
@@ -35,7 +35,7 @@ const FEEDS = {
 /** Builds the router mounted at the root (`/token-list/…`, `/feed/…`). */
 export function feedsRoutes(deps: FeedsDeps) {
   const config = loadPublicConfig();
-  const chainId = loadDeployment().chainId;
+  const chainId = deps.deployment.chainId;
   const app = new Hono()
     /**
      * GET /token-list/evmchain.json?limit= — Uniswap token list of the newest `limit` confirmed

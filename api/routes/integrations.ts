@@ -7,7 +7,7 @@ import { Hono } from "hono";
 import { getAbiItem, getAddress, toEventSelector, toEventSignature } from "viem";
 import { z } from "zod";
 import { launchFactoryAbi } from "../../abis/LaunchFactory";
-import { loadDeployment } from "../../config/deployment";
+import type { Deployment } from "../../config/deployment";
 import { loadPublicConfig } from "../../config/public";
 import { ApiError } from "../errors";
 import { sendOk } from "../json";
@@ -18,7 +18,7 @@ import { tokenMetadata, tokenRecord } from "../market/records";
 import { addressParam, limitParam, validate } from "../validation";
 
 /** What the integrations router reads. */
-export type IntegrationsDeps = { db: MarketDb; publicBaseUrl: string; nowSec?: () => number };
+export type IntegrationsDeps = { db: MarketDb; publicBaseUrl: string; deployment: Deployment; nowSec?: () => number };
 
 /**
  * `sort` values of launch feeds: `new` (newest launch first, default), `old` (oldest first),
@@ -41,7 +41,7 @@ const orderIdQuery = z.object({
 /** Builds the `/api/public/integrations` router. */
 export function integrationsRoutes(deps: IntegrationsDeps) {
   const config = loadPublicConfig();
-  const deployment = loadDeployment();
+  const deployment = deps.deployment;
   const nowSec = deps.nowSec ?? (() => Math.floor(Date.now() / 1000));
   const launchedEvent = getAbiItem({ abi: launchFactoryAbi, name: "TokenLaunched" });
 
