@@ -1,0 +1,204 @@
+/**
+ * Faults the indexer must survive without losing or duplicating anything (spec: Standards, "no
+ * launch, trade or key is dropped on restart, retry, reorg"):
+ * - chain reorganisations of depth 1 to 5 on anvil (`anvil_reorg`) that drop and replace swaps and
+ *   a launch, while the service indexes live;
+ * - `kill -9` of the service in the middle of a backfill, then a restart on the same database.
+ * After each, everything served over HTTP (tokens, trades, candles of every resolution, the events
+ * feed including pending events) must equal a clean index of the final chain made by a second
+ * service started from scratch.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { encodeFunctionData, numberToHex, parseEther, type Address, type Hex } from "viem";
+import { launchFactoryAbi } from "../abis/LaunchFactory";
+import { swapRouterAbi } from "../abis/SwapRouter";
+import { buyToken, launchToken, sellToken } from "../devnet/actions";
+import { devAccount } from "../devnet/clients";
+import { findFreePort } from "../devnet/anvil";
+import { startPonder, waitReady, type PonderProcess } from "../scripts/ponderProcess";
+import { openStore, loadStoreConfig } from "../store/index";
+import { createApiKey } from "../store/keys";
+import { buildHistory } from "../bench/history";
+import { startStack, until, type Stack } from "./harness";
+
+const RESOLUTIONS = ["1m", "5m", "15m", "1h", "4h", "1d"];
+/** Both services must present the same URLs for their snapshots to compare. */
+const PUBLIC_BASE_URL = "http://launch.test";
+let stack: Stack;
+const extraDirs: string[] = [];
+
+/** A second service on the same chain, indexing from scratch into its own folders. */
+async function startCleanService(pgliteDir?: string): Promise<{ service: PonderProcess; apiKey: string; pgliteDir: string; storeDir: string }> {
+  const dir = mkdtempSync(join(tmpdir(), "faults-clean-"));
+  extraDirs.push(dir);
+  const storeEnv = { PUBLIC_BASE_URL, STORE_PGLITE_DIR: join(dir, "store"), STORE_SCHEMA: "launch_store", DATABASE_URL: "", V1_RATE_LIMIT_PER_MINUTE: "100000", PUBLIC_RATE_LIMIT_PER_MINUTE: "100000" };
+  const store = await openStore(loadStoreConfig(storeEnv));
+  const { secret } = await createApiKey(store, { wallet: devAccount(0).address, label: "faults", createdVia: "cli" });
+  await store.close();
+  const dataDir = pgliteDir ?? join(dir, "pglite");
+  const service = await startPonder({
+    port: await findFreePort(),
+    schema: "faults_clean",
+    env: { DEPLOYMENT_MANIFEST: stack.manifestPath, PONDER_PGLITE_DIR: dataDir, ...storeEnv },
+  });
+  return { service, apiKey: secret, pgliteDir: dataDir, storeDir: join(dir, "store") };
+}
+
+async function getJson(baseUrl: string, path: string, apiKey?: string): Promise<any> {
+  const res = await fetch(`${baseUrl}${path}`, { headers: apiKey ? { Authorization: `Bearer ${apiKey}` } : {} });
+  const body = await res.json();
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** Waits until the service has indexed the chain's current head. */
+async function caughtUp(baseUrl: string): Promise<void> {
+  const head = Number(await stack.publicClient.getBlockNumber({ cacheTime: 0 }));
+  await until(`indexer at block ${head}`, async () => {
+    const status = await fetch(`${baseUrl}/status`).then((r) => (r.ok ? r.json() : null)).catch(() => null);
+    const indexed = (status as Record<string, { block?: { number: number } }> | null)?.evmchain?.block?.number;
+    return indexed !== undefined && indexed >= head ? true : undefined;
+  }, 90_000);
+}
+
+/** Everything the HTTP surfaces say about the chain, in a stable order. */
+async function snapshot(baseUrl: string, apiKey: string) {
+  const { tokens } = await getJson(baseUrl, "/api/public/tokens/new?limit=100");
+  const perToken = [];
+  for (const t of [...tokens].sort((a: { address: string }, b: { address: string }) => a.address.localeCompare(b.address))) {
+    const { token } = await getJson(baseUrl, `/api/v1/evmchain/tokens/${t.address}`, apiKey);
+    const { trades } = await getJson(baseUrl, `/api/v1/evmchain/tokens/${t.address}/trades?limit=200`, apiKey);
+    const candles: Record<string, unknown> = {};
+    for (const resolution of RESOLUTIONS) {
+      candles[resolution] = (await getJson(baseUrl, `/api/v1/evmchain/tokens/${t.address}/candles?resolution=${resolution}&from=0&to=${4_000_000_000}`.replace("from=0", `from=${Math.max(0, Number(token.launch_timestamp_sec) - 86_400)}`).replace("to=4000000000", `to=${Number(token.launch_timestamp_sec) + 86_400 * 2}`), apiKey).catch(async () =>
+        getJson(baseUrl, `/api/v1/evmchain/tokens/${t.address}/candles?resolution=${resolution}`, apiKey))).candles;
+    }
+    perToken.push({ token, trades, candles });
+  }
+  const events = [];
+  let since = 0;
+  for (;;) {
+    const page = await getJson(baseUrl, `/api/public/events?since_id=${since}&limit=500&include_pending=1`);
+    const batch = [...(page.events ?? []), ...(page.pending ?? [])];
+    events.push(...batch);
+    if (batch.length === 0 || (page.pending ?? []).length > 0 || page.next_since_id === since) break;
+    since = page.next_since_id;
+  }
+  return { perToken, events };
+}
+
+async function rpc(method: string, params: unknown[]) {
+  return stack.publicClient.request({ method: method as never, params: params as never });
+}
+
+/** A SwapRouter buy as a JSON transaction for `anvil_reorg` (anvil signs for its dev accounts). */
+function buyTx(from: Address, token: Address, amountWei: bigint, deadline: bigint) {
+  const data = encodeFunctionData({
+    abi: swapRouterAbi,
+    functionName: "exactInputSingle",
+    args: [{ tokenIn: stack.manifest.contracts.weth, tokenOut: token, fee: 10_000, recipient: from, deadline, amountIn: amountWei, amountOutMinimum: 0n, sqrtPriceLimitX96: 0n }],
+  });
+  return { from, to: stack.manifest.contracts.swapRouter, data, value: numberToHex(amountWei), gas: numberToHex(500_000) };
+}
+
+/** A launch as a JSON transaction for `anvil_reorg`. */
+function launchTx(from: Address, name: string, symbol: string) {
+  const data: Hex = encodeFunctionData({ abi: launchFactoryAbi, functionName: "launch", args: [name, symbol, 0n] });
+  return { from, to: stack.manifest.contracts.launchFactory, data, value: numberToHex(BigInt(stack.manifest.launchFactory.minimumPoolLiquidityWei)), gas: numberToHex(9_000_000) };
+}
+
+beforeAll(async () => {
+  stack = await startStack({ schema: "e2e_faults", env: { PUBLIC_RATE_LIMIT_PER_MINUTE: "100000", PUBLIC_BASE_URL } });
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  for (const dir of extraDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("fault tolerance", () => {
+  it("serves the same state after reorgs of depth 1 to 5 as a clean index of the final chain", async () => {
+    const a = await launchToken(stack.wallet(1), stack.publicClient, stack.manifest, { name: "Steady", symbol: "STDY", firstBuyWei: parseEther("0.05") });
+    const b = await launchToken(stack.wallet(2), stack.publicClient, stack.manifest, { name: "Shaky", symbol: "SHKY" });
+    const tokens = [a.event.token, b.event.token] as Address[];
+
+    for (const depth of [1, 2, 3, 4, 5]) {
+      // Some blocks the live service indexes, then a reorg drops the last `depth` of them.
+      for (let i = 0; i < depth; i++) {
+        await buyToken(stack.wallet(3 + (i % 3)), stack.publicClient, stack.manifest, tokens[i % 2]!, parseEther("0.01") * BigInt(i + 1));
+      }
+      if (depth === 3) await launchToken(stack.wallet(6), stack.publicClient, stack.manifest, { name: "Dropped", symbol: "DROP" });
+      await caughtUp(stack.service.url);
+      const head = await stack.publicClient.getBlock({ blockTag: "latest" });
+      const deadline = head.timestamp + 3_600n;
+      const replacements: Array<[unknown, number]> = [
+        [buyTx(devAccount(7).address, tokens[0]!, parseEther("0.02") * BigInt(depth), deadline), 0],
+        [buyTx(devAccount(8).address, tokens[1]!, parseEther("0.03"), deadline), Math.max(0, depth - 1)],
+      ];
+      if (depth === 4) replacements.push([launchTx(devAccount(9).address, "Replacement", "RPLC"), depth - 1]);
+      await rpc("anvil_reorg", [depth, replacements]);
+      await rpc("anvil_mine", ["0x1"]);
+      await caughtUp(stack.service.url);
+    }
+    // A sell after the storm, so the final chain also has fresh live activity.
+    await sellToken(stack.wallet(1), stack.publicClient, stack.manifest, a.event.token, a.event.firstBuyTokensOut / 3n);
+    await caughtUp(stack.service.url);
+
+    const clean = await startCleanService();
+    try {
+      await waitReady(clean.service.url);
+      await caughtUp(clean.service.url);
+      const live = await snapshot(stack.service.url, stack.apiKey);
+      const fresh = await snapshot(clean.service.url, clean.apiKey);
+      expect(live.perToken.map((t) => t.token.symbol).sort()).toEqual(["RPLC", "SHKY", "STDY"]);
+      expect(live.events.length).toBeGreaterThan(10);
+      expect(live).toEqual(fresh);
+    } finally {
+      await clean.service.stop();
+    }
+  }, 300_000);
+
+  it("loses and duplicates nothing when killed with SIGKILL mid-backfill and restarted", async () => {
+    await buildHistory(stack.manifest, { launches: 3, swaps: 6_000, swapsPerTransaction: 150 });
+    await rpc("anvil_mine", [numberToHex(100)]);
+    await caughtUp(stack.service.url);
+
+    const first = await startCleanService();
+    // Kill it hard once it has indexed some but not all of the history.
+    const totalTrades = (await getJson(stack.service.url, "/api/public/tokens/new?limit=100")).tokens.reduce(
+      (n: number, t: { trade_count: number }) => n + t.trade_count,
+      0,
+    );
+    const indexedAtKill = await until("backfill under way", async () => {
+      const body = await getJson(first.service.url, "/api/public/tokens/new?limit=100").catch(() => null);
+      const indexed = body?.tokens?.reduce((n: number, t: { trade_count: number }) => n + t.trade_count, 0) ?? 0;
+      return indexed > 0 ? indexed : undefined;
+    }, 90_000);
+    first.service.child.kill("SIGKILL");
+    await new Promise((r) => first.service.child.once("exit", r));
+    expect(indexedAtKill).toBeLessThan(totalTrades);
+
+    // Restart on the same folders: Ponder resumes from its last checkpoint.
+    const dir = mkdtempSync(join(tmpdir(), "faults-restart-"));
+    extraDirs.push(dir);
+    const restarted = await startPonder({
+      port: await findFreePort(),
+      schema: "faults_clean",
+      env: { PUBLIC_BASE_URL, DEPLOYMENT_MANIFEST: stack.manifestPath, PONDER_PGLITE_DIR: first.pgliteDir, STORE_PGLITE_DIR: first.storeDir, STORE_SCHEMA: "launch_store", DATABASE_URL: "", V1_RATE_LIMIT_PER_MINUTE: "100000", PUBLIC_RATE_LIMIT_PER_MINUTE: "100000" },
+    });
+    try {
+      await waitReady(restarted.url, 120_000);
+      await caughtUp(restarted.url);
+      const live = await snapshot(stack.service.url, stack.apiKey);
+      const resumed = await snapshot(restarted.url, first.apiKey);
+      const tradeCount = live.perToken.reduce((n, t) => n + t.token.trade_count, 0);
+      expect(tradeCount).toBeGreaterThan(6_000);
+      expect(resumed).toEqual(live);
+    } finally {
+      await restarted.stop();
+    }
+  }, 300_000);
+});
