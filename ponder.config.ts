@@ -9,21 +9,25 @@ import { feeLockerAbi } from "./abis/FeeLocker";
 import { launchFactoryAbi } from "./abis/LaunchFactory";
 import { uniswapV3PoolAbi } from "./abis/UniswapV3Pool";
 import { loadDeployment } from "./config/deployment";
+import { loadEnv } from "./config/env";
 
+// Every setting is validated before Ponder builds anything: a bad value stops `ponder start` /
+// `ponder serve` here (exit code 1) with a message naming the variable (config/env.ts).
+const env = loadEnv();
 const deployment = loadDeployment();
 const startBlock = deployment.startBlock;
-const isProduction = Boolean(process.env.LAUNCH_FACTORY_ADDRESS);
+const isProduction = Boolean(env.LAUNCH_FACTORY_ADDRESS);
 
 export default createConfig({
-  database: process.env.DATABASE_URL
-    ? { kind: "postgres", connectionString: process.env.DATABASE_URL }
-    : { kind: "pglite", directory: process.env.PONDER_PGLITE_DIR ?? ".ponder/pglite" },
+  database: env.DATABASE_URL
+    ? { kind: "postgres", connectionString: env.DATABASE_URL }
+    : { kind: "pglite", directory: env.PONDER_PGLITE_DIR },
   chains: {
     evmchain: {
       id: deployment.chainId,
       rpc: deployment.rpcUrl,
       // The production chain makes a block every ~100 ms; poll at that pace.
-      pollingInterval: Number(process.env.POLLING_INTERVAL_MS ?? 100),
+      pollingInterval: env.POLLING_INTERVAL_MS,
       // A devnet reuses chain id 4663 with different history on every start: never cache it.
       disableCache: !isProduction,
     },

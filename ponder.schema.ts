@@ -42,6 +42,16 @@ export const token = onchainTable(
     launchTimestampSec: t.bigint().notNull(),
     /** Start price (wei per whole token) the pool was launched at, before any first buy. */
     launchPriceWei: t.bigint().notNull(),
+    /** Index of the launch transaction in its block. */
+    launchTxIndex: t.integer().notNull(),
+    // The launch's liquidity add (its pool `Mint`s, summed; served as a DexScreener `join`):
+    // log index of the last Mint, token base units and WETH wei minted, and the pool's balances
+    // right after it (before any first buy; includes WETH a pre-created pool already held).
+    launchMintLogIndex: t.integer().notNull(),
+    launchMintToken: t.bigint().notNull(),
+    launchMintWei: t.bigint().notNull(),
+    launchReserveToken: t.bigint().notNull(),
+    launchReserveWei: t.bigint().notNull(),
     // Pool balances tracked from pool events (launch receipt, then Mint/Swap/Collect/Flash):
     // WETH wei and token base units the pool holds, including fees not yet collected.
     reserveWei: t.bigint().notNull(),
@@ -103,6 +113,8 @@ export const trade = onchainTable(
     reserveTokenAfter: t.bigint().notNull(),
     blockNumber: t.bigint().notNull(),
     logIndex: t.integer().notNull(),
+    /** Index of the transaction in its block. */
+    txIndex: t.integer().notNull(),
     timestampSec: t.bigint().notNull(),
     txHash: t.hex().notNull(),
   }),

@@ -8,12 +8,14 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
+import { observeRequests, type RequestLogger } from "./metrics/http";
 import { ApiError, type ErrorBody } from "./errors";
 import { toJsonText } from "./json";
 import type { MarketDb } from "./market/queries";
 import { publicRoutes } from "./routes/public";
 import { feedsRoutes } from "./routes/feeds";
 import { integrationsRoutes } from "./routes/integrations";
+import { dexscreenerRoutes } from "./routes/dexscreener";
 import { creatorRewardsRoutes } from "./rewards/routes";
 import { requireCsrf } from "./middleware/csrf";
 import { v1Surface } from "./routes/v1";
@@ -23,6 +25,7 @@ import { LIMITS, storeRateLimiter } from "./middleware/rateLimit";
 import { publicDescriptorRoutes } from "./routes/descriptors";
 import { mediaRoutes } from "./routes/media";
 import { sessionRoutes } from "./routes/session";
+import { launchMetadataScope } from "./launch/metadata";
 
 /** Dependencies of the app. */
 export type AppDeps = {
@@ -31,6 +34,8 @@ export type AppDeps = {
   publicBaseUrl: string;
   /** Clock in unix seconds (tests pin it). */
   nowSec?: () => number;
+  /** Where request log lines go (Ponder's logger in the service; absent: not logged). */
+  requestLog?: RequestLogger;
 } & TrustDeps;
 
 /**
@@ -41,6 +46,8 @@ export type AppDeps = {
 export function createApp(deps: AppDeps) {
   const app = new Hono();
   app.use("*", requestId({ headerName: "X-Request-Id" }));
+  // Operations: HTTP metrics by route template, request log line, in-flight count (docs/operations.md).
+  app.use("*", observeRequests({ log: deps.requestLog }));
   // Trust layer (docs/trust.md): per-IP limit on the public surface (store-backed), the
   // key-authenticated surface with its own auth and per-key limits, the session surface.
   const getStore = storeGetter(deps.store);
@@ -53,16 +60,20 @@ export function createApp(deps: AppDeps) {
   });
   // "/api/public/*" also matches "/api/public" itself (one count per request).
   for (const path of ["/api/public/*", "/token-list/*", "/feed/*", "/media/*"]) app.use(path, publicLimiter);
+  // Token records merge the creator metadata of confirmed launches from the store (docs/launch.md).
+  app.use("*", launchMetadataScope(getStore));
   app.route("/api/v1", v1Surface(deps));
   app.route("/api/evm/evmchain", sessionRoutes(deps));
   app.route("/media", mediaRoutes({ getStore }));
   app.route("/api/public", publicDescriptorRoutes({ publicBaseUrl: deps.publicBaseUrl, limits }));
   app.route("/api/public", publicRoutes(deps));
   app.route("/api/public/integrations", integrationsRoutes(deps));
+  // DexScreener adapter (DEX Screener Adapter Specs; docs/public.md "DexScreener adapter").
+  app.route("/api/public/integrations/dexscreener/evmchain", dexscreenerRoutes(deps));
   app.route("/", feedsRoutes(deps));
   // Session surface: creator rewards; the claim builder sits behind the session-bound CSRF check.
   const rewardsCsrf = requireCsrf({ getStore, allowedOrigins: [new URL(deps.publicBaseUrl).origin] });
-  app.route("/api/evm/evmchain", creatorRewardsRoutes({ db: deps.db, deployment: deps.deployment, client: deps.publicClient, claimGuard: rewardsCsrf as never }));
+  app.route("/api/evm/evmchain", creatorRewardsRoutes({ db: deps.db, deployment: deps.deployment, client: deps.publicClient, claimGuard: rewardsCsrf }));
 
   app.notFound((c) => errorResponse(c.get("requestId"), new ApiError("not_found", `no route for ${c.req.method} ${c.req.path}`), c.res.headers));
   app.onError((err, c) => {
@@ -82,7 +93,7 @@ export function createApp(deps: AppDeps) {
 const CARRIED_HEADERS = ["ratelimit", "ratelimit-policy", "retry-after", "www-authenticate", "set-cookie", "cache-control"];
 
 function errorResponse(requestIdValue: string | undefined, err: ApiError, carried?: Headers): Response {
-  const body: ErrorBody = { ok: false, error: err.code, message: err.message, request_id: requestIdValue };
+  const body: ErrorBody = { ...err.extra, ok: false, error: err.code, message: err.message, request_id: requestIdValue };
   const headers = new Headers({ "content-type": "application/json; charset=utf-8", ...(requestIdValue ? { "x-request-id": requestIdValue } : {}) });
   for (const name of CARRIED_HEADERS) {
     if (name === "set-cookie") for (const cookie of carried?.getSetCookie() ?? []) headers.append(name, cookie);

@@ -38,6 +38,26 @@ export const ERROR_CATALOGUE = {
   invalid_signature: { status: 401, meaning: "The signature does not verify for the wallet and message." },
   media_not_found: { status: 404, meaning: "No uploaded image has this URL." },
   service_unavailable: { status: 503, meaning: "A dependency (store, RPC) is unavailable; safe to retry." },
+  // Launch write path (docs/launch.md)
+  launch_not_found: { status: 404, meaning: "No launch (or coin draft, or session build) with this id, transaction hash or creator is visible to the caller." },
+  intent_expired: { status: 410, meaning: "The launch intent expired before it was built (15 minutes after issue); create a new intent. The launch is now `expired`." },
+  launch_state_conflict: { status: 409, meaning: "The operation is not allowed in the launch's current state (`state` in the body); see the state table." },
+  tx_already_used: { status: 409, meaning: "This transaction hash already confirmed another launch; nothing was persisted." },
+  launch_simulation_failed: { status: 422, meaning: "Simulating the launch failed (it would revert), so no transaction was built." },
+  transaction_reverted: { status: 422, meaning: "Verification failed: the transaction reverted on chain." },
+  factory_not_accepted: { status: 422, meaning: "Verification failed: the transaction did not call an accepted launch factory." },
+  launch_event_missing: { status: 422, meaning: "Verification failed: the receipt has no launch event from the factory." },
+  launch_event_ambiguous: { status: 422, meaning: "Verification failed: the receipt has more than one launch event." },
+  creator_mismatch: { status: 422, meaning: "Verification failed: the launch was not made (and sent) by the expected creator." },
+  metadata_mismatch: { status: 422, meaning: "Verification failed: the launched name or symbol differs from what was built." },
+  value_mismatch: { status: 422, meaning: "Verification failed: the transaction value or first buy differs from what was built." },
+  lp_not_locked: { status: 422, meaning: "Verification failed: a liquidity position is not held by the fee locker." },
+  first_buy_missing: { status: 422, meaning: "Verification failed: the receipt has no first-buy swap paying the creator." },
+  first_buy_below_minimum: { status: 422, meaning: "Verification failed: the first buy delivered fewer tokens than the built minimum." },
+  // DexScreener adapter (docs/public.md "DexScreener adapter")
+  invalid_block_range: { status: 400, meaning: "`fromBlock`/`toBlock` are not block numbers with fromBlock <= toBlock <= the latest block, spanning at most the documented number of blocks." },
+  asset_not_found: { status: 404, meaning: "No launched token or quote token (WETH) has this address." },
+  pair_not_found: { status: 404, meaning: "No launch pool has this address." },
   // Media upload (api/media/image.ts)
   image_missing: { status: 400, meaning: IMAGE_ERROR_CODES.image_missing },
   image_too_large: { status: 400, meaning: IMAGE_ERROR_CODES.image_too_large },
@@ -59,10 +79,12 @@ export class ApiError extends HTTPException {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** Extra body fields (e.g. a launch's `launch_id` and `state`); never `ok`/`error`/`message`. */
+    readonly extra?: Record<string, unknown>,
   ) {
     super(ERROR_CATALOGUE[code].status, { message });
   }
 }
 
-/** The spec's error body. */
-export type ErrorBody = { ok: false; error: ErrorCode; message: string; request_id?: string };
+/** The spec's error body (plus {@link ApiError.extra} fields where an endpoint documents them). */
+export type ErrorBody = { ok: false; error: ErrorCode; message: string; request_id?: string } & Record<string, unknown>;

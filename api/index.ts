@@ -5,44 +5,61 @@
  * `src/api/index.ts`); tests build their own app with `createApp`.
  */
 import { db } from "ponder:api";
-import { createPublicClient, http } from "viem";
+import { createPublicClient } from "viem";
 import { loadDeployment } from "../config/deployment";
+import { loadEnv } from "../config/env";
 import { HOUSEKEEPING_INTERVAL_MS, pruneExpired } from "../store/housekeeping";
 import { loadStoreConfig, openStore, type Store } from "../store/index";
 import { createApp } from "./app";
+import { instrumentedHttp } from "./metrics/rpc";
+import { wireOperations } from "./metrics/service";
 
+// Every setting validated (ponder.config.ts already stopped the build on a bad one).
+const env = loadEnv();
 const deployment = loadDeployment();
-const port = process.env.PORT ?? 42069;
+const port = env.PORT;
 // One store per process, even if the module is evaluated again (a PGlite folder must not be
 // opened twice).
-const shared = globalThis as { __launchStore?: Promise<Store> };
+const shared = globalThis as { __launchStore?: Promise<Store>; __launchHousekeeping?: NodeJS.Timeout };
 if (!shared.__launchStore) {
   shared.__launchStore = openStore(loadStoreConfig());
   shared.__launchStore.then(
     (s) => {
       const prune = () => pruneExpired(s).catch((err: Error) => console.error(`store housekeeping failed: ${err.message}`));
-      setInterval(prune, HOUSEKEEPING_INTERVAL_MS).unref();
+      shared.__launchHousekeeping = setInterval(prune, HOUSEKEEPING_INTERVAL_MS).unref();
     },
     (err: Error) => console.error(`offchain store failed to open: ${err.message}`),
   );
 }
 const store = shared.__launchStore;
-const perMinute = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
-const limits = Object.fromEntries(
-  Object.entries({
-    v1RequestsPerMinute: perMinute("V1_RATE_LIMIT_PER_MINUTE"),
-    publicRequestsPerMinute: perMinute("PUBLIC_RATE_LIMIT_PER_MINUTE"),
-    sessionRequestsPerMinute: perMinute("SESSION_RATE_LIMIT_PER_MINUTE"),
-  }).filter(([, v]) => v !== undefined && Number.isInteger(v) && v > 0),
-);
+const limits = {
+  v1RequestsPerMinute: env.V1_RATE_LIMIT_PER_MINUTE,
+  publicRequestsPerMinute: env.PUBLIC_RATE_LIMIT_PER_MINUTE,
+  sessionRequestsPerMinute: env.SESSION_RATE_LIMIT_PER_MINUTE,
+};
+// RPC calls of the API are counted (rpc_requests_total, rpc_errors_total; docs/operations.md).
+const publicClient = createPublicClient({ transport: instrumentedHttp(deployment.rpcUrl) });
+// Metrics into Ponder's /metrics, scrape-time gauges, request logs, drain + store close on SIGTERM.
+const requestLog = wireOperations({
+  db,
+  publicClient,
+  store,
+  confirmationBlocks: env.EVENTS_CONFIRMATION_BLOCKS,
+  // `ponder dev` reloads after a shutdown: the next evaluation opens the store again.
+  onShutdown: () => {
+    clearInterval(shared.__launchHousekeeping);
+    shared.__launchStore = undefined;
+  },
+});
 
 export default createApp({
   db,
-  publicBaseUrl: (process.env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/$/, ""),
+  publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/$/, ""),
   store,
   deployment,
-  publicClient: createPublicClient({ transport: http(deployment.rpcUrl) }),
+  publicClient,
   indexerStatusUrl: `http://127.0.0.1:${port}/status`,
   limits,
-  trustProxy: process.env.TRUST_PROXY === "1",
+  trustProxy: env.TRUST_PROXY === "1",
+  requestLog,
 });

@@ -1,7 +1,8 @@
 /**
- * Runs the service (Ponder indexer + the Hono API in the same process) as a child process:
- * `ponder start` on the Node binary running this script (Node >= 22, see README "Node 22").
- * Shared by `npm start` and the end-to-end tests.
+ * Runs the service as a child process on the Node binary running this script (Node >= 22, see
+ * README "Node 22"): `ponder start` (indexer + the Hono API in one process) or `ponder serve`
+ * (the API only, reading the tables an indexer writes into the same PostgreSQL schema; an API
+ * replica). Shared by `npm start` and the end-to-end tests.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -18,6 +19,8 @@ export type PonderProcess = {
   output: () => string;
   /** Stops the process (SIGTERM, then SIGKILL after 10 s) and waits for it to exit. */
   stop: () => Promise<void>;
+  /** Resolves with the exit code (null when killed by a signal) once the process has exited. */
+  exited: Promise<number | null>;
 };
 
 /** Options of {@link startPonder}. */
@@ -32,13 +35,19 @@ export type StartPonderOptions = {
   inheritOutput?: boolean;
   /** Working directory (default: the project root). */
   cwd?: string;
+  /** `start` (default: indexer + API) or `serve` (API replica; PostgreSQL only). */
+  command?: "start" | "serve";
+  /** Ponder's `--log-format` (default `LOG_FORMAT` from the environment, else `json`). */
+  logFormat?: "json" | "pretty";
 };
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
- * Starts `ponder start` and resolves once its HTTP server answers `/health`.
+ * Starts `ponder start` (or `ponder serve`) and resolves once its HTTP server answers `/health`.
+ * Logs are JSON lines unless `logFormat`/`LOG_FORMAT` says `pretty`.
  * @throws Error when the Node version is below 22, or the process exits or stays silent for 60 s
+ *   (the message carries the end of its output, e.g. a configuration error)
  */
 export async function startPonder(options: StartPonderOptions): Promise<PonderProcess> {
   const major = Number(process.versions.node.split(".")[0]);
@@ -47,10 +56,12 @@ export async function startPonder(options: StartPonderOptions): Promise<PonderPr
   }
   const ponderBin = ponderCliPath();
   const cwd = options.cwd ?? projectRoot;
+  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env, PORT: String(options.port) };
+  const logFormat = options.logFormat ?? (env.LOG_FORMAT === "pretty" ? "pretty" : "json");
   const child = spawn(
     process.execPath,
-    [ponderBin, "start", "--schema", options.schema, "--port", String(options.port), "--hostname", "127.0.0.1"],
-    { cwd, env: { ...process.env, ...options.env, PORT: String(options.port) }, stdio: ["ignore", "pipe", "pipe"] },
+    [ponderBin, options.command ?? "start", "--schema", options.schema, "--port", String(options.port), "--hostname", "127.0.0.1", "--log-format", logFormat],
+    { cwd, env, stdio: ["ignore", "pipe", "pipe"] },
   );
   let output = "";
   const collect = (stream: NodeJS.WritableStream) => (chunk: Buffer) => {
@@ -86,7 +97,7 @@ export async function startPonder(options: StartPonderOptions): Promise<PonderPr
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { url, child, output: () => output, stop };
+  return { url, child, output: () => output, stop, exited };
 }
 
 /** Path of the installed ponder CLI (its package `exports` hide package.json from `require.resolve`). */

@@ -56,12 +56,21 @@ ponder.on("LaunchFactory:TokenLaunched", async ({ event, context }) => {
   // pool; the token did not exist yet), plus every Mint and non-first-buy Swap of this receipt.
   let reserveWei = await readWethBalance(context, weth, poolAddress, event.block.number - 1n);
   let reserveToken = 0n;
+  // The launch's liquidity add: its Mints summed, at the last Mint's position.
+  let mintToken = 0n;
+  let mintWei = 0n;
+  let mintLogIndex = event.log.logIndex;
   for (const l of poolLogs) {
     if (l === firstBuy || l.kind === "Initialize") continue;
     const a0 = l.args.amount0 as bigint;
     const a1 = l.args.amount1 as bigint;
     reserveToken += tokenIsToken0 ? a0 : a1;
     reserveWei += tokenIsToken0 ? a1 : a0;
+    if (l.kind === "Mint") {
+      mintToken += tokenIsToken0 ? a0 : a1;
+      mintWei += tokenIsToken0 ? a1 : a0;
+      mintLogIndex = l.logIndex;
+    }
   }
 
   // Launch order and slug (src/domain/slug.ts), assigned in chain order.
@@ -100,6 +109,12 @@ ponder.on("LaunchFactory:TokenLaunched", async ({ event, context }) => {
     launchLogIndex: event.log.logIndex,
     launchTimestampSec: event.block.timestamp,
     launchPriceWei: startPriceWei,
+    launchTxIndex: event.transaction.transactionIndex,
+    launchMintLogIndex: mintLogIndex,
+    launchMintToken: mintToken,
+    launchMintWei: mintWei,
+    launchReserveToken: reserveToken,
+    launchReserveWei: reserveWei,
     reserveWei,
     reserveToken,
     sqrtPriceX96: start.sqrtPriceX96,
@@ -155,6 +170,7 @@ ponder.on("LaunchFactory:TokenLaunched", async ({ event, context }) => {
         txHash: event.transaction.hash,
         blockNumber: event.block.number,
         logIndex: firstBuy.logIndex,
+        txIndex: event.transaction.transactionIndex,
         timestampSec: event.block.timestamp,
         eventLogIndex: event.log.logIndex,
         eventSubStart: 1,

@@ -29,6 +29,7 @@ ponder.on("UniswapV3Pool:Swap", async ({ event, context }) => {
       txHash: event.transaction.hash,
       blockNumber: event.block.number,
       logIndex: event.log.logIndex,
+      txIndex: event.transaction.transactionIndex,
       timestampSec: event.block.timestamp,
       eventLogIndex: event.log.logIndex,
       eventSubStart: 0,

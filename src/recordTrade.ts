@@ -26,6 +26,8 @@ export type SwapFacts = {
   blockNumber: bigint;
   /** Index of the Swap log itself (the trade id). */
   logIndex: number;
+  /** Index of the transaction in its block. */
+  txIndex: number;
   timestampSec: bigint;
   /** Chain position the derived events are ordered at: the Swap log, or the launch log for a first buy. */
   eventLogIndex: number;
@@ -71,6 +73,7 @@ export async function recordTrade(
     reserveTokenAfter,
     blockNumber: swap.blockNumber,
     logIndex: swap.logIndex,
+    txIndex: swap.txIndex,
     timestampSec: swap.timestampSec,
     txHash: swap.txHash,
   });

@@ -1,7 +1,13 @@
 /**
- * Launch records (intent first; the launch write path adds build/confirm transitions).
+ * Launch records and their state transitions (docs/launch.md). Every transition is one
+ * conditional `UPDATE … WHERE id = ? AND state IN (…) RETURNING *` (see `launch/states.ts`), so
+ * concurrent requests (or several API processes on one PostgreSQL store) never both move a launch;
+ * the loser gets `null` and re-reads. A transaction hash confirms at most one launch and a token is
+ * confirmed at most once: partial unique indexes on `tx_hash` / `token_address` where
+ * `state = 'confirmed'` make a second confirmation fail with {@link TxAlreadyUsedError}.
  */
-import { eq } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { TRANSITIONS, type LaunchEvent } from "../launch/states";
 import type { Store } from "./index";
 import { launches } from "./schema";
 
@@ -9,8 +15,15 @@ import { launches } from "./schema";
 export type LaunchRecord = typeof launches.$inferSelect;
 /** Fields of a new launch. */
 export type NewLaunch = typeof launches.$inferInsert;
+/** Columns a transition may set besides `state`. */
+export type LaunchPatch = Partial<Omit<NewLaunch, "id" | "state" | "createdAtMs">>;
 
-/** Inserts a launch (state as given, normally `intent_created`). */
+/** Thrown by {@link transitionLaunch} when the confirmed tx hash or token is already taken. */
+export class TxAlreadyUsedError extends Error {
+  override readonly name = "TxAlreadyUsedError";
+}
+
+/** Inserts a launch (state as given: `intent_created` for intents, `built` for session builds). */
 export async function insertLaunch(store: Store, launch: NewLaunch): Promise<void> {
   await store.db.insert(launches).values(launch);
 }
@@ -18,4 +31,111 @@ export async function insertLaunch(store: Store, launch: NewLaunch): Promise<voi
 /** The launch with this id, or `null`. */
 export async function findLaunch(store: Store, id: string): Promise<LaunchRecord | null> {
   return (await store.db.select().from(launches).where(eq(launches.id, id)).limit(1))[0] ?? null;
+}
+
+/**
+ * Applies `event` to launch `id` when its state allows it (`TRANSITIONS[event].from`), setting
+ * `patch` and `updatedAtMs`.
+ * @returns the updated row, or `null` when the launch is missing or in another state
+ * @throws TxAlreadyUsedError when confirming would reuse a confirmed tx hash or token
+ */
+export async function transitionLaunch(
+  store: Store,
+  id: string,
+  event: LaunchEvent,
+  patch: LaunchPatch,
+  nowMs = Date.now(),
+): Promise<LaunchRecord | null> {
+  const { from, to } = TRANSITIONS[event];
+  try {
+    const rows = await store.db
+      .update(launches)
+      .set({ ...patch, state: to, updatedAtMs: nowMs })
+      .where(and(eq(launches.id, id), inArray(launches.state, [...from])))
+      .returning();
+    return rows[0] ?? null;
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new TxAlreadyUsedError(`transaction ${patch.txHash ?? ""} already confirmed another launch`);
+    throw err;
+  }
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  for (let e = err as { code?: string; cause?: unknown; message?: string } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === "23505" || /duplicate key|unique constraint/i.test(e.message ?? "")) return true;
+  }
+  return false;
+}
+
+/** The confirmed launch with this transaction hash (any surface), or `null`. */
+export async function findConfirmedByTx(store: Store, txHash: string): Promise<LaunchRecord | null> {
+  const rows = await store.db
+    .select()
+    .from(launches)
+    .where(and(eq(launches.txHash, txHash.toLowerCase()), eq(launches.state, "confirmed")))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** The confirmed launch of this token (checksummed address), or `null`. */
+export async function findConfirmedByToken(store: Store, token: string): Promise<LaunchRecord | null> {
+  const rows = await store.db.select().from(launches).where(and(eq(launches.tokenAddress, token), eq(launches.state, "confirmed"))).limit(1);
+  return rows[0] ?? null;
+}
+
+/**
+ * The newest launch of an API key whose last submitted transaction is `txHash` (a confirmed one
+ * first), or `null`.
+ */
+export async function findKeyLaunchByTx(store: Store, apiKeyId: string, txHash: string): Promise<LaunchRecord | null> {
+  const rows = await store.db
+    .select()
+    .from(launches)
+    .where(and(eq(launches.apiKeyId, apiKeyId), eq(launches.txHash, txHash.toLowerCase())))
+    .orderBy(sql`(${launches.state} = 'confirmed') desc`, desc(launches.updatedAtMs))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** Session builds of `creator` in session `sessionId`, newest first (at most `limit`). */
+export async function findSessionBuilds(store: Store, sessionId: string, creator: string, limit = 20): Promise<LaunchRecord[]> {
+  return store.db
+    .select()
+    .from(launches)
+    .where(and(eq(launches.surface, "session"), eq(launches.sessionId, sessionId), eq(launches.creator, creator)))
+    .orderBy(desc(launches.createdAtMs))
+    .limit(limit);
+}
+
+/** Creator metadata of confirmed launches, by checksummed token address. */
+export type StoredTokenMetadata = {
+  launchId: string;
+  description: string | null;
+  imageUrl: string | null;
+  websiteUrl: string | null;
+  twitterUrl: string | null;
+  telegramUrl: string | null;
+};
+
+/**
+ * Metadata of the confirmed launches of `tokens` (checksummed addresses), keyed by lowercase
+ * address. One indexed query for a whole page of token records.
+ */
+export async function confirmedMetadataFor(store: Store, tokens: readonly string[]): Promise<Map<string, StoredTokenMetadata>> {
+  const out = new Map<string, StoredTokenMetadata>();
+  if (tokens.length === 0) return out;
+  const rows = await store.db
+    .select({
+      launchId: launches.id,
+      tokenAddress: launches.tokenAddress,
+      description: launches.description,
+      imageUrl: launches.imageUrl,
+      websiteUrl: launches.websiteUrl,
+      twitterUrl: launches.twitterUrl,
+      telegramUrl: launches.telegramUrl,
+    })
+    .from(launches)
+    .where(and(eq(launches.state, "confirmed"), isNotNull(launches.tokenAddress), inArray(launches.tokenAddress, [...tokens])));
+  for (const { tokenAddress, ...meta } of rows) out.set(tokenAddress!.toLowerCase(), meta);
+  return out;
 }

@@ -11,7 +11,8 @@
  * Change a table -> `npm run store:generate` (drizzle-kit) -> commit the new SQL under
  * `store/migrations/`; `openStore` applies pending migrations at start.
  */
-import { bigint, customType, index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { bigint, customType, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 
 /** `bytea` as `Uint8Array` on both drivers (node-postgres returns a Buffer, which is one). */
 export const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
@@ -70,15 +71,24 @@ export const keyChallenges = pgTable(
 );
 
 /**
- * Launches, from the signed intent on (key-authenticated surface). `state` starts at
- * `intent_created`; the launch write path (build/confirm) moves it on.
+ * Launches (docs/launch.md): from the signed intent on (key-authenticated surface, `surface = v1`,
+ * also the coin flow's drafts) or from a session build (`surface = session`). `state` follows the
+ * state machine in `launch/states.ts`: `intent_created` -> `built` -> `submitted` -> `confirmed`,
+ * or `failed` / `expired`. A `confirmed` row is the persisted launch and its creator metadata (the
+ * public token records merge it in); a transaction hash confirms at most one launch and a token
+ * is confirmed at most once (partial unique indexes).
  */
 export const launches = pgTable(
   "launches",
   {
     /** `lnch_` + 24 hex chars. */
     id: text("id").primaryKey(),
-    apiKeyId: text("api_key_id").notNull(),
+    /** `v1` (intent / coin draft, key-authenticated) or `session` (browser build). */
+    surface: text("surface").notNull().default("v1"),
+    /** The API key that created the intent (v1); null for session builds. */
+    apiKeyId: text("api_key_id"),
+    /** SHA-256 id of the browser session that built it (session surface); null on v1. */
+    sessionId: text("session_id"),
     state: text("state").notNull(),
     chainId: integer("chain_id").notNull(),
     factory: text("factory").notNull(),
@@ -95,16 +105,38 @@ export const launches = pgTable(
     slippageBps: integer("slippage_bps").notNull(),
     /** SHA-256 (hex) of the canonical metadata JSON, quoted in the message. */
     metadataSha256: text("metadata_sha256").notNull(),
-    /** The exact message the creator signs with personal_sign. */
-    intentMessage: text("intent_message").notNull(),
-    issuedAtSec: bigint("issued_at_sec", { mode: "number" }).notNull(),
-    expiresAtSec: bigint("expires_at_sec", { mode: "number" }).notNull(),
+    /** The exact message the creator signs with personal_sign (v1); null for session builds. */
+    intentMessage: text("intent_message"),
+    issuedAtSec: bigint("issued_at_sec", { mode: "number" }),
+    expiresAtSec: bigint("expires_at_sec", { mode: "number" }),
+    /** The build response (transaction, policy, predictions), replayed on a repeated build. */
+    build: jsonb("build").$type<Record<string, unknown>>(),
+    /** Checksummed token address the build's simulation predicted. */
+    predictedTokenAddress: text("predicted_token_address"),
+    /** The first buy's `amountOutMinimum` encoded in the built call, token base units (decimal). */
+    amountOutMinimum: text("amount_out_minimum"),
+    builtAtMs: ms("built_at_ms"),
+    /** Last transaction submitted for confirmation (the confirmed one once `confirmed`). */
     txHash: text("tx_hash"),
     tokenAddress: text("token_address"),
+    poolAddress: text("pool_address"),
+    blockNumber: bigint("block_number", { mode: "number" }),
+    /** The verifier's facts of the confirmed launch (amounts as decimal strings). */
+    verified: jsonb("verified").$type<Record<string, unknown>>(),
+    confirmedAtMs: ms("confirmed_at_ms"),
+    /** Verifier code and message of the last failed confirmation (state `failed`). */
+    failureCode: text("failure_code"),
+    failureMessage: text("failure_message"),
     createdAtMs: ms("created_at_ms").notNull(),
     updatedAtMs: ms("updated_at_ms").notNull(),
   },
-  (t) => [index("launches_api_key_idx").on(t.apiKeyId), index("launches_tx_hash_idx").on(t.txHash)],
+  (t) => [
+    index("launches_api_key_idx").on(t.apiKeyId),
+    index("launches_tx_hash_idx").on(t.txHash),
+    index("launches_session_creator_idx").on(t.sessionId, t.creator),
+    uniqueIndex("launches_confirmed_tx_uidx").on(t.txHash).where(sql`state = 'confirmed'`),
+    uniqueIndex("launches_confirmed_token_uidx").on(t.tokenAddress).where(sql`state = 'confirmed'`),
+  ],
 );
 
 /** IETF Idempotency-Key records, scoped per API key. */

@@ -33,6 +33,21 @@ export type Stack = {
    * started; `request` sends it on `/api/v1/…` paths unless `init` sets `Authorization`.
    */
   apiKey: string;
+  /**
+   * Stops the service and starts it again on the same port, Ponder schema, PGlite/store folders
+   * (or PostgreSQL schemas) and anvil, with `env` merged over the first start's environment;
+   * resolves when `/ready` is 200. `service` then refers to the new process.
+   */
+  restart: (options?: { env?: NodeJS.ProcessEnv }) => Promise<void>;
+  /** Ponder database schema of the service (unique per run on PostgreSQL). */
+  schema: string;
+  /** Environment the service runs with (manifest, PGlite folders or `DATABASE_URL`, store). */
+  serviceEnv: NodeJS.ProcessEnv;
+  /**
+   * Starts another process on the same database, e.g. `command: "serve"` (an API replica; needs
+   * PostgreSQL) on a free port; resolves when `/health` answers; `stop` stops it too.
+   */
+  startExtra: (options: { command: "start" | "serve"; env?: NodeJS.ProcessEnv }) => Promise<PonderProcess>;
   /** Stops the service and anvil and removes the data folder. */
   stop: () => Promise<void>;
 };
@@ -74,15 +89,13 @@ export async function startStack(options: {
     const store = await openStore(loadStoreConfig(storeEnv));
     const { secret: apiKey } = await createApiKey(store, { wallet: devAccount(0).address, label: "e2e harness", createdVia: "cli" });
     await store.close();
-    const service = await startPonder({
-      port: await findFreePort(),
-      schema,
-      env: {
-        DEPLOYMENT_MANIFEST: manifestPath,
-        PONDER_PGLITE_DIR: join(dataDir, "pglite"),
-        ...storeEnv,
-      },
-    });
+    const serviceEnv = {
+      DEPLOYMENT_MANIFEST: manifestPath,
+      PONDER_PGLITE_DIR: join(dataDir, "pglite"),
+      ...storeEnv,
+    };
+    const port = await findFreePort();
+    let service = await startPonder({ port, schema, env: serviceEnv });
     await waitReady(service.url);
     const request: Stack["request"] = async (path, init) => {
       const headers = new Headers(init?.headers);
@@ -97,7 +110,8 @@ export async function startStack(options: {
       }
       return { status: res.status, headers: res.headers, body };
     };
-    return {
+    const extras: PonderProcess[] = [];
+    const stack: Stack = {
       anvil,
       manifest,
       manifestPath,
@@ -107,7 +121,21 @@ export async function startStack(options: {
       wallet: (index) => makeWallet(anvil.rpcUrl, index),
       request,
       apiKey,
+      schema,
+      serviceEnv,
+      startExtra: async (extraOptions) => {
+        const extra = await startPonder({ port: await findFreePort(), schema, command: extraOptions.command, env: { ...serviceEnv, ...extraOptions.env } });
+        extras.push(extra);
+        return extra;
+      },
+      restart: async (restartOptions) => {
+        await service.stop();
+        service = await startPonder({ port, schema, env: { ...serviceEnv, ...restartOptions?.env } });
+        stack.service = service;
+        await waitReady(service.url);
+      },
       stop: async () => {
+        for (const extra of extras) await extra.stop();
         await service.stop();
         await anvil.stop();
         rmSync(dataDir, { recursive: true, force: true });
@@ -115,6 +143,7 @@ export async function startStack(options: {
         if (onPostgres) await dropSchema(storeSchema);
       },
     };
+    return stack;
   } catch (err) {
     await anvil.stop();
     rmSync(dataDir, { recursive: true, force: true });

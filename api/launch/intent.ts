@@ -176,6 +176,8 @@ export function prepareIntent(input: {
   publicBaseUrl: string;
   apiKeyId: string;
   nowSec: number;
+  /** Intent lifetime in seconds (default {@link INTENT_TTL_SEC}; `LAUNCH_INTENT_TTL_SEC`). */
+  ttlSec?: number;
 }): { launch: NewLaunch; body: Record<string, unknown> } {
   const { request: req, deployment } = input;
   const launchId = newLaunchId();
@@ -193,12 +195,13 @@ export function prepareIntent(input: {
     slippageBps: req.slippage_bps,
     metadataSha256: metadataSha256(req),
     issuedAtSec: input.nowSec,
-    expiresAtSec: input.nowSec + INTENT_TTL_SEC,
+    expiresAtSec: input.nowSec + (input.ttlSec ?? INTENT_TTL_SEC),
   };
   const message = buildIntentMessage(fields);
   const nowMs = input.nowSec * 1000;
   const launch: NewLaunch = {
     id: launchId,
+    surface: "v1",
     apiKeyId: input.apiKeyId,
     state: "intent_created",
     chainId: fields.chainId,

@@ -8,6 +8,8 @@ type SQL = NonNullable<ReturnType<typeof and>>;
 import * as schema from "../../ponder.schema";
 import { trendingScore, type HourBucket } from "../../src/domain/market";
 import type { MarketDb } from "./queries";
+import { getAddress } from "viem";
+import { storedMetadataFor, type StoredTokenMetadata } from "../launch/metadata";
 
 type TokenRow = typeof schema.token.$inferSelect;
 
@@ -20,8 +22,11 @@ export type Stats24h = {
   priceThenWei: bigint;
 };
 
-/** A token row with its 24 h figures attached (what `tokenRecord` renders in full). */
-export type TokenWithStats = TokenRow & { stats24h?: Stats24h };
+/**
+ * A token row with its 24 h figures and the creator's stored metadata (confirmed launches only)
+ * attached (what `tokenRecord` renders in full).
+ */
+export type TokenWithStats = TokenRow & { stats24h?: Stats24h; storedMetadata?: StoredTokenMetadata };
 
 function rowsOf(result: unknown): Record<string, unknown>[] {
   const r = result as { rows?: Record<string, unknown>[] };
@@ -48,10 +53,15 @@ export async function indexedHead(db: MarketDb): Promise<IndexedHead | null> {
   return heads[0] ?? null;
 }
 
-/** Attaches the 24 h figures to token rows (two grouped queries for the whole batch). */
+/**
+ * Attaches the 24 h figures (two grouped queries for the whole batch) and the creator metadata of
+ * confirmed launches (one store query, `storedMetadataFor`; none outside a request scope) to
+ * token rows.
+ */
 export async function withStats(db: MarketDb, rows: TokenRow[], nowSec: number): Promise<TokenWithStats[]> {
   if (rows.length === 0) return [];
   const addresses = rows.map((r) => r.address);
+  const stored = await storedMetadataFor(addresses.map((a) => getAddress(a)));
   const cutoff = BigInt(nowSec - 86_400);
   const t = schema.trade;
   const sums = await db
@@ -73,8 +83,10 @@ export async function withStats(db: MarketDb, rows: TokenRow[], nowSec: number):
   const thenBy = new Map(then.map((p) => [p.token, p.priceWei]));
   return rows.map((r) => {
     const s = sumBy.get(r.address);
+    const meta = stored.get(r.address.toLowerCase());
     return {
       ...r,
+      ...(meta ? { storedMetadata: meta } : {}),
       stats24h: {
         volumeWei: BigInt(s?.volumeWei ?? 0),
         volumeToken: BigInt(s?.volumeToken ?? 0),

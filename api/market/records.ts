@@ -6,20 +6,19 @@
 import { getAddress } from "viem";
 import type { candle, token, trade } from "../../ponder.schema";
 import { loadMarketThresholds } from "../../config/market";
-import { loadPublicConfig } from "../../config/public";
 import { graduationProgressBps, priceChangeBps } from "../../src/domain/market";
+import { resolveTokenMetadata, type StoredTokenMetadata } from "../launch/metadata";
 import type { Stats24h } from "./publicQueries";
 
-type TokenRow = typeof token.$inferSelect & { stats24h?: Stats24h };
+type TokenRow = typeof token.$inferSelect & { stats24h?: Stats24h; storedMetadata?: StoredTokenMetadata };
 const thresholds = loadMarketThresholds();
-const publicConfig = loadPublicConfig();
 type TradeRow = typeof trade.$inferSelect;
 type CandleRow = typeof candle.$inferSelect;
 
 /**
  * Token record: launch facts, market state after the latest indexed swap, 24 h figures, pool
- * liquidity, graduation progress, fee totals, metadata (platform defaults until creators' own
- * metadata is stored) and page URL (docs/public.md "Token record").
+ * liquidity, graduation progress, fee totals, metadata (the creator's stored metadata of a
+ * confirmed launch, platform defaults for omitted fields) and page URL (docs/public.md "Token record").
  * @param row - a `token` row, with `stats24h` attached by `withStats` (24 h fields are null without)
  * @param publicBaseUrl - base URL of the service's pages (no trailing slash)
  */
@@ -84,19 +83,13 @@ export function tokenRecord(row: TokenRow, publicBaseUrl: string) {
 }
 
 /**
- * Off-chain metadata of a token. Until the launch write path stores creators' metadata, every
- * field is the platform default (`config/public.ts`): default image, a generated description, no
- * links; `is_default: true` says so.
+ * Off-chain metadata of a token: the creator's metadata stored by a confirmed launch
+ * (`storedMetadata`, attached by `withStats`), each omitted field falling back to the platform
+ * default (`config/public.ts`: default image, a generated description, no links); `is_default:
+ * true` when no creator value is used (docs/launch.md "Metadata").
  */
-export function tokenMetadata(row: { name: string; symbol: string }, publicBaseUrl: string) {
-  return {
-    image_url: publicConfig.defaultImageUrl(publicBaseUrl),
-    description: publicConfig.defaultDescription(row.name, row.symbol),
-    website_url: null as string | null,
-    twitter_url: null as string | null,
-    telegram_url: null as string | null,
-    is_default: true,
-  };
+export function tokenMetadata(row: { name: string; symbol: string; storedMetadata?: StoredTokenMetadata }, publicBaseUrl: string) {
+  return resolveTokenMetadata(row, row.storedMetadata, publicBaseUrl);
 }
 
 /** Trade record: one Swap of the token's pool seen from the token's side. */

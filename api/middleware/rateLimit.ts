@@ -13,6 +13,7 @@ import { rateLimiter, type ClientRateLimitInfo, type Store as RateLimitStore } f
 import { decrementCounter, incrementCounterBelow, readCounter, incrementCounter, resetCounter } from "../../store/counters";
 import type { Store } from "../../store/index";
 import { ApiError } from "../errors";
+import { recordRateLimitRejection } from "../metrics/registry";
 import type { TrustEnv } from "./context";
 
 /** Default limits (documented in docs/trust.md). */
@@ -85,6 +86,7 @@ export function storeRateLimiter(options: {
     keyGenerator: options.key,
     skip: options.skip ?? (() => false),
     handler: () => {
+      recordRateLimitRejection(options.prefix);
       throw new ApiError("rate_limited", `more than ${options.limit} requests in ${Math.round((options.windowMs ?? MINUTE_MS) / 1000)} s; see Retry-After`);
     },
   });
@@ -114,6 +116,7 @@ export async function consumeCoinQuota(
   const nowMs = options.nowMs ?? Date.now();
   const result = await incrementCounterBelow(store, `quota:${kind}:${apiKeyId}`, DAY_MS, limit, nowMs);
   if (!result) {
+    recordRateLimitRejection(`quota_${kind}`);
     const resetAtMs = nowMs - (nowMs % DAY_MS) + DAY_MS;
     options.c?.header("Retry-After", String(Math.max(1, Math.ceil((resetAtMs - nowMs) / 1000))));
     throw new ApiError("quota_exceeded", `daily quota of ${limit} ${kind.replace("_", " ")} per key reached (resets at 00:00 UTC)`);

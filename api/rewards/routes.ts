@@ -20,6 +20,7 @@ import { ApiError } from "../errors";
 import { sendOk } from "../json";
 import { indexedHead, tokensByCreator } from "../market/publicQueries";
 import type { MarketDb } from "../market/queries";
+import type { TrustEnv } from "../middleware/context";
 import { addressParam, validate } from "../validation";
 import { readAccruedFees } from "./accrued";
 import { splitFees } from "./split";
@@ -36,8 +37,11 @@ export type RewardsDeps = {
   deployment: Deployment;
   /** Chain client (default: one for the deployment's RPC URL). */
   client?: PublicClient;
-  /** CSRF protection for the POST (the session surface's `requireCsrf`). */
-  claimGuard: MiddlewareHandler;
+  /**
+   * CSRF protection for the POST: the session surface's `requireCsrf`, a middleware of the trust
+   * layer's env (it sets `session`), which this router shares.
+   */
+  claimGuard: MiddlewareHandler<TrustEnv>;
 };
 
 const walletQuery = z.object({ wallet: addressParam });
@@ -93,7 +97,7 @@ export function creatorRewardsRoutes(deps: RewardsDeps) {
   }
 
   return (
-    new Hono()
+    new Hono<TrustEnv>()
       /**
        * GET /creator-rewards?wallet= — 200 `{ok, wallet, as_of_block, as_of_timestamp_sec,
        * creator_share_bps, tokens: [{token, slug, name, symbol, positions, claimed, unclaimed}],

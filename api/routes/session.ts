@@ -4,7 +4,9 @@
  *
  * Every POST here goes through {@link requireCsrf} (same origin, session cookie, `X-CSRF-Token`
  * header equal to body `csrf_token`, valid for the session) and the per-IP session rate limit.
- * The launch write path adds its session routes to this router's surface with the same guard.
+ * The launch write path's routes (`status`, `build-direct-v3-launch`, `verify-direct-v3-launch`;
+ * docs/launch.md "Session surface") sit behind the same guard and share the one builder and
+ * verifier with the key-authenticated flow.
  */
 import { randomBytes } from "node:crypto";
 import { Hono } from "hono";
@@ -20,9 +22,24 @@ import { storeGetter, type TrustDeps, type TrustEnv } from "../middleware/contex
 import { loadOrCreateSession, requireCsrf } from "../middleware/csrf";
 import { LIMITS, storeRateLimiter } from "../middleware/rateLimit";
 import { addressParam, validate } from "../validation";
+import { launchFactoryAbi } from "../../abis/LaunchFactory";
+import { addEthereumChainParameter } from "../../launch/network";
+import { PENDING_RETRY_AFTER_SEC, type LaunchFlowDeps } from "../launch/flow";
+import { parseLaunchBody } from "../launch/keyFlow";
+import { redirectWaitFromEnv, sessionBuild, sessionBuildSchema, sessionVerify, sessionVerifySchema } from "../launch/sessionFlow";
+import { indexedHead } from "../market/publicQueries";
+import type { MarketDb } from "../market/queries";
 
 /** What the session router needs. */
-export type SessionDeps = TrustDeps & { publicBaseUrl: string };
+export type SessionDeps = TrustDeps & {
+  publicBaseUrl: string;
+  /** Ponder's read-only db (indexer readiness; whether a verified token's page resolves). */
+  db: MarketDb;
+  /** Clock, unix seconds. */
+  nowSec?: () => number;
+  /** How long verify waits for the indexer's token row (default `LAUNCH_REDIRECT_WAIT_MS`, 5 s). */
+  redirectWaitMs?: number;
+};
 
 const challengeBody = z.object({ wallet: addressParam, csrf_token: z.string() });
 const createKeyBody = z.object({
@@ -66,6 +83,17 @@ export function sessionRoutes(deps: SessionDeps) {
   const limits = { ...LIMITS, ...deps.limits };
   const base = new URL(deps.publicBaseUrl);
   const csrf = requireCsrf({ getStore, allowedOrigins: [base.origin] });
+  const nowSec = deps.nowSec ?? (() => Math.floor(Date.now() / 1000));
+  const redirectWaitMs = deps.redirectWaitMs ?? redirectWaitFromEnv();
+  const network = addEthereumChainParameter(deps.deployment.chainId, deps.deployment.rpcUrl);
+  const flowDeps = async (): Promise<LaunchFlowDeps> => ({
+    store: await getStore(),
+    publicClient: deps.publicClient,
+    deployment: deps.deployment,
+    publicBaseUrl: deps.publicBaseUrl,
+    db: deps.db,
+    nowSec,
+  });
   return (
     new Hono<TrustEnv>()
       .use(
@@ -134,6 +162,82 @@ export function sessionRoutes(deps: SessionDeps) {
           },
           201,
         );
+      })
+      /**
+       * GET /api/evm/evmchain/status — what a wallet needs before sending a built launch, and
+       * whether the service is ready (spec: session surface; EIP-3085 / EIP-3326). Always 200:
+       * `{ok, chain_id: "0x1237", chain_id_decimal, chain_name, native_currency {name, symbol,
+       * decimals}, rpc_urls, block_explorer_urls, wallet_add_ethereum_chain (the EIP-3085
+       * parameter object), factory {address, accepted_factories, fee_locker,
+       * minimum_pool_liquidity_wei (live, null when the RPC is down)}, readiness {ready, rpc {ok,
+       * chain_id, block_number}, indexer {ok, block_number, lag_blocks}}}`.
+       */
+      .get("/status", async (c) => {
+        const [rpc, indexer, minimum] = await Promise.all([
+          Promise.all([deps.publicClient.getChainId(), deps.publicClient.getBlockNumber()])
+            .then(([chainId, block]) => ({ ok: chainId === deps.deployment.chainId, chain_id: chainId, block_number: Number(block) }))
+            .catch((err: Error) => ({ ok: false, chain_id: null, block_number: null, error: (err as { shortMessage?: string }).shortMessage ?? err.message })),
+          indexedHead(deps.db)
+            .then((head) => (head ? { ok: true, block_number: Number(head.blockNumber) } : { ok: false, block_number: null, error: "the indexer has not recorded a block yet" }))
+            .catch((err: Error) => ({ ok: false, block_number: null, error: err.message })),
+          deps.publicClient
+            .readContract({ address: deps.deployment.contracts.launchFactory, abi: launchFactoryAbi, functionName: "minimumPoolLiquidityWei" })
+            .then((v) => v.toString())
+            .catch(() => null),
+        ]);
+        const lag = rpc.block_number !== null && indexer.block_number !== null ? Math.max(0, rpc.block_number - indexer.block_number) : null;
+        c.header("Cache-Control", "no-store");
+        return sendOk(c, {
+          chain_id: network.chainId,
+          chain_id_decimal: deps.deployment.chainId,
+          chain_name: network.chainName,
+          native_currency: network.nativeCurrency,
+          rpc_urls: network.rpcUrls,
+          block_explorer_urls: network.blockExplorerUrls ?? [],
+          wallet_add_ethereum_chain: network,
+          factory: {
+            address: deps.deployment.contracts.launchFactory,
+            accepted_factories: deps.deployment.acceptedFactories,
+            fee_locker: deps.deployment.contracts.feeLocker,
+            minimum_pool_liquidity_wei: minimum,
+          },
+          readiness: { ready: rpc.ok && indexer.ok, rpc, indexer: { ...indexer, lag_blocks: lag } },
+        });
+      })
+      /**
+       * POST /api/evm/evmchain/build-direct-v3-launch `{creator, name, symbol, first_buy_wei?,
+       * slippage_bps?, description?, image_url?, website_url?, twitter_url?, telegram_url?,
+       * csrf_token}` + `X-CSRF-Token` (spec: session surface) — the one builder; the build is
+       * stored for this session (verify checks against it). 200 `{ok, launch_id, state: "built",
+       * transaction {chainId, from, to, value, data, gas}, policy, predicted_token_address,
+       * predicted_pool_address, gas_limit, amount_out_minimum, expected_tokens_out, slippage_bps,
+       * simulated_at_block, metadata}`. Failure: `{ok: false, error, message}` — 400
+       * `invalid_request` / `invalid_address` / `forbidden_field` / `invalid_image_url`, 403
+       * `csrf_failed`, 422 `launch_simulation_failed`, 503 `chain_unavailable`.
+       */
+      .post("/build-direct-v3-launch", csrf, async (c) => {
+        const body = await parseLaunchBody(c, sessionBuildSchema);
+        const result = await sessionBuild(await flowDeps(), c.get("session")!.id, body);
+        c.header("Cache-Control", "no-store");
+        return sendOk(c, result);
+      })
+      /**
+       * POST /api/evm/evmchain/verify-direct-v3-launch `{tx_hash, creator, write, csrf_token,
+       * metadata?: {name, symbol, description?}, launch_id?}` + `X-CSRF-Token` (spec: session
+       * surface) — the one verifier against this session's build (api/launch/sessionFlow.ts).
+       * `write: true` persists on success. 200 `{ok, launch_id, state, verified, persisted,
+       * redirect_ready, indexed, token_address, token_url, …}`: `redirect_ready` only once
+       * persisted and indexed; 202 while the transaction is not mined (`Retry-After`). Failure:
+       * `{ok: false, error, message, launch_id, state, verified: false, redirect_ready: false,
+       * token_url: null}` — 422 verifier codes, 409 `tx_already_used` / `launch_state_conflict`,
+       * 404 `launch_not_found`, 400, 403 `csrf_failed`, 503.
+       */
+      .post("/verify-direct-v3-launch", csrf, async (c) => {
+        const body = await parseLaunchBody(c, sessionVerifySchema);
+        const { status, body: result } = await sessionVerify({ ...(await flowDeps()), redirectWaitMs }, c.get("session")!.id, body);
+        if (status === 202) c.header("Retry-After", String(PENDING_RETRY_AFTER_SEC));
+        c.header("Cache-Control", "no-store");
+        return sendOk(c, result, status);
       })
   );
 }

@@ -6,24 +6,24 @@
  * (`GET /api/v1/health`), then for `/api/v1/evmchain/*` and `/api/v1/coins/*`: bearer key
  * lookup -> per-key rate limit (60/min, store-backed, IETF `RateLimit` headers on every response)
  * -> 401 for a missing/invalid/revoked key -> 403 for a missing scope (`SCOPE_TABLE`). Then the
- * market reads ({@link v1Routes}), the launch intent (idempotent) and the media upload.
+ * market reads ({@link v1Routes}), the launch flow (intent (idempotent) -> build -> confirm ->
+ * status, docs/launch.md), the coin flow ({@link coinsRoutes}) and the media upload.
  */
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { pingStore } from "../../store/index";
-import { insertLaunch } from "../../store/launches";
-import { insertMedia, mediaExists } from "../../store/media";
+import { insertMedia } from "../../store/media";
 import { ApiError } from "../errors";
 import { sendOk } from "../json";
-import { assertNoForbiddenFields } from "../launch/forbidden";
-import { intentRequestSchema, mediaIdFromUrl, prepareIntent } from "../launch/intent";
+import { keyLaunchHandlers } from "../launch/keyFlow";
+import { coinsRoutes } from "./coins";
 import { IMAGE_LIMITS, InvalidImageError, sanitizeImage } from "../media/image";
 import { identifyApiKey, requireApiKey, requireScope } from "../middleware/auth";
 import { currentKey, storeGetter, type TrustDeps, type TrustEnv } from "../middleware/context";
 import { idempotency } from "../middleware/idempotency";
 import { clientIp } from "../middleware/clientIp";
-import { consumeCoinQuota, LIMITS, storeRateLimiter } from "../middleware/rateLimit";
+import { LIMITS, storeRateLimiter } from "../middleware/rateLimit";
 import { v1Descriptor } from "./descriptors";
 import { candleWindow, candlesQuery, tradesQuery } from "../market/params";
 import { udfHistoryResponse } from "../market/udfResponse";
@@ -33,7 +33,13 @@ import { candleRecord, tokenRecord, tradeRecord } from "../market/records";
 import { addressParam, validate } from "../validation";
 
 /** What the v1 router reads. */
-export type V1Deps = { db: MarketDb; publicBaseUrl: string; nowSec?: () => number };
+export type V1Deps = {
+  db: MarketDb;
+  publicBaseUrl: string;
+  nowSec?: () => number;
+  /** Launch intent lifetime in seconds (default `LAUNCH_INTENT_TTL_SEC`, else 15 minutes). */
+  intentTtlSec?: number;
+};
 
 const addressPath = z.object({ address: addressParam });
 
@@ -106,6 +112,7 @@ export function v1Surface(deps: V1SurfaceDeps) {
   const getStore = storeGetter(deps.store);
   const limits = { ...LIMITS, ...deps.limits };
   const nowSec = deps.nowSec ?? (() => Math.floor(Date.now() / 1000));
+  const launchOps = keyLaunchHandlers({ ...deps, getStore, limits, nowSec, intentTtlSec: deps.intentTtlSec });
   const authenticated = [
     identifyApiKey(getStore),
     // Keyed by the API key's id; requests without a valid key are counted per client IP, so even
@@ -168,32 +175,58 @@ export function v1Surface(deps: V1SurfaceDeps) {
        * Counts one coin against the key's daily "created" quota.
        */
       .post("/evmchain/launches/intent", idempotency({ getStore }), async (c) => {
-        let raw: unknown;
-        try {
-          raw = await c.req.json();
-        } catch {
-          throw new ApiError("invalid_request", "body: must be a JSON object");
-        }
-        assertNoForbiddenFields(raw);
-        const parsed = intentRequestSchema.safeParse(raw);
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0];
-          const code = (issue as { params?: { code?: "invalid_address" } } | undefined)?.params?.code ?? "invalid_request";
-          throw new ApiError(code, `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`);
-        }
-        const request = parsed.data;
-        const store = await getStore();
-        if (request.image_url !== undefined) {
-          const id = mediaIdFromUrl(request.image_url, deps.publicBaseUrl);
-          if (!id || !(await mediaExists(store, id))) {
-            throw new ApiError("invalid_image_url", "image_url: must be an image_url returned by POST /api/v1/evmchain/media/upload");
-          }
-        }
-        const key = currentKey(c);
-        const { launch, body } = prepareIntent({ request, deployment: deps.deployment, publicBaseUrl: deps.publicBaseUrl, apiKeyId: key.id, nowSec: nowSec() });
-        await consumeCoinQuota(store, key.id, "coins_created", { limit: limits.coinsCreatedPerDay, c });
-        await insertLaunch(store, launch);
-        return sendOk(c, body, 201);
+        const { status, body } = await launchOps.intent(c, "launch_id");
+        return sendOk(c, body, status);
+      })
+      /**
+       * POST /api/v1/evmchain/launches/build `{launch_id, intent_signature}` (scope
+       * `evmchain:launch:build`; spec: Endpoints, Authentication 5; EIP-191 personal_sign,
+       * EIP-1271 / ERC-6492 via viem `verifyMessage`). Verifies that the intent's creator signed
+       * exactly `intent.message`, then builds with the one builder (the same transaction as the
+       * session surface). 200 `{ok, launch_id, state: "built", transaction: {chainId: "0x1237",
+       * from, to, value (hex wei), data, gas}, policy: {minimum_pool_liquidity_wei,
+       * first_buy_amount_wei, total_transaction_value_wei}, predicted_token_address,
+       * predicted_pool_address, gas_limit, amount_out_minimum (token base units),
+       * expected_tokens_out, slippage_bps, simulated_at_block, built_at_sec}`; repeating it on a
+       * built launch returns the same body. Errors: 400 `invalid_request` / `forbidden_field`,
+       * 401 `invalid_signature` (state unchanged), 404 `launch_not_found`, 409
+       * `launch_state_conflict`, 410 `intent_expired` (state `expired`), 422
+       * `launch_simulation_failed`, 503 `chain_unavailable`.
+       */
+      .post("/evmchain/launches/build", async (c) => {
+        const { status, body } = await launchOps.build(c, "launch_id");
+        return sendOk(c, body, status);
+      })
+      /**
+       * POST /api/v1/evmchain/launches/confirm `{launch_id, tx_hash}` (scope
+       * `evmchain:launch:confirm`; spec: "What the service does" 2). Runs the one verifier with
+       * what was built. 200 `{ok, launch_id, state: "confirmed", tx_hash, block_number,
+       * block_hash, factory, token_address, token_url, pool_address, creator, name, symbol,
+       * position_ids, liquidity_wei, first_buy_wei, first_buy_tokens_out, metadata,
+       * confirmed_at_sec}` (the same body on every repetition with the same hash; counts one coin
+       * against the key's daily "finalized" quota once). 202 `{ok, launch_id, state: "submitted",
+       * tx_hash, pending: {code: "receipt_pending", message}, retry_after_sec}` + `Retry-After`
+       * while the transaction is not mined. Errors (body carries `launch_id`, `state`): 422 with
+       * the verifier's code (`transaction_reverted`, `factory_not_accepted`, `creator_mismatch`,
+       * `metadata_mismatch`, `value_mismatch`, `lp_not_locked`, `first_buy_missing`,
+       * `first_buy_below_minimum`, `launch_event_missing`, `launch_event_ambiguous`; state
+       * `failed`), 409 `tx_already_used` / `launch_state_conflict`, 404, 429 `quota_exceeded`,
+       * 503 `chain_unavailable`.
+       */
+      .post("/evmchain/launches/confirm", async (c) => {
+        const { status, body } = await launchOps.confirm(c, "launch_id");
+        return sendOk(c, body, status);
+      })
+      /**
+       * GET /api/v1/evmchain/launches/status?launch_id=|tx_hash= (scope `evmchain:launch:read`)
+       * — exactly one of the two (400 otherwise). The idempotent state record of one of the
+       * key's launches (`tx_hash`: the launch last submitted with it, a confirmed one first):
+       * 200 `{ok, launch_id, state, terminal, next_actions, …}` (api/launch/flow.ts
+       * `launchStatus`); 404 `launch_not_found`.
+       */
+      .get("/evmchain/launches/status", async (c) => {
+        const { status, body } = await launchOps.status(c, "launch_id", true);
+        return sendOk(c, body, status);
       })
       /**
        * POST /api/v1/evmchain/media/upload — multipart/form-data with field `image` (PNG, JPEG,
@@ -258,6 +291,7 @@ export function v1Surface(deps: V1SurfaceDeps) {
         },
       )
       .route("/evmchain", v1Routes(deps))
+      .route("/coins", coinsRoutes({ launchOps, getStore }))
   );
 }
 

@@ -1,0 +1,188 @@
+/**
+ * The key-authenticated launch operations (spec: Endpoints, key-authenticated surface; docs/launch.md
+ * "v1 launch flow" and "Coin flow"). `POST /api/v1/evmchain/launches/{intent,build,confirm}`,
+ * `GET …/launches/status` and the coin flow (`/api/v1/coins/…`, the same operations under draft
+ * naming) are thin routes over these handlers, so both share validation, the safety rule, the
+ * state machine, the builder, the verifier and the per-key daily quotas.
+ */
+import type { Context } from "hono";
+import { isHex, type Hash, type Hex } from "viem";
+import { z } from "zod";
+import { INTENT_TTL_SEC } from "./intent";
+import type { Store } from "../../store/index";
+import { findKeyLaunchByTx, findLaunch, insertLaunch, type LaunchRecord } from "../../store/launches";
+import { mediaExists } from "../../store/media";
+import { ApiError } from "../errors";
+import type { MarketDb } from "../market/queries";
+import { currentKey, type TrustDeps, type TrustEnv, type Limits } from "../middleware/context";
+import { consumeCoinQuota } from "../middleware/rateLimit";
+import { assertNoForbiddenFields } from "./forbidden";
+import { buildFromIntent, confirmLaunch, finalizeQuota, launchStatus, PENDING_RETRY_AFTER_SEC, type LaunchFlowDeps } from "./flow";
+import { intentRequestSchema, mediaIdFromUrl, prepareIntent, type IntentRequest } from "./intent";
+
+/** A launch id as issued: `lnch_` + 24 lowercase hex characters. */
+export const launchIdSchema = z.string().regex(/^lnch_[0-9a-f]{24}$/, "must be a launch id (lnch_ + 24 hex characters)");
+/** A transaction hash: `0x` + 64 hex digits. */
+export const txHashSchema = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/, "must be a transaction hash (0x + 64 hex digits)")
+  .transform((v) => v.toLowerCase() as Hash);
+/** A personal_sign signature (65 bytes, or longer for ERC-1271 / ERC-6492 wallets). */
+export const signatureSchema = z
+  .string()
+  .refine((v) => isHex(v) && v.length >= 132 && v.length % 2 === 0, "must be a 0x-prefixed hex signature")
+  .transform((v) => v as Hex);
+
+/**
+ * Reads a JSON object body, applies the safety rule (400 `forbidden_field` before anything else,
+ * `tx_hash` excepted from the private-key shape), then validates it with `schema` (unknown fields
+ * -> 400 `invalid_request`; an issue may name `invalid_address`).
+ * @throws ApiError 400 `invalid_request` / `invalid_address` / `forbidden_field`
+ */
+export async function parseLaunchBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
+  let raw: unknown;
+  try {
+    raw = await c.req.json();
+  } catch {
+    throw new ApiError("invalid_request", "body: must be a JSON object");
+  }
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new ApiError("invalid_request", "body: must be a JSON object");
+  assertNoForbiddenFields(raw, { hashFields: ["tx_hash"] });
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const code = (issue as { params?: { code?: "invalid_address" } } | undefined)?.params?.code ?? "invalid_request";
+    throw new ApiError(code, `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`);
+  }
+  return parsed.data;
+}
+
+/**
+ * Checks an `image_url`: it must be an image this service issued and still holds.
+ * @throws ApiError 400 `invalid_image_url`
+ */
+export async function assertOwnImage(store: Store, request: Pick<IntentRequest, "image_url">, publicBaseUrl: string): Promise<void> {
+  if (request.image_url === undefined) return;
+  const id = mediaIdFromUrl(request.image_url, publicBaseUrl);
+  if (!id || !(await mediaExists(store, id))) {
+    throw new ApiError("invalid_image_url", "image_url: must be an image_url returned by POST /api/v1/evmchain/media/upload");
+  }
+}
+
+/** Intent lifetime from `LAUNCH_INTENT_TTL_SEC` (seconds, positive integer), else 15 minutes. */
+export function intentTtlFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.LAUNCH_INTENT_TTL_SEC;
+  if (!raw) return INTENT_TTL_SEC;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`LAUNCH_INTENT_TTL_SEC must be a positive integer, got "${raw}"`);
+  return n;
+}
+
+/** What the key-authenticated launch handlers need. */
+export type KeyFlowDeps = TrustDeps & {
+  db: MarketDb;
+  publicBaseUrl: string;
+  getStore: () => Promise<Store>;
+  limits: Limits;
+  nowSec: () => number;
+  /** Intent lifetime, seconds (default {@link intentTtlFromEnv}). */
+  intentTtlSec?: number;
+};
+
+/** Field naming of a surface: `launch_id` (v1 launches) or `draft_id` (coin flow). */
+export type IdField = "launch_id" | "draft_id";
+
+/**
+ * The handlers. Each returns a `Response`-ready `{status, body, headers?}`.
+ * @param deps - store getter, chain client, deployment, limits, clock
+ */
+export function keyLaunchHandlers(deps: KeyFlowDeps) {
+  const ttlSec = deps.intentTtlSec ?? intentTtlFromEnv();
+  const flowDeps = async (): Promise<LaunchFlowDeps> => ({
+    store: await deps.getStore(),
+    publicClient: deps.publicClient,
+    deployment: deps.deployment,
+    publicBaseUrl: deps.publicBaseUrl,
+    db: deps.db,
+    nowSec: deps.nowSec,
+  });
+
+  /** The caller's launch; another key's launch is indistinguishable from a missing one (404). */
+  async function ownLaunch(c: Context<TrustEnv>, store: Store, id: string, field: IdField): Promise<LaunchRecord> {
+    const launch = await findLaunch(store, id);
+    if (!launch || launch.surface !== "v1" || launch.apiKeyId !== currentKey(c).id) {
+      throw new ApiError("launch_not_found", `${field}: no launch ${id} for this API key`);
+    }
+    return launch;
+  }
+
+  const withId = (field: IdField, body: Record<string, unknown>) =>
+    field === "draft_id" ? { draft_id: body.launch_id, ...body } : body;
+
+  return {
+    /**
+     * Intent / create-draft: validates, stores the launch in `intent_created`, counts one coin
+     * against the key's daily "created" quota. 201 `{launch_id | draft_id, state, intent}`.
+     */
+    async intent(c: Context<TrustEnv>, field: IdField) {
+      const request = await parseLaunchBody(c, intentRequestSchema);
+      const store = await deps.getStore();
+      await assertOwnImage(store, request, deps.publicBaseUrl);
+      const key = currentKey(c);
+      const { launch, body } = prepareIntent({ request, deployment: deps.deployment, publicBaseUrl: deps.publicBaseUrl, apiKeyId: key.id, nowSec: deps.nowSec(), ttlSec });
+      await consumeCoinQuota(store, key.id, "coins_created", { limit: deps.limits.coinsCreatedPerDay, c });
+      await insertLaunch(store, launch);
+      return { status: 201 as const, body: withId(field, body) };
+    },
+
+    /** Build / create-transaction: `{<id>, intent_signature}` -> 200 build body. */
+    async build(c: Context<TrustEnv>, field: IdField) {
+      const schema = z.strictObject({ [field]: launchIdSchema, intent_signature: signatureSchema }) as z.ZodType<Record<string, string>>;
+      const body = await parseLaunchBody(c, schema);
+      const flow = await flowDeps();
+      const launch = await ownLaunch(c, flow.store, body[field]!, field);
+      const result = await buildFromIntent(flow, launch, body.intent_signature as Hex);
+      return { status: 200 as const, body: withId(field, result) };
+    },
+
+    /**
+     * Confirm / finalize: `{<id>, tx_hash}` -> 200 confirmed, 202 pending (`Retry-After`), or an
+     * error; counts one coin against the key's daily "finalized" quota when it persists.
+     */
+    async confirm(c: Context<TrustEnv>, field: IdField) {
+      const schema = z.strictObject({ [field]: launchIdSchema, tx_hash: txHashSchema }) as z.ZodType<Record<string, string>>;
+      const body = await parseLaunchBody(c, schema);
+      const flow = await flowDeps();
+      const launch = await ownLaunch(c, flow.store, body[field]!, field);
+      const key = currentKey(c);
+      const quota = finalizeQuota(flow.store, key.id, () => consumeCoinQuota(flow.store, key.id, "coins_finalized", { limit: deps.limits.coinsFinalizedPerDay, c }));
+      const outcome = await confirmLaunch(flow, launch, body.tx_hash as Hash, { quota });
+      if (outcome.status === 202) c.header("Retry-After", String(PENDING_RETRY_AFTER_SEC));
+      return { status: outcome.status, body: withId(field, outcome.body) };
+    },
+
+    /** Status by id (or, on v1, by `tx_hash`): exactly one query parameter. */
+    async status(c: Context<TrustEnv>, field: IdField, allowTxHash: boolean) {
+      const id = c.req.query(field);
+      const tx = allowTxHash ? c.req.query("tx_hash") : undefined;
+      const given = [id, tx].filter((v) => v !== undefined).length;
+      if (given !== 1) {
+        throw new ApiError("invalid_request", allowTxHash ? `send exactly one of ${field} and tx_hash` : `${field}: required`);
+      }
+      const store = await deps.getStore();
+      let launch: LaunchRecord;
+      if (id !== undefined) {
+        const parsed = launchIdSchema.safeParse(id);
+        if (!parsed.success) throw new ApiError("invalid_request", `${field}: ${parsed.error.issues[0]?.message}`);
+        launch = await ownLaunch(c, store, parsed.data, field);
+      } else {
+        const parsed = txHashSchema.safeParse(tx);
+        if (!parsed.success) throw new ApiError("invalid_request", `tx_hash: ${parsed.error.issues[0]?.message}`);
+        const found = await findKeyLaunchByTx(store, currentKey(c).id, parsed.data);
+        if (!found || found.surface !== "v1") throw new ApiError("launch_not_found", `tx_hash: no launch of this API key was submitted with ${parsed.data}`);
+        launch = found;
+      }
+      return { status: 200 as const, body: withId(field, await launchStatus({ store, nowSec: deps.nowSec, publicBaseUrl: deps.publicBaseUrl }, launch)) };
+    },
+  };
+}

@@ -1,0 +1,224 @@
+/**
+ * The session surface's launch operations (spec: Endpoints, session surface; docs/launch.md
+ * "Session surface"): `build-direct-v3-launch` and `verify-direct-v3-launch`, over the same builder,
+ * verifier and state machine as the key-authenticated flow (`api/launch/flow.ts`).
+ *
+ * How verify knows what was built: every session build is stored (a `launches` row with `surface =
+ * session`, the session's id, state `built`, the build response incl. `amountOutMinimum`). Verify
+ * looks among the builds of **this session** and this creator for the one whose calldata equals the
+ * transaction's input (else the newest with the same name and symbol, else the newest), and runs the
+ * verifier with that build's creator, name, symbol, first buy and minimum — so a receipt without the
+ * built first-buy swap is rejected, and a build of another session can never be confirmed (or have
+ * its metadata chosen) from this one.
+ */
+import { TransactionNotFoundError, type Address, type Hash } from "viem";
+import { z } from "zod";
+import type { Store } from "../../store/index";
+import { findConfirmedByTx, findSessionBuilds, insertLaunch, type LaunchRecord } from "../../store/launches";
+import { ApiError, type ErrorCode } from "../errors";
+import { addressParam } from "../validation";
+import { confirmLaunch, runBuilder, tokenIndexed, tokenUrl, verifyAndCount, type LaunchFlowDeps, PENDING_RETRY_AFTER_SEC } from "./flow";
+import { intentMetadata, intentRequestSchema, metadataSha256, newLaunchId } from "./intent";
+import { assertOwnImage, launchIdSchema, txHashSchema } from "./keyFlow";
+
+/**
+ * Body of `build-direct-v3-launch`: the launch request fields (bounds as the v1 intent:
+ * `creator`, `name`, `symbol`, optional `first_buy_wei` (default "0"), `slippage_bps` (default
+ * 300), `description`, `image_url`, `website_url`, `twitter_url`, `telegram_url`) plus
+ * `csrf_token`. Unknown fields -> 400.
+ */
+export const sessionBuildSchema = intentRequestSchema.extend({ csrf_token: z.string() });
+
+/**
+ * Body of `verify-direct-v3-launch`: `tx_hash`, `creator`, `write` (persist when true; default
+ * false = a dry run), `csrf_token`, optional `metadata {name, symbol, description?}` (name and
+ * symbol must be the built ones; `description` replaces the built one when persisting), optional
+ * `launch_id` (the build to verify against, as returned by build).
+ */
+export const sessionVerifySchema = z.strictObject({
+  tx_hash: txHashSchema,
+  creator: addressParam,
+  write: z.boolean().default(false),
+  csrf_token: z.string(),
+  metadata: z
+    .strictObject({
+      name: z.string(),
+      symbol: z.string(),
+      description: z.string().max(1000, "must be at most 1000 characters").optional(),
+    })
+    .optional(),
+  launch_id: launchIdSchema.optional(),
+});
+
+/** Milliseconds verify waits for the indexer's token row before answering `redirect_ready: false`. */
+export function redirectWaitFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.LAUNCH_REDIRECT_WAIT_MS;
+  if (!raw) return 5_000;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`LAUNCH_REDIRECT_WAIT_MS must be an integer >= 0, got "${raw}"`);
+  return n;
+}
+
+/**
+ * `build-direct-v3-launch`: runs the one builder and stores the build for this session.
+ * @returns 200 body `{launch_id, state: "built", transaction, policy, predicted_token_address,
+ *   predicted_pool_address, gas_limit, amount_out_minimum, expected_tokens_out, slippage_bps,
+ *   simulated_at_block, built_at_sec}`
+ * @throws ApiError 400 `invalid_image_url`, 422 `launch_simulation_failed`, 503 `chain_unavailable`
+ */
+export async function sessionBuild(deps: LaunchFlowDeps, sessionId: string, body: z.infer<typeof sessionBuildSchema>): Promise<Record<string, unknown>> {
+  const { csrf_token: _csrf, ...request } = body;
+  await assertOwnImage(deps.store, request, deps.publicBaseUrl);
+  const { built, body: buildBody } = await runBuilder(deps, {
+    creator: request.creator,
+    name: request.name,
+    symbol: request.symbol,
+    firstBuyWei: BigInt(request.first_buy_wei),
+    slippageBps: request.slippage_bps,
+  });
+  const nowMs = deps.nowSec() * 1000;
+  const launch = {
+    id: newLaunchId(),
+    surface: "session",
+    apiKeyId: null,
+    sessionId,
+    state: "built",
+    chainId: deps.deployment.chainId,
+    factory: deps.deployment.contracts.launchFactory,
+    creator: request.creator,
+    name: request.name,
+    symbol: request.symbol,
+    description: request.description ?? null,
+    imageUrl: request.image_url ?? null,
+    websiteUrl: request.website_url ?? null,
+    twitterUrl: request.twitter_url ?? null,
+    telegramUrl: request.telegram_url ?? null,
+    firstBuyWei: request.first_buy_wei,
+    slippageBps: request.slippage_bps,
+    metadataSha256: metadataSha256(request),
+    build: buildBody,
+    predictedTokenAddress: built.predictedTokenAddress,
+    amountOutMinimum: built.firstBuyAmountOutMinimum.toString(),
+    builtAtMs: nowMs,
+    createdAtMs: nowMs,
+    updatedAtMs: nowMs,
+  };
+  await insertLaunch(deps.store, launch);
+  return { launch_id: launch.id, state: "built", ...buildBody, metadata: intentMetadata(request), built_at_sec: deps.nowSec() };
+}
+
+async function pickBuild(deps: LaunchFlowDeps, store: Store, sessionId: string, req: z.infer<typeof sessionVerifySchema>): Promise<LaunchRecord> {
+  const all = await findSessionBuilds(store, sessionId, req.creator);
+  const notFound = (what: string) =>
+    new ApiError("launch_not_found", `no launch built in this session for this creator${what}: call build-direct-v3-launch first (from this browser session)`);
+  if (req.launch_id !== undefined) {
+    const byId = all.find((b) => b.id === req.launch_id);
+    if (!byId) throw notFound(` with launch_id ${req.launch_id}`);
+    return byId;
+  }
+  // `metadata.name`/`symbol` narrow the candidates to the builds of that token.
+  const builds = req.metadata ? all.filter((b) => b.name === req.metadata!.name && b.symbol === req.metadata!.symbol) : all;
+  if (builds.length === 0) throw notFound(req.metadata && all.length > 0 ? " with this name and symbol" : "");
+  // A repeated verify of a persisted launch answers from that launch (idempotent).
+  const persisted = builds.find((b) => b.state === "confirmed" && b.txHash === req.tx_hash);
+  if (persisted) return persisted;
+  let input: string | undefined;
+  try {
+    input = (await deps.publicClient.getTransaction({ hash: req.tx_hash })).input;
+  } catch (err) {
+    if (!(err instanceof TransactionNotFoundError)) throw new ApiError("chain_unavailable", "the chain RPC failed while reading the transaction; retry");
+  }
+  const byData = input ? builds.find((b) => (b.build as { transaction?: { data?: string } } | null)?.transaction?.data === input) : undefined;
+  return byData ?? builds[0]!;
+}
+
+/** Adds the session fields every verify answer carries (also on errors). */
+function sessionError(err: unknown): never {
+  if (err instanceof ApiError) {
+    throw new ApiError(err.code, err.message, { ...err.extra, verified: false, persisted: false, redirect_ready: false, token_url: null });
+  }
+  throw err;
+}
+
+/**
+ * `verify-direct-v3-launch`. With `write: false` a dry run of the verifier (nothing changes);
+ * with `write: true` the confirm step of the state machine (persist on success). `redirect_ready`
+ * is true only when the launch is persisted **and** the indexer has the token's row (its page and
+ * read API resolve), waiting up to `LAUNCH_REDIRECT_WAIT_MS` (default 5 s); otherwise false and
+ * the client repeats the same call (idempotent) until it is true.
+ * @returns `{status: 200 | 202, body}`; 200 body `{launch_id, state, verified, persisted,
+ *   redirect_ready, indexed, token_address, token_url, tx_hash, …confirmed fields}`; 202 (not mined)
+ *   `{launch_id, state, verified: false, persisted: false, redirect_ready: false, token_url: null,
+ *   pending, retry_after_sec}`
+ * @throws ApiError 404 `launch_not_found`, 409, 422 (verifier codes; body carries `verified:
+ *   false`, `redirect_ready: false`), 503
+ */
+export async function sessionVerify(
+  deps: LaunchFlowDeps & { redirectWaitMs: number },
+  sessionId: string,
+  req: z.infer<typeof sessionVerifySchema>,
+): Promise<{ status: 200 | 202; body: Record<string, unknown> }> {
+  try {
+    const build = await pickBuild(deps, deps.store, sessionId, req);
+    const other = await findConfirmedByTx(deps.store, req.tx_hash);
+    if (other && other.id !== build.id) {
+      throw new ApiError("tx_already_used", `transaction ${req.tx_hash} already confirmed another launch`, { launch_id: build.id, state: build.state });
+    }
+    if (req.metadata && (req.metadata.name !== build.name || req.metadata.symbol !== build.symbol)) {
+      throw new ApiError("metadata_mismatch", "metadata.name / metadata.symbol differ from the built launch", { launch_id: build.id, state: build.state });
+    }
+    const pending = (state: string, message: string) => ({
+      status: 202 as const,
+      body: {
+        launch_id: build.id,
+        state,
+        verified: false,
+        persisted: false,
+        redirect_ready: false,
+        token_url: null,
+        tx_hash: req.tx_hash,
+        pending: { code: "receipt_pending", message },
+        retry_after_sec: PENDING_RETRY_AFTER_SEC,
+      },
+    });
+
+    const alreadyPersisted = build.state === "confirmed" && build.txHash === req.tx_hash;
+    if (!req.write && !alreadyPersisted) {
+      const result = await verifyAndCount(deps, {
+        txHash: req.tx_hash as Hash,
+        creator: build.creator as Address,
+        name: build.name,
+        symbol: build.symbol,
+        firstBuyWei: BigInt(build.firstBuyWei),
+        firstBuyAmountOutMinimum: build.amountOutMinimum === null ? undefined : BigInt(build.amountOutMinimum),
+      });
+      if (result.status === "pending") return pending(build.state, result.message);
+      if (result.status === "failed") {
+        if (result.code === "rpc_unavailable") throw new ApiError("chain_unavailable", result.message);
+        throw new ApiError(result.code as ErrorCode, result.message, { launch_id: build.id, state: build.state, tx_hash: req.tx_hash });
+      }
+      return {
+        status: 200,
+        body: {
+          launch_id: build.id,
+          state: build.state,
+          verified: true,
+          persisted: false,
+          redirect_ready: false,
+          indexed: false,
+          tx_hash: req.tx_hash,
+          token_address: result.launch.token,
+          token_url: tokenUrl(deps.publicBaseUrl, result.launch.token),
+        },
+      };
+    }
+
+    const outcome = await confirmLaunch(deps, build, req.tx_hash as Hash, { descriptionOverride: req.metadata?.description });
+    if (outcome.status === 202) return pending(outcome.launch.state, (outcome.body.pending as { message: string }).message);
+    const token = outcome.launch.tokenAddress as Address;
+    const indexed = await tokenIndexed(deps.db, token, deps.redirectWaitMs);
+    return { status: 200, body: { ...outcome.body, verified: true, persisted: true, indexed, redirect_ready: indexed } };
+  } catch (err) {
+    sessionError(err);
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * The seams between the API and the Ponder process that hosts it (`ponder start` / `ponder serve`).
+ *
+ * Ponder 0.17 keeps its runtime services in `globalThis.PONDER_COMMON` (set by its build before it
+ * loads `ponder.config.ts` and the API file; Ponder's own `ponder:api` client helpers read it the
+ * same way):
+ *
+ * - `metrics.registry`: the prom-client `Registry` its `/metrics` route serves (not prom-client's
+ *   default registry: `MetricsService` creates `new Registry()` and `GET /metrics` returns
+ *   `registry.metrics()`). {@link attachToPonder} registers the service's metric objects in it,
+ *   so one scrape returns `ponder_*` and ours.
+ * - `logger`: its pino logger (`--log-format json` prints one JSON object per line;
+ *   `PONDER_LOG_LEVEL` sets the level). {@link ponderRequestLogger} writes request lines there.
+ * - `apiShutdown`: callbacks run on SIGINT/SIGTERM/SIGQUIT (together with the HTTP server's
+ *   termination and the database close; Ponder exits after at most 5 s).
+ *
+ * Outside Ponder (tests calling `createApp`) `PONDER_COMMON` is absent and every function here is
+ * a no-op.
+ *
+ * One more seam: Ponder builds with a Vite dev server, and Vite (5.x, not in middleware mode)
+ * registers `process.once("SIGTERM", closeServerAndExit)`, which calls `process.exit()` as soon as
+ * Vite's own server is closed (~0.1 s), cutting Ponder's shutdown short: the HTTP server's drain,
+ * the database unlock and the store close never finish. {@link detachViteSigtermExit} removes that
+ * listener; Ponder's own SIGTERM handler then runs the whole sequence (it closes Vite too).
+ */
+import type { Registry } from "prom-client";
+import type { RequestLogger } from "./http";
+import { serviceRegistry } from "./registry";
+
+type PonderLogFn = (fields: Record<string, unknown>) => void;
+/** The part of Ponder's `common` object the service uses. */
+type PonderCommon = {
+  metrics?: { registry?: Registry };
+  logger?: { info: PonderLogFn; warn: PonderLogFn; error: PonderLogFn };
+  apiShutdown?: { add: (callback: () => unknown) => void };
+};
+
+/** Ponder's runtime services, or undefined outside a Ponder process. */
+export function ponderCommon(): PonderCommon | undefined {
+  return (globalThis as { PONDER_COMMON?: PonderCommon }).PONDER_COMMON;
+}
+
+/**
+ * Registers every service metric in the registry Ponder serves at `/metrics` (metrics already
+ * there, e.g. after a reload, are skipped).
+ * @returns the names registered now (empty outside Ponder)
+ */
+export function attachToPonder(): string[] {
+  const target = ponderCommon()?.metrics?.registry;
+  if (!target || target === serviceRegistry) return [];
+  const added: string[] = [];
+  for (const metric of serviceRegistry.getMetricsAsArray()) {
+    const name = (metric as unknown as { name: string }).name;
+    if (target.getSingleMetric(name)) continue;
+    target.registerMetric(metric as unknown as Parameters<Registry["registerMetric"]>[0]);
+    added.push(name);
+  }
+  return added;
+}
+
+/**
+ * A request logger writing through Ponder's logger (JSON lines with `--log-format json`).
+ * @returns the logger, or undefined outside Ponder
+ */
+export function ponderRequestLogger(): RequestLogger | undefined {
+  const logger = ponderCommon()?.logger;
+  if (!logger) return undefined;
+  return (level, entry) => logger[level]({ ...entry });
+}
+
+/**
+ * Logs a structured line through Ponder's logger (console outside Ponder).
+ * @param level - `info`, `warn` or `error`
+ * @param fields - `msg` plus fields; never pass secrets
+ */
+export function logEvent(level: "info" | "warn" | "error", fields: { msg: string } & Record<string, unknown>): void {
+  const logger = ponderCommon()?.logger;
+  if (logger) logger[level](fields);
+  else console[level === "info" ? "log" : level](JSON.stringify(fields));
+}
+
+/**
+ * Removes Vite's SIGTERM listener that exits the process before Ponder's shutdown completes
+ * (see the module comment). Only a listener named `closeServerAndExit` is removed, and only when
+ * Ponder's own handler remains to shut down.
+ * @returns how many listeners were removed (0 outside Ponder or when Vite changed)
+ */
+export function detachViteSigtermExit(): number {
+  if (!ponderCommon()) return 0;
+  const listeners = process.listeners("SIGTERM");
+  const vite = listeners.filter((l) => l.name === "closeServerAndExit");
+  if (vite.length === 0 || vite.length === listeners.length) return 0;
+  for (const listener of vite) process.removeListener("SIGTERM", listener);
+  return vite.length;
+}
+
+/**
+ * Runs `callback` when Ponder shuts the API down (SIGTERM/SIGINT).
+ * @returns whether it was registered (false outside Ponder)
+ */
+export function onPonderShutdown(callback: () => Promise<void>): boolean {
+  const shutdown = ponderCommon()?.apiShutdown;
+  if (!shutdown) return false;
+  shutdown.add(callback);
+  return true;
+}

@@ -1,0 +1,184 @@
+/**
+ * Every setting of the service and of `npm start`, validated once with zod (issue: Config).
+ *
+ * {@link loadEnv} checks the whole environment at start: `scripts/start.ts` calls it before it
+ * starts anything, and `ponder.config.ts` calls it, so `ponder start` / `ponder serve` stop at
+ * Ponder's config build (exit code 1) with the same message. The message names each variable and
+ * what is wrong with it, e.g.
+ *
+ * ```
+ * invalid configuration (2 problems):
+ *   PORT: must be an integer from 1 to 65535, got "http"
+ *   V1_RATE_LIMIT_PER_MINUTE: must be an integer >= 1, got "0"
+ * ```
+ *
+ * An empty value counts as unset (the default applies), as in `.env.example`, which lists every
+ * variable with its default. The modules that read a group of settings (`config/deployment.ts`,
+ * `config/market.ts`, `config/public.ts`, `store/index.ts`) keep their own parsing; this schema is
+ * the single place that rejects a bad value before anything runs, and `test/ops.config.test.ts`
+ * checks that every variable the code reads is declared here and in `.env.example`.
+ */
+import { isAddress } from "viem";
+import { z } from "zod";
+
+/** Empty strings are "unset" (the default applies). */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
+
+const int = (min: number, max = Number.MAX_SAFE_INTEGER, hint?: string) =>
+  z
+    .string()
+    .refine(
+      (v) => /^-?\d+$/.test(v) && Number(v) >= min && Number(v) <= max,
+      hint ?? (max === Number.MAX_SAFE_INTEGER ? `must be an integer >= ${min}` : `must be an integer from ${min} to ${max}`),
+    )
+    .transform(Number);
+
+const wei = z.string().regex(/^\d+$/, "must be a decimal integer in wei");
+const address = z.string().refine((v) => isAddress(v, { strict: false }), "must be a 20-byte hex address (0x + 40 hex digits)");
+const url = (protocols: string[], what: string) =>
+  z.string().refine((v) => {
+    try {
+      return protocols.includes(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  }, `must be ${what}`);
+const urlList = (protocols: string[], what: string) =>
+  z.string().refine(
+    (v) =>
+      v.split(",").map((u) => u.trim()).filter(Boolean).every((u) => {
+        try {
+          return protocols.includes(new URL(u).protocol);
+        } catch {
+          return false;
+        }
+      }),
+    `must be ${what}`,
+  );
+const flag = z.enum(["0", "1"], { message: 'must be "0" or "1"' });
+const pgIdentifier = (max: number) =>
+  z.string().regex(new RegExp(`^[a-z_][a-z0-9_]{0,${max - 1}}$`), `must be a lowercase identifier ([a-z_][a-z0-9_]*), at most ${max} characters`);
+const slug = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, "must be 1-40 characters of [a-z0-9-], starting with a letter or digit")
+  .refine((v) => v !== "evmchain", 'must not be "evmchain"');
+
+/** Addresses and values required once `LAUNCH_FACTORY_ADDRESS` switches to a configured chain. */
+export const PRODUCTION_REQUIRED = [
+  "RPC_URL",
+  "START_BLOCK",
+  "FEE_LOCKER_ADDRESS",
+  "PROTOCOL_FEE_RECIPIENT",
+  "WETH_ADDRESS",
+  "UNISWAP_V3_FACTORY_ADDRESS",
+  "NONFUNGIBLE_POSITION_MANAGER_ADDRESS",
+  "SWAP_ROUTER_ADDRESS",
+  "QUOTER_V2_ADDRESS",
+] as const;
+
+/**
+ * The schema: one entry per environment variable. Defaults here are the documented defaults
+ * (README, `.env.example`); a variable without a default is optional.
+ */
+export const ENV_SCHEMA = z
+  .object({
+    // Chain and contracts (config/deployment.ts)
+    RPC_URL: optional(url(["http:", "https:"], "an http(s) URL")),
+    CHAIN_ID: optional(int(1)).default(4663),
+    START_BLOCK: optional(int(0)),
+    LAUNCH_FACTORY_ADDRESS: optional(address),
+    FEE_LOCKER_ADDRESS: optional(address),
+    ACCEPTED_FACTORIES: optional(
+      z.string().refine(
+        (v) => v.split(",").map((a) => a.trim()).filter(Boolean).every((a) => isAddress(a, { strict: false })),
+        "must be comma-separated 20-byte hex addresses",
+      ),
+    ),
+    PROTOCOL_FEE_RECIPIENT: optional(address),
+    WETH_ADDRESS: optional(address),
+    UNISWAP_V3_FACTORY_ADDRESS: optional(address),
+    NONFUNGIBLE_POSITION_MANAGER_ADDRESS: optional(address),
+    SWAP_ROUTER_ADDRESS: optional(address),
+    QUOTER_V2_ADDRESS: optional(address),
+    MINIMUM_POOL_LIQUIDITY_WEI: optional(wei),
+    START_TICK: optional(int(-887272, 887272, "must be an integer tick from -887272 to 887272")),
+    DEPLOYMENT_MANIFEST: optional(z.string()).default(".devnet/manifest.json"),
+    // Databases
+    DATABASE_URL: optional(url(["postgres:", "postgresql:"], "a postgres:// or postgresql:// connection URL")),
+    DATABASE_SCHEMA: optional(pgIdentifier(45)).default("evmchain"),
+    PONDER_PGLITE_DIR: optional(z.string()).default(".ponder/pglite"),
+    STORE_SCHEMA: optional(pgIdentifier(63)).default("launch_store"),
+    STORE_PGLITE_DIR: optional(z.string()).default(".data/store"),
+    // Service
+    PORT: optional(int(1, 65535)).default(42069),
+    PUBLIC_BASE_URL: optional(url(["http:", "https:"], "an http(s) URL (origin of the public site, no trailing path)")),
+    POLLING_INTERVAL_MS: optional(int(1)).default(100),
+    TRUST_PROXY: optional(flag).default("0"),
+    V1_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(60),
+    PUBLIC_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(600),
+    SESSION_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(120),
+    // Market thresholds (config/market.ts)
+    BIG_BUY_THRESHOLD_WEI: optional(wei).default("50000000000000000"),
+    GRADUATION_MARKET_CAP_WEI: optional(wei).default("10000000000000000000"),
+    // Public surface (config/public.ts)
+    PARTNER_A_SLUG: optional(slug).default("partner-a"),
+    PARTNER_B_SLUG: optional(slug).default("partner-b"),
+    EVENTS_CONFIRMATION_BLOCKS: optional(int(1)).default(30),
+    DEFAULT_TOKEN_IMAGE_URL: optional(url(["http:", "https:"], "an http(s) URL")),
+    DEFAULT_TOKEN_DESCRIPTION: optional(z.string().max(1000, "must be at most 1,000 characters")),
+    // Launch write path (api/launch/, launch/network.ts)
+    LAUNCH_INTENT_TTL_SEC: optional(int(1)).default(900),
+    LAUNCH_REDIRECT_WAIT_MS: optional(int(0)).default(5000),
+    CHAIN_NAME: optional(z.string().min(1).max(64, "must be at most 64 characters")).default("evmchain"),
+    PUBLIC_RPC_URL: optional(urlList(["http:", "https:"], "comma-separated http(s) URLs")),
+    BLOCK_EXPLORER_URL: optional(urlList(["http:", "https:"], "comma-separated http(s) URLs")),
+    // Logs
+    LOG_FORMAT: optional(z.enum(["json", "pretty"], { message: 'must be "json" or "pretty"' })).default("json"),
+    PONDER_LOG_LEVEL: optional(
+      z.enum(["silent", "fatal", "error", "warn", "info", "debug", "trace"], {
+        message: "must be one of silent, fatal, error, warn, info, debug, trace",
+      }),
+    ),
+    LOG_PONDER: optional(flag).default("0"),
+  });
+
+/** The validated settings (numbers parsed, defaults applied). */
+export type Env = z.infer<typeof ENV_SCHEMA>;
+
+/** Names of every variable the schema declares. */
+export const ENV_NAMES: readonly string[] = Object.keys(ENV_SCHEMA.shape);
+
+/** Thrown by {@link loadEnv}; `problems` lists `NAME: what is wrong` lines. */
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n  ${problems.join("\n  ")}`);
+  }
+}
+
+/**
+ * Validates every setting.
+ *
+ * @param env - environment variables (default `process.env`); variables the schema does not
+ *   declare are ignored
+ * @returns the settings with defaults applied and numbers parsed
+ * @throws ConfigError naming every bad variable, what is wrong and the value received (values of
+ *   `DATABASE_URL` are never echoed: they may carry a password)
+ * @example loadEnv({ PORT: "8080" }).PORT // 8080
+ */
+export function loadEnv(env: NodeJS.ProcessEnv = process.env): Env {
+  const picked = Object.fromEntries(ENV_NAMES.map((name) => [name, env[name]]));
+  const parsed = ENV_SCHEMA.safeParse(picked);
+  const missing = env.LAUNCH_FACTORY_ADDRESS
+    ? PRODUCTION_REQUIRED.filter((name) => !env[name]).map((name) => `${name}: is required when LAUNCH_FACTORY_ADDRESS is set (production configuration)`)
+    : [];
+  if (parsed.success && missing.length === 0) return parsed.data;
+  const problems = (parsed.error?.issues ?? []).map((issue) => {
+    const name = String(issue.path[0] ?? "environment");
+    const value = env[name];
+    const shown = value === undefined || name === "DATABASE_URL" ? "" : `, got ${JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value)}`;
+    return `${name}: ${issue.message}${shown}`;
+  });
+  throw new ConfigError([...problems, ...missing]);
+}

@@ -1,0 +1,62 @@
+/**
+ * The network a wallet needs to add and switch to before sending a built launch transaction
+ * (EIP-3085 `wallet_addEthereumChain`, EIP-3326 `wallet_switchEthereumChain`), served by the
+ * session surface's `GET /api/evm/evmchain/status` (docs/launch.md "Session surface").
+ *
+ * Environment (all optional):
+ * - `CHAIN_NAME` (default `evmchain`): `chainName`.
+ * - `PUBLIC_RPC_URL` (comma-separated http(s) URLs; default: the deployment's RPC URL, i.e. the
+ *   anvil URL on the devnet): `rpcUrls` — the URLs *browsers* use, which in production are public
+ *   endpoints, not the service's own (possibly private) `RPC_URL`.
+ * - `BLOCK_EXPLORER_URL` (comma-separated https URLs; default none — the devnet has no explorer,
+ *   and EIP-3085 makes `blockExplorerUrls` optional).
+ */
+import { numberToHex } from "viem";
+
+/** The `wallet_addEthereumChain` parameter object (EIP-3085). */
+export type AddEthereumChainParameter = {
+  chainId: `0x${string}`;
+  chainName: string;
+  nativeCurrency: { name: string; symbol: string; decimals: 18 };
+  rpcUrls: string[];
+  blockExplorerUrls?: string[];
+};
+
+/** Native currency of the chain (spec: production profile, native asset ETH). */
+export const NATIVE_CURRENCY = { name: "Ether", symbol: "ETH", decimals: 18 } as const;
+
+function urlList(name: string, raw: string | undefined, protocols: string[]): string[] | undefined {
+  if (!raw) return undefined;
+  const urls = raw.split(",").map((u) => u.trim()).filter(Boolean);
+  for (const u of urls) {
+    let parsed: URL;
+    try {
+      parsed = new URL(u);
+    } catch {
+      throw new Error(`${name} must be a comma-separated list of URLs, got "${u}"`);
+    }
+    if (!protocols.includes(parsed.protocol)) throw new Error(`${name}: "${u}" must use ${protocols.join(" or ")}`);
+  }
+  return urls.length > 0 ? urls : undefined;
+}
+
+/**
+ * The chain's `wallet_addEthereumChain` parameters.
+ * @param chainId - the deployment's chain id (4663 -> `"0x1237"`)
+ * @param deploymentRpcUrl - fallback RPC URL (the devnet's anvil)
+ * @param env - environment (default `process.env`)
+ * @throws Error naming a malformed variable
+ * @example addEthereumChainParameter(4663, "http://127.0.0.1:8545", {})
+ * // { chainId: "0x1237", chainName: "evmchain", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: ["http://127.0.0.1:8545"] }
+ */
+export function addEthereumChainParameter(chainId: number, deploymentRpcUrl: string, env: NodeJS.ProcessEnv = process.env): AddEthereumChainParameter {
+  const rpcUrls = urlList("PUBLIC_RPC_URL", env.PUBLIC_RPC_URL, ["http:", "https:"]) ?? [deploymentRpcUrl];
+  const explorers = urlList("BLOCK_EXPLORER_URL", env.BLOCK_EXPLORER_URL, ["https:", "http:"]);
+  return {
+    chainId: numberToHex(chainId),
+    chainName: env.CHAIN_NAME || "evmchain",
+    nativeCurrency: { ...NATIVE_CURRENCY },
+    rpcUrls,
+    ...(explorers ? { blockExplorerUrls: explorers } : {}),
+  };
+}

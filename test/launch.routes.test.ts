@@ -1,0 +1,159 @@
+/**
+ * The launch write path through the real HTTP app (`createApp`, `app.request()`) with a real
+ * store (PGlite in a temporary folder) and a real anvil (no Ponder: the v1 flow never reads the
+ * indexer). Covers what the e2e tests cannot pin down deterministically: a pinned clock for intent
+ * expiry, the daily "finalized" quota (a confirm over quota persists nothing), concurrent confirms
+ * (one persisted record, one quota count), and a launch being invisible to another API key.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { and, eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/pglite";
+import { createPublicClient, createWalletClient, http, type Hash, type PublicClient } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../api/app";
+import type { MarketDb } from "../api/market/queries";
+import { deploymentSchema, type Deployment } from "../config/deployment";
+import { startAnvil, type AnvilInstance } from "../devnet/anvil";
+import { devAccount } from "../devnet/clients";
+import { deployStack } from "../devnet/deploy";
+import { openStore, type Store } from "../store/index";
+import { createApiKey } from "../store/keys";
+import { counters, launches } from "../store/schema";
+
+const BASE = "http://localhost:42069";
+
+let anvil: AnvilInstance;
+let deployment: Deployment;
+let publicClient: PublicClient;
+let marketDbClient: PGlite;
+let store: Store;
+let dir: string;
+let clock = Math.floor(Date.now() / 1000);
+
+beforeAll(async () => {
+  anvil = await startAnvil();
+  deployment = deploymentSchema.parse(await deployStack({ rpcUrl: anvil.rpcUrl }));
+  publicClient = createPublicClient({ transport: http(anvil.rpcUrl) });
+  marketDbClient = new PGlite();
+  dir = mkdtempSync(join(tmpdir(), "launch-routes-"));
+  store = await openStore({ kind: "pglite", dir, schema: "launch_store" });
+});
+
+afterAll(async () => {
+  await store?.close();
+  await marketDbClient?.close();
+  await anvil?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+function makeApp(limits: Record<string, number> = {}) {
+  return createApp({
+    db: drizzle(marketDbClient) as unknown as MarketDb,
+    publicBaseUrl: BASE,
+    store,
+    deployment,
+    publicClient,
+    nowSec: () => clock,
+    limits,
+  });
+}
+
+async function call(app: ReturnType<typeof createApp>, key: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const res = await app.request(`${BASE}${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+let seq = 0;
+async function builtLaunch(app: ReturnType<typeof createApp>, key: string, wallet: number, name: string) {
+  const intent = await call(app, key, "/api/v1/evmchain/launches/intent", { creator: devAccount(wallet).address, name, symbol: "RT" }, { "Idempotency-Key": `rt-${++seq}` });
+  expect(intent.status).toBe(201);
+  const signature = await devAccount(wallet).signMessage({ message: intent.body.intent.message });
+  const built = await call(app, key, "/api/v1/evmchain/launches/build", { launch_id: intent.body.launch_id, intent_signature: signature });
+  expect(built.status).toBe(200);
+  return { launchId: intent.body.launch_id as string, intent: intent.body, signature, built: built.body };
+}
+
+async function sendBuilt(wallet: number, tx: { to: `0x${string}`; data: `0x${string}`; value: `0x${string}`; gas: `0x${string}` }): Promise<Hash> {
+  const client = createWalletClient({ account: devAccount(wallet), transport: http(anvil.rpcUrl) });
+  const hash = await client.sendTransaction({ chain: null, to: tx.to, data: tx.data, value: BigInt(tx.value), gas: BigInt(tx.gas) });
+  await publicClient.waitForTransactionReceipt({ hash });
+  return hash;
+}
+
+const finalizedToday = async (keyId: string) =>
+  (await store.db.select().from(counters).where(eq(counters.bucket, `quota:coins_finalized:${keyId}`))).reduce((n, r) => n + r.hits, 0);
+
+describe("launch write path over app.request()", () => {
+  it("expires an intent exactly at expires_at_sec on a pinned clock", async () => {
+    const app = makeApp();
+    const { secret } = await createApiKey(store, { wallet: devAccount(0).address, createdVia: "cli" });
+    const intent = await call(app, secret, "/api/v1/evmchain/launches/intent", { creator: devAccount(1).address, name: "Clock", symbol: "CLK" }, { "Idempotency-Key": "clock-1" });
+    const signature = await devAccount(1).signMessage({ message: intent.body.intent.message });
+    const saved = clock;
+    try {
+      clock = intent.body.intent.expires_at_sec - 1;
+      expect((await call(app, secret, `/api/v1/evmchain/launches/status?launch_id=${intent.body.launch_id}`)).body.state).toBe("intent_created");
+      clock = intent.body.intent.expires_at_sec;
+      const res = await call(app, secret, "/api/v1/evmchain/launches/build", { launch_id: intent.body.launch_id, intent_signature: signature });
+      expect({ status: res.status, error: res.body.error, state: res.body.state }).toEqual({ status: 410, error: "intent_expired", state: "expired" });
+    } finally {
+      clock = saved;
+    }
+    const row = (await store.db.select().from(launches).where(eq(launches.id, intent.body.launch_id)))[0]!;
+    expect(row.state).toBe("expired");
+    expect(row.build).toBeNull();
+  });
+
+  it("counts one finalized coin per confirmed launch; over the quota nothing is persisted", async () => {
+    const app = makeApp({ coinsFinalizedPerDay: 1 });
+    const { secret, key } = await createApiKey(store, { wallet: devAccount(0).address, createdVia: "cli" });
+    const a = await builtLaunch(app, secret, 2, "Quota A");
+    const b = await builtLaunch(app, secret, 3, "Quota B");
+    const txA = await sendBuilt(2, a.built.transaction);
+    const txB = await sendBuilt(3, b.built.transaction);
+    expect((await call(app, secret, "/api/v1/evmchain/launches/confirm", { launch_id: a.launchId, tx_hash: txA })).status).toBe(200);
+    // Replays of a confirmed launch do not count again.
+    expect((await call(app, secret, "/api/v1/evmchain/launches/confirm", { launch_id: a.launchId, tx_hash: txA })).status).toBe(200);
+    expect(await finalizedToday(key.id)).toBe(1);
+    const over = await call(app, secret, "/api/v1/evmchain/launches/confirm", { launch_id: b.launchId, tx_hash: txB });
+    expect({ status: over.status, error: over.body.error }).toEqual({ status: 429, error: "quota_exceeded" });
+    const row = (await store.db.select().from(launches).where(eq(launches.id, b.launchId)))[0]!;
+    expect(row.state).toBe("built");
+    expect(row.tokenAddress).toBeNull();
+  });
+
+  it("persists one record and counts the quota once under concurrent confirms", async () => {
+    const app = makeApp();
+    const { secret, key } = await createApiKey(store, { wallet: devAccount(0).address, createdVia: "cli" });
+    const l = await builtLaunch(app, secret, 4, "Race");
+    const tx = await sendBuilt(4, l.built.transaction);
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => call(app, secret, "/api/v1/evmchain/launches/confirm", { launch_id: l.launchId, tx_hash: tx })),
+    );
+    for (const r of results) expect(r.status).toBe(200);
+    expect(new Set(results.map((r) => JSON.stringify(r.body))).size).toBe(1);
+    const confirmed = await store.db.select().from(launches).where(and(eq(launches.txHash, tx.toLowerCase()), eq(launches.state, "confirmed")));
+    expect(confirmed).toHaveLength(1);
+    expect(await finalizedToday(key.id)).toBe(1);
+  });
+
+  it("hides a launch from other API keys (404) and returns the same build to its own key", async () => {
+    const app = makeApp();
+    const mine = await createApiKey(store, { wallet: devAccount(0).address, createdVia: "cli" });
+    const theirs = await createApiKey(store, { wallet: devAccount(0).address, createdVia: "cli" });
+    const l = await builtLaunch(app, mine.secret, 5, "Private");
+    const peek = await call(app, theirs.secret, `/api/v1/evmchain/launches/status?launch_id=${l.launchId}`);
+    expect({ status: peek.status, error: peek.body.error }).toEqual({ status: 404, error: "launch_not_found" });
+    const steal = await call(app, theirs.secret, "/api/v1/evmchain/launches/build", { launch_id: l.launchId, intent_signature: l.signature });
+    expect(steal.status).toBe(404);
+    const again = await call(app, mine.secret, "/api/v1/evmchain/launches/build", { launch_id: l.launchId, intent_signature: l.signature });
+    expect(again.body).toEqual(l.built);
+  });
+});

@@ -1,0 +1,141 @@
+/**
+ * Configuration (config/env.ts): every setting validated at start with a message naming the
+ * variable; `npm start` and the service (`ponder start`) exit non-zero on a bad value; every
+ * variable the code reads is declared in the schema and listed in `.env.example`.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, ENV_NAMES, loadEnv } from "../config/env";
+import { startPonder } from "../scripts/ponderProcess";
+import { findFreePort } from "../devnet/anvil";
+
+const FACTORY = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
+
+function problemsOf(env: NodeJS.ProcessEnv): string[] {
+  try {
+    loadEnv(env);
+    return [];
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as ConfigError).problems;
+  }
+}
+
+describe("loadEnv", () => {
+  it("applies the documented defaults and treats empty values as unset", () => {
+    const env = loadEnv({ PORT: "", DATABASE_URL: "" });
+    expect(env).toMatchObject({
+      PORT: 42069,
+      DATABASE_SCHEMA: "evmchain",
+      STORE_SCHEMA: "launch_store",
+      V1_RATE_LIMIT_PER_MINUTE: 60,
+      PUBLIC_RATE_LIMIT_PER_MINUTE: 600,
+      SESSION_RATE_LIMIT_PER_MINUTE: 120,
+      EVENTS_CONFIRMATION_BLOCKS: 30,
+      POLLING_INTERVAL_MS: 100,
+      LOG_FORMAT: "json",
+      TRUST_PROXY: "0",
+    });
+    expect(env.DATABASE_URL).toBeUndefined();
+  });
+
+  it("names each bad variable, what is wrong and the value received", () => {
+    expect(
+      problemsOf({
+        PORT: "http",
+        V1_RATE_LIMIT_PER_MINUTE: "0",
+        TRUST_PROXY: "yes",
+        BIG_BUY_THRESHOLD_WEI: "0.05",
+        PARTNER_A_SLUG: "Partner A",
+        LOG_FORMAT: "xml",
+        STORE_SCHEMA: "Launch-Store",
+        PUBLIC_BASE_URL: "launch.example",
+        WETH_ADDRESS: "0x1234",
+      }),
+    ).toEqual([
+      'WETH_ADDRESS: must be a 20-byte hex address (0x + 40 hex digits), got "0x1234"',
+      'STORE_SCHEMA: must be a lowercase identifier ([a-z_][a-z0-9_]*), at most 63 characters, got "Launch-Store"',
+      'PORT: must be an integer from 1 to 65535, got "http"',
+      'PUBLIC_BASE_URL: must be an http(s) URL (origin of the public site, no trailing path), got "launch.example"',
+      'TRUST_PROXY: must be "0" or "1", got "yes"',
+      'V1_RATE_LIMIT_PER_MINUTE: must be an integer >= 1, got "0"',
+      'BIG_BUY_THRESHOLD_WEI: must be a decimal integer in wei, got "0.05"',
+      'PARTNER_A_SLUG: must be 1-40 characters of [a-z0-9-], starting with a letter or digit, got "Partner A"',
+      'LOG_FORMAT: must be "json" or "pretty", got "xml"',
+    ]);
+  });
+
+  it("requires the production variables once LAUNCH_FACTORY_ADDRESS is set, and never echoes DATABASE_URL", () => {
+    const problems = problemsOf({ LAUNCH_FACTORY_ADDRESS: FACTORY, DATABASE_URL: "mysql://user:hunter2@db/x" });
+    expect(problems[0]).toBe("DATABASE_URL: must be a postgres:// or postgresql:// connection URL");
+    expect(problems.join("\n")).not.toContain("hunter2");
+    expect(problems).toContain("RPC_URL: is required when LAUNCH_FACTORY_ADDRESS is set (production configuration)");
+    expect(problems).toContain("QUOTER_V2_ADDRESS: is required when LAUNCH_FACTORY_ADDRESS is set (production configuration)");
+  });
+
+  it("declares every variable the code reads, and .env.example lists each one", () => {
+    const files: string[] = ["ponder.config.ts"];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        if (statSync(path).isDirectory()) walk(path);
+        else if (path.endsWith(".ts") && !path.endsWith(".test.ts")) files.push(path);
+      }
+    };
+    for (const dir of ["api", "config", "store", "scripts", "src", "launch", "devnet", "feeds"]) walk(dir);
+    const used = new Set<string>();
+    for (const file of files) {
+      const text = readFileSync(file, "utf8");
+      for (const m of text.matchAll(/\b(?:process\.env|env)(?:\.([A-Z][A-Z0-9_]+)|\[\s*"([A-Z][A-Z0-9_]+)"\s*\])/g)) used.add((m[1] ?? m[2])!);
+      // Names passed to small readers, e.g. readWei(env, "BIG_BUY_THRESHOLD_WEI", …)
+      if (file.startsWith("config")) for (const m of text.matchAll(/\(env, "([A-Z][A-Z0-9_]+)"/g)) used.add(m[1]!);
+    }
+    expect(used.size).toBeGreaterThan(20);
+    const undeclared = [...used].filter((name) => !ENV_NAMES.includes(name));
+    expect(undeclared).toEqual([]);
+    const example = readFileSync(".env.example", "utf8");
+    const unlisted = ENV_NAMES.filter((name) => !new RegExp(`^#?\\s*${name}=`, "m").test(example));
+    expect(unlisted).toEqual([]);
+  });
+});
+
+describe("fail fast at start", () => {
+  it("npm start (scripts/start.ts) exits 1 with the message before starting anything", () => {
+    const tsxCli = join("node_modules", "tsx", "dist", "cli.mjs");
+    const started = Date.now();
+    const result = spawnSync(process.execPath, [tsxCli, "scripts/start.ts", "--no-seed"], {
+      env: { ...process.env, PORT: "http", SESSION_RATE_LIMIT_PER_MINUTE: "-5" },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('PORT: must be an integer from 1 to 65535, got "http"');
+    expect(result.stderr).toContain('SESSION_RATE_LIMIT_PER_MINUTE: must be an integer >= 1, got "-5"');
+    expect(result.stdout).not.toContain("anvil on");
+    expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
+  it("the service (ponder start) stops at its config build with the message and a non-zero exit", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ops-config-"));
+    try {
+      const error = await startPonder({
+        port: await findFreePort(),
+        schema: "ops_config",
+        env: { PONDER_PGLITE_DIR: join(dir, "pglite"), STORE_PGLITE_DIR: join(dir, "store"), DATABASE_URL: "", V1_RATE_LIMIT_PER_MINUTE: "lots" },
+      }).then(
+        async (service) => {
+          await service.stop();
+          return undefined;
+        },
+        (err: Error) => err,
+      );
+      expect(error?.message).toMatch(/ponder exited with code [1-9]/);
+      expect(error?.message).toContain('V1_RATE_LIMIT_PER_MINUTE: must be an integer >= 1, got \\"lots\\"');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
