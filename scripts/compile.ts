@@ -31,6 +31,7 @@ const ownContracts = [
   { name: "LaunchFactory", prefix: "launchFactory" },
   { name: "FeeLocker", prefix: "feeLocker" },
   { name: "SwapBatcher", prefix: "swapBatcher" },
+  { name: "OwnerWallet", prefix: "ownerWallet" },
 ] as const;
 
 /** Precompiled artifacts from npm packages: module name, export prefix, artifact path, whether to export bytecode. */
