@@ -111,6 +111,29 @@ function ponderCliPath(): string {
 }
 
 /**
+ * Waits until the service has indexed at least `blockNumber` (Ponder's `GET /status`, chain
+ * `evmchain`). `/ready` alone turns 200 at the finalized block, before the newest rows exist.
+ * @param url - the service base URL
+ * @param blockNumber - block that must be indexed
+ * @param timeoutMs - give up after this long
+ * @throws Error on timeout
+ */
+export async function waitIndexed(url: string, blockNumber: bigint, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const status = (await (await fetch(`${url}/status`)).json()) as { evmchain?: { block?: { number?: number } } };
+      const indexed = status.evmchain?.block?.number;
+      if (indexed !== undefined && BigInt(indexed) >= blockNumber) return;
+    } catch {
+      // not listening or not indexing yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not index block ${blockNumber} within ${timeoutMs} ms`);
+}
+
+/**
  * Waits until `GET /ready` answers 200 (historical indexing reached the chain head).
  * @param url - the service base URL
  * @param timeoutMs - give up after this long

@@ -23,7 +23,7 @@ import { startAnvil } from "../devnet/anvil";
 import { deployStack } from "../devnet/deploy";
 import { writeManifest } from "../devnet/manifest";
 import { seedDemo, startRandomTrading } from "../devnet/seed";
-import { startPonder, waitReady } from "./ponderProcess";
+import { startPonder, waitIndexed, waitReady } from "./ponderProcess";
 import { ConfigError, loadEnv, type Env } from "../config/env";
 import { loadStoreConfig, openStore } from "../store/index";
 import { createApiKey } from "../store/keys";
@@ -124,8 +124,10 @@ async function main() {
   shutdown.push(service.stop);
   exitWithService(service);
   await waitReady(service.url);
-
   const client = createPublicClient({ transport: http(anvil.rpcUrl) });
+  // The seeded history must be served before we say "ready".
+  await waitIndexed(service.url, await client.getBlockNumber());
+
   await client.request({ method: "evm_setIntervalMining" as never, params: [Number(flags["block-time"])] as never });
   const intervalMs = Number(flags["trade-interval-ms"]);
   if (!flags["no-seed"] && intervalMs > 0) {
