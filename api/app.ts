@@ -5,7 +5,7 @@
  * `createApp` takes its dependencies, so the same app runs inside Ponder (`api/index.ts` passes
  * Ponder's read-only db) and anywhere a db handle exists.
  */
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import { observeRequests, type RequestLogger } from "./metrics/http";
@@ -75,7 +75,11 @@ export function createApp(deps: AppDeps) {
   const rewardsCsrf = requireCsrf({ getStore, allowedOrigins: [new URL(deps.publicBaseUrl).origin] });
   app.route("/api/evm/evmchain", creatorRewardsRoutes({ db: deps.db, deployment: deps.deployment, client: deps.publicClient, claimGuard: rewardsCsrf }));
 
-  app.notFound((c) => errorResponse(c.get("requestId"), new ApiError("not_found", `no route for ${c.req.method} ${c.req.path}`), c.res.headers));
+  const notFound = (c: Context) => errorResponse(c.get("requestId"), new ApiError("not_found", `no route for ${c.req.method} ${c.req.path}`), c.res.headers);
+  // Ponder mounts this app with `route("/", app)`, which drops a sub-app's `notFound`: an unknown
+  // path then got Ponder's plain-text "404 Not Found". The last catch-all keeps the error shape.
+  app.all("*", notFound);
+  app.notFound(notFound);
   app.onError((err, c) => {
     const requestIdValue = c.get("requestId");
     const carried = c.res.headers;

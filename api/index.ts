@@ -38,7 +38,11 @@ const limits = {
   sessionRequestsPerMinute: env.SESSION_RATE_LIMIT_PER_MINUTE,
 };
 // RPC calls of the API are counted (rpc_requests_total, rpc_errors_total; docs/operations.md).
-const publicClient = createPublicClient({ transport: instrumentedHttp(deployment.rpcUrl) });
+// Each attempt times out after API_RPC_TIMEOUT_MS, with API_RPC_RETRY_COUNT retries, so a stalled
+// RPC fails a build with 503 chain_unavailable in bounded time (viem's defaults: 10 s x 4 attempts).
+const publicClient = createPublicClient({
+  transport: instrumentedHttp(deployment.rpcUrl, { timeout: env.API_RPC_TIMEOUT_MS, retryCount: env.API_RPC_RETRY_COUNT }),
+});
 // Metrics into Ponder's /metrics, scrape-time gauges, request logs, drain + store close on SIGTERM.
 const requestLog = wireOperations({
   db,

@@ -62,11 +62,15 @@ function makeWallet(rpcUrl: string, index: number) {
  * @param options.database - `pglite` (default, a temporary folder) or `postgres` (the test
  *   PostgreSQL, in a uniquely named schema dropped by `stop`)
  * @param options.env - extra environment for the service
+ * @param options.serviceRpcUrl - given anvil's URL, returns the RPC URL the service (indexer and
+ *   API) uses instead (`RPC_URL`), e.g. a fault-injecting proxy; the stack's own clients
+ *   (`publicClient`, `wallet`) keep talking to anvil directly
  */
 export async function startStack(options: {
   schema: string;
   database?: "pglite" | "postgres";
   env?: NodeJS.ProcessEnv;
+  serviceRpcUrl?: (anvilRpcUrl: string) => string | Promise<string>;
 }): Promise<Stack> {
   const onPostgres = options.database === "postgres";
   const schema = onPostgres ? uniqueSchemaName(options.schema) : options.schema;
@@ -89,11 +93,12 @@ export async function startStack(options: {
     const store = await openStore(loadStoreConfig(storeEnv));
     const { secret: apiKey } = await createApiKey(store, { wallet: devAccount(0).address, label: "e2e harness", createdVia: "cli" });
     await store.close();
-    const serviceEnv = {
+    const serviceEnv: NodeJS.ProcessEnv = {
       DEPLOYMENT_MANIFEST: manifestPath,
       PONDER_PGLITE_DIR: join(dataDir, "pglite"),
       ...storeEnv,
     };
+    if (options.serviceRpcUrl) serviceEnv.RPC_URL = await options.serviceRpcUrl(anvil.rpcUrl);
     const port = await findFreePort();
     let service = await startPonder({ port, schema, env: serviceEnv });
     await waitReady(service.url);

@@ -30,7 +30,11 @@ type Snapshot = {
   events?: { newestId: bigint | null; confirmedId: bigint | null };
 };
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+/**
+ * Rejects with "timed out after {ms} ms" unless `promise` settles first (the work itself goes on).
+ * Used wherever an answer must come within a bound even when a dependency hangs.
+ */
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
     promise.then(

@@ -17,6 +17,7 @@ import { createApiKey } from "../../store/keys";
 import { createCsrfToken } from "../../store/sessions";
 import { ApiError } from "../errors";
 import { sendOk } from "../json";
+import { SOURCE_TIMEOUT_MS, withTimeout } from "../metrics/gauges";
 import { clientIp } from "../middleware/clientIp";
 import { storeGetter, type TrustDeps, type TrustEnv } from "../middleware/context";
 import { loadOrCreateSession, requireCsrf } from "../middleware/csrf";
@@ -170,18 +171,27 @@ export function sessionRoutes(deps: SessionDeps) {
        * decimals}, rpc_urls, block_explorer_urls, wallet_add_ethereum_chain (the EIP-3085
        * parameter object), factory {address, accepted_factories, fee_locker,
        * minimum_pool_liquidity_wei (live, null when the RPC is down)}, readiness {ready, rpc {ok,
-       * chain_id, block_number}, indexer {ok, block_number, lag_blocks}}}`.
+       * chain_id, block_number}, indexer {ok, block_number, age_sec (seconds since the indexed
+       * block), lag_blocks (null while the RPC is down)}}}`. RPC probes are bounded to 2 s (a
+       * stalled RPC is `rpc.ok: false`).
        */
       .get("/status", async (c) => {
         const [rpc, indexer, minimum] = await Promise.all([
-          Promise.all([deps.publicClient.getChainId(), deps.publicClient.getBlockNumber()])
+          // RPC probes are bounded (2 s): a stalled RPC reports `rpc.ok: false` instead of hanging.
+          withTimeout(Promise.all([deps.publicClient.getChainId(), deps.publicClient.getBlockNumber()]), SOURCE_TIMEOUT_MS)
             .then(([chainId, block]) => ({ ok: chainId === deps.deployment.chainId, chain_id: chainId, block_number: Number(block) }))
             .catch((err: Error) => ({ ok: false, chain_id: null, block_number: null, error: (err as { shortMessage?: string }).shortMessage ?? err.message })),
           indexedHead(deps.db)
-            .then((head) => (head ? { ok: true, block_number: Number(head.blockNumber) } : { ok: false, block_number: null, error: "the indexer has not recorded a block yet" }))
+            .then((head) =>
+              head
+                ? { ok: true, block_number: Number(head.blockNumber), age_sec: Math.max(0, Math.floor(Date.now() / 1000) - Number(head.timestampSec)) }
+                : { ok: false, block_number: null, error: "the indexer has not recorded a block yet" },
+            )
             .catch((err: Error) => ({ ok: false, block_number: null, error: err.message })),
-          deps.publicClient
-            .readContract({ address: deps.deployment.contracts.launchFactory, abi: launchFactoryAbi, functionName: "minimumPoolLiquidityWei" })
+          withTimeout(
+            deps.publicClient.readContract({ address: deps.deployment.contracts.launchFactory, abi: launchFactoryAbi, functionName: "minimumPoolLiquidityWei" }),
+            SOURCE_TIMEOUT_MS,
+          )
             .then((v) => v.toString())
             .catch(() => null),
         ]);

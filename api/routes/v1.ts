@@ -16,6 +16,7 @@ import { pingStore } from "../../store/index";
 import { insertMedia } from "../../store/media";
 import { ApiError } from "../errors";
 import { sendOk } from "../json";
+import { SOURCE_TIMEOUT_MS, withTimeout } from "../metrics/gauges";
 import { keyLaunchHandlers } from "../launch/keyFlow";
 import { coinsRoutes } from "./coins";
 import { IMAGE_LIMITS, InvalidImageError, sanitizeImage } from "../media/image";
@@ -133,20 +134,27 @@ export function v1Surface(deps: V1SurfaceDeps) {
       .get("/", (c) => sendOk(c, v1Descriptor(deps.publicBaseUrl, limits, c.get("requestId"))))
       /**
        * GET /api/v1/health — store, RPC and indexer state (open). 200 when all are up, else 503
-       * with `ok: false`, `error: "service_unavailable"` and the same fields.
+       * with `ok: false`, `error: "service_unavailable"` and the same fields. The RPC probe is bounded
+       * to 2 s; `indexer.lag_blocks` is null while the RPC is down, `indexer.age_sec` is the age of
+       * the newest indexed block (docs/operations.md "RPC outage").
        */
       .get("/health", async (c) => {
         const [store, rpc, indexer] = await Promise.all([
           getStore()
             .then(async (s) => ({ ok: true, kind: s.kind, latency_ms: await pingStore(s) }))
             .catch((err: Error) => ({ ok: false, error: err.message })),
-          Promise.all([deps.publicClient.getChainId(), deps.publicClient.getBlockNumber()])
+          // Bounded: a stalled RPC makes health answer "rpc down" within 2 s instead of hanging.
+          withTimeout(Promise.all([deps.publicClient.getChainId(), deps.publicClient.getBlockNumber()]), SOURCE_TIMEOUT_MS)
             .then(([chainId, block]) => ({ ok: chainId === deps.deployment.chainId, chain_id: chainId, block_number: Number(block) }))
             .catch((err: Error) => ({ ok: false, error: (err as { shortMessage?: string }).shortMessage ?? err.message })),
           indexerState(deps.indexerStatusUrl),
         ]);
-        if (indexer.ok && "block_number" in rpc && typeof indexer.block_number === "number") {
-          (indexer as Record<string, unknown>).lag_blocks = Math.max(0, rpc.block_number - indexer.block_number);
+        if (indexer.ok) {
+          const extra = indexer as Record<string, unknown>;
+          // Lag in blocks needs the chain head (null while the RPC is down); the age of the indexed
+          // block does not, so it keeps growing through an outage when the chain makes blocks.
+          extra.lag_blocks = "block_number" in rpc && typeof indexer.block_number === "number" ? Math.max(0, rpc.block_number - indexer.block_number) : null;
+          if (typeof indexer.block_timestamp_sec === "number") extra.age_sec = Math.max(0, nowSec() - indexer.block_timestamp_sec);
         }
         const healthy = store.ok && rpc.ok && indexer.ok;
         const body = {

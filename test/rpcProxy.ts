@@ -1,0 +1,155 @@
+/**
+ * A JSON-RPC HTTP proxy for fault tests: sits between the service and a node (anvil) and, on
+ * demand, simulates an RPC outage.
+ *
+ * Modes (switch at any time with `setMode`):
+ * - `pass`: forwards every request to the target and relays the answer;
+ * - `refuse`: the node is down: each request's connection is destroyed without an answer
+ *   (`refuseWith: "close"`, the default) or answered `503 Service Unavailable` (`refuseWith: 503`);
+ * - `stall`: the node hangs: requests are accepted and held without an answer. Held requests are
+ *   forwarded when the mode goes back to `pass` (a late answer the client may have given up on),
+ *   and dropped by `stop`.
+ *
+ * Only `node:http`; no dependencies.
+ */
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+/** What the proxy does with requests. */
+export type RpcProxyMode = "pass" | "refuse" | "stall";
+
+/** A running proxy. */
+export type RpcProxy = {
+  /** `http://127.0.0.1:<port>`: give this to the client under test. */
+  url: string;
+  mode: () => RpcProxyMode;
+  /** Switches the mode; `pass` releases held (stalled) requests to the target. */
+  setMode: (mode: RpcProxyMode) => void;
+  /** Requests received per mode (counted on arrival), by JSON-RPC method (`batch` for arrays). */
+  counts: () => Record<RpcProxyMode, Record<string, number>>;
+  /** Requests held right now (`stall`). */
+  held: () => number;
+  /** Closes the server and every connection (held requests included). */
+  stop: () => Promise<void>;
+};
+
+/** Options of {@link startRpcProxy}. */
+export type RpcProxyOptions = {
+  /** Upstream JSON-RPC URL (http). */
+  target: string;
+  /** Initial mode (default `pass`). */
+  mode?: RpcProxyMode;
+  /** How `refuse` fails a request: destroy the connection (default) or answer 503. */
+  refuseWith?: "close" | 503;
+  /** Port on 127.0.0.1 (default: any free port). */
+  port?: number;
+};
+
+function methodOf(body: Buffer): string {
+  try {
+    const parsed = JSON.parse(body.toString("utf8")) as { method?: unknown } | unknown[];
+    if (Array.isArray(parsed)) return "batch";
+    return typeof parsed.method === "string" ? parsed.method : "unknown";
+  } catch {
+    return "unparsable";
+  }
+}
+
+/**
+ * Starts the proxy.
+ * @example const proxy = await startRpcProxy({ target: anvil.rpcUrl }); proxy.setMode("stall");
+ */
+export async function startRpcProxy(options: RpcProxyOptions): Promise<RpcProxy> {
+  const target = new URL(options.target);
+  let mode: RpcProxyMode = options.mode ?? "pass";
+  const counts: Record<RpcProxyMode, Record<string, number>> = { pass: {}, refuse: {}, stall: {} };
+  const held = new Set<{ body: Buffer; req: IncomingMessage; res: ServerResponse }>();
+  const sockets = new Set<Socket>();
+
+  const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
+    if (res.destroyed || req.socket.destroyed) return;
+    const upstream = httpRequest(
+      {
+        hostname: target.hostname,
+        port: target.port,
+        path: `${target.pathname}${target.search}`,
+        method: req.method,
+        headers: { "content-type": req.headers["content-type"] ?? "application/json", "content-length": String(body.length) },
+      },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, { "content-type": up.headers["content-type"] ?? "application/json" });
+        up.pipe(res);
+      },
+    );
+    upstream.on("error", () => {
+      if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" });
+      res.end("upstream error");
+    });
+    upstream.end(body);
+  };
+
+  const fail = (req: IncomingMessage, res: ServerResponse) => {
+    if (options.refuseWith === 503) {
+      res.writeHead(503, { "content-type": "text/plain", connection: "close" });
+      res.end("rpc proxy: refusing");
+    } else {
+      req.socket.destroy();
+    }
+  };
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      const method = methodOf(body);
+      // The mode when the request is complete decides its fate.
+      const now = mode;
+      counts[now][method] = (counts[now][method] ?? 0) + 1;
+      if (now === "pass") return forward(req, res, body);
+      if (now === "refuse") return fail(req, res);
+      const entry = { body, req, res };
+      held.add(entry);
+      res.on("close", () => held.delete(entry));
+    });
+  });
+  // Held requests may wait long; never let Node time them out on our side.
+  server.requestTimeout = 0;
+  server.headersTimeout = 0;
+  server.keepAliveTimeout = 5_000;
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    mode: () => mode,
+    setMode: (next) => {
+      mode = next;
+      if (next === "refuse") {
+        // A node that went down drops its open (keep-alive) connections too.
+        for (const entry of held) entry.req.socket.destroy();
+        held.clear();
+        for (const socket of sockets) socket.destroy();
+      } else if (next === "pass") {
+        for (const entry of [...held]) {
+          held.delete(entry);
+          forward(entry.req, entry.res, entry.body);
+        }
+      }
+    },
+    counts: () => structuredClone(counts),
+    held: () => held.size,
+    stop: async () => {
+      held.clear();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
