@@ -2,7 +2,7 @@
  * Deploys the whole launch stack on a devnet: WETH9, Uniswap V3 (factory, position manager, swap
  * router, QuoterV2) from the npm artifacts, then our FeeLocker and LaunchFactory.
  */
-import { getAddress, parseEther, type Abi, type Account, type Address, type Hex } from "viem";
+import { getAddress, parseEther, type Abi, type Account, type Address, type Chain, type Hex, type PublicClient, type Transport, type WalletClient } from "viem";
 import { feeLockerAbi, feeLockerBytecode } from "../abis/FeeLocker.js";
 import { launchFactoryAbi, launchFactoryBytecode } from "../abis/LaunchFactory.js";
 import { nonfungiblePositionManagerAbi, nonfungiblePositionManagerBytecode } from "../abis/NonfungiblePositionManager.js";
@@ -125,4 +125,39 @@ export async function deployStack(opts: DeployStackOptions): Promise<DeploymentM
     },
     acceptedFactories: [launchFactory.address],
   };
+}
+
+/**
+ * Deploys a second `LaunchFactory` with the same constructor arguments as the deployment's: a
+ * look-alike that emits byte-identical `TokenLaunched` events but is not an accepted factory.
+ * Tests use it to prove the verifier trusts only accepted factories.
+ * @param walletClient - the deployer (any funded account)
+ * @param publicClient - waits for the receipt
+ * @param deployment - the deployed stack (manifest or validated deployment)
+ * @returns the look-alike factory's address
+ * @throws {DeploymentFailedError} When the receipt has no contract address.
+ */
+export async function deployLookAlikeFactory(
+  walletClient: WalletClient<Transport, Chain | undefined, Account>,
+  publicClient: PublicClient,
+  deployment: Pick<DeploymentManifest, "contracts" | "launchFactory">,
+): Promise<Address> {
+  const { contracts, launchFactory } = deployment;
+  const hash = await walletClient.deployContract({
+    chain: null,
+    abi: launchFactoryAbi,
+    bytecode: launchFactoryBytecode,
+    args: [
+      contracts.weth,
+      contracts.uniswapV3Factory,
+      contracts.nonfungiblePositionManager,
+      contracts.swapRouter,
+      contracts.feeLocker,
+      BigInt(launchFactory.minimumPoolLiquidityWei),
+      launchFactory.startTick,
+    ],
+  });
+  const address = (await publicClient.waitForTransactionReceipt({ hash })).contractAddress;
+  if (!address) throw new DeploymentFailedError(`look-alike LaunchFactory deployment ${hash} created no contract`);
+  return getAddress(address);
 }

@@ -8,9 +8,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getAddress, keccak256, parseEther, toHex, type Hash, type Hex } from "viem";
-import { launchFactoryAbi, launchFactoryBytecode } from "../abis/LaunchFactory";
 import { launchToken } from "../devnet/actions";
 import { devAccount } from "../devnet/clients";
+import { deployLookAlikeFactory } from "../devnet/deploy";
 import { startStack, until, type Stack } from "./harness";
 
 let stack: Stack;
@@ -169,21 +169,7 @@ describe("session surface: status, build, verify", () => {
 
 describe("session surface: forged cases are rejected, nothing persisted", () => {
   it("refuses a look-alike factory that emits the same event", async () => {
-    const deploy = await stack.wallet(0).deployContract({
-      chain: null,
-      abi: launchFactoryAbi,
-      bytecode: launchFactoryBytecode,
-      args: [
-        stack.manifest.contracts.weth,
-        stack.manifest.contracts.uniswapV3Factory,
-        stack.manifest.contracts.nonfungiblePositionManager,
-        stack.manifest.contracts.swapRouter,
-        stack.manifest.contracts.feeLocker,
-        BigInt(stack.manifest.launchFactory.minimumPoolLiquidityWei),
-        stack.manifest.launchFactory.startTick,
-      ],
-    });
-    const lookAlike = (await stack.publicClient.waitForTransactionReceipt({ hash: deploy })).contractAddress!;
+    const lookAlike = await deployLookAlikeFactory(stack.wallet(0), stack.publicClient, stack.manifest);
     const built = await sessionBuild(session, 3, { name: "Fake Twin", symbol: "FTWN", first_buy_wei: parseEther("0.01").toString() });
     const hash = await send(3, built.transaction, { to: lookAlike });
     const res = await verify(session, 3, hash, true, { name: "Fake Twin", symbol: "FTWN" });

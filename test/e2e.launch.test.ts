@@ -8,10 +8,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getAddress, keccak256, parseEther, toHex, type Hash, type Hex } from "viem";
-import { launchFactoryAbi, launchFactoryBytecode } from "../abis/LaunchFactory";
 import * as fx from "../api/media/fixtures";
 import { launchToken } from "../devnet/actions";
 import { devAccount } from "../devnet/clients";
+import { deployLookAlikeFactory } from "../devnet/deploy";
 import { startStack, until, type Stack } from "./harness";
 
 let stack: Stack;
@@ -244,21 +244,7 @@ describe("forged cases are rejected and nothing is persisted", () => {
   });
 
   it("refuses a look-alike factory emitting the same event; the real transaction still confirms afterwards", async () => {
-    const deploy = await stack.wallet(0).deployContract({
-      chain: null,
-      abi: launchFactoryAbi,
-      bytecode: launchFactoryBytecode,
-      args: [
-        stack.manifest.contracts.weth,
-        stack.manifest.contracts.uniswapV3Factory,
-        stack.manifest.contracts.nonfungiblePositionManager,
-        stack.manifest.contracts.swapRouter,
-        stack.manifest.contracts.feeLocker,
-        BigInt(stack.manifest.launchFactory.minimumPoolLiquidityWei),
-        stack.manifest.launchFactory.startTick,
-      ],
-    });
-    const lookAlike = (await stack.publicClient.waitForTransactionReceipt({ hash: deploy })).contractAddress!;
+    const lookAlike = await deployLookAlikeFactory(stack.wallet(0), stack.publicClient, stack.manifest);
     const { launchId, built } = await intentAndBuild(4, { name: "Twin", symbol: "TWIN", first_buy_wei: parseEther("0.01").toString() });
     const fake = await send(4, built.transaction, { to: lookAlike });
     const res = await confirm(launchId, fake);

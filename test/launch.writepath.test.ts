@@ -5,12 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPublicClient, createWalletClient, getAddress, http, keccak256, numberToHex, parseEther, toHex, type Hash, type PublicClient } from "viem";
-import { launchFactoryAbi, launchFactoryBytecode } from "../abis/LaunchFactory";
+import { launchFactoryAbi } from "../abis/LaunchFactory";
 import { deploymentSchema, type Deployment } from "../config/deployment";
 import { launchToken } from "../devnet/actions";
 import { startAnvil, type AnvilInstance } from "../devnet/anvil";
 import { devAccount } from "../devnet/clients";
-import { deployStack } from "../devnet/deploy";
+import { deployLookAlikeFactory, deployStack } from "../devnet/deploy";
 import { buildLaunchTransaction, type BuiltLaunch } from "../launch/build";
 import { verifyLaunch } from "../launch/verify";
 
@@ -117,22 +117,7 @@ describe("verifyLaunch rejects forgeries", () => {
   });
 
   it("rejects a look-alike factory that emits the same event", async () => {
-    const deployer = wallet(0);
-    const hash = await deployer.deployContract({
-      chain: null,
-      abi: launchFactoryAbi,
-      bytecode: launchFactoryBytecode,
-      args: [
-        deployment.contracts.weth,
-        deployment.contracts.uniswapV3Factory,
-        deployment.contracts.nonfungiblePositionManager,
-        deployment.contracts.swapRouter,
-        deployment.contracts.feeLocker,
-        BigInt(deployment.launchFactory.minimumPoolLiquidityWei),
-        deployment.launchFactory.startTick,
-      ],
-    });
-    const lookAlike = (await client.waitForTransactionReceipt({ hash })).contractAddress!;
+    const lookAlike = await deployLookAlikeFactory(wallet(0), client, deployment);
     const fake = await launchToken(wallet(1), client, { ...deployment, contracts: { ...deployment.contracts, launchFactory: lookAlike } }, {
       name: "Fake",
       symbol: "FAKE",
