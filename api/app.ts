@@ -26,6 +26,7 @@ import { publicDescriptorRoutes } from "./routes/descriptors";
 import { mediaRoutes } from "./routes/media";
 import { sessionRoutes } from "./routes/session";
 import { launchMetadataScope } from "./launch/metadata";
+import { openApiRoutes } from "./openapi/routes";
 
 /** Dependencies of the app. */
 export type AppDeps = {
@@ -74,6 +75,9 @@ export function createApp(deps: AppDeps) {
   // Session surface: creator rewards; the claim builder sits behind the session-bound CSRF check.
   const rewardsCsrf = requireCsrf({ getStore, allowedOrigins: [new URL(deps.publicBaseUrl).origin] });
   app.route("/api/evm/evmchain", creatorRewardsRoutes({ db: deps.db, deployment: deps.deployment, client: deps.publicClient, claimGuard: rewardsCsrf }));
+
+  // API description (docs/openapi.md): generated from this app's routes on first request.
+  app.route("/", openApiRoutes(app, deps.publicBaseUrl));
 
   const notFound = (c: Context) => errorResponse(c.get("requestId"), new ApiError("not_found", `no route for ${c.req.method} ${c.req.path}`), c.res.headers);
   // Ponder mounts this app with `route("/", app)`, which drops a sub-app's `notFound`: an unknown

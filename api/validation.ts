@@ -3,7 +3,8 @@
  * into a 400 with the catalogue's error body (never a 500 for bad input).
  */
 import { zValidator } from "@hono/zod-validator";
-import type { ValidationTargets } from "hono";
+import type { MiddlewareHandler, ValidationTargets } from "hono";
+import { resolver, uniqueSymbol } from "hono-openapi";
 import { getAddress, isAddress } from "viem";
 import { z } from "zod";
 import { ApiError, type ErrorCode } from "./errors";
@@ -31,13 +32,28 @@ export function limitParam(fallback: number, max: number) {
 /**
  * Validates `target` with `schema`; failures become `ApiError` 400 naming the field. An issue may
  * carry `params.code` to pick a specific catalogue identifier (default `invalid_request`).
+ * The same schema describes the parameters or body in the OpenAPI document (hono-openapi reads
+ * the marker attached here; docs/openapi.md).
  */
 export function validate<T extends z.ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) {
-  return zValidator(target, schema, (result) => {
+  const middleware = zValidator(target, schema, (result) => {
     if (result.success) return;
     const issue = result.error.issues[0];
     const field = issue?.path.join(".") || target;
     const code = ((issue as { params?: { code?: ErrorCode } } | undefined)?.params?.code ?? "invalid_request") as ErrorCode;
     throw new ApiError(code, `${field}: ${issue?.message ?? "invalid"}`);
   });
+  // hono-openapi describes zod schemas by their input side (before transforms): what clients send.
+  return Object.assign(middleware, { [uniqueSymbol]: { target, ...resolver(schema) } });
+}
+
+/**
+ * Describes in the OpenAPI document the `target` input that a handler validates itself with
+ * `schema` (the launch flow parses its bodies after the safety rule); does nothing at request time.
+ */
+export function describedInput<Target extends keyof ValidationTargets>(target: Target, schema: z.ZodType): MiddlewareHandler {
+  const middleware: MiddlewareHandler = async (_c, next) => {
+    await next();
+  };
+  return Object.assign(middleware, { [uniqueSymbol]: { target, ...resolver(schema) } });
 }

@@ -9,13 +9,13 @@
  * 3. SIGTERM drains, closes the offchain store and exits 0; a restart on the same folders keeps
  *    the indexed rows and the store, and indexes new blocks.
  */
-import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import { parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchToken } from "../devnet/actions";
 import { startStack, until, type Stack } from "./harness";
+import { analysePromQl, loadAlertRules } from "./alertRules";
 
 type Family = { name: string; type: string; metrics: Array<{ labels?: Record<string, string>; value?: string; buckets?: Record<string, string>; count?: string }> };
 
@@ -50,30 +50,6 @@ function samples(families: Map<string, Family>, name: string, labels: Record<str
   const family = families.get(name);
   if (!family) throw new Error(`metric family ${name} missing from /metrics`);
   return family.metrics.filter((m) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v));
-}
-
-/** Metric names used by the alert expressions of docs/alerts.yml. */
-function alertMetricNames(yaml: string): string[] {
-  const exprs: string[] = [];
-  const lines = yaml.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const m = /^(\s*)expr:\s*(\|)?\s*(.*)$/.exec(lines[i]!);
-    if (!m) continue;
-    if (!m[2]) {
-      exprs.push(m[3]!);
-      continue;
-    }
-    const indent = m[1]!.length;
-    const block: string[] = [];
-    while (i + 1 < lines.length && (lines[i + 1]!.trim() === "" || lines[i + 1]!.search(/\S/) > indent)) block.push(lines[++i]!);
-    exprs.push(block.join(" "));
-  }
-  const names = new Set<string>();
-  for (const expr of exprs) {
-    const stripped = expr.replace(/\{[^}]*\}/g, "").replace(/\b(by|without)\s*\([^)]*\)/g, "").replace(/"[^"]*"/g, "");
-    for (const [, name] of stripped.matchAll(/\b([a-z_][a-z0-9_]*_[a-z0-9_]+)\b(?!\s*\()/g)) names.add(name!.replace(/_(bucket|count|sum)$/, ""));
-  }
-  return [...names];
 }
 
 beforeAll(async () => {
@@ -180,7 +156,7 @@ describe("operations through the real service", () => {
     for (const name of ["launch_builds_total", "launch_verifications_total", "launch_confirmations_total"]) expect(families.has(name), name).toBe(true);
 
     // Every metric docs/alerts.yml uses is served.
-    const names = alertMetricNames(readFileSync("docs/alerts.yml", "utf8"));
+    const names = [...new Set(loadAlertRules("docs/alerts.yml").flatMap((r) => analysePromQl(r.expr).metrics))];
     expect(names.length).toBeGreaterThanOrEqual(8);
     for (const name of names) expect(families.has(name), `alerts.yml uses ${name}`).toBe(true);
   });

@@ -92,6 +92,21 @@ export type KeyFlowDeps = TrustDeps & {
 /** Field naming of a surface: `launch_id` (v1 launches) or `draft_id` (coin flow). */
 export type IdField = "launch_id" | "draft_id";
 
+/** Body of build / create-transaction: `{<id>, intent_signature}` (no other field). */
+export function buildBodySchema(field: IdField) {
+  return z.strictObject({ [field]: launchIdSchema, intent_signature: signatureSchema }) as z.ZodType<Record<string, string>>;
+}
+
+/** Body of confirm / finalize: `{<id>, tx_hash}` (no other field). */
+export function confirmBodySchema(field: IdField) {
+  return z.strictObject({ [field]: launchIdSchema, tx_hash: txHashSchema }) as z.ZodType<Record<string, string>>;
+}
+
+/** Query of status: the launch id, or (v1 only) the transaction hash; exactly one is sent. */
+export function statusQuerySchema(field: IdField, allowTxHash: boolean) {
+  return z.object({ [field]: launchIdSchema.optional(), ...(allowTxHash ? { tx_hash: txHashSchema.optional() } : {}) }) as z.ZodType<Record<string, string | undefined>>;
+}
+
 /**
  * The handlers. Each returns a `Response`-ready `{status, body, headers?}`.
  * @param deps - store getter, chain client, deployment, limits, clock
@@ -137,8 +152,7 @@ export function keyLaunchHandlers(deps: KeyFlowDeps) {
 
     /** Build / create-transaction: `{<id>, intent_signature}` -> 200 build body. */
     async build(c: Context<TrustEnv>, field: IdField) {
-      const schema = z.strictObject({ [field]: launchIdSchema, intent_signature: signatureSchema }) as z.ZodType<Record<string, string>>;
-      const body = await parseLaunchBody(c, schema);
+      const body = await parseLaunchBody(c, buildBodySchema(field));
       const flow = await flowDeps();
       const launch = await ownLaunch(c, flow.store, body[field]!, field);
       const result = await buildFromIntent(flow, launch, body.intent_signature as Hex);
@@ -150,8 +164,7 @@ export function keyLaunchHandlers(deps: KeyFlowDeps) {
      * error; counts one coin against the key's daily "finalized" quota when it persists.
      */
     async confirm(c: Context<TrustEnv>, field: IdField) {
-      const schema = z.strictObject({ [field]: launchIdSchema, tx_hash: txHashSchema }) as z.ZodType<Record<string, string>>;
-      const body = await parseLaunchBody(c, schema);
+      const body = await parseLaunchBody(c, confirmBodySchema(field));
       const flow = await flowDeps();
       const launch = await ownLaunch(c, flow.store, body[field]!, field);
       const key = currentKey(c);
@@ -170,16 +183,19 @@ export function keyLaunchHandlers(deps: KeyFlowDeps) {
         throw new ApiError("invalid_request", allowTxHash ? `send exactly one of ${field} and tx_hash` : `${field}: required`);
       }
       const store = await deps.getStore();
+      const parsed = statusQuerySchema(field, allowTxHash).safeParse(allowTxHash ? { [field]: id, tx_hash: tx } : { [field]: id });
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new ApiError("invalid_request", `${issue?.path.join(".")}: ${issue?.message}`);
+      }
       let launch: LaunchRecord;
-      if (id !== undefined) {
-        const parsed = launchIdSchema.safeParse(id);
-        if (!parsed.success) throw new ApiError("invalid_request", `${field}: ${parsed.error.issues[0]?.message}`);
-        launch = await ownLaunch(c, store, parsed.data, field);
+      const launchId = parsed.data[field];
+      if (launchId !== undefined) {
+        launch = await ownLaunch(c, store, launchId, field);
       } else {
-        const parsed = txHashSchema.safeParse(tx);
-        if (!parsed.success) throw new ApiError("invalid_request", `tx_hash: ${parsed.error.issues[0]?.message}`);
-        const found = await findKeyLaunchByTx(store, currentKey(c).id, parsed.data);
-        if (!found || found.surface !== "v1") throw new ApiError("launch_not_found", `tx_hash: no launch of this API key was submitted with ${parsed.data}`);
+        const hash = parsed.data.tx_hash as Hash;
+        const found = await findKeyLaunchByTx(store, currentKey(c).id, hash);
+        if (!found || found.surface !== "v1") throw new ApiError("launch_not_found", `tx_hash: no launch of this API key was submitted with ${hash}`);
         launch = found;
       }
       return { status: 200 as const, body: withId(field, await launchStatus({ store, nowSec: deps.nowSec, publicBaseUrl: deps.publicBaseUrl }, launch)) };

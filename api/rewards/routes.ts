@@ -22,6 +22,8 @@ import { indexedHead, tokensByCreator } from "../market/publicQueries";
 import type { MarketDb } from "../market/queries";
 import type { TrustEnv } from "../middleware/context";
 import { addressParam, validate } from "../validation";
+import { documented } from "../openapi/describe";
+import { addressWire, okBody, transactionWire, uintString } from "../openapi/schemas";
 import { readAccruedFees } from "./accrued";
 import { splitFees } from "./split";
 
@@ -104,7 +106,7 @@ export function creatorRewardsRoutes(deps: RewardsDeps) {
        * totals}`; amounts decimal strings (wei / token base units). 400 `invalid_address`;
        * 503 `chain_unavailable` / `not_indexed_yet`.
        */
-      .get("/creator-rewards", validate("query", walletQuery), async (c) => {
+      .get("/creator-rewards", documented({ tag: "session", summary: "A creator's LP fees: claimed and uncollected (70% creator share), per token", ok: okBody({ wallet: addressWire, as_of_block: z.number().int(), as_of_timestamp_sec: z.number().int(), creator_share_bps: z.literal(7000), tokens: z.array(z.looseObject({})), totals: z.looseObject({}) }), errors: ["invalid_request", "invalid_address", "not_indexed_yet", "chain_unavailable"] }), validate("query", walletQuery), async (c) => {
         const { wallet } = c.req.valid("query");
         const r = await rewardsOf(wallet);
         const sum = (pick: (t: (typeof r.tokens)[number]) => bigint) => r.tokens.reduce((s, t) => s + pick(t), 0n);
@@ -126,7 +128,7 @@ export function creatorRewardsRoutes(deps: RewardsDeps) {
        * `{chainId: "0x1237", from: wallet, to: fee locker, value: "0x0", data}` (spec: Transaction).
        * 400 `invalid_address`/`invalid_request`; 403 `csrf_failed`; 409 `nothing_to_claim`.
        */
-      .post("/build-creator-rewards-claim", deps.claimGuard, validate("json", claimBody), async (c) => {
+      .post("/build-creator-rewards-claim", documented({ tag: "session", summary: "Unsigned collectFeesMany transaction(s) for the creator's positions", ok: okBody({ transaction: transactionWire, transactions: z.array(transactionWire), position_ids: z.array(uintString), as_of_block: z.number().int() }), errors: ["invalid_request", "invalid_address", "nothing_to_claim", "not_indexed_yet", "chain_unavailable"] }), deps.claimGuard, validate("json", claimBody), async (c) => {
         const { wallet } = c.req.valid("json");
         const r = await rewardsOf(wallet);
         const ids = r.tokens.flatMap((t) =>

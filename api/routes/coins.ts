@@ -12,6 +12,11 @@ import { sendOk } from "../json";
 import type { keyLaunchHandlers } from "../launch/keyFlow";
 import type { TrustEnv } from "../middleware/context";
 import { idempotency } from "../middleware/idempotency";
+import { buildBodySchema, confirmBodySchema, statusQuerySchema } from "../launch/keyFlow";
+import { intentRequestSchema } from "../launch/intent";
+import { documented } from "../openapi/describe";
+import { buildDoc, confirmDoc, intentDoc, statusDoc } from "../openapi/launchDocs";
+import { describedInput } from "../validation";
 
 /** What the coin router needs. */
 export type CoinsDeps = { launchOps: ReturnType<typeof keyLaunchHandlers>; getStore: () => Promise<Store> };
@@ -27,7 +32,7 @@ export function coinsRoutes(deps: CoinsDeps) {
        * draft_id, launch_id, state: "intent_created", intent: {message, …}}`; errors as intent.
        * Counts one coin against the key's daily "created" quota.
        */
-      .post("/create-draft", idempotency({ getStore: deps.getStore }), async (c) => {
+      .post("/create-draft", documented({ ...intentDoc, tag: "coins" }), describedInput("json", intentRequestSchema), idempotency({ getStore: deps.getStore }), async (c) => {
         const { status, body } = await ops.intent(c, "draft_id");
         return sendOk(c, body, status);
       })
@@ -36,7 +41,7 @@ export function coinsRoutes(deps: CoinsDeps) {
        * `evmchain:launch:build`) — = `launches/build`: 200 `{ok, draft_id, launch_id, state:
        * "built", transaction, policy, predicted_token_address, gas_limit, amount_out_minimum, …}`.
        */
-      .post("/create-transaction", async (c) => {
+      .post("/create-transaction", documented({ ...buildDoc, tag: "coins" }), describedInput("json", buildBodySchema("draft_id")), async (c) => {
         const { status, body } = await ops.build(c, "draft_id");
         return sendOk(c, body, status);
       })
@@ -45,7 +50,7 @@ export function coinsRoutes(deps: CoinsDeps) {
        * `launches/confirm`: 200 confirmed (`token_address`, `token_url`, …), 202 pending, 4xx with
        * the verifier's code. Counts one coin against the key's daily "finalized" quota.
        */
-      .post("/finalize", async (c) => {
+      .post("/finalize", documented({ ...confirmDoc, tag: "coins" }), describedInput("json", confirmBodySchema("draft_id")), async (c) => {
         const { status, body } = await ops.confirm(c, "draft_id");
         return sendOk(c, body, status);
       })
@@ -53,7 +58,7 @@ export function coinsRoutes(deps: CoinsDeps) {
        * GET /api/v1/coins/status?draft_id= (scope `evmchain:launch:read`) — the launch status
        * record with `draft_id`; 400 without `draft_id`, 404 `launch_not_found`.
        */
-      .get("/status", async (c) => {
+      .get("/status", documented({ ...statusDoc, tag: "coins" }), describedInput("query", statusQuerySchema("draft_id", false)), async (c) => {
         const { status, body } = await ops.status(c, "draft_id", false);
         return sendOk(c, body, status);
       })

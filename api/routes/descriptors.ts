@@ -5,6 +5,10 @@
 import { Hono } from "hono";
 import { IMAGE_LIMITS } from "../media/image";
 import { sendOk } from "../json";
+import { z } from "zod";
+import { documented } from "../openapi/describe";
+import { okBody } from "../openapi/schemas";
+import { OPENAPI_PATH, REFERENCE_PATH } from "../openapi/paths";
 import { SCOPE_TABLE } from "../middleware/auth";
 import type { Limits, TrustEnv } from "../middleware/context";
 import { IDEMPOTENCY_TTL_MS } from "../../store/idempotency";
@@ -42,7 +46,8 @@ export function v1Descriptor(publicBaseUrl: string, limits: Limits, requestId: s
     version: "v1",
     interface_version: V1_INTERFACE_VERSION,
     status: "ok",
-    docs: `${publicBaseUrl}/api/v1`,
+    docs: `${publicBaseUrl}${REFERENCE_PATH}`,
+    openapi: `${publicBaseUrl}${OPENAPI_PATH}`,
     authentication: {
       type: "bearer",
       header: "Authorization: Bearer <API_KEY>",
@@ -93,7 +98,8 @@ export function publicDescriptor(publicBaseUrl: string, limits: Limits) {
     name: "evmchain launch service public API",
     version: "public-v1",
     base_url: `${publicBaseUrl}/api/public`,
-    docs: `${publicBaseUrl}/api/public`,
+    docs: `${publicBaseUrl}${REFERENCE_PATH}`,
+    openapi: `${publicBaseUrl}${OPENAPI_PATH}`,
     well_known: {
       token_list: `${publicBaseUrl}/token-list/evmchain.json`,
       api_v1: `${publicBaseUrl}/api/v1`,
@@ -123,5 +129,5 @@ export function publicDescriptor(publicBaseUrl: string, limits: Limits) {
 
 /** `GET /api/public` — the public descriptor; mounted by the app before the public router. */
 export function publicDescriptorRoutes(deps: { publicBaseUrl: string; limits: Limits }) {
-  return new Hono<TrustEnv>().get("/", (c) => sendOk(c, { ...publicDescriptor(deps.publicBaseUrl, deps.limits), request_id: c.get("requestId") }));
+  return new Hono<TrustEnv>().get("/", documented({ tag: "public", summary: "Index descriptor of the public surface", ok: okBody({ name: z.string(), version: z.literal("public-v1"), base_url: z.string(), docs: z.string(), well_known: z.unknown(), authentication: z.unknown(), endpoints: z.record(z.string(), z.string()), feeds: z.array(z.string()) }) }), (c) => sendOk(c, { ...publicDescriptor(deps.publicBaseUrl, deps.limits), request_id: c.get("requestId") }));
 }

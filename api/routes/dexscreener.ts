@@ -16,6 +16,7 @@ import { Hono, type Context } from "hono";
 import type { PublicClient } from "viem";
 import { erc20Abi, formatUnits, getAddress } from "viem";
 import { z } from "zod";
+import { documented } from "../openapi/describe";
 import type { Deployment } from "../../config/deployment";
 import { loadPublicConfig } from "../../config/public";
 import { ApiError } from "../errors";
@@ -94,7 +95,7 @@ export function dexscreenerRoutes(deps: DexScreenerDeps) {
        * `blockTimestamp` in unix seconds (read from the chain). 503 `not_indexed_yet` before the
        * first checkpoint, `chain_unavailable` when the RPC does not answer.
        */
-      .get("/latest-block", async (c) => {
+      .get("/latest-block", documented({ tag: "dexscreener", summary: "Newest block the /events endpoint serves (confirmed)", ok: z.object({ block: z.object({ blockNumber: z.number().int(), blockTimestamp: z.number().int() }) }), errors: ["not_indexed_yet", "chain_unavailable"] }), async (c) => {
         const blockNumber = await latestBlockNumber();
         const block = await chainCall(`block ${blockNumber}`, () => deps.publicClient.getBlock({ blockNumber }));
         return sendSpec(c, { block: { blockNumber: Number(blockNumber), blockTimestamp: Number(block.timestamp) } });
@@ -105,7 +106,7 @@ export function dexscreenerRoutes(deps: DexScreenerDeps) {
        * `totalSupply` in whole tokens. `circulatingSupply`, `coinGeckoId`, `coinMarketCapId` are not
        * known and omitted. 400 `invalid_address`; 404 `asset_not_found`.
        */
-      .get("/asset", validate("query", idQuery), async (c) => {
+      .get("/asset", documented({ tag: "dexscreener", summary: "A launched token or WETH (whole-unit supply)", ok: z.object({ asset: z.looseObject({ id: z.string(), name: z.string(), symbol: z.string() }) }), errors: ["invalid_request", "invalid_address", "asset_not_found", "chain_unavailable"] }), validate("query", idQuery), async (c) => {
         const { id } = c.req.valid("query");
         if (id === weth) return sendSpec(c, { asset: await wethAsset() }, "public, max-age=60");
         const row = await tokenByAddress(deps.db, id);
@@ -118,7 +119,7 @@ export function dexscreenerRoutes(deps: DexScreenerDeps) {
        * creator, feeBps: 100 } }`; asset0/asset1 = the pool's token0/token1; created at the launch
        * transaction. 400 `invalid_address`; 404 `pair_not_found` (not a launch pool).
        */
-      .get("/pair", validate("query", idQuery), async (c) => {
+      .get("/pair", documented({ tag: "dexscreener", summary: "A launch pool: asset0/asset1 = token0/token1, feeBps 100", ok: z.object({ pair: z.looseObject({ id: z.string(), dexKey: z.string(), asset0Id: z.string(), asset1Id: z.string() }) }), errors: ["invalid_request", "invalid_address", "pair_not_found"] }), validate("query", idQuery), async (c) => {
         const { id } = c.req.valid("query");
         const row = await tokenByPool(deps.db, id);
         if (!row) throw new ApiError("pair_not_found", `no launch pool at ${id}`);
@@ -136,7 +137,7 @@ export function dexscreenerRoutes(deps: DexScreenerDeps) {
        * 400 `invalid_request` (missing/malformed), `invalid_block_range` (fromBlock > toBlock,
        * more than {@link MAX_EVENTS_BLOCK_RANGE} blocks, or toBlock above `/latest-block`).
        */
-      .get("/events", validate("query", eventsQuery), async (c) => {
+      .get("/events", documented({ tag: "dexscreener", summary: "swap and join events in a block range (inclusive, at most 1,000 blocks)", ok: z.object({ events: z.array(z.looseObject({ eventType: z.enum(["swap", "join", "exit"]), txnId: z.string(), block: z.looseObject({ blockNumber: z.number().int() }) })) }), errors: ["invalid_request", "invalid_block_range", "not_indexed_yet"] }), validate("query", eventsQuery), async (c) => {
         const { fromBlock, toBlock } = c.req.valid("query");
         if (fromBlock > toBlock) throw new ApiError("invalid_block_range", `fromBlock ${fromBlock} is after toBlock ${toBlock}`);
         if (toBlock - fromBlock + 1n > BigInt(MAX_EVENTS_BLOCK_RANGE)) {

@@ -15,6 +15,7 @@ import { toJsonText } from "../json";
 import { countLaunches, indexedHead, latestEventsOfKind, tokenPage, tokensByAddress } from "../market/publicQueries";
 import type { MarketDb } from "../market/queries";
 import { limitParam, validate } from "../validation";
+import { documented } from "../openapi/describe";
 import { sendConditional } from "./conditional";
 
 /** What the feeds router reads. */
@@ -43,7 +44,7 @@ export function feedsRoutes(deps: FeedsDeps) {
      * symbols sanitised to the schema (flagged `extensions.sanitized`). Conditional GET.
      * 200 token list JSON; 304; 400 `invalid_request`; 404 `token_list_empty`; 503 `not_indexed_yet`.
      */
-    .get("/token-list/evmchain.json", validate("query", tokenListQuery), async (c) => {
+    .get("/token-list/evmchain.json", documented({ tag: "feeds", summary: "Uniswap token list (https://uniswap.org/tokenlist.schema.json) of launched tokens", ok: z.looseObject({ name: z.string(), timestamp: z.string(), version: z.object({ major: z.number().int(), minor: z.number().int(), patch: z.number().int() }), tokens: z.array(z.looseObject({ chainId: z.number().int(), address: z.string(), name: z.string(), symbol: z.string(), decimals: z.number().int() })) }), also: { 304: { description: "Not modified (conditional GET)" } }, errors: ["invalid_request", "token_list_empty", "not_indexed_yet"] }), validate("query", tokenListQuery), async (c) => {
       const { limit } = c.req.valid("query");
       const head = await indexedHead(deps.db);
       if (!head) throw new ApiError("not_indexed_yet", "the indexer has not processed a block yet");
@@ -77,7 +78,7 @@ export function feedsRoutes(deps: FeedsDeps) {
      * (`launch:{token}`, `big_buy:{trade id}`, `graduation:{token}`), link = token page,
      * pubDate = block time. Conditional GET (ETag, Last-Modified), Cache-Control.
      */
-    app.get(`/feed/${name}.xml`, async (c) => {
+    app.get(`/feed/${name}.xml`, documented({ tag: "feeds", summary: `RSS 2.0 feed: ${name}`, content: { "application/rss+xml": "RSS 2.0 document" }, also: { 304: { description: "Not modified (conditional GET)" } } }), async (c) => {
       const events = await latestEventsOfKind(deps.db, feed.kind, RSS_ITEMS);
       const tokens = new Map((await tokensByAddress(deps.db, [...new Set(events.map((e) => e.token))])).map((t) => [t.address, t]));
       const items: RssItem[] = [];

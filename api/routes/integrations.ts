@@ -16,6 +16,8 @@ import { indexedHead, sortKey, tokenPage, withStats, type TokenSort } from "../m
 import { findToken, type MarketDb } from "../market/queries";
 import { tokenMetadata, tokenRecord } from "../market/records";
 import { addressParam, limitParam, validate } from "../validation";
+import { documented } from "../openapi/describe";
+import { addressWire, okBody, tokenWire, uintString } from "../openapi/schemas";
 
 /** What the integrations router reads. */
 export type IntegrationsDeps = { db: MarketDb; publicBaseUrl: string; deployment: Deployment; nowSec?: () => number };
@@ -69,7 +71,7 @@ export function integrationsRoutes(deps: IntegrationsDeps) {
        * records. `sort` see {@link LAUNCH_SORTS}; `limit` default 50, max 200.
        * 200 `{ok, sort, launches, next_cursor}`; 400 `invalid_request`/`invalid_cursor`.
        */
-      .get("/evmchain/launches", validate("query", launchesQuery), async (c) => {
+      .get("/evmchain/launches", documented({ tag: "integrations", summary: "Launches with their token records, sorted (new, old, market_cap, volume, trades)", ok: okBody({ sort: z.string(), launches: z.array(tokenWire), next_cursor: z.string().nullable() }), errors: ["invalid_request", "invalid_cursor"] }), validate("query", launchesQuery), async (c) => {
         const { sort, limit, cursor } = c.req.valid("query");
         const page = await launches(sort, limit, cursor);
         return sendOk(c, { sort, launches: page.rows.map((r) => tokenRecord(r, deps.publicBaseUrl)), next_cursor: page.next_cursor });
@@ -78,7 +80,7 @@ export function integrationsRoutes(deps: IntegrationsDeps) {
        * GET /integrations/evmchain/token-metadata?address= — name, symbol, decimals, supply,
        * metadata (platform defaults), links and page URL. 200 `{ok, token}`; 400; 404.
        */
-      .get("/evmchain/token-metadata", validate("query", addressQuery), async (c) => {
+      .get("/evmchain/token-metadata", documented({ tag: "integrations", summary: "Name, symbol, supply, metadata and links of one token", ok: okBody({ token: z.looseObject({ chain_id: z.number().int(), address: addressWire, name: z.string(), symbol: z.string(), decimals: z.number().int(), total_supply: uintString }) }), errors: ["invalid_request", "invalid_address", "token_not_found"] }), validate("query", addressQuery), async (c) => {
         const row = await requireToken(c.req.valid("query").address);
         return sendOk(c, {
           token: {
@@ -103,7 +105,7 @@ export function integrationsRoutes(deps: IntegrationsDeps) {
        * `version` (1 = oldest), address, start block, the `TokenLaunched` signature and topic0,
        * fee locker, pool fee tier and tick spacing. 200 `{ok, chain_id, factories}`.
        */
-      .get("/evmchain/factories", (c) =>
+      .get("/evmchain/factories", documented({ tag: "integrations", summary: "Accepted launch factories and the launch event's topic0", ok: okBody({ chain_id: z.number().int(), factories: z.array(z.looseObject({ address: addressWire, current: z.boolean(), launch_event: z.string(), launch_event_topic0: z.string() })) }) }), (c) =>
         sendOk(c, {
           chain_id: deployment.chainId,
           factories: deployment.acceptedFactories.map((address, i) => ({
@@ -128,7 +130,7 @@ export function integrationsRoutes(deps: IntegrationsDeps) {
        * 100, max 500. Confirmed (see events) so an order id is never reused by a reorg.
        * 200 `{ok, tokens: [{orderId, …}], nextOrderId}`; 400.
        */
-      .get(`/${config.partnerASlug}/evmchain/tokens`, validate("query", orderIdQuery), async (c) => {
+      .get(`/${config.partnerASlug}/evmchain/tokens`, documented({ tag: "integrations", summary: "Partner A feed: tokens by increasing orderId", ok: okBody({ tokens: z.array(z.looseObject({ orderId: z.number().int(), chainId: z.number().int(), address: addressWire, name: z.string(), symbol: z.string() })) }), errors: ["invalid_request"] }), validate("query", orderIdQuery), async (c) => {
         const { orderId, limit } = c.req.valid("query");
         const head = await indexedHead(deps.db);
         if (!head) throw new ApiError("not_indexed_yet", "the indexer has not processed a block yet");
@@ -159,7 +161,7 @@ export function integrationsRoutes(deps: IntegrationsDeps) {
        * records; `sort` as {@link LAUNCH_SORTS}; `limit` default 50, max 200.
        * 200 `{ok, sort, launches, next_cursor}`.
        */
-      .get(`/${config.partnerBSlug}/evmchain/launches`, validate("query", launchesQuery), async (c) => {
+      .get(`/${config.partnerBSlug}/evmchain/launches`, documented({ tag: "integrations", summary: "Partner B feed: launches, sorted", ok: okBody({ sort: z.string(), launches: z.array(z.looseObject({ address: addressWire, name: z.string(), symbol: z.string(), price_wei: uintString, market_cap_wei: uintString })) }), errors: ["invalid_request", "invalid_cursor"] }), validate("query", launchesQuery), async (c) => {
         const { sort, limit, cursor } = c.req.valid("query");
         const page = await launches(sort, limit, cursor);
         return sendOk(c, {
@@ -188,7 +190,7 @@ export function integrationsRoutes(deps: IntegrationsDeps) {
        * GET /integrations/{PARTNER_B_SLUG}/evmchain/status?address= — launch status of a token:
        * launched/confirmed/graduated, progress, market state. 200 `{ok, status}`; 400; 404.
        */
-      .get(`/${config.partnerBSlug}/evmchain/status`, validate("query", addressQuery), async (c) => {
+      .get(`/${config.partnerBSlug}/evmchain/status`, documented({ tag: "integrations", summary: "Partner B feed: one launch's status", ok: okBody({ status: z.looseObject({ address: addressWire, launched: z.boolean(), confirmed: z.boolean(), graduated: z.boolean() }) }), errors: ["invalid_request", "invalid_address", "token_not_found"] }), validate("query", addressQuery), async (c) => {
         const row = await requireToken(c.req.valid("query").address);
         const head = await indexedHead(deps.db);
         const rec = tokenRecord(row, deps.publicBaseUrl);

@@ -6,6 +6,7 @@
  * content. 404 `media_not_found` for anything else.
  */
 import { Hono } from "hono";
+import { documented } from "../openapi/describe";
 import type { Store } from "../../store/index";
 import { findMedia } from "../../store/media";
 import { ApiError } from "../errors";
@@ -15,7 +16,7 @@ const FILE = /^([0-9a-f]{32})\.(png|jpg|webp|gif)$/;
 
 /** Builds the `/media` router. */
 export function mediaRoutes(deps: { getStore: () => Promise<Store> }) {
-  return new Hono<TrustEnv>().get("/:file", async (c) => {
+  return new Hono<TrustEnv>().get("/:file", documented({ tag: "media", summary: "An uploaded image (immutable; sandboxed by its CSP)", content: { "image/png": "PNG", "image/jpeg": "JPEG", "image/webp": "WebP", "image/gif": "GIF" }, also: { 304: { description: "Not modified (If-None-Match)" } }, errors: ["media_not_found"] }), async (c) => {
     const match = FILE.exec(c.req.param("file"));
     const row = match ? await findMedia(await deps.getStore(), match[1]!) : null;
     if (!row || row.extension !== match![2]) throw new ApiError("media_not_found", "no uploaded image at this URL");

@@ -25,6 +25,8 @@ import {
 import { eventRecord } from "../market/publicRecords";
 import { tokenRecord, tradeRecord } from "../market/records";
 import { limitParam, validate } from "../validation";
+import { documented } from "../openapi/describe";
+import { addressWire, eventWire, okBody, tokenPage as tokenPageWire, tokenWire, tradePage as tradePageWire, uintString } from "../openapi/schemas";
 
 /** What the public router reads. */
 export type PublicDeps = { db: MarketDb; publicBaseUrl: string; nowSec?: () => number };
@@ -94,7 +96,7 @@ export function publicRoutes(deps: PublicDeps) {
        * GET /api/public/tokens/new?limit=&cursor= — newest launches first (launch order).
        * `limit` default 20, max 100. 200 `{ok, tokens, next_cursor}`; 400 `invalid_request`/`invalid_cursor`.
        */
-      .get("/tokens/new", validate("query", tokenListQuery), async (c) => {
+      .get("/tokens/new", documented({ tag: "public", summary: "Newest launches first", ok: tokenPageWire, errors: ["invalid_request", "invalid_cursor"] }), validate("query", tokenListQuery), async (c) => {
         const { limit, cursor } = c.req.valid("query");
         return sendOk(c, await listTokens("new", limit, cursor));
       })
@@ -103,7 +105,7 @@ export function publicRoutes(deps: PublicDeps) {
        * "Trending"); only tokens with a trade in the last 24 h. `limit` default 20, max 100.
        * 200 `{ok, tokens: [record + trending_score]}`.
        */
-      .get("/tokens/trending", validate("query", trendingQuery), async (c) => {
+      .get("/tokens/trending", documented({ tag: "public", summary: "Tokens by trending score (traded in the last 24 h)", ok: okBody({ tokens: z.array(tokenWire.extend({ trending_score: uintString })) }), errors: ["invalid_request"] }), validate("query", trendingQuery), async (c) => {
         const scored = await trendingTokens(deps.db, nowSec(), c.req.valid("query").limit);
         const records = await render(scored.map((s) => s.row));
         return sendOk(c, { tokens: records.map((r, i) => ({ ...r, trending_score: scored[i]!.score })) });
@@ -113,12 +115,12 @@ export function publicRoutes(deps: PublicDeps) {
        * graduation first (market cap descending, then newer launch); each record has
        * `graduation_progress_bps`. `limit` default 20, max 100. 200 `{ok, tokens, next_cursor}`.
        */
-      .get("/tokens/graduating", validate("query", tokenListQuery), async (c) => {
+      .get("/tokens/graduating", documented({ tag: "public", summary: "Tokens not yet graduated, closest to graduation first", ok: tokenPageWire, errors: ["invalid_request", "invalid_cursor"] }), validate("query", tokenListQuery), async (c) => {
         const { limit, cursor } = c.req.valid("query");
         return sendOk(c, await listTokens("market_cap", limit, cursor, true));
       })
       /** GET /api/public/token/{address_or_slug} — one token record; 404 `token_not_found`. */
-      .get("/token/:address_or_slug", validate("param", tokenPath), async (c) => {
+      .get("/token/:address_or_slug", documented({ tag: "public", summary: "One token record by address or slug", ok: okBody({ token: tokenWire }), errors: ["invalid_request", "token_not_found"] }), validate("param", tokenPath), async (c) => {
         const row = await resolveToken(c.req.valid("param").address_or_slug);
         return sendOk(c, { token: tokenRecord(row, deps.publicBaseUrl) });
       })
@@ -126,13 +128,13 @@ export function publicRoutes(deps: PublicDeps) {
        * GET /api/public/token/{address_or_slug}/trades?limit=&cursor= — newest first; `limit`
        * default 50, max 200. 200 `{ok, token, trades, next_cursor}`; 404 `token_not_found`.
        */
-      .get("/token/:address_or_slug/trades", validate("param", tokenPath), validate("query", tradeListQuery), async (c) => {
+      .get("/token/:address_or_slug/trades", documented({ tag: "public", summary: "A token's trades, newest first", ok: tradePageWire.extend({ token: addressWire }), errors: ["invalid_request", "invalid_cursor", "token_not_found"] }), validate("param", tokenPath), validate("query", tradeListQuery), async (c) => {
         const row = await resolveToken(c.req.valid("param").address_or_slug);
         const { limit, cursor } = c.req.valid("query");
         return sendOk(c, { token: getAddress(row.address), ...(await listTrades(limit, cursor, row.address)) });
       })
       /** GET /api/public/trades/recent?limit=&cursor= — trades of every launched token, newest first. */
-      .get("/trades/recent", validate("query", tradeListQuery), async (c) => {
+      .get("/trades/recent", documented({ tag: "public", summary: "Trades of every launched token, newest first", ok: tradePageWire, errors: ["invalid_request", "invalid_cursor"] }), validate("query", tradeListQuery), async (c) => {
         const { limit, cursor } = c.req.valid("query");
         return sendOk(c, await listTrades(limit, cursor));
       })
@@ -146,7 +148,22 @@ export function publicRoutes(deps: PublicDeps) {
        * them. 200 `{ok, events, pending?, next_since_id, head_block, confirmed_block,
        * confirmation_blocks}`; 400 `invalid_request`; 503 `not_indexed_yet`.
        */
-      .get("/events", validate("query", eventsQuery), async (c) => {
+      .get(
+        "/events",
+        documented({
+          tag: "public",
+          summary: "Events feed: confirmed events after since_id, in chain order",
+          ok: okBody({
+            events: z.array(eventWire),
+            pending: z.array(eventWire).optional(),
+            next_since_id: z.number().int().nonnegative(),
+            head_block: z.number().int(),
+            confirmed_block: z.number().int(),
+            confirmation_blocks: z.number().int(),
+          }),
+          errors: ["invalid_request", "not_indexed_yet"],
+        }),
+        validate("query", eventsQuery), async (c) => {
         const { since_id, limit, include_pending } = c.req.valid("query");
         const head = await indexedHead(deps.db);
         if (!head) throw new ApiError("not_indexed_yet", "the indexer has not processed a block yet");

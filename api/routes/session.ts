@@ -22,7 +22,9 @@ import { clientIp } from "../middleware/clientIp";
 import { storeGetter, type TrustDeps, type TrustEnv } from "../middleware/context";
 import { loadOrCreateSession, requireCsrf } from "../middleware/csrf";
 import { LIMITS, storeRateLimiter } from "../middleware/rateLimit";
-import { addressParam, validate } from "../validation";
+import { addressParam, describedInput, validate } from "../validation";
+import { documented } from "../openapi/describe";
+import { launchStateWire, okBody, policyWire, transactionWire, addressWire } from "../openapi/schemas";
 import { launchFactoryAbi } from "../../abis/LaunchFactory";
 import { addEthereumChainParameter } from "../../launch/network";
 import { PENDING_RETRY_AFTER_SEC, type LaunchFlowDeps } from "../launch/flow";
@@ -111,7 +113,7 @@ export function sessionRoutes(deps: SessionDeps) {
        * (HttpOnly, SameSite=Strict, Secure except on localhost) when missing or expired.
        * 200 `{ok, csrf_token, expires_at_sec}`.
        */
-      .get("/session", async (c) => {
+      .get("/session", documented({ tag: "session", summary: "The session's CSRF token (sets the session cookie)", ok: okBody({ csrf_token: z.string(), expires_at_sec: z.number().int() }) }), async (c) => {
         const session = await loadOrCreateSession(c, getStore);
         c.header("Cache-Control", "no-store");
         return sendOk(c, { csrf_token: createCsrfToken(session), expires_at_sec: Math.floor(session.expiresAtMs / 1000) });
@@ -121,7 +123,7 @@ export function sessionRoutes(deps: SessionDeps) {
        * for the wallet to sign with personal_sign, valid 5 minutes, bound to this session.
        * 200 `{ok, message, nonce, issued_at_sec, expires_at_sec}`; 403 `csrf_failed`; 400.
        */
-      .post("/api-keys/challenge", csrf, validate("json", challengeBody), async (c) => {
+      .post("/api-keys/challenge", documented({ tag: "session", summary: "A one-time message for the wallet to sign (personal_sign) to create an API key", ok: okBody({ message: z.string(), nonce: z.string(), issued_at_sec: z.number().int(), expires_at_sec: z.number().int() }), errors: ["invalid_request", "invalid_address"] }), csrf, validate("json", challengeBody), async (c) => {
         const { wallet } = c.req.valid("json");
         const session = c.get("session")!;
         const nowMs = Date.now();
@@ -140,7 +142,7 @@ export function sessionRoutes(deps: SessionDeps) {
        * 201 `{ok, api_key, key: {id, prefix, wallet, scopes, created_at_sec}}`; 400
        * `challenge_not_found`; 401 `invalid_signature`; 403 `csrf_failed`.
        */
-      .post("/api-keys", csrf, validate("json", createKeyBody), async (c) => {
+      .post("/api-keys", documented({ tag: "session", status: 201, summary: "Create an API key from the signed challenge; the secret is shown once", ok: okBody({ api_key: z.string().startsWith("sk_live_"), key: z.looseObject({ id: z.string(), prefix: z.string(), wallet: addressWire, scopes: z.array(z.string()) }) }), errors: ["invalid_request", "invalid_address", "challenge_not_found", "invalid_signature"] }), csrf, validate("json", createKeyBody), async (c) => {
         const { wallet, signature, label } = c.req.valid("json");
         const session = c.get("session")!;
         const store = await getStore();
@@ -175,7 +177,7 @@ export function sessionRoutes(deps: SessionDeps) {
        * block), lag_blocks (null while the RPC is down)}}}`. RPC probes are bounded to 2 s (a
        * stalled RPC is `rpc.ok: false`).
        */
-      .get("/status", async (c) => {
+      .get("/status", documented({ tag: "session", summary: "Network (EIP-3085 parameters for wallet_addEthereumChain), factory and readiness", ok: okBody({ chain_id: z.literal("0x1237").or(z.string()), chain_id_decimal: z.number().int(), chain_name: z.string(), wallet_add_ethereum_chain: z.record(z.string(), z.unknown()), factory: z.looseObject({ address: addressWire, minimum_pool_liquidity_wei: z.string().nullable() }), readiness: z.looseObject({ ready: z.boolean() }) }) }), async (c) => {
         const [rpc, indexer, minimum] = await Promise.all([
           // RPC probes are bounded (2 s): a stalled RPC reports `rpc.ok: false` instead of hanging.
           withTimeout(Promise.all([deps.publicClient.getChainId(), deps.publicClient.getBlockNumber()]), SOURCE_TIMEOUT_MS)
@@ -225,7 +227,7 @@ export function sessionRoutes(deps: SessionDeps) {
        * `invalid_request` / `invalid_address` / `forbidden_field` / `invalid_image_url`, 403
        * `csrf_failed`, 422 `launch_simulation_failed`, 503 `chain_unavailable`.
        */
-      .post("/build-direct-v3-launch", csrf, async (c) => {
+      .post("/build-direct-v3-launch", documented({ tag: "session", summary: "Build the unsigned launch transaction for the connected wallet", ok: launchStateWire.extend({ ok: z.literal(true), transaction: transactionWire, policy: policyWire }), errors: ["invalid_request", "invalid_address", "forbidden_field", "invalid_image_url", "launch_simulation_failed", "chain_unavailable"] }), describedInput("json", sessionBuildSchema), csrf, async (c) => {
         const body = await parseLaunchBody(c, sessionBuildSchema);
         const result = await sessionBuild(await flowDeps(), c.get("session")!.id, body);
         c.header("Cache-Control", "no-store");
@@ -242,7 +244,7 @@ export function sessionRoutes(deps: SessionDeps) {
        * token_url: null}` — 422 verifier codes, 409 `tx_already_used` / `launch_state_conflict`,
        * 404 `launch_not_found`, 400, 403 `csrf_failed`, 503.
        */
-      .post("/verify-direct-v3-launch", csrf, async (c) => {
+      .post("/verify-direct-v3-launch", documented({ tag: "session", summary: "Verify the broadcast launch; with write: true persist it and report redirect_ready / token_url", ok: launchStateWire.extend({ ok: z.literal(true), verified: z.boolean(), persisted: z.boolean(), redirect_ready: z.boolean(), token_url: z.string().nullable() }), also: { 202: { description: "The transaction is not mined yet (`Retry-After`)." } }, errors: ["invalid_request", "invalid_address", "forbidden_field", "launch_not_found", "launch_state_conflict", "tx_already_used", "chain_unavailable", "transaction_reverted", "factory_not_accepted", "launch_event_missing", "launch_event_ambiguous", "creator_mismatch", "metadata_mismatch", "value_mismatch", "lp_not_locked", "first_buy_missing", "first_buy_below_minimum"] }), describedInput("json", sessionVerifySchema), csrf, async (c) => {
         const body = await parseLaunchBody(c, sessionVerifySchema);
         const { status, body: result } = await sessionVerify({ ...(await flowDeps()), redirectWaitMs }, c.get("session")!.id, body);
         if (status === 202) c.header("Retry-After", String(PENDING_RETRY_AFTER_SEC));

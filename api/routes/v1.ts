@@ -31,7 +31,12 @@ import { udfHistoryResponse } from "../market/udfResponse";
 import { RESOLUTION_SECONDS } from "../../src/domain/candles";
 import { findToken, tokenCandles, tokenTrades, type MarketDb } from "../market/queries";
 import { candleRecord, tokenRecord, tradeRecord } from "../market/records";
-import { addressParam, validate } from "../validation";
+import { addressParam, describedInput, validate } from "../validation";
+import { documented } from "../openapi/describe";
+import { candleWire, okBody, tokenWire, tradeWire, addressWire } from "../openapi/schemas";
+import { buildDoc, confirmDoc, intentDoc, statusDoc } from "../openapi/launchDocs";
+import { buildBodySchema, confirmBodySchema, statusQuerySchema } from "../launch/keyFlow";
+import { intentRequestSchema } from "../launch/intent";
 
 /** What the v1 router reads. */
 export type V1Deps = {
@@ -53,7 +58,7 @@ export function v1Routes(deps: V1Deps) {
        * GET /api/v1/evmchain/tokens/{address} — canonical token record.
        * 200 `{ok, token}`; 400 `invalid_address`; 404 `token_not_found`.
        */
-      .get("/tokens/:address", validate("param", addressPath), async (c) => {
+      .get("/tokens/:address", documented({ tag: "v1", summary: "Canonical token record", ok: okBody({ token: tokenWire }), errors: ["invalid_address", "token_not_found"] }), validate("param", addressPath), async (c) => {
         const { address } = c.req.valid("param");
         const row = await findToken(deps.db, address);
         if (!row) throw new ApiError("token_not_found", `no launched token at ${address}`);
@@ -63,7 +68,7 @@ export function v1Routes(deps: V1Deps) {
        * GET /api/v1/evmchain/tokens/{address}/trades?limit= — swaps mirrored as trades, newest
        * first. `limit` default 50, max 200. 200 `{ok, token, trades}`; 400; 404.
        */
-      .get("/tokens/:address/trades", validate("param", addressPath), validate("query", tradesQuery), async (c) => {
+      .get("/tokens/:address/trades", documented({ tag: "v1", summary: "Swaps mirrored as trades, newest first", ok: okBody({ token: addressWire, trades: z.array(tradeWire) }), errors: ["invalid_request", "invalid_address", "token_not_found"] }), validate("param", addressPath), validate("query", tradesQuery), async (c) => {
         const { address } = c.req.valid("param");
         const { limit } = c.req.valid("query");
         if (!(await findToken(deps.db, address))) throw new ApiError("token_not_found", `no launched token at ${address}`);
@@ -79,7 +84,16 @@ export function v1Routes(deps: V1Deps) {
        * `format=udf` answers in the TradingView UDF `/history` shape instead (`fill`, `countback`;
        * docs/public.md "Candles for charting libraries").
        */
-      .get("/tokens/:address/candles", validate("param", addressPath), validate("query", candlesQuery), async (c) => {
+      .get(
+        "/tokens/:address/candles",
+        documented({
+          tag: "v1",
+          summary: "OHLCV candles, oldest first",
+          description: "`format=udf` answers in the TradingView UDF `/history` shape instead (docs/public.md).",
+          ok: okBody({ token: addressWire, resolution: z.enum(["1m", "5m", "15m", "1h", "4h", "1d"]), from_sec: z.number().int(), to_sec: z.number().int(), candles: z.array(candleWire) }),
+          errors: ["invalid_request", "invalid_address", "invalid_resolution", "invalid_range", "token_not_found"],
+        }),
+        validate("param", addressPath), validate("query", candlesQuery), async (c) => {
         const { address } = c.req.valid("param");
         const { resolution, from, to, format, fill, countback } = c.req.valid("query");
         // UDF `countback`: the last N buckets ending at `to` (overrides `from`).
@@ -131,14 +145,14 @@ export function v1Surface(deps: V1SurfaceDeps) {
   return (
     new Hono<TrustEnv>()
       /** GET /api/v1 — the index descriptor (open). */
-      .get("/", (c) => sendOk(c, v1Descriptor(deps.publicBaseUrl, limits, c.get("requestId"))))
+      .get("/", documented({ tag: "v1", summary: "Index descriptor of the key-authenticated surface (open)", ok: okBody({ name: z.string(), version: z.literal("v1"), status: z.string(), docs: z.string(), authentication: z.record(z.string(), z.unknown()), base_url: z.string(), endpoints: z.record(z.string(), z.string()), limits: z.record(z.string(), z.unknown()), notes: z.array(z.string()), request_id: z.string() }) }), (c) => sendOk(c, v1Descriptor(deps.publicBaseUrl, limits, c.get("requestId"))))
       /**
        * GET /api/v1/health — store, RPC and indexer state (open). 200 when all are up, else 503
        * with `ok: false`, `error: "service_unavailable"` and the same fields. The RPC probe is bounded
        * to 2 s; `indexer.lag_blocks` is null while the RPC is down, `indexer.age_sec` is the age of
        * the newest indexed block (docs/operations.md "RPC outage").
        */
-      .get("/health", async (c) => {
+      .get("/health", documented({ tag: "v1", summary: "Store, RPC and indexer state (open)", ok: okBody({ status: z.literal("ok"), store: z.record(z.string(), z.unknown()), rpc: z.record(z.string(), z.unknown()), indexer: z.record(z.string(), z.unknown()), time_sec: z.number().int(), request_id: z.string() }), errors: ["service_unavailable"] }), async (c) => {
         const [store, rpc, indexer] = await Promise.all([
           getStore()
             .then(async (s) => ({ ok: true, kind: s.kind, latency_ms: await pingStore(s) }))
@@ -182,7 +196,11 @@ export function v1Surface(deps: V1SurfaceDeps) {
        * 409 `idempotency_in_progress`, 422 `idempotency_key_mismatch`, 429 `quota_exceeded`.
        * Counts one coin against the key's daily "created" quota.
        */
-      .post("/evmchain/launches/intent", idempotency({ getStore }), async (c) => {
+      .post(
+        "/evmchain/launches/intent",
+        documented({ ...intentDoc, tag: "v1" }),
+        describedInput("json", intentRequestSchema),
+        idempotency({ getStore }), async (c) => {
         const { status, body } = await launchOps.intent(c, "launch_id");
         return sendOk(c, body, status);
       })
@@ -201,7 +219,7 @@ export function v1Surface(deps: V1SurfaceDeps) {
        * `launch_state_conflict`, 410 `intent_expired` (state `expired`), 422
        * `launch_simulation_failed`, 503 `chain_unavailable`.
        */
-      .post("/evmchain/launches/build", async (c) => {
+      .post("/evmchain/launches/build", documented({ ...buildDoc, tag: "v1" }), describedInput("json", buildBodySchema("launch_id")), async (c) => {
         const { status, body } = await launchOps.build(c, "launch_id");
         return sendOk(c, body, status);
       })
@@ -221,7 +239,7 @@ export function v1Surface(deps: V1SurfaceDeps) {
        * `failed`), 409 `tx_already_used` / `launch_state_conflict`, 404, 429 `quota_exceeded`,
        * 503 `chain_unavailable`.
        */
-      .post("/evmchain/launches/confirm", async (c) => {
+      .post("/evmchain/launches/confirm", documented({ ...confirmDoc, tag: "v1" }), describedInput("json", confirmBodySchema("launch_id")), async (c) => {
         const { status, body } = await launchOps.confirm(c, "launch_id");
         return sendOk(c, body, status);
       })
@@ -232,7 +250,7 @@ export function v1Surface(deps: V1SurfaceDeps) {
        * 200 `{ok, launch_id, state, terminal, next_actions, …}` (api/launch/flow.ts
        * `launchStatus`); 404 `launch_not_found`.
        */
-      .get("/evmchain/launches/status", async (c) => {
+      .get("/evmchain/launches/status", documented({ ...statusDoc, tag: "v1" }), describedInput("query", statusQuerySchema("launch_id", true)), async (c) => {
         const { status, body } = await launchOps.status(c, "launch_id", true);
         return sendOk(c, body, status);
       })
@@ -246,6 +264,14 @@ export function v1Surface(deps: V1SurfaceDeps) {
        */
       .post(
         "/evmchain/media/upload",
+        documented({
+          tag: "v1",
+          status: 201,
+          summary: "Upload a logo (multipart field `image`): checked, re-encoded, hosted",
+          ok: okBody({ image_url: z.string(), content_type: z.string(), width: z.number().int(), height: z.number().int(), byte_length: z.number().int() }),
+          errors: ["image_missing", "image_too_large", "image_type_unsupported", "image_corrupt", "image_dimensions_exceeded", "image_polyglot"],
+        }),
+        describedInput("form", z.object({ image: z.file().meta({ description: "PNG, JPEG, WebP or GIF; at most 2 MiB, 4,096 px per side" }) })),
         bodyLimit({
           maxSize: IMAGE_LIMITS.maxBytes + 64 * 1024,
           onError: () => {

@@ -1,0 +1,86 @@
+/**
+ * The OpenAPI 3.1 document of all three surfaces, generated from the running app's routes: request
+ * parameters and bodies from the zod schemas that validate them (`api/validation.ts`), responses
+ * from each route's {@link documented} description. Surface-wide facts are applied here, once:
+ * the bearer scheme and each v1 route's scope (from `SCOPE_TABLE`, the table the auth middleware
+ * enforces), the session cookie + CSRF scheme on session POSTs, and the auth, rate-limit and
+ * internal errors every route of a surface can return (docs/openapi.md).
+ */
+import type { Hono } from "hono";
+import { generateSpecs } from "hono-openapi";
+import type { OpenAPIV3_1 } from "openapi-types";
+import { scopeFor } from "../middleware/auth";
+import { LOCAL_SESSION_COOKIE, SECURE_SESSION_COOKIE } from "../middleware/csrf";
+import { errorResponses, TAGS } from "./describe";
+import { V1_INTERFACE_VERSION } from "../routes/descriptors";
+import type { ErrorCode } from "../errors";
+import { z } from "zod";
+import { errorBody } from "./schemas";
+
+
+/** Errors every route of a surface can return, keyed by path prefix (first match wins). */
+const SURFACE_ERRORS: readonly { prefix: string; methods?: readonly string[]; codes: readonly ErrorCode[] }[] = [
+  { prefix: "/api/v1/evmchain/", codes: ["missing_api_key", "invalid_api_key", "insufficient_scope", "rate_limited"] },
+  { prefix: "/api/v1/coins/", codes: ["missing_api_key", "invalid_api_key", "insufficient_scope", "rate_limited"] },
+  { prefix: "/api/evm/evmchain/", methods: ["post"], codes: ["csrf_failed", "rate_limited"] },
+  { prefix: "/api/evm/evmchain/", codes: ["rate_limited"] },
+  { prefix: "/api/public", codes: ["rate_limited"] },
+  { prefix: "/token-list/", codes: ["rate_limited"] },
+  { prefix: "/feed/", codes: ["rate_limited"] },
+  { prefix: "/media/", codes: ["rate_limited"] },
+];
+
+/**
+ * Generates the document for `app` (call once; the result is immutable for the app's lifetime).
+ * @param app - the app from `createApp`
+ * @param publicBaseUrl - base URL, the document's server
+ * @returns an OpenAPI 3.1.0 document object
+ */
+export async function buildOpenApiDocument(app: Hono<any, any, any>, publicBaseUrl: string): Promise<OpenAPIV3_1.Document> {
+  const spec = (await generateSpecs(app, {
+    documentation: {
+      openapi: "3.1.0",
+      info: {
+        title: "evmchain launch service",
+        version: V1_INTERFACE_VERSION,
+        description:
+          "Non-custodial token launches and market data for chain 4663. Three surfaces: the browser session surface (`/api/evm/evmchain`, cookie + CSRF), the key-authenticated surface (`/api/v1`, bearer API key with scopes; reports version `v1`) and the read-only public surface (`/api/public`, version `public-v1`), plus the token list and RSS feeds. Amounts are decimal strings in wei or token base units; times are unix seconds; addresses are checksummed.",
+      },
+      servers: [{ url: publicBaseUrl }],
+      tags: Object.values(TAGS).map((name) => ({ name })),
+      components: {
+        schemas: { Error: z.toJSONSchema(errorBody, { target: "draft-2020-12" }) as OpenAPIV3_1.SchemaObject },
+        securitySchemes: {
+          apiKey: { type: "http", scheme: "bearer", description: "`Authorization: Bearer sk_live_…`. Each route needs the scope listed in its `security` requirement." },
+          sessionCookie: { type: "apiKey", in: "cookie", name: SECURE_SESSION_COOKIE, description: `Session cookie from \`GET /api/evm/evmchain/session\` (\`${SECURE_SESSION_COOKIE}\` over HTTPS, \`${LOCAL_SESSION_COOKIE}\` on plain-HTTP localhost).` },
+          csrfToken: { type: "apiKey", in: "header", name: "X-CSRF-Token", description: "The session's CSRF token; the same value goes in the body field `csrf_token`." },
+        },
+      },
+    },
+    // Validation failures are the catalogue's 400 body, described per route by `documented`.
+    defaultValidationErrorResponse: false,
+    // Feeds and the token list end in `.xml` / `.json`: they are endpoints, not static files.
+    excludeStaticFile: false,
+  })) as OpenAPIV3_1.Document;
+  for (const [path, item] of Object.entries(spec.paths ?? {})) {
+    for (const [method, operation] of Object.entries(item ?? {}) as [string, OpenAPIV3_1.OperationObject][]) {
+      if (typeof operation !== "object" || !operation.responses) continue;
+      applySurface(path, method, operation);
+    }
+  }
+  return spec;
+}
+
+function applySurface(path: string, method: string, operation: OpenAPIV3_1.OperationObject): void {
+  const honoPath = path.replace(/\{([^}]+)\}/g, ":$1");
+  const scope = scopeFor(method.toUpperCase(), honoPath);
+  if (scope) operation.security = [{ apiKey: [scope] }];
+  else if (path.startsWith("/api/evm/evmchain/") && method === "post") operation.security = [{ sessionCookie: [], csrfToken: [] }];
+  else operation.security = [];
+  const surface = SURFACE_ERRORS.find((s) => path.startsWith(s.prefix) && (!s.methods || s.methods.includes(method)));
+  const extra = errorResponses([...(surface?.codes ?? []), "internal_error"], { $ref: "#/components/schemas/Error" }) as Record<string, OpenAPIV3_1.ResponseObject>;
+  for (const [status, response] of Object.entries(extra)) {
+    const existing = operation.responses![status] as OpenAPIV3_1.ResponseObject | undefined;
+    operation.responses![status] = existing ? { ...existing, description: `${existing.description}\n\n${response.description}` } : response;
+  }
+}

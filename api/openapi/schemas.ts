@@ -1,0 +1,182 @@
+/**
+ * Wire schemas of the API's responses, for the OpenAPI document (docs/openapi.md). They describe
+ * what the presenters (`api/market/records.ts`, `api/market/publicRecords.ts`, the launch flow)
+ * put on the wire after `api/json.ts` serialised it: amounts as decimal strings, addresses
+ * checksummed, block numbers and unix seconds as JSON numbers. `test/openapi.test.ts` validates
+ * real responses against them, so a presenter that drifts from its schema fails a test.
+ */
+import { z } from "zod";
+import { ERROR_CATALOGUE, type ErrorCode } from "../errors";
+
+/** A checksummed 20-byte address. */
+export const addressWire = z.string().regex(/^0x[0-9a-fA-F]{40}$/).meta({ description: "EIP-55 checksummed address", example: "0x1D84b75127c5e16B0980f0C678886a13A7bD17Fc" });
+/** An unsigned integer amount as a decimal string (wei or token base units). */
+export const uintString = z.string().regex(/^[0-9]+$/).meta({ description: "unsigned integer as a decimal string", example: "75000000000000000" });
+/** A signed integer as a decimal string. */
+export const intString = z.string().regex(/^-?[0-9]+$/);
+/** A 32-byte hash. */
+export const hashWire = z.string().regex(/^0x[0-9a-f]{64}$/i);
+/** A unix time in seconds. */
+export const unixSec = z.number().int().nonnegative().meta({ description: "unix time in seconds" });
+const blockNumber = z.number().int().nonnegative();
+const cursor = z.string().nullable().meta({ description: "opaque cursor for the next page; null on the last page" });
+
+/** The spec's error body (spec: Errors 1), plus the request id and any documented extra fields. */
+export const errorBody = z
+  .looseObject({
+    ok: z.literal(false),
+    error: z.enum(Object.keys(ERROR_CATALOGUE) as [ErrorCode, ...ErrorCode[]]),
+    message: z.string(),
+    request_id: z.string().optional(),
+  })
+  .meta({ id: "Error", description: "Every failure: `ok: false`, a catalogue identifier and a human-readable message." });
+
+/** Off-chain token metadata (creator values or platform defaults). */
+export const tokenMetadataWire = z
+  .looseObject({
+    description: z.string(),
+    image_url: z.string(),
+    website_url: z.string().nullable(),
+    twitter_url: z.string().nullable(),
+    telegram_url: z.string().nullable(),
+    is_default: z.boolean(),
+  })
+  .meta({ id: "TokenMetadata" });
+
+/** Token record (docs/public.md "Token record"). */
+export const tokenWire = z
+  .object({
+    address: addressWire,
+    slug: z.string(),
+    launch_seq: z.number().int().positive(),
+    name: z.string(),
+    symbol: z.string(),
+    decimals: z.number().int(),
+    total_supply: uintString,
+    creator: addressWire,
+    factory: addressWire,
+    pool: addressWire,
+    quote_token: addressWire,
+    token0: addressWire,
+    token1: addressWire,
+    position_ids: z.array(uintString),
+    launch_tx_hash: hashWire,
+    launch_block_number: blockNumber,
+    launch_timestamp_sec: unixSec,
+    liquidity_wei: uintString,
+    first_buy_wei: uintString,
+    first_buy_tokens_out: uintString,
+    sqrt_price_x96: uintString,
+    tick: z.number().int(),
+    price_wei: uintString.meta({ description: "wei per one whole token (10^decimals base units), floored" }),
+    market_cap_wei: uintString,
+    launch_price_wei: uintString,
+    volume_wei: uintString,
+    volume_token: uintString,
+    volume_24h_wei: uintString.nullable(),
+    volume_24h_token: uintString.nullable(),
+    trade_count_24h: z.number().int().nullable(),
+    price_24h_ago_wei: uintString.nullable(),
+    price_change_24h_bps: z.number().int().nullable(),
+    liquidity: z.object({ reserve_wei: uintString, reserve_token: uintString, total_value_wei: uintString }),
+    trade_count: z.number().int(),
+    buy_count: z.number().int(),
+    sell_count: z.number().int(),
+    last_trade_timestamp_sec: unixSec.nullable(),
+    graduated: z.boolean(),
+    graduated_at_sec: unixSec.nullable(),
+    graduation_threshold_wei: uintString,
+    graduation_progress_bps: z.number().int().min(0).max(10_000),
+    creator_fees_wei: uintString,
+    creator_fees_token: uintString,
+    protocol_fees_wei: uintString,
+    protocol_fees_token: uintString,
+    metadata: tokenMetadataWire,
+    token_url: z.string(),
+  })
+  .meta({ id: "Token", description: "A launched token: launch facts, market state after the latest indexed swap, 24 h figures, liquidity, fees, metadata." });
+
+/** Trade record: one Uniswap V3 Swap of a launch pool, seen from the token's side. */
+export const tradeWire = z
+  .object({
+    id: z.string(),
+    token: addressWire,
+    pool: addressWire,
+    side: z.enum(["buy", "sell"]),
+    trader: addressWire,
+    recipient: addressWire,
+    token_amount: uintString,
+    eth_amount_wei: uintString,
+    price_wei: uintString,
+    market_cap_wei: uintString,
+    sqrt_price_x96: uintString,
+    tick: z.number().int(),
+    block_number: blockNumber,
+    log_index: z.number().int().nonnegative(),
+    timestamp_sec: unixSec,
+    tx_hash: hashWire,
+  })
+  .meta({ id: "Trade" });
+
+/** OHLCV candle; prices in wei per whole token. */
+export const candleWire = z
+  .object({
+    bucket_start_sec: unixSec,
+    open_wei: uintString,
+    high_wei: uintString,
+    low_wei: uintString,
+    close_wei: uintString,
+    volume_token: uintString,
+    volume_wei: uintString,
+    trade_count: z.number().int().positive(),
+  })
+  .meta({ id: "Candle" });
+
+/** Events-feed record (docs/public.md "Events feed"). */
+export const eventWire = z
+  .object({
+    id: z.number().int().nonnegative(),
+    kind: z.enum(["launch", "trade", "big_buy", "graduation", "fee_claim"]),
+    token: addressWire,
+    block_number: blockNumber,
+    log_index: z.number().int().nonnegative(),
+    timestamp_sec: unixSec,
+    tx_hash: hashWire,
+    confirmed: z.boolean(),
+    payload: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: "Event" });
+
+/** EIP-1193 transaction the wallet sends unchanged (spec: Transaction). */
+export const transactionWire = z
+  .looseObject({
+    chainId: z.string().regex(/^0x[0-9a-f]+$/),
+    from: addressWire,
+    to: addressWire,
+    value: z.string().regex(/^0x[0-9a-f]+$/).meta({ description: "hex quantity in wei" }),
+    data: z.string().regex(/^0x[0-9a-f]*$/i),
+  })
+  .meta({ id: "Transaction" });
+
+/** Launch pool policy (spec: Policy). */
+export const policyWire = z
+  .object({ minimum_pool_liquidity_wei: uintString, first_buy_amount_wei: uintString, total_transaction_value_wei: uintString })
+  .meta({ id: "Policy" });
+
+/** A launch's state record (docs/launch.md "States"). */
+export const launchStateWire = z
+  .looseObject({
+    launch_id: z.string(),
+    state: z.enum(["intent_created", "built", "submitted", "failed", "confirmed", "expired"]),
+  })
+  .meta({ id: "LaunchState" });
+
+/** `{ ok: true, ...shape }`: a success body with the given fields (unlisted fields allowed). */
+export function okBody<T extends z.ZodRawShape>(shape: T) {
+  return z.looseObject({ ok: z.literal(true), ...shape });
+}
+
+/** Token page of a list endpoint. */
+export const tokenPage = okBody({ tokens: z.array(tokenWire), next_cursor: cursor });
+/** Trade page of a list endpoint. */
+export const tradePage = okBody({ trades: z.array(tradeWire), next_cursor: cursor });
