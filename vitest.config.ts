@@ -7,7 +7,7 @@ import { defineConfig } from "vitest/config";
  */
 export default defineConfig({
   test: {
-    include: ["**/*.test.ts"],
+    include: ["**/*.test.{ts,tsx}"],
     exclude: ["node_modules/**", ".ponder/**", "generated/**"],
     testTimeout: 120_000,
     hookTimeout: 180_000,

@@ -27,6 +27,7 @@ import { mediaRoutes } from "./routes/media";
 import { sessionRoutes } from "./routes/session";
 import { launchMetadataScope } from "./launch/metadata";
 import { openApiRoutes } from "./openapi/routes";
+import { pagesRoutes } from "../pages/routes";
 
 /** Dependencies of the app. */
 export type AppDeps = {
@@ -76,6 +77,8 @@ export function createApp(deps: AppDeps) {
   const rewardsCsrf = requireCsrf({ getStore, allowedOrigins: [new URL(deps.publicBaseUrl).origin] });
   app.route("/api/evm/evmchain", creatorRewardsRoutes({ db: deps.db, deployment: deps.deployment, client: deps.publicClient, claimGuard: rewardsCsrf }));
 
+  // Browser pages: launch page, token pages (docs/pages.md).
+  app.route("/", pagesRoutes({ db: deps.db, publicBaseUrl: deps.publicBaseUrl, deployment: deps.deployment, publicClient: deps.publicClient }));
   // API description (docs/openapi.md): generated from this app's routes on first request.
   app.route("/", openApiRoutes(app, deps.publicBaseUrl));
 

@@ -19,6 +19,7 @@ export const TAGS = {
   dexscreener: "DEX Screener adapter",
   feeds: "Token list and XML feeds",
   media: "Media",
+  pages: "Browser pages",
   docs: "API description",
 } as const;
 
@@ -28,13 +29,13 @@ export type RouteDoc = {
   summary: string;
   description?: string;
   /** Success status (default 200). */
-  status?: 200 | 201 | 304;
+  status?: 200 | 201 | 302 | 304;
   /** JSON success body; omit for non-JSON bodies (give `content`). */
   ok?: z.ZodType;
   /** Non-JSON success content, media type -> description (e.g. RSS, PNG). */
   content?: Record<string, string>;
   /** Other success statuses with a JSON body (e.g. 202 pending). */
-  also?: Partial<Record<200 | 201 | 202 | 304, { description: string; schema?: z.ZodType }>>;
+  also?: Partial<Record<200 | 201 | 202 | 302 | 304, { description: string; schema?: z.ZodType }>>;
   /** Catalogue errors this route can return besides the surface-wide ones. */
   errors?: readonly ErrorCode[];
   /** JSON request body schema, for routes that parse their body themselves. */

@@ -180,3 +180,12 @@ export function okBody<T extends z.ZodRawShape>(shape: T) {
 export const tokenPage = okBody({ tokens: z.array(tokenWire), next_cursor: cursor });
 /** Trade page of a list endpoint. */
 export const tradePage = okBody({ trades: z.array(tradeWire), next_cursor: cursor });
+
+/** Candles answer (`format=json`). */
+export const candlesBody = okBody({
+  token: addressWire,
+  resolution: z.enum(["1m", "5m", "15m", "1h", "4h", "1d"]),
+  from_sec: z.number().int(),
+  to_sec: z.number().int(),
+  candles: z.array(candleWire),
+});

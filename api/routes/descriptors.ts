@@ -111,6 +111,7 @@ export function publicDescriptor(publicBaseUrl: string, limits: Limits) {
       tokens_graduating: "GET /api/public/tokens/graduating?limit=<n>",
       token: "GET /api/public/token/{address_or_slug}",
       token_trades: "GET /api/public/token/{address_or_slug}/trades?limit=<n>",
+      token_candles: "GET /api/public/token/{address_or_slug}/candles?resolution=<1m|5m|15m|1h|4h|1d>&from=<unix_sec>&to=<unix_sec>",
       trades_recent: "GET /api/public/trades/recent?limit=<n>",
       events: "GET /api/public/events?since_id=<id>&limit=<n>",
       token_list: "GET /token-list/evmchain.json?limit=<n>",

@@ -25,8 +25,10 @@ import {
 import { eventRecord } from "../market/publicRecords";
 import { tokenRecord, tradeRecord } from "../market/records";
 import { limitParam, validate } from "../validation";
+import { candlesQuery } from "../market/params";
+import { candlesResponse } from "../market/candlesResponse";
 import { documented } from "../openapi/describe";
-import { addressWire, eventWire, okBody, tokenPage as tokenPageWire, tokenWire, tradePage as tradePageWire, uintString } from "../openapi/schemas";
+import { addressWire, candlesBody, eventWire, okBody, tokenPage as tokenPageWire, tokenWire, tradePage as tradePageWire, uintString } from "../openapi/schemas";
 
 /** What the public router reads. */
 export type PublicDeps = { db: MarketDb; publicBaseUrl: string; nowSec?: () => number };
@@ -133,6 +135,26 @@ export function publicRoutes(deps: PublicDeps) {
         const { limit, cursor } = c.req.valid("query");
         return sendOk(c, { token: getAddress(row.address), ...(await listTrades(limit, cursor, row.address)) });
       })
+      /**
+       * GET /api/public/token/{address_or_slug}/candles?resolution=&from=&to= — the v1 candles
+       * answer without a key (the token page's chart reads it): same parameters, bounds and
+       * shape (`format=udf` too). 400 `invalid_request`/`invalid_resolution`/`invalid_range`; 404.
+       */
+      .get(
+        "/token/:address_or_slug/candles",
+        documented({
+          tag: "public",
+          summary: "A token's OHLCV candles, oldest first (as the v1 candles endpoint)",
+          ok: candlesBody,
+          errors: ["invalid_request", "invalid_resolution", "invalid_range", "token_not_found"],
+        }),
+        validate("param", tokenPath),
+        validate("query", candlesQuery),
+        async (c) => {
+          const row = await resolveToken(c.req.valid("param").address_or_slug);
+          return candlesResponse(c, deps.db, getAddress(row.address), c.req.valid("query"), nowSec());
+        },
+      )
       /** GET /api/public/trades/recent?limit=&cursor= — trades of every launched token, newest first. */
       .get("/trades/recent", documented({ tag: "public", summary: "Trades of every launched token, newest first", ok: tradePageWire, errors: ["invalid_request", "invalid_cursor"] }), validate("query", tradeListQuery), async (c) => {
         const { limit, cursor } = c.req.valid("query");

@@ -26,14 +26,13 @@ import { idempotency } from "../middleware/idempotency";
 import { clientIp } from "../middleware/clientIp";
 import { LIMITS, storeRateLimiter } from "../middleware/rateLimit";
 import { v1Descriptor } from "./descriptors";
-import { candleWindow, candlesQuery, tradesQuery } from "../market/params";
-import { udfHistoryResponse } from "../market/udfResponse";
-import { RESOLUTION_SECONDS } from "../../src/domain/candles";
-import { findToken, tokenCandles, tokenTrades, type MarketDb } from "../market/queries";
-import { candleRecord, tokenRecord, tradeRecord } from "../market/records";
+import { candlesQuery, tradesQuery } from "../market/params";
+import { candlesResponse } from "../market/candlesResponse";
+import { findToken, tokenTrades, type MarketDb } from "../market/queries";
+import { tokenRecord, tradeRecord } from "../market/records";
 import { addressParam, describedInput, validate } from "../validation";
 import { documented } from "../openapi/describe";
-import { candleWire, okBody, tokenWire, tradeWire, addressWire } from "../openapi/schemas";
+import { candlesBody, okBody, tokenWire, tradeWire, addressWire } from "../openapi/schemas";
 import { buildDoc, confirmDoc, intentDoc, statusDoc } from "../openapi/launchDocs";
 import { buildBodySchema, confirmBodySchema, statusQuerySchema } from "../launch/keyFlow";
 import { intentRequestSchema } from "../launch/intent";
@@ -90,27 +89,17 @@ export function v1Routes(deps: V1Deps) {
           tag: "v1",
           summary: "OHLCV candles, oldest first",
           description: "`format=udf` answers in the TradingView UDF `/history` shape instead (docs/public.md).",
-          ok: okBody({ token: addressWire, resolution: z.enum(["1m", "5m", "15m", "1h", "4h", "1d"]), from_sec: z.number().int(), to_sec: z.number().int(), candles: z.array(candleWire) }),
+          ok: candlesBody,
           errors: ["invalid_request", "invalid_address", "invalid_resolution", "invalid_range", "token_not_found"],
         }),
-        validate("param", addressPath), validate("query", candlesQuery), async (c) => {
-        const { address } = c.req.valid("param");
-        const { resolution, from, to, format, fill, countback } = c.req.valid("query");
-        // UDF `countback`: the last N buckets ending at `to` (overrides `from`).
-        const size = RESOLUTION_SECONDS[resolution];
-        const toSec = to ?? nowSec();
-        const window = candleWindow(resolution, countback !== undefined ? Math.max(0, toSec - size * (countback - 1)) : from, toSec, nowSec());
-        if (!(await findToken(deps.db, address))) throw new ApiError("token_not_found", `no launched token at ${address}`);
-        const rows = await tokenCandles(deps.db, address, resolution, window.fromSec, window.toSec);
-        if (format === "udf") return udfHistoryResponse(c, deps.db, address, resolution, rows, window, fill === "1" || fill === "true", countback);
-        return sendOk(c, {
-          token: address,
-          resolution,
-          from_sec: Number(window.fromSec),
-          to_sec: Number(window.toSec),
-          candles: rows.map(candleRecord),
-        });
-      })
+        validate("param", addressPath),
+        validate("query", candlesQuery),
+        async (c) => {
+          const { address } = c.req.valid("param");
+          if (!(await findToken(deps.db, address))) throw new ApiError("token_not_found", `no launched token at ${address}`);
+          return candlesResponse(c, deps.db, address, c.req.valid("query"), nowSec());
+        },
+      )
   );
 }
 

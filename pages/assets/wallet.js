@@ -1,0 +1,141 @@
+// Browser helpers shared by the pages: the EIP-1193 wallet (window.ethereum), the service's JSON
+// API, the session's CSRF token and the browser's API key. Every failure becomes an Error whose
+// message is plain words for the page to show; nothing is retried behind the user's back.
+
+/** EIP-1193 / EIP-1474 error codes, in plain words. */
+const WALLET_ERRORS = {
+  4001: "You rejected the request in your wallet.",
+  4100: "Your wallet has not authorised this site. Connect the wallet first.",
+  4200: "Your wallet does not support this request.",
+  4900: "Your wallet is disconnected from every network.",
+  4901: "Your wallet is not connected to the required network.",
+  4902: "Your wallet does not know this network yet.",
+  "-32002": "Your wallet already has a request waiting: open the wallet and answer it.",
+  "-32603": "Your wallet reported an internal error.",
+};
+
+/** Turns a wallet or API failure into a sentence for the page. */
+export function plainMessage(err) {
+  if (!err) return "Something went wrong.";
+  const text = String(err.message || err);
+  if (/insufficient funds/i.test(text) || /exceeds balance/i.test(text)) {
+    return "Your wallet does not have enough ETH for this transaction (the amount sent plus gas).";
+  }
+  if (err.apiError) return `${err.message} (${err.apiError})`;
+  if (err.code !== undefined && WALLET_ERRORS[err.code]) return WALLET_ERRORS[err.code];
+  return text;
+}
+
+/** The injected EIP-1193 provider; throws a plain error when there is none. */
+export function provider() {
+  if (!window.ethereum || typeof window.ethereum.request !== "function") {
+    throw new Error("No browser wallet found. Install an Ethereum wallet extension and reload this page.");
+  }
+  return window.ethereum;
+}
+
+/** Asks the wallet for an account (eth_requestAccounts); returns the first, checksummed as given. */
+export async function connectWallet() {
+  const accounts = await provider().request({ method: "eth_requestAccounts" });
+  if (!accounts || accounts.length === 0) throw new Error("Your wallet returned no account.");
+  return accounts[0];
+}
+
+/**
+ * Switches the wallet to `chainIdHex` (EIP-3326); when the wallet does not know the chain (4902),
+ * adds it with the service's EIP-3085 parameters, then switches.
+ */
+export async function ensureChain(chainIdHex, addChainParameter) {
+  const current = await provider().request({ method: "eth_chainId" });
+  if (typeof current === "string" && current.toLowerCase() === chainIdHex.toLowerCase()) return;
+  try {
+    await provider().request({ method: "wallet_switchEthereumChain", params: [{ chainId: chainIdHex }] });
+  } catch (err) {
+    if (err && (err.code === 4902 || err.code === "4902")) {
+      await provider().request({ method: "wallet_addEthereumChain", params: [addChainParameter] });
+      await provider().request({ method: "wallet_switchEthereumChain", params: [{ chainId: chainIdHex }] });
+      return;
+    }
+    throw err;
+  }
+}
+
+/** Calls the service's JSON API; resolves `{status, body}` for 2xx, throws a plain Error otherwise. */
+export async function api(path, { method = "GET", body, csrfToken, apiKey, formData } = {}) {
+  const headers = {};
+  if (csrfToken) headers["X-CSRF-Token"] = csrfToken;
+  if (apiKey) headers["Authorization"] = `Bearer ${apiKey}`;
+  let payload;
+  if (formData) payload = formData;
+  else if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    payload = JSON.stringify(csrfToken ? { ...body, csrf_token: csrfToken } : body);
+  }
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body: payload, credentials: "same-origin" });
+  } catch {
+    throw new Error("The service could not be reached. Check your connection and try again.");
+  }
+  let json;
+  try {
+    json = await res.json();
+  } catch {
+    throw new Error(`The service answered ${res.status} without a readable body.`);
+  }
+  if (!res.ok || json.ok === false) {
+    const err = new Error(json.message || `The service answered ${res.status}.`);
+    err.apiError = json.error || String(res.status);
+    err.status = res.status;
+    err.body = json;
+    throw err;
+  }
+  return { status: res.status, body: json, headers: res.headers };
+}
+
+/** The session's CSRF token (sets the session cookie on first use). */
+export async function csrfToken() {
+  const { body } = await api("/api/evm/evmchain/session");
+  return body.csrf_token;
+}
+
+const keyName = (account) => `evmchain:api-key:${account.toLowerCase()}`;
+
+/**
+ * The browser's API key for `account`: kept only in this browser's localStorage; created on first
+ * connect from a personal_sign signature of the service's one-time challenge.
+ */
+export async function ensureApiKey(account) {
+  const stored = window.localStorage.getItem(keyName(account));
+  if (stored) return stored;
+  const csrf = await csrfToken();
+  const { body: challenge } = await api("/api/evm/evmchain/api-keys/challenge", { method: "POST", csrfToken: csrf, body: { wallet: account } });
+  const signature = await provider().request({ method: "personal_sign", params: [challenge.message, account] });
+  const { body: created } = await api("/api/evm/evmchain/api-keys", { method: "POST", csrfToken: csrf, body: { wallet: account, signature, label: "browser" } });
+  window.localStorage.setItem(keyName(account), created.api_key);
+  return created.api_key;
+}
+
+/** Sends a transaction exactly as given (eth_sendTransaction); returns its hash. */
+export async function sendTransaction(transaction) {
+  return provider().request({ method: "eth_sendTransaction", params: [transaction] });
+}
+
+/** Waits for a transaction's receipt through the wallet's provider (polls every second). */
+export async function waitForReceipt(hash, timeoutMs = 120000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const receipt = await provider().request({ method: "eth_getTransactionReceipt", params: [hash] });
+    if (receipt) {
+      if (receipt.status !== "0x1") throw new Error(`The transaction ${hash} failed on chain.`);
+      return receipt;
+    }
+    if (Date.now() > deadline) throw new Error(`The transaction ${hash} was not mined within ${timeoutMs / 1000} s.`);
+    await sleep(1000);
+  }
+}
+
+/** Resolves after `ms` milliseconds. */
+export function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

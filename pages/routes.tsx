@@ -1,0 +1,150 @@
+/**
+ * Browser pages of the session surface (docs/pages.md): `GET /launch`, `GET /token/{address}`
+ * (every verified launch's `token_url`), `GET /t/{slug}` (redirects to the token page), the
+ * pages' own scripts and stylesheet under `/assets/`, two browser modules of vendored libraries
+ * (viem's exact ETH <-> wei conversion and lightweight-charts) served from the installed npm
+ * packages, and the default token image. Every page carries a strict Content-Security-Policy:
+ * scripts, styles, images and requests from this origin only.
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Hono } from "hono";
+import { secureHeaders } from "hono/secure-headers";
+import { formatEther, getAddress, isAddress } from "viem";
+import { z } from "zod";
+import type { Deployment } from "../config/deployment";
+import { ApiError } from "../api/errors";
+import { toJsonText } from "../api/json";
+import { DEFAULT_SLIPPAGE_BPS, MAX_SLIPPAGE_BPS } from "../api/launch/intent";
+import { findTokenBySlug, tradePage } from "../api/market/publicQueries";
+import { findToken, type MarketDb } from "../api/market/queries";
+import { tokenRecord, tradeRecord } from "../api/market/records";
+import { documented } from "../api/openapi/describe";
+import { LaunchPage } from "./launchPage";
+import { TokenPage } from "./tokenPage";
+import { launchFactoryAbi } from "../abis/LaunchFactory";
+import type { PublicClient } from "viem";
+import { SOURCE_TIMEOUT_MS, withTimeout } from "../api/metrics/gauges";
+import { validate } from "../api/validation";
+
+/** What the pages read. */
+export type PagesDeps = { db: MarketDb; publicBaseUrl: string; deployment: Deployment; publicClient: PublicClient };
+
+const here = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+
+/** `/assets/{name}` -> file and content type. Our files live in `pages/assets/`. */
+const ASSETS: Record<string, { file: () => string; type: string }> = {
+  "site.css": { file: () => join(here, "assets/site.css"), type: "text/css; charset=utf-8" },
+  "wallet.js": { file: () => join(here, "assets/wallet.js"), type: "text/javascript; charset=utf-8" },
+  "launch.js": { file: () => join(here, "assets/launch.js"), type: "text/javascript; charset=utf-8" },
+  "token.js": { file: () => join(here, "assets/token.js"), type: "text/javascript; charset=utf-8" },
+  // viem's unit conversions: self-contained ES modules (parseEther/formatEther import only Value.js).
+  "vendor/viem/parseEther.js": { file: () => viemUnit("parseEther.js"), type: "text/javascript; charset=utf-8" },
+  "vendor/viem/formatEther.js": { file: () => viemUnit("formatEther.js"), type: "text/javascript; charset=utf-8" },
+  "vendor/viem/Value.js": { file: () => viemUnit("Value.js"), type: "text/javascript; charset=utf-8" },
+  "vendor/lightweight-charts.mjs": {
+    // The standalone build has no imports; the package's exports map hides its path, so it is
+    // found next to the (exported) package.json.
+    file: () => join(dirname(require.resolve("lightweight-charts/package.json")), "dist/lightweight-charts.standalone.production.mjs"),
+    type: "text/javascript; charset=utf-8",
+  },
+};
+
+function viemUnit(name: string): string {
+  return join(dirname(require.resolve("viem/package.json")), "_esm/utils/unit", name);
+}
+
+/** The pages' CSP: nothing from other origins, no inline script or style, no framing. */
+const pageSecurity = secureHeaders({
+  contentSecurityPolicy: {
+    defaultSrc: ["'none'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'"],
+    imgSrc: ["'self'", "data:"],
+    connectSrc: ["'self'"],
+    fontSrc: ["'self'"],
+    formAction: ["'self'"],
+    baseUri: ["'none'"],
+    frameAncestors: ["'none'"],
+    objectSrc: ["'none'"],
+  },
+  referrerPolicy: "same-origin",
+});
+
+const addressPath = z.object({ address: z.string().max(64) });
+const slugPath = z.object({ slug: z.string().min(1).max(100) });
+
+/** Builds the pages router (mounted at `/`). */
+export function pagesRoutes(deps: PagesDeps) {
+  const cache = new Map<string, string>();
+  const readAsset = (name: string) => {
+    if (!cache.has(name)) cache.set(name, readFileSync(ASSETS[name]!.file(), "utf8"));
+    return cache.get(name)!;
+  };
+  let defaultImage: Uint8Array | undefined;
+
+  return (
+    new Hono()
+      /** GET /launch — the launch page (HTML). */
+      .get("/launch", documented({ tag: "pages", summary: "Launch page (HTML form driven by the browser wallet)", content: { "text/html": "page" } }), pageSecurity, async (c) => {
+        const minimum = await withTimeout(
+          deps.publicClient.readContract({ address: deps.deployment.contracts.launchFactory, abi: launchFactoryAbi, functionName: "minimumPoolLiquidityWei" }),
+          SOURCE_TIMEOUT_MS,
+        ).catch(() => null);
+        return c.html(
+          "<!doctype html>" +
+            (<LaunchPage minimumLiquidityEth={minimum === null ? null : formatEther(minimum)} maxSlippageBps={MAX_SLIPPAGE_BPS} defaultSlippageBps={DEFAULT_SLIPPAGE_BPS} />),
+        );
+      })
+      /**
+       * GET /token/{address} — the token page (HTML); 404 page `token_not_found` for an address
+       * that is not a launched token, 400 for a malformed one.
+       */
+      .get(
+        "/token/:address",
+        documented({ tag: "pages", summary: "Token page (HTML): metadata, market, chart, trades, creator fees, contracts", content: { "text/html": "page" }, errors: ["invalid_address", "token_not_found"] }),
+        pageSecurity,
+        validate("param", addressPath),
+        async (c) => {
+          const { address } = c.req.valid("param");
+          if (!isAddress(address, { strict: false })) throw new ApiError("invalid_address", "the path must hold a 20-byte hex address");
+          const row = await findToken(deps.db, getAddress(address));
+          if (!row) throw new ApiError("token_not_found", `no launched token at ${address}`);
+          const trades = await tradePage(deps.db, { limit: 50, token: row.address });
+          // The page renders exactly what the JSON API serves (one presenter, one serialisation).
+          const token = JSON.parse(toJsonText(tokenRecord(row, deps.publicBaseUrl)));
+          const tradeRecords = JSON.parse(toJsonText(trades.map(tradeRecord)));
+          return c.html(
+            "<!doctype html>" + (<TokenPage token={token} trades={tradeRecords} feeLocker={deps.deployment.contracts.feeLocker} publicBaseUrl={deps.publicBaseUrl} />),
+          );
+        },
+      )
+      /** GET /t/{slug} — 302 to the token page of the token with this slug; 404 otherwise. */
+      .get("/t/:slug", documented({ tag: "pages", status: 302, summary: "Short link: redirects to the token page (Location: /token/{address})", errors: ["invalid_request", "token_not_found"] }), validate("param", slugPath), async (c) => {
+        const row = await findTokenBySlug(deps.db, c.req.valid("param").slug);
+        if (!row) throw new ApiError("token_not_found", `no launched token with slug "${c.req.valid("param").slug}"`);
+        return c.redirect(`/token/${getAddress(row.address)}`, 302);
+      })
+      /** GET /static/token-default.png — the platform's default token image (generated once). */
+      .get("/static/token-default.png", documented({ tag: "pages", summary: "Default token image", content: { "image/png": "PNG" } }), async (c) => {
+        defaultImage ??= await defaultTokenImage();
+        return c.body(defaultImage as Uint8Array<ArrayBuffer>, 200, { "content-type": "image/png", "cache-control": "public, max-age=86400" });
+      })
+      /** GET /assets/{name} — the pages' scripts and stylesheet, and the vendored browser modules. */
+      .get("/assets/:name{.+}", documented({ tag: "pages", summary: "Page assets (scripts, stylesheet, vendored browser modules)", content: { "text/javascript": "script", "text/css": "stylesheet" }, errors: ["not_found"] }), (c) => {
+        const name = c.req.param("name");
+        const asset = ASSETS[name];
+        if (!asset) throw new ApiError("not_found", `no asset ${name}`);
+        return c.body(readAsset(name), 200, { "content-type": asset.type, "cache-control": "public, max-age=300", "x-content-type-options": "nosniff" });
+      })
+  );
+}
+
+/** A 96×96 PNG in a neutral grey, drawn with sharp (no file to ship). */
+async function defaultTokenImage(): Promise<Uint8Array> {
+  const sharp = (await import("sharp")).default;
+  return new Uint8Array(await sharp({ create: { width: 96, height: 96, channels: 4, background: "#8a94a6" } }).png().toBuffer());
+}

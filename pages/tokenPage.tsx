@@ -1,0 +1,172 @@
+/**
+ * The token page (`GET /token/{address}`, the `token_url` of every verified launch; docs/pages.md).
+ * Everything readable is rendered on the server, so the page works without JavaScript: metadata
+ * (escaped by JSX; links only when http/https), price, market cap, volume, liquidity, fees, the
+ * newest trades and the contract, pool and locker addresses. `token.js` adds the candle chart
+ * with its resolution switch, live trades, and the creator's rewards with the claim flow.
+ */
+import type { z } from "zod";
+import type { tokenWire, tradeWire } from "../api/openapi/schemas";
+import { formatAmount, shortAddress } from "./format";
+import { Layout } from "./layout";
+import { sameOriginPath, safeHttpUrl } from "./links";
+
+/** What the token page shows. */
+export type TokenPageProps = {
+  /** The token record, as the public token endpoint serves it (after JSON serialisation). */
+  token: z.infer<typeof tokenWire>;
+  /** Newest trades first (as the public trades endpoint serves them). */
+  trades: z.infer<typeof tradeWire>[];
+  feeLocker: string;
+  publicBaseUrl: string;
+};
+
+const RESOLUTIONS = ["1m", "5m", "15m", "1h", "4h", "1d"] as const;
+
+/** The token page. */
+export function TokenPage({ token, trades, feeLocker, publicBaseUrl }: TokenPageProps) {
+  const meta = token.metadata;
+  const image = sameOriginPath(meta.image_url, publicBaseUrl) ?? "/static/token-default.png";
+  const links = (
+    [
+      ["Website", meta.website_url],
+      ["X", meta.twitter_url],
+      ["Telegram", meta.telegram_url],
+    ] as const
+  ).map(([label, url]) => [label, safeHttpUrl(url)] as const);
+  return (
+    <Layout title={`${token.name} (${token.symbol})`} scripts={["/assets/token.js"]}>
+      <article id="token" data-token={token.address} data-creator={token.creator} data-symbol={token.symbol}>
+        <section class="token-head">
+          <img class="logo" src={image} alt={`${token.symbol} logo`} width="96" height="96" />
+          <div>
+            <h1>
+              <span id="token-name">{token.name}</span> <span class="symbol">{token.symbol}</span>
+            </h1>
+            <p id="token-description" class="description">
+              {meta.description}
+            </p>
+            <p class="links">
+              {links.map(([label, url]) =>
+                url ? (
+                  <a href={url} rel="nofollow noopener noreferrer ugc" target="_blank">
+                    {label}
+                  </a>
+                ) : null,
+              )}
+            </p>
+          </div>
+        </section>
+
+        <section class="stats" aria-label="Market">
+          <Stat label="Price" value={`${formatAmount(token.price_wei, 18, 12)} ETH`} id="stat-price" />
+          <Stat label="Market cap" value={`${formatAmount(token.market_cap_wei, 18, 4)} ETH`} id="stat-mcap" />
+          <Stat label="Volume 24 h" value={token.volume_24h_wei === null ? "—" : `${formatAmount(token.volume_24h_wei, 18, 4)} ETH`} id="stat-volume-24h" />
+          <Stat label="Volume (all)" value={`${formatAmount(token.volume_wei, 18, 4)} ETH`} id="stat-volume" />
+          <Stat label="Liquidity" value={`${formatAmount(token.liquidity.total_value_wei, 18, 4)} ETH`} id="stat-liquidity" />
+          <Stat label="Trades" value={`${token.trade_count} (${token.buy_count} buys, ${token.sell_count} sells)`} id="stat-trades" />
+          <Stat label="Graduation" value={token.graduated ? "graduated" : `${(token.graduation_progress_bps / 100).toFixed(2)} %`} id="stat-graduation" />
+        </section>
+
+        <section class="chart" aria-label="Price chart">
+          <h2>Price</h2>
+          <div class="resolutions" role="group" aria-label="Resolution">
+            {RESOLUTIONS.map((r) => (
+              <button type="button" data-resolution={r} class={r === "1h" ? "active" : undefined}>
+                {r}
+              </button>
+            ))}
+          </div>
+          <div id="chart" data-resolution="1h"></div>
+          <noscript>
+            <p class="hint">The chart needs JavaScript; the trades below are the same data.</p>
+          </noscript>
+        </section>
+
+        <section aria-label="Trades">
+          <h2>Recent trades</h2>
+          <table id="trades">
+            <thead>
+              <tr>
+                <th>Time (UTC)</th>
+                <th>Side</th>
+                <th>{token.symbol}</th>
+                <th>ETH</th>
+                <th>Price (ETH)</th>
+                <th>Trader</th>
+                <th>Tx</th>
+              </tr>
+            </thead>
+            <tbody>
+              {trades.map((t) => (
+                <tr data-trade-id={t.id} class={t.side}>
+                  <td>{new Date(t.timestamp_sec * 1000).toISOString().replace("T", " ").slice(0, 19)}</td>
+                  <td>{t.side}</td>
+                  <td>{formatAmount(t.token_amount, 18, 2)}</td>
+                  <td>{formatAmount(t.eth_amount_wei, 18, 6)}</td>
+                  <td>{formatAmount(t.price_wei, 18, 12)}</td>
+                  <td title={t.trader}>{shortAddress(t.trader)}</td>
+                  <td title={t.tx_hash}>{shortAddress(t.tx_hash)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {trades.length === 0 ? <p class="hint">No trades yet.</p> : null}
+        </section>
+
+        <section aria-label="Creator fees">
+          <h2>Creator fees</h2>
+          <p>
+            LP fees are split 70 % to the creator and 30 % to the protocol. Collected so far for the creator:{" "}
+            <strong id="creator-fees-wei">{formatAmount(token.creator_fees_wei, 18, 6)} ETH</strong> and{" "}
+            <strong id="creator-fees-token">
+              {formatAmount(token.creator_fees_token, 18, 2)} {token.symbol}
+            </strong>
+            .
+          </p>
+          <div id="rewards" hidden>
+            <p>
+              Claimable now: <strong id="claimable-wei">…</strong> ETH and <strong id="claimable-token">…</strong> {token.symbol}
+            </p>
+            <button type="button" id="claim">
+              Claim creator fees
+            </button>
+          </div>
+          <button type="button" id="connect-creator">
+            I am the creator: connect wallet
+          </button>
+          <p id="rewards-status" class="status" role="status"></p>
+        </section>
+
+        <section aria-label="Contracts">
+          <h2>Contracts</h2>
+          <dl class="addresses">
+            <dt>Token</dt>
+            <dd id="address-token">{token.address}</dd>
+            <dt>Pool (Uniswap V3, 1 %)</dt>
+            <dd id="address-pool">{token.pool}</dd>
+            <dt>Fee locker (LP locked forever)</dt>
+            <dd id="address-locker">{feeLocker}</dd>
+            <dt>Factory</dt>
+            <dd>{token.factory}</dd>
+            <dt>Creator</dt>
+            <dd id="address-creator">{token.creator}</dd>
+            <dt>Launch transaction</dt>
+            <dd>{token.launch_tx_hash}</dd>
+          </dl>
+        </section>
+      </article>
+    </Layout>
+  );
+}
+
+function Stat({ label, value, id }: { label: string; value: string; id: string }) {
+  return (
+    <div class="stat">
+      <span class="label">{label}</span>
+      <span class="value" id={id}>
+        {value}
+      </span>
+    </div>
+  );
+}
