@@ -2,11 +2,12 @@ export {};
 
 /**
  * `npm run bench -- <name> [flags]`: runs one benchmark from `bench/` (kept out of `npm test`).
- * Benchmarks: `backfill`.
+ * Benchmarks: `backfill`, `live`.
  */
 const name = process.argv[2];
 const benchmarks: Record<string, () => Promise<unknown>> = {
   backfill: () => import("./backfill"),
+  live: () => import("./live"),
 };
 const run = name ? benchmarks[name] : undefined;
 if (!run) {

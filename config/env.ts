@@ -114,6 +114,7 @@ export const ENV_SCHEMA = z
     PORT: optional(int(1, 65535)).default(42069),
     PUBLIC_BASE_URL: optional(url(["http:", "https:"], "an http(s) URL (origin of the public site, no trailing path)")),
     POLLING_INTERVAL_MS: optional(int(1)).default(100),
+    INDEXER_RPC_URLS: optional(urlList(["http:", "https:"], "comma-separated http(s) URLs")),
     API_RPC_TIMEOUT_MS: optional(int(100)).default(5000),
     API_RPC_RETRY_COUNT: optional(int(0, 10)).default(1),
     TRUST_PROXY: optional(flag).default("0"),

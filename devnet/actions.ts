@@ -135,21 +135,28 @@ export async function buyToken(
     address: manifest.contracts.swapRouter,
     abi: swapRouterAbi,
     functionName: "exactInputSingle",
-    args: [
-      {
-        tokenIn: manifest.contracts.weth,
-        tokenOut: token,
-        fee: manifest.launchFactory.poolFee,
-        recipient: walletClient.account.address,
-        deadline: await deadline(publicClient),
-        amountIn: amountInWei,
-        amountOutMinimum,
-        sqrtPriceLimitX96: 0n,
-      },
-    ],
+    args: [buyParams(manifest, token, walletClient.account.address, amountInWei, await deadline(publicClient), amountOutMinimum)],
     value: amountInWei,
   });
   return sendContractCall(walletClient, publicClient, request);
+}
+
+/**
+ * The SwapRouter `exactInputSingle` parameters of a buy: WETH (wrapped from the sent ETH) -> token
+ * through the launch's 1% pool, no price limit.
+ * @param deadlineSec - unix seconds after which the router refuses the swap
+ */
+export function buyParams(manifest: DeploymentManifest, token: Address, recipient: Address, amountInWei: bigint, deadlineSec: bigint, amountOutMinimum = 0n) {
+  return {
+    tokenIn: manifest.contracts.weth,
+    tokenOut: token,
+    fee: manifest.launchFactory.poolFee,
+    recipient,
+    deadline: deadlineSec,
+    amountIn: amountInWei,
+    amountOutMinimum,
+    sqrtPriceLimitX96: 0n,
+  };
 }
 
 /**

@@ -279,7 +279,8 @@ describe("browser pages with a wallet", () => {
 });
 
 describe("wallet errors are shown in plain words", () => {
-  async function launchWith(behaviour: WalletBehaviour): Promise<{ page: Page; context: BrowserContext }> {
+  /** Connects, fills name and symbol (and `fields`), presses Launch. */
+  async function launchWith(behaviour: WalletBehaviour, fields: Record<string, string> = {}): Promise<{ page: Page; context: BrowserContext }> {
     const context = await browser.newContext();
     const page = await walletPage(context, behaviour);
     await page.goto(`${origin}/launch`);
@@ -287,6 +288,7 @@ describe("wallet errors are shown in plain words", () => {
     await page.waitForSelector("#status:has-text('Connected.')");
     await page.fill("input[name=name]", "Error Coin");
     await page.fill("input[name=symbol]", "ERR");
+    for (const [name, value] of Object.entries(fields)) await page.fill(`[name=${name}]`, value);
     await page.click("#launch");
     return { page, context };
   }
@@ -312,15 +314,7 @@ describe("wallet errors are shown in plain words", () => {
 
   it("an API refusal (a javascript: link) is shown and nothing is sent", async () => {
     const behaviour = newBehaviour(9);
-    const context = await browser.newContext();
-    const page = await walletPage(context, behaviour);
-    await page.goto(`${origin}/launch`);
-    await page.click("#connect");
-    await page.waitForSelector("#status:has-text('Connected.')");
-    await page.fill("input[name=name]", "Link Coin");
-    await page.fill("input[name=symbol]", "LNK");
-    await page.fill("input[name=website_url]", "javascript:alert(1)");
-    await page.click("#launch");
+    const { page, context } = await launchWith(behaviour, { website_url: "javascript:alert(1)" });
     await page.waitForSelector("#status[data-kind='error']");
     expect(await page.locator("#status").textContent()).toMatch(/website_url/);
     expect(behaviour.calls.filter((c) => c.method === "eth_sendTransaction")).toHaveLength(0);

@@ -1,0 +1,224 @@
+/**
+ * Live-latency benchmark: anvil mining a block every 100 ms (the production chain's pace) with
+ * steady trading, and the service indexing live. For every trade it measures the time from the
+ * transaction's block being mined (first seen by a client polling receipts every 10 ms) to the
+ * trade being visible over HTTP (`GET /api/public/trades/recent`, polled every 50 ms by default), against
+ * the floor measured in the same run: a bare viem client polling `eth_getLogs` for the pool's
+ * Swap logs at Ponder's own polling interval (`POLLING_INTERVAL_MS`, 100 ms). It also samples the
+ * indexer's lag (chain head minus Ponder's indexed block) every second, to show whether it grows.
+ * Targets (issue 7): p50 <= 250 ms, p99 <= 1 s, no growing lag.
+ * Usage: `npm run bench -- live [--duration-sec 60] [--trade-interval-ms 200] [--http-poll-ms 50] [--rpc-urls 1] [--database pglite|postgres]`.
+ * Results: `bench/results/live[-postgres].json`.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { createPublicClient, createWalletClient, getAbiItem, http, parseEther, type Hash } from "viem";
+import { swapRouterAbi } from "../abis/SwapRouter";
+import { uniswapV3PoolAbi } from "../abis/UniswapV3Pool";
+import { findFreePort, startAnvil } from "../devnet/anvil";
+import { devAccount } from "../devnet/clients";
+import { buyParams, launchToken } from "../devnet/actions";
+import { deployStack } from "../devnet/deploy";
+import { writeManifest } from "../devnet/manifest";
+import { startPonder, waitReady } from "../scripts/ponderProcess";
+import { dropSchema, TEST_DATABASE_URL, uniqueSchemaName } from "../test/postgres";
+import { mean, percentile } from "./stats";
+
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((a) => a !== "live"),
+  options: {
+    "duration-sec": { type: "string", default: "60" },
+    "trade-interval-ms": { type: "string", default: "200" },
+    database: { type: "string", default: "pglite" },
+    "http-poll-ms": { type: "string", default: "50" },
+    "rpc-urls": { type: "string", default: "1" },
+  },
+});
+/** How often the API client polls (the API runs in the indexer's process: polling costs it CPU). */
+const httpPollMs = Number(values["http-poll-ms"]);
+/** How many RPC URLs the indexer gets (`INDEXER_RPC_URLS`; the same anvil, standing in for N providers). */
+const rpcUrls = Number(values["rpc-urls"]);
+const durationSec = Number(values["duration-sec"]);
+const tradeIntervalMs = Number(values["trade-interval-ms"]);
+const onPostgres = values.database === "postgres";
+const POLL_MS = 10;
+const PONDER_POLLING_MS = 100;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const loadAtStart = loadavg();
+const anvil = await startAnvil({ port: 0, blockTimeSec: 0.1 });
+const dataDir = mkdtempSync(join(tmpdir(), "bench-live-"));
+const schema = onPostgres ? uniqueSchemaName("bench_live") : "bench_live";
+try {
+  const manifest = await deployStack({ rpcUrl: anvil.rpcUrl });
+  const manifestPath = join(dataDir, "manifest.json");
+  writeManifest(manifestPath, manifest);
+  const client = createPublicClient({ transport: http(anvil.rpcUrl), pollingInterval: POLL_MS });
+  const creator = createWalletClient({ account: devAccount(1), transport: http(anvil.rpcUrl) });
+  const launched = await launchToken(creator, client, manifest, { name: "Live Bench", symbol: "LIVE", firstBuyWei: parseEther("0.01") });
+  const token = launched.event.token;
+  const pool = launched.event.pool;
+
+  const service = await startPonder({
+    port: await findFreePort(),
+    schema,
+    env: {
+      DEPLOYMENT_MANIFEST: manifestPath,
+      PONDER_PGLITE_DIR: join(dataDir, "pglite"),
+      STORE_PGLITE_DIR: join(dataDir, "store"),
+      STORE_SCHEMA: onPostgres ? uniqueSchemaName("bench_live_store") : "launch_store",
+      DATABASE_URL: onPostgres ? TEST_DATABASE_URL : "",
+      // The watcher polls every 10 ms: lift the per-IP public limit so it measures serving, not 429s.
+      PUBLIC_RATE_LIMIT_PER_MINUTE: "1000000",
+      POLLING_INTERVAL_MS: String(PONDER_POLLING_MS),
+      INDEXER_RPC_URLS: rpcUrls > 1 ? Array(rpcUrls).fill(anvil.rpcUrl).join(",") : "",
+    },
+  });
+  await waitReady(service.url);
+
+  const minedAt = new Map<Hash, number>();
+  const floorSeenAt = new Map<Hash, number>();
+  const httpSeenAt = new Map<Hash, number>();
+  const lagSamples: { tSec: number; lagBlocks: number }[] = [];
+  let running = true;
+
+  // Floor: a bare client following the pool's Swap logs at Ponder's polling interval.
+  const floor = (async () => {
+    let from = await client.getBlockNumber();
+    const swap = getAbiItem({ abi: uniswapV3PoolAbi, name: "Swap" });
+    while (running) {
+      const head = await client.getBlockNumber();
+      if (head >= from) {
+        const logs = await client.getLogs({ address: pool, event: swap, fromBlock: from, toBlock: head });
+        const now = performance.now();
+        for (const log of logs) if (!floorSeenAt.has(log.transactionHash)) floorSeenAt.set(log.transactionHash, now);
+        from = head + 1n;
+      }
+      await sleep(PONDER_POLLING_MS);
+    }
+  })();
+
+  // What a client of the API sees: the newest trades, polled every `httpPollMs`.
+  const watcher = (async () => {
+    while (running) {
+      const res = await fetch(`${service.url}/api/public/trades/recent?limit=20`).catch(() => null);
+      if (res?.ok) {
+        const body = (await res.json()) as { trades: { tx_hash: Hash }[] };
+        const now = performance.now();
+        for (const t of body.trades) if (!httpSeenAt.has(t.tx_hash)) httpSeenAt.set(t.tx_hash, now);
+      }
+      await sleep(httpPollMs);
+    }
+  })();
+
+  // Indexer lag: chain head minus Ponder's indexed block, every second.
+  const started = performance.now();
+  const lagSampler = (async () => {
+    while (running) {
+      const [head, status] = await Promise.all([client.getBlockNumber(), fetch(`${service.url}/status`).then((r) => r.json()).catch(() => null)]);
+      const indexed = (Object.values(status ?? {})[0] as { block?: { number?: number } } | undefined)?.block?.number;
+      if (typeof indexed === "number") lagSamples.push({ tSec: (performance.now() - started) / 1000, lagBlocks: Number(head) - indexed });
+      await sleep(1000);
+    }
+  })();
+
+  // Steady trading: buys from three dev accounts, one every `tradeIntervalMs`, each awaited.
+  const traders = [2, 3, 4].map((i) => createWalletClient({ account: devAccount(i), transport: http(anvil.rpcUrl) }));
+  const deadline = performance.now() + durationSec * 1000;
+  let sent = 0;
+  console.log(`trading for ${durationSec} s, one buy every ${tradeIntervalMs} ms, 100 ms blocks`);
+  while (performance.now() < deadline) {
+    const trader = traders[sent % traders.length]!;
+    const tickStart = performance.now();
+    const hash = await trader.writeContract({
+      chain: null,
+      address: manifest.contracts.swapRouter,
+      abi: swapRouterAbi,
+      functionName: "exactInputSingle",
+      args: [buyParams(manifest, token, trader.account.address, parseEther("0.001"), 2n ** 48n)],
+      value: parseEther("0.001"),
+      gas: 400_000n,
+    });
+    sent++;
+    // The block is "mined" when a receipt first answers (polled every 10 ms).
+    for (;;) {
+      const receipt = await client.getTransactionReceipt({ hash }).catch(() => null);
+      if (receipt) {
+        minedAt.set(hash, performance.now());
+        break;
+      }
+      await sleep(POLL_MS);
+    }
+    await sleep(Math.max(0, tradeIntervalMs - (performance.now() - tickStart)));
+  }
+  await sleep(3000);
+  running = false;
+  await Promise.all([floor, watcher, lagSampler]);
+
+  const serviceMs: number[] = [];
+  const floorMs: number[] = [];
+  // Second half of the run: after the start-up catch-up (Ponder's RPC limiter ramps up first).
+  const halfway = started + (durationSec * 1000) / 2;
+  const steadyMs: number[] = [];
+  let missing = 0;
+  for (const [hash, mined] of minedAt) {
+    const seen = httpSeenAt.get(hash);
+    const base = floorSeenAt.get(hash);
+    if (seen === undefined) missing++;
+    else {
+      serviceMs.push(Math.max(0, seen - mined));
+      if (mined >= halfway) steadyMs.push(Math.max(0, seen - mined));
+    }
+    if (base !== undefined) floorMs.push(Math.max(0, base - mined));
+  }
+  const third = Math.max(1, Math.floor(lagSamples.length / 3));
+  const lagFirst = mean(lagSamples.slice(0, third).map((s) => s.lagBlocks));
+  const lagLast = mean(lagSamples.slice(-third).map((s) => s.lagBlocks));
+  const serviceP50 = percentile(serviceMs, 0.5);
+  const serviceP99 = percentile(serviceMs, 0.99);
+  const floorP50 = percentile(floorMs, 0.5);
+  const floorP99 = percentile(floorMs, 0.99);
+
+  await service.stop();
+  const result = {
+    benchmark: "live",
+    measuredAt: new Date().toISOString(),
+    machine: { cpus: cpus().length, node: process.version, loadAverageAtStart: loadAtStart, loadAverageAtEnd: loadavg() },
+    database: values.database,
+    blockTimeMs: 100,
+    ponderPollingIntervalMs: PONDER_POLLING_MS,
+    httpPollMs,
+    indexerRpcUrls: rpcUrls,
+    durationSec,
+    tradesSent: sent,
+    tradesNotSeenOverHttp: missing,
+    serviceMs: { p50: serviceP50, p99: serviceP99, max: serviceMs.length ? Math.max(...serviceMs) : null, samples: serviceMs.length },
+    serviceSecondHalfMs: { p50: percentile(steadyMs, 0.5), p99: percentile(steadyMs, 0.99), samples: steadyMs.length },
+    floorMs: { p50: floorP50, p99: floorP99, samples: floorMs.length },
+    ratioToFloor: { p50: serviceP50 !== null && floorP50 ? serviceP50 / floorP50 : null, p99: serviceP99 !== null && floorP99 ? serviceP99 / floorP99 : null },
+    lagBlocks: {
+      firstThirdMean: lagFirst,
+      lastThirdMean: lagLast,
+      max: lagSamples.length ? Math.max(...lagSamples.map((s) => s.lagBlocks)) : null,
+      samples: lagSamples.length,
+      // One sample every ~10 s: shows whether the lag grows, holds or drains.
+      series: lagSamples.filter((_, i) => i % 10 === 0).map((s) => [Math.round(s.tSec), s.lagBlocks]),
+    },
+    targets: "serviceMs.p50 <= 250, serviceMs.p99 <= 1000, lag not growing (lastThirdMean ~ firstThirdMean)",
+    met: {
+      p50: serviceP50 !== null && serviceP50 <= 250,
+      p99: serviceP99 !== null && serviceP99 <= 1000,
+      lagNotGrowing: lagFirst !== null && lagLast !== null && lagLast <= lagFirst + 5,
+      allSeen: missing === 0,
+    },
+  };
+  console.log(JSON.stringify(result, null, 2));
+  mkdirSync("bench/results", { recursive: true });
+  writeFileSync(`bench/results/live${onPostgres ? "-postgres" : ""}${rpcUrls > 1 ? `-${rpcUrls}rpc` : ""}.json`, `${JSON.stringify(result, null, 2)}\n`);
+} finally {
+  await anvil.stop();
+  if (onPostgres) await dropSchema(schema).catch(() => {});
+  rmSync(dataDir, { recursive: true, force: true });
+}
