@@ -19,7 +19,7 @@ import { udfHistoryResponse } from "./udfResponse";
  * @param address - the token (already known to exist)
  * @param query - the validated `candlesQuery` (resolution; `from`/`to` unix seconds, inclusive
  *   bounds on bucket start; `countback` = the last N buckets ending at `to`)
- * @throws ApiError 400 `invalid_range` (from after to, more than 1,000 buckets)
+ * @throws ApiError 400 `invalid_range` (from after to, more than 1,440 buckets)
  */
 export async function candlesResponse(c: Context, db: MarketDb, address: Address, query: z.output<typeof candlesQuery>, nowSec: number): Promise<Response> {
   const { resolution, from, to, format, fill, countback } = query;

@@ -8,16 +8,14 @@ import { ApiError } from "../errors";
 import { limitParam } from "../validation";
 import { UDF_RESOLUTIONS } from "./udf";
 
-const MAX_CANDLE_BUCKETS_FOR_COUNTBACK = 1_000;
-
 /** `limit` of trade lists: default 50, maximum 200. */
 export const tradesQuery = z.object({ limit: limitParam(50, 200) });
 
 /** `limit` of token lists: default 20, maximum 100. */
 export const tokensQuery = z.object({ limit: limitParam(20, 100) });
 
-/** Most buckets one candles request may cover. */
-export const MAX_CANDLE_BUCKETS = 1_000;
+/** Most buckets one candles request may cover: one day of 1m candles, as charting clients ask for. */
+export const MAX_CANDLE_BUCKETS = 1_440;
 
 /** Buckets served when `from` is omitted. */
 export const DEFAULT_CANDLE_BUCKETS = 300;
@@ -32,7 +30,7 @@ const unixSeconds = z.coerce
  * Candles query: `resolution` (required; ours or the UDF names 1, 5, 15, 60, 240, 1D/D),
  * `from`/`to` (unix seconds, inclusive bucket starts), `format` (`json` default, or `udf` for the
  * TradingView UDF `/history` shape), `fill` (UDF only: 1 fills empty buckets), `countback` (UDF
- * only, 1..1000: the last N buckets ending at `to`, overriding `from`).
+ * only, 1..1440: the last N buckets ending at `to`, overriding `from`).
  */
 export const candlesQuery = z.object({
   resolution: z.preprocess(
@@ -45,12 +43,12 @@ export const candlesQuery = z.object({
   to: unixSeconds.optional(),
   format: z.enum(["json", "udf"], { message: "format must be json or udf" }).default("json"),
   fill: z.enum(["0", "1", "true", "false"], { message: "fill must be 0 or 1" }).default("0"),
-  countback: z.coerce.number({ message: "countback must be an integer" }).int().min(1).max(MAX_CANDLE_BUCKETS_FOR_COUNTBACK).optional(),
+  countback: z.coerce.number({ message: "countback must be an integer" }).int().min(1).max(MAX_CANDLE_BUCKETS).optional(),
 });
 
 /**
  * Resolves the candle window: `to` defaults to now, `from` to 300 buckets before `to`.
- * @throws ApiError `invalid_range` when from > to or the window spans more than 1,000 buckets
+ * @throws ApiError `invalid_range` when from > to or the window spans more than 1,440 buckets
  */
 export function candleWindow(
   resolution: Resolution,
