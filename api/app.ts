@@ -21,11 +21,13 @@ import { requireCsrf } from "./middleware/csrf";
 import { v1Surface } from "./routes/v1";
 import { storeGetter, type TrustDeps } from "./middleware/context";
 import { clientIp } from "./middleware/clientIp";
-import { LIMITS, storeRateLimiter } from "./middleware/rateLimit";
+import { LIMITS, memoryRateLimiter } from "./middleware/rateLimit";
 import { publicDescriptorRoutes } from "./routes/descriptors";
 import { mediaRoutes } from "./routes/media";
 import { sessionRoutes } from "./routes/session";
-import { launchMetadataScope } from "./launch/metadata";
+import { launchMetadataScope, storedMetadataVersion } from "./launch/metadata";
+import { indexedCheckpoint } from "./market/publicQueries";
+import { readCache } from "./market/readCache";
 import { openApiRoutes } from "./openapi/routes";
 import { pagesRoutes } from "../pages/routes";
 
@@ -38,6 +40,8 @@ export type AppDeps = {
   nowSec?: () => number;
   /** Where request log lines go (Ponder's logger in the service; absent: not logged). */
   requestLog?: RequestLogger;
+  /** Longest a cached market-data answer is served, in milliseconds (`READ_CACHE_TTL_MS`; default 0 = off). */
+  readCacheTtlMs?: number;
 } & TrustDeps;
 
 /**
@@ -50,12 +54,13 @@ export function createApp(deps: AppDeps) {
   app.use("*", requestId({ headerName: "X-Request-Id" }));
   // Operations: HTTP metrics by route template, request log line, in-flight count (docs/operations.md).
   app.use("*", observeRequests({ log: deps.requestLog }));
-  // Trust layer (docs/trust.md): per-IP limit on the public surface (store-backed), the
+  // Trust layer (docs/trust.md): per-IP limit on the public surface (per process), the
   // key-authenticated surface with its own auth and per-key limits, the session surface.
   const getStore = storeGetter(deps.store);
   const limits = { ...LIMITS, ...deps.limits };
-  const publicLimiter = storeRateLimiter({
-    getStore,
+  // The public surface is read-heavy: its per-IP limit counts in process memory, not in the
+  // store (a store write per read would bound the read rate by the store's write rate).
+  const publicLimiter = memoryRateLimiter({
     prefix: "public:",
     limit: limits.publicRequestsPerMinute,
     key: (c) => clientIp(c, deps.trustProxy ?? false),
@@ -64,6 +69,10 @@ export function createApp(deps: AppDeps) {
   for (const path of ["/api/public/*", "/token-list/*", "/feed/*", "/media/*"]) app.use(path, publicLimiter);
   // Token records merge the creator metadata of confirmed launches from the store (docs/launch.md).
   app.use("*", launchMetadataScope(getStore));
+  // Market-data reads: answers reused while the indexer's checkpoint is unchanged (at most
+  // `readCacheTtlMs`; api/market/readCache.ts, docs/operations.md "Read cache").
+  const marketReads = readCache({ readHead: () => indexedCheckpoint(deps.db), contentVersion: storedMetadataVersion, ttlMs: deps.readCacheTtlMs ?? 0 });
+  for (const path of ["/api/public/token/*", "/api/public/tokens/*", "/api/public/trades/*"]) app.use(path, marketReads.middleware);
   app.route("/api/v1", v1Surface(deps));
   app.route("/api/evm/evmchain", sessionRoutes(deps));
   app.route("/media", mediaRoutes({ getStore }));

@@ -66,4 +66,5 @@ export default createApp({
   limits,
   trustProxy: env.TRUST_PROXY === "1",
   requestLog,
+  readCacheTtlMs: env.READ_CACHE_TTL_MS,
 });

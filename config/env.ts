@@ -121,6 +121,7 @@ export const ENV_SCHEMA = z
     V1_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(60),
     PUBLIC_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(600),
     SESSION_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(120),
+    READ_CACHE_TTL_MS: optional(int(0, 60_000)).default(1000),
     // Market thresholds (config/market.ts)
     BIG_BUY_THRESHOLD_WEI: optional(wei).default("50000000000000000"),
     GRADUATION_MARKET_CAP_WEI: optional(wei).default("10000000000000000000"),

@@ -31,7 +31,7 @@ import {
 } from "../../store/launches";
 import { ApiError, type ErrorCode } from "../errors";
 import type { MarketDb } from "../market/queries";
-import { resolveTokenMetadata } from "./metadata";
+import { noteStoredMetadataChanged, resolveTokenMetadata } from "./metadata";
 
 /** What the flow needs; built per request by the routers. */
 export type LaunchFlowDeps = {
@@ -363,7 +363,10 @@ async function confirmLaunchOnce(
     }
     throw err;
   }
-  if (confirmed) return { status: 200, launch: confirmed, body: confirmedBody(confirmed, deps.publicBaseUrl) };
+  if (confirmed) {
+    noteStoredMetadataChanged();
+    return { status: 200, launch: confirmed, body: confirmedBody(confirmed, deps.publicBaseUrl) };
+  }
   // Lost a race: another request moved the launch first.
   await options.quota?.refund();
   const current = await findLaunch(deps.store, launch.id);

@@ -21,6 +21,21 @@ export type { StoredTokenMetadata };
 export type MetadataSource = (tokens: readonly string[]) => Promise<Map<string, StoredTokenMetadata>>;
 
 const scope = new AsyncLocalStorage<MetadataSource>();
+let metadataVersion = 0;
+
+/**
+ * A number that changes whenever this process stores creator metadata (each confirmed launch):
+ * the public read cache keys on it (api/market/readCache.ts), so a token record never predates
+ * this process's own confirm.
+ */
+export function storedMetadataVersion(): number {
+  return metadataVersion;
+}
+
+/** Records that creator metadata was stored (called after every `confirmed` transition). */
+export function noteStoredMetadataChanged(): void {
+  metadataVersion++;
+}
 let warned = false;
 
 /**

@@ -46,6 +46,12 @@ export function decodeCheckpointBlock(checkpoint: string): IndexedHead {
   return { timestampSec: BigInt(checkpoint.slice(0, 10)), blockNumber: BigInt(checkpoint.slice(26, 42)) };
 }
 
+/** The indexer's raw checkpoint string (changes with every indexed block), or null before the first. */
+export async function indexedCheckpoint(db: MarketDb): Promise<string | null> {
+  const rows = rowsOf(await db.execute(sql`SELECT latest_checkpoint FROM _ponder_checkpoint`));
+  return rows[0] ? String(rows[0].latest_checkpoint) : null;
+}
+
 /** The indexer's head, or null before the first checkpoint. */
 export async function indexedHead(db: MarketDb): Promise<IndexedHead | null> {
   const rows = rowsOf(await db.execute(sql`SELECT latest_checkpoint FROM _ponder_checkpoint`));
@@ -54,43 +60,78 @@ export async function indexedHead(db: MarketDb): Promise<IndexedHead | null> {
 }
 
 /**
- * Attaches the 24 h figures (two grouped queries for the whole batch) and the creator metadata of
- * confirmed launches (one store query, `storedMetadataFor`; none outside a request scope) to
- * token rows.
+ * Attaches the 24 h figures and the creator metadata of confirmed launches (one store query,
+ * `storedMetadataFor`; none outside a request scope) to token rows.
+ *
+ * The figures are those of docs/public.md (trades with timestamp > now − 86,400; the price after
+ * the last trade at or before that cutoff), computed without reading a day of trades: the 1m
+ * candles whose bucket starts after the cutoff's minute carry the sums, and only the trades of the
+ * cutoff's own minute (at most 60 s of trades, any token) are read one by one. The price then is
+ * the last of those at or before the cutoff, else the close of the token's last 1m candle before
+ * that minute, else the launch price. Cost per token: at most 1,440 candle rows, whatever the
+ * trading rate.
  */
 export async function withStats(db: MarketDb, rows: TokenRow[], nowSec: number): Promise<TokenWithStats[]> {
   if (rows.length === 0) return [];
   const addresses = rows.map((r) => r.address);
-  const stored = await storedMetadataFor(addresses.map((a) => getAddress(a)));
   const cutoff = BigInt(nowSec - 86_400);
+  const edgeStart = cutoff - (((cutoff % 60n) + 60n) % 60n); // start of the 1m bucket holding the cutoff
+  const edgeEnd = edgeStart + 60n; // buckets from here on hold only trades after the cutoff
+  const c = schema.candle;
   const t = schema.trade;
-  const sums = await db
-    .select({
-      token: t.token,
-      volumeWei: sql<string>`coalesce(sum(${t.ethAmountWei}), 0)::text`,
-      volumeToken: sql<string>`coalesce(sum(${t.tokenAmount}), 0)::text`,
-      count: sql<string>`count(*)::text`,
-    })
-    .from(t)
-    .where(and(inArray(t.token, addresses), gt(t.timestampSec, cutoff)))
-    .groupBy(t.token);
-  const then = await db
-    .selectDistinctOn([t.token], { token: t.token, priceWei: t.priceWei })
-    .from(t)
-    .where(and(inArray(t.token, addresses), lte(t.timestampSec, cutoff)))
-    .orderBy(t.token, desc(t.blockNumber), desc(t.logIndex));
-  const sumBy = new Map(sums.map((s) => [s.token, s]));
-  const thenBy = new Map(then.map((p) => [p.token, p.priceWei]));
+  const [stored, sums, edgeTrades] = await Promise.all([
+    storedMetadataFor(addresses.map((a) => getAddress(a))),
+    db
+      .select({
+        token: c.token,
+        volumeWei: sql<string>`coalesce(sum(${c.volumeWei}), 0)::text`,
+        volumeToken: sql<string>`coalesce(sum(${c.volumeToken}), 0)::text`,
+        count: sql<string>`coalesce(sum(${c.tradeCount}), 0)::text`,
+      })
+      .from(c)
+      .where(and(inArray(c.token, addresses), eq(c.resolution, "1m"), gte(c.bucketStartSec, edgeEnd)))
+      .groupBy(c.token),
+    db
+      .select({ token: t.token, timestampSec: t.timestampSec, blockNumber: t.blockNumber, logIndex: t.logIndex, priceWei: t.priceWei, ethAmountWei: t.ethAmountWei, tokenAmount: t.tokenAmount })
+      .from(t)
+      .where(and(gte(t.timestampSec, edgeStart), lt(t.timestampSec, edgeEnd), inArray(t.token, addresses))),
+  ]);
+  const totals = new Map(sums.map((r) => [r.token, { volumeWei: BigInt(r.volumeWei), volumeToken: BigInt(r.volumeToken), tradeCount: Number(r.count) }]));
+  const lastAtCutoff = new Map<string, { blockNumber: bigint; logIndex: number; priceWei: bigint }>();
+  for (const trade of edgeTrades) {
+    if (trade.timestampSec > cutoff) {
+      const sum = totals.get(trade.token) ?? { volumeWei: 0n, volumeToken: 0n, tradeCount: 0 };
+      totals.set(trade.token, { volumeWei: sum.volumeWei + trade.ethAmountWei, volumeToken: sum.volumeToken + trade.tokenAmount, tradeCount: sum.tradeCount + 1 });
+    } else {
+      const best = lastAtCutoff.get(trade.token);
+      if (!best || trade.blockNumber > best.blockNumber || (trade.blockNumber === best.blockNumber && trade.logIndex > best.logIndex)) lastAtCutoff.set(trade.token, trade);
+    }
+  }
+  const thenBy = new Map([...lastAtCutoff].map(([token, trade]) => [token, trade.priceWei]));
+  const needClose = addresses.filter((a) => !thenBy.has(a));
+  if (needClose.length > 0) {
+    // One index descent per token (candle primary key: token, resolution, bucket_start_sec).
+    const closes = rowsOf(
+      await db.execute(sql`
+        SELECT v.token, last.close_wei FROM (VALUES ${sql.join(needClose.map((a) => sql`(${a})`), sql`, `)}) AS v(token)
+        CROSS JOIN LATERAL (
+          SELECT close_wei FROM candle
+          WHERE candle.token = v.token AND candle.resolution = '1m' AND candle.bucket_start_sec < ${edgeStart}
+          ORDER BY candle.bucket_start_sec DESC LIMIT 1
+        ) AS last`),
+    );
+    for (const row of closes) thenBy.set(String(row.token), BigInt(String(row.close_wei)));
+  }
   return rows.map((r) => {
-    const s = sumBy.get(r.address);
+    const total = totals.get(r.address);
     const meta = stored.get(r.address.toLowerCase());
     return {
       ...r,
       ...(meta ? { storedMetadata: meta } : {}),
       stats24h: {
-        volumeWei: BigInt(s?.volumeWei ?? 0),
-        volumeToken: BigInt(s?.volumeToken ?? 0),
-        tradeCount: Number(s?.count ?? 0),
+        volumeWei: total?.volumeWei ?? 0n,
+        volumeToken: total?.volumeToken ?? 0n,
+        tradeCount: total?.tradeCount ?? 0,
         priceThenWei: thenBy.get(r.address) ?? r.launchPriceWei,
       },
     };

@@ -19,6 +19,16 @@ export async function findToken(db: MarketDb, address: Address) {
   return row ?? null;
 }
 
+/**
+ * The launched token's address if there is one (one primary-key lookup, no 24 h figures): for
+ * endpoints that only need to know the token exists (trades, candles).
+ * @returns the stored (lowercase) address, or null
+ */
+export async function findTokenAddress(db: MarketDb, address: Address): Promise<`0x${string}` | null> {
+  const rows = await db.select({ address: schema.token.address }).from(schema.token).where(eq(schema.token.address, lowerHex(address))).limit(1);
+  return rows[0]?.address ?? null;
+}
+
 /** Newest launches first (launch block, then log index). */
 export async function newestTokens(db: MarketDb, limit: number) {
   return db

@@ -9,7 +9,7 @@
  * several API processes. Over the limit -> 429 `rate_limited` with the error body.
  */
 import type { Context, MiddlewareHandler } from "hono";
-import { rateLimiter, type ClientRateLimitInfo, type Store as RateLimitStore } from "hono-rate-limiter";
+import { MemoryStore, rateLimiter, type ClientRateLimitInfo, type Store as RateLimitStore } from "hono-rate-limiter";
 import { decrementCounter, incrementCounterBelow, readCounter, incrementCounter, resetCounter } from "../../store/counters";
 import type { Store } from "../../store/index";
 import { ApiError } from "../errors";
@@ -78,11 +78,35 @@ export function storeRateLimiter(options: {
   key: (c: Context<TrustEnv>) => string;
   skip?: (c: Context<TrustEnv>) => boolean;
 }): MiddlewareHandler<TrustEnv> {
+  return limiter(options, new StoreRateLimitStore(options.getStore, options.prefix));
+}
+
+/**
+ * A fixed-window limiter counting in this process's memory (`hono-rate-limiter`'s `MemoryStore`):
+ * no store round trip per request, so a read-heavy surface is not bound by the store's write
+ * rate. Counts are per process and start again on restart: with N API processes a client may make
+ * up to N x `limit` requests per window (docs/trust.md "Limits").
+ * Same options and answers as {@link storeRateLimiter}, without `getStore`.
+ */
+export function memoryRateLimiter(options: {
+  prefix: string;
+  limit: number;
+  windowMs?: number;
+  key: (c: Context<TrustEnv>) => string;
+  skip?: (c: Context<TrustEnv>) => boolean;
+}): MiddlewareHandler<TrustEnv> {
+  return limiter(options, new MemoryStore<TrustEnv>());
+}
+
+function limiter(
+  options: { prefix: string; limit: number; windowMs?: number; key: (c: Context<TrustEnv>) => string; skip?: (c: Context<TrustEnv>) => boolean },
+  store: RateLimitStore<TrustEnv>,
+): MiddlewareHandler<TrustEnv> {
   return rateLimiter<TrustEnv>({
     windowMs: options.windowMs ?? MINUTE_MS,
     limit: options.limit,
     standardHeaders: "draft-7",
-    store: new StoreRateLimitStore(options.getStore, options.prefix),
+    store,
     keyGenerator: options.key,
     skip: options.skip ?? (() => false),
     handler: () => {

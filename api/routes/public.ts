@@ -10,7 +10,7 @@ import { isSlugShaped } from "../../src/domain/slug";
 import { ApiError } from "../errors";
 import { sendOk } from "../json";
 import { decodeCursor, encodeCursor, tokenCursorShape, tradeCursorShape } from "../market/cursor";
-import { findToken, type MarketDb } from "../market/queries";
+import { findToken, findTokenAddress, type MarketDb } from "../market/queries";
 import {
   eventRange,
   findTokenBySlug,
@@ -72,6 +72,15 @@ export function publicRoutes(deps: PublicDeps) {
     return row;
   }
 
+  /** Address (any case) or slug -> the token's checksummed address, without its 24 h figures; 404 otherwise. */
+  async function resolveTokenAddress(addressOrSlug: string): Promise<`0x${string}`> {
+    let address: string | null = null;
+    if (isAddress(addressOrSlug, { strict: false })) address = await findTokenAddress(deps.db, getAddress(addressOrSlug));
+    else if (isSlugShaped(addressOrSlug)) address = (await findTokenBySlug(deps.db, addressOrSlug))?.address ?? null;
+    if (!address) throw new ApiError("token_not_found", `no launched token for "${addressOrSlug}"`);
+    return getAddress(address);
+  }
+
   async function listTokens(sort: TokenSort, limit: number, cursor: string | undefined, onlyNotGraduated = false) {
     const after = cursor ? decodeCursor(cursor, tokenCursorShape) : undefined;
     const rows = await tokenPage(deps.db, { sort, limit, after, onlyNotGraduated });
@@ -131,9 +140,9 @@ export function publicRoutes(deps: PublicDeps) {
        * default 50, max 200. 200 `{ok, token, trades, next_cursor}`; 404 `token_not_found`.
        */
       .get("/token/:address_or_slug/trades", documented({ tag: "public", summary: "A token's trades, newest first", ok: tradePageWire.extend({ token: addressWire }), errors: ["invalid_request", "invalid_cursor", "token_not_found"] }), validate("param", tokenPath), validate("query", tradeListQuery), async (c) => {
-        const row = await resolveToken(c.req.valid("param").address_or_slug);
+        const address = await resolveTokenAddress(c.req.valid("param").address_or_slug);
         const { limit, cursor } = c.req.valid("query");
-        return sendOk(c, { token: getAddress(row.address), ...(await listTrades(limit, cursor, row.address)) });
+        return sendOk(c, { token: address, ...(await listTrades(limit, cursor, address.toLowerCase() as `0x${string}`)) });
       })
       /**
        * GET /api/public/token/{address_or_slug}/candles?resolution=&from=&to= — the v1 candles
@@ -151,8 +160,8 @@ export function publicRoutes(deps: PublicDeps) {
         validate("param", tokenPath),
         validate("query", candlesQuery),
         async (c) => {
-          const row = await resolveToken(c.req.valid("param").address_or_slug);
-          return candlesResponse(c, deps.db, getAddress(row.address), c.req.valid("query"), nowSec());
+          const address = await resolveTokenAddress(c.req.valid("param").address_or_slug);
+          return candlesResponse(c, deps.db, address, c.req.valid("query"), nowSec());
         },
       )
       /** GET /api/public/trades/recent?limit=&cursor= — trades of every launched token, newest first. */

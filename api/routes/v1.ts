@@ -28,7 +28,7 @@ import { LIMITS, storeRateLimiter } from "../middleware/rateLimit";
 import { v1Descriptor } from "./descriptors";
 import { candlesQuery, tradesQuery } from "../market/params";
 import { candlesResponse } from "../market/candlesResponse";
-import { findToken, tokenTrades, type MarketDb } from "../market/queries";
+import { findToken, findTokenAddress, tokenTrades, type MarketDb } from "../market/queries";
 import { tokenRecord, tradeRecord } from "../market/records";
 import { addressParam, describedInput, validate } from "../validation";
 import { documented } from "../openapi/describe";
@@ -70,7 +70,7 @@ export function v1Routes(deps: V1Deps) {
       .get("/tokens/:address/trades", documented({ tag: "v1", summary: "Swaps mirrored as trades, newest first", ok: okBody({ token: addressWire, trades: z.array(tradeWire) }), errors: ["invalid_request", "invalid_address", "token_not_found"] }), validate("param", addressPath), validate("query", tradesQuery), async (c) => {
         const { address } = c.req.valid("param");
         const { limit } = c.req.valid("query");
-        if (!(await findToken(deps.db, address))) throw new ApiError("token_not_found", `no launched token at ${address}`);
+        if (!(await findTokenAddress(deps.db, address))) throw new ApiError("token_not_found", `no launched token at ${address}`);
         const rows = await tokenTrades(deps.db, address, limit);
         return sendOk(c, { token: address, trades: rows.map(tradeRecord) });
       })
@@ -96,7 +96,7 @@ export function v1Routes(deps: V1Deps) {
         validate("query", candlesQuery),
         async (c) => {
           const { address } = c.req.valid("param");
-          if (!(await findToken(deps.db, address))) throw new ApiError("token_not_found", `no launched token at ${address}`);
+          if (!(await findTokenAddress(deps.db, address))) throw new ApiError("token_not_found", `no launched token at ${address}`);
           return candlesResponse(c, deps.db, address, c.req.valid("query"), nowSec());
         },
       )
