@@ -23,7 +23,7 @@ import { buyParams, launchToken } from "../devnet/actions";
 import { deployStack } from "../devnet/deploy";
 import { writeManifest } from "../devnet/manifest";
 import { startPonder, waitReady } from "../scripts/ponderProcess";
-import { dropSchema, TEST_DATABASE_URL, uniqueSchemaName } from "../test/postgres";
+import { createDevnetDatabase } from "../test/postgres";
 import { mean, percentile } from "./stats";
 
 const { values } = parseArgs({
@@ -50,7 +50,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const loadAtStart = loadavg();
 const anvil = await startAnvil({ port: 0, blockTimeSec: 0.1 });
 const dataDir = mkdtempSync(join(tmpdir(), "bench-live-"));
-const schema = onPostgres ? uniqueSchemaName("bench_live") : "bench_live";
+const schema = "bench_live";
+// A database of this devnet's own (Ponder's raw-data cache is per database, keyed by chain id).
+const database = onPostgres ? await createDevnetDatabase("bench_live") : null;
 try {
   const manifest = await deployStack({ rpcUrl: anvil.rpcUrl });
   const manifestPath = join(dataDir, "manifest.json");
@@ -68,8 +70,8 @@ try {
       DEPLOYMENT_MANIFEST: manifestPath,
       PONDER_PGLITE_DIR: join(dataDir, "pglite"),
       STORE_PGLITE_DIR: join(dataDir, "store"),
-      STORE_SCHEMA: onPostgres ? uniqueSchemaName("bench_live_store") : "launch_store",
-      DATABASE_URL: onPostgres ? TEST_DATABASE_URL : "",
+      STORE_SCHEMA: "launch_store",
+      DATABASE_URL: database?.url ?? "",
       // The watcher polls every 10 ms: lift the per-IP public limit so it measures serving, not 429s.
       PUBLIC_RATE_LIMIT_PER_MINUTE: "1000000",
       POLLING_INTERVAL_MS: String(PONDER_POLLING_MS),
@@ -219,6 +221,6 @@ try {
   writeFileSync(`bench/results/live${onPostgres ? "-postgres" : ""}${rpcUrls > 1 ? `-${rpcUrls}rpc` : ""}.json`, `${JSON.stringify(result, null, 2)}\n`);
 } finally {
   await anvil.stop();
-  if (onPostgres) await dropSchema(schema).catch(() => {});
+  await database?.drop().catch(() => {});
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -3,8 +3,9 @@
  * launch, trade or key is dropped on restart, retry, reorg"):
  * - chain reorganisations of depth 1 to 5 on anvil (`anvil_reorg`) that drop and replace swaps and
  *   a launch, while the service indexes live;
- * - `kill -9` of the service in the middle of a backfill, then a restart on the same database
- *   (currently a known failure, skipped unless `FAULTS_CRASH=1`: see the test's comment).
+ * - `kill -9` of the service in the middle of a backfill, then a restart on the same database:
+ *   PostgreSQL (the production database) always; the embedded PGlite is a known failure, run with
+ *   `FAULTS_CRASH_DATABASE=pglite` (see the test's comment).
  * After each, everything served over HTTP (tokens, trades, candles of every resolution, the events
  * feed including pending events) must equal a clean index of the final chain made by a second
  * service started from scratch.
@@ -24,36 +25,37 @@ import { openStore, loadStoreConfig } from "../store/index";
 import { createApiKey } from "../store/keys";
 import { buildHistory } from "../bench/history";
 import { startStack, until, type Stack } from "./harness";
-import { dropSchema, postgresAvailable, TEST_DATABASE_URL, uniqueSchemaName } from "./postgres";
+import { createDevnetDatabase, postgresAvailable, type DevnetDatabase } from "./postgres";
 
 const RESOLUTIONS = ["1m", "5m", "15m", "1h", "4h", "1d"];
 /** Both services must present the same URLs for their snapshots to compare. */
 const PUBLIC_BASE_URL = "http://launch.test";
 let stack: Stack;
 const extraDirs: string[] = [];
-const postgresSchemas: string[] = [];
+const databases: DevnetDatabase[] = [];
 const postgresUp = await postgresAvailable();
-const crashDatabase = process.env.FAULTS_CRASH_DATABASE === "postgres" ? "postgres" : "pglite";
+const crashDatabase = process.env.FAULTS_CRASH_DATABASE === "pglite" ? "pglite" : "postgres";
 
 /**
  * A second service on the same chain, indexing from scratch into its own database: PGlite folders,
- * or (for the crash test) fresh schemas in the test PostgreSQL. Returns the environment so a
- * restart can reuse exactly the same database.
+ * or (for the crash test) a database of its own on the test PostgreSQL. Returns the environment
+ * so a restart can reuse exactly the same database.
  */
 async function startCleanService(database: "pglite" | "postgres" = "pglite"): Promise<{ service: PonderProcess; apiKey: string; env: NodeJS.ProcessEnv; schema: string }> {
   const dir = mkdtempSync(join(tmpdir(), "faults-clean-"));
   extraDirs.push(dir);
   const onPostgres = database === "postgres";
-  const schema = onPostgres ? uniqueSchemaName("faults_clean") : "faults_clean";
-  const storeSchema = onPostgres ? uniqueSchemaName("faults_store") : "launch_store";
-  if (onPostgres) postgresSchemas.push(schema, storeSchema);
+  const schema = "faults_clean";
+  const storeSchema = "launch_store";
+  const devnetDatabase = onPostgres ? await createDevnetDatabase("faults_clean") : null;
+  if (devnetDatabase) databases.push(devnetDatabase);
   const env = {
     PUBLIC_BASE_URL,
     DEPLOYMENT_MANIFEST: stack.manifestPath,
     PONDER_PGLITE_DIR: join(dir, "pglite"),
     STORE_PGLITE_DIR: join(dir, "store"),
     STORE_SCHEMA: storeSchema,
-    DATABASE_URL: onPostgres ? TEST_DATABASE_URL : "",
+    DATABASE_URL: devnetDatabase?.url ?? "",
     V1_RATE_LIMIT_PER_MINUTE: "100000",
     PUBLIC_RATE_LIMIT_PER_MINUTE: "100000",
   };
@@ -72,13 +74,13 @@ async function getJson(baseUrl: string, path: string, apiKey?: string): Promise<
 }
 
 /** Waits until the service has indexed the chain's current head. */
-async function caughtUp(baseUrl: string): Promise<void> {
+async function caughtUp(baseUrl: string, timeoutMs = 90_000): Promise<void> {
   const head = Number(await stack.publicClient.getBlockNumber({ cacheTime: 0 }));
   await until(`indexer at block ${head}`, async () => {
     const status = await fetch(`${baseUrl}/status`).then((r) => (r.ok ? r.json() : null)).catch(() => null);
     const indexed = (status as Record<string, { block?: { number: number } }> | null)?.evmchain?.block?.number;
     return indexed !== undefined && indexed >= head ? true : undefined;
-  }, 90_000);
+  }, timeoutMs);
 }
 
 /** Everything the HTTP surfaces say about the chain, in a stable order. */
@@ -134,7 +136,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
   for (const dir of extraDirs) rmSync(dir, { recursive: true, force: true });
-  for (const schema of postgresSchemas) await dropSchema(schema);
+  for (const database of databases) await database.drop();
 });
 
 describe("fault tolerance", () => {
@@ -179,15 +181,21 @@ describe("fault tolerance", () => {
     }
   }, 300_000);
 
-  // Known failure, kept runnable: `FAULTS_CRASH=1 [FAULTS_CRASH_DATABASE=postgres] npx vitest run
-  // test/e2e.faults.test.ts`. On PGlite the restart after SIGKILL re-runs the backfill from block 1
-  // while rows of the killed run are still there, and stops on a primary-key conflict in `token`
-  // (it passed in 2 of 4 runs here, depending on where the kill lands). On PostgreSQL no partial
-  // backfill became visible within 90 s, so the kill point is not reached yet. Open in issue 7.
-  it.skipIf(process.env.FAULTS_CRASH !== "1" || (crashDatabase === "postgres" && !postgresUp))("loses and duplicates nothing when killed with SIGKILL mid-backfill and restarted", async () => {
-    await buildHistory(stack.manifest, { launches: 3, swaps: 6_000, swapsPerTransaction: 150 });
+  // PostgreSQL (production): Ponder commits each batch of indexed events together with its
+  // checkpoint, and a restart resumes from the last committed checkpoint. The history is large
+  // enough for several batches, so the kill lands between commits.
+  // PGlite is a known failure, kept runnable: `FAULTS_CRASH_DATABASE=pglite npx vitest run
+  // test/e2e.faults.test.ts -t SIGKILL`. The restart re-runs the backfill from the start while rows
+  // of the killed run are still there, and stops on a primary-key conflict in `token`. PGlite itself
+  // keeps committed transactions and drops uncommitted ones across a SIGKILL (checked with a
+  // bare PGlite writer), so the cause is in how Ponder drives PGlite; not found yet (issue 7).
+  it.skipIf(crashDatabase === "postgres" && !postgresUp)(`loses and duplicates nothing when killed with SIGKILL mid-backfill and restarted (${crashDatabase})`, async () => {
+    // 24,000 swaps: two of Ponder's event batches (12,000 events each), so there is a commit to
+    // resume from and a batch in flight to lose.
+    await buildHistory(stack.manifest, { launches: 3, swaps: 24_000, swapsPerTransaction: 300 });
     await rpc("anvil_mine", [numberToHex(100)]);
-    await caughtUp(stack.service.url);
+    // The reference: the live service indexes the same history block by block.
+    await caughtUp(stack.service.url, 300_000);
 
     const first = await startCleanService(crashDatabase);
     // Kill it hard once it has indexed some but not all of the history.
@@ -211,13 +219,16 @@ describe("fault tolerance", () => {
         throw new Error(`${err.message}\nrestarted service output:\n${restarted.output().slice(0, 6000)}`);
       });
       await caughtUp(restarted.url);
+      // It resumed from the killed run's last commit, not from an empty schema.
+      expect(restarted.output()).toContain("Detected crash recovery");
+      console.log(JSON.stringify({ crash: crashDatabase, trades_visible_at_kill: indexedAtKill, trades_total: totalTrades }));
       const live = await snapshot(stack.service.url, stack.apiKey);
       const resumed = await snapshot(restarted.url, first.apiKey);
       const tradeCount = live.perToken.reduce((n, t) => n + t.token.trade_count, 0);
-      expect(tradeCount).toBeGreaterThan(6_000);
+      expect(tradeCount).toBeGreaterThanOrEqual(24_000);
       expect(resumed).toEqual(live);
     } finally {
       await restarted.stop();
     }
-  }, 480_000);
+  }, 720_000);
 });

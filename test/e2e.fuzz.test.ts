@@ -480,7 +480,7 @@ const TABLES: Record<string, string> = {
 type Snapshot = Record<string, Map<string, string>>;
 
 async function snapshot(): Promise<Snapshot> {
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  const client = new pg.Client({ connectionString: stack.serviceEnv.DATABASE_URL });
   await client.connect();
   try {
     const schema = `"${stack.serviceEnv.STORE_SCHEMA!.replaceAll('"', '""')}"`;

@@ -93,7 +93,7 @@ describe.skipIf(!available)("an indexer and an API replica on one PostgreSQL", (
     for (const r of [x, y]) expect([201, 409]).toContain(r.status);
     expect(new Set(created.map((r) => r.body.launch_id)).size).toBe(1);
 
-    const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    const client = new pg.Client({ connectionString: stack.serviceEnv.DATABASE_URL });
     await client.connect();
     try {
       const schema = String(stack.serviceEnv.STORE_SCHEMA);

@@ -11,7 +11,7 @@ import { findFreePort, startAnvil, type AnvilInstance } from "../devnet/anvil";
 import { deployStack } from "../devnet/deploy";
 import { writeManifest, type DeploymentManifest } from "../devnet/manifest";
 import { startPonder, waitReady, type PonderProcess } from "../scripts/ponderProcess";
-import { dropSchema, TEST_DATABASE_URL, uniqueSchemaName } from "./postgres";
+import { createDevnetDatabase, uniqueSchemaName, type DevnetDatabase } from "./postgres";
 import { loadStoreConfig, openStore } from "../store/index";
 import { createApiKey } from "../store/keys";
 
@@ -59,8 +59,8 @@ function makeWallet(rpcUrl: string, index: number) {
 /**
  * Starts anvil, deploys the stack and starts the service; resolves when `/ready` is 200.
  * @param options.schema - Ponder database schema (unique per test file keeps logs apart)
- * @param options.database - `pglite` (default, a temporary folder) or `postgres` (the test
- *   PostgreSQL, in a uniquely named schema dropped by `stop`)
+ * @param options.database - `pglite` (default, a temporary folder) or `postgres` (a database of
+ *   its own on the test PostgreSQL, created here and dropped by `stop`)
  * @param options.env - extra environment for the service
  * @param options.serviceRpcUrl - given anvil's URL, returns the RPC URL the service (indexer and
  *   API) uses instead (`RPC_URL`), e.g. a fault-injecting proxy; the stack's own clients
@@ -77,7 +77,11 @@ export async function startStack(options: {
   const dataDir = mkdtempSync(join(tmpdir(), "launch-e2e-"));
   const storeSchema = onPostgres ? uniqueSchemaName(`${options.schema}_store`) : "launch_store";
   const anvil = await startAnvil();
+  // PostgreSQL: a database of this devnet's own (Ponder's raw-data cache is per database and
+  // keyed by chain id; test/postgres.ts `createDevnetDatabase`).
+  let database: DevnetDatabase | null = null;
   try {
+    if (onPostgres) database = await createDevnetDatabase(options.schema);
     const manifest = await deployStack({ rpcUrl: anvil.rpcUrl });
     const manifestPath = join(dataDir, "manifest.json");
     writeManifest(manifestPath, manifest);
@@ -86,7 +90,7 @@ export async function startStack(options: {
     const storeEnv = {
       STORE_PGLITE_DIR: join(dataDir, "store"),
       STORE_SCHEMA: storeSchema,
-      DATABASE_URL: onPostgres ? TEST_DATABASE_URL : "",
+      DATABASE_URL: database?.url ?? "",
       V1_RATE_LIMIT_PER_MINUTE: "100000",
       ...options.env,
     };
@@ -144,14 +148,14 @@ export async function startStack(options: {
         await service.stop();
         await anvil.stop();
         rmSync(dataDir, { recursive: true, force: true });
-        if (onPostgres) await dropSchema(schema);
-        if (onPostgres) await dropSchema(storeSchema);
+        await database?.drop();
       },
     };
     return stack;
   } catch (err) {
     await anvil.stop();
     rmSync(dataDir, { recursive: true, force: true });
+    await database?.drop().catch(() => undefined);
     throw err;
   }
 }

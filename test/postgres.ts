@@ -42,3 +42,42 @@ export async function dropSchema(schema: string): Promise<void> {
     await client.end();
   }
 }
+
+/** A database of its own on the test server, for one devnet run. */
+export type DevnetDatabase = { name: string; url: string; drop: () => Promise<void> };
+
+/**
+ * Creates an empty database on the test server for one devnet run of the service.
+ *
+ * Why not just a schema: Ponder keeps the raw chain data it fetched (`ponder_sync`) per database,
+ * keyed by chain id and block number. Every devnet is chain 4663 with a different history, so two
+ * devnet runs in one database read each other's logs (a token launched in another run appears in
+ * this one). Production has one chain and never needs this.
+ * @param prefix - name prefix (the name is made unique, at most 63 characters)
+ * @returns its name, connection string, and `drop()` (terminates its connections first)
+ */
+export async function createDevnetDatabase(prefix: string): Promise<DevnetDatabase> {
+  const name = uniqueSchemaName(prefix).replace(/[^a-z0-9_]/g, "_");
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  try {
+    await admin.query(`create database "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await client.connect();
+      try {
+        await client.query(`drop database if exists "${name}" with (force)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
