@@ -3,7 +3,7 @@
  * over their pools, made many per transaction by `SwapBatcher` (transactions are awaited one by
  * one: flooding anvil with unawaited transactions stalls it).
  */
-import { createPublicClient, getAddress, http, parseEther, type Address } from "viem";
+import { createPublicClient, createTestClient, getAddress, http, parseEther, type Address } from "viem";
 import { swapBatcherAbi, swapBatcherBytecode } from "../abis/SwapBatcher";
 import { launchToken } from "../devnet/actions";
 import { createDevnetClients, devAccount } from "../devnet/clients";
@@ -17,10 +17,14 @@ export type History = { tokens: Address[]; pools: Address[]; swapTransactions: n
  * @param options.launches - tokens to launch (no first buy)
  * @param options.swaps - total swaps to make across all pools
  * @param options.swapsPerTransaction - swaps per batcher transaction (gas: ~80k each)
+ * @param options.hotShare - share of the swap transactions that go to the first pool (a "hot"
+ *   token, as real markets have); the rest go round-robin over all pools. Default: round-robin only.
+ * @param options.secondsPerTransaction - chain time added before each swap transaction
+ *   (`evm_increaseTime`), so the history spans many candle buckets. Default 0.
  */
 export async function buildHistory(
   manifest: DeploymentManifest,
-  options: { launches: number; swaps: number; swapsPerTransaction?: number },
+  options: { launches: number; swaps: number; swapsPerTransaction?: number; hotShare?: number; secondsPerTransaction?: number },
 ): Promise<History> {
   const publicClient = createPublicClient({ transport: http(manifest.rpcUrl), pollingInterval: 50 });
   const tokens: Address[] = [];
@@ -36,13 +40,21 @@ export async function buildHistory(
   const deployHash = await wallet.deployContract({ abi: swapBatcherAbi, bytecode: swapBatcherBytecode, args: [manifest.contracts.weth] });
   const batcher = (await publicClient.waitForTransactionReceipt({ hash: deployHash })).contractAddress!;
 
+  const testClient = createTestClient({ mode: "anvil", transport: http(manifest.rpcUrl) });
   const perTransaction = options.swapsPerTransaction ?? 150;
+  const hotShare = options.hotShare ?? 0;
+  let hotCredit = 0;
   let remaining = options.swaps;
   let swapTransactions = 0;
   let lastBlock = 0n;
   for (let t = 0; remaining > 0; t++) {
     const swaps = Math.min(perTransaction, remaining);
-    const i = t % pools.length;
+    // Deterministic split: the hot pool takes `hotShare` of the transactions, evenly spaced.
+    hotCredit += hotShare;
+    const hot = hotCredit >= 1;
+    if (hot) hotCredit -= 1;
+    const i = hot ? 0 : t % pools.length;
+    if (options.secondsPerTransaction) await testClient.increaseTime({ seconds: options.secondsPerTransaction });
     const hash = await wallet.writeContract({
       address: batcher,
       abi: swapBatcherAbi,

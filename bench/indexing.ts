@@ -1,0 +1,74 @@
+/**
+ * Pieces shared by the benchmarks that index a built history: the floor (the same logs fetched
+ * and decoded by viem alone), the service's memory, and waiting until every trade is served.
+ */
+import { readFileSync } from "node:fs";
+import { getAbiItem, type Address, type PublicClient } from "viem";
+import { launchFactoryAbi } from "../abis/LaunchFactory";
+import { uniswapV3PoolAbi } from "../abis/UniswapV3Pool";
+import type { DeploymentManifest } from "../devnet/manifest";
+
+/** Resident set size of a process in bytes (Linux `/proc/<pid>/status`): now (`VmRSS`) and peak (`VmHWM`). */
+export function rssBytes(pid: number): { current: number; peak: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN) * 1024;
+    return { current: kb("VmRSS"), peak: kb("VmHWM") };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The floor of indexing a history: `TokenLaunched` and `Swap` logs from `fromBlock` to `toBlock`
+ * fetched with viem `getLogs` and decoded, in 20-block chunks (under a node's response cap).
+ * @returns seconds taken and logs decoded
+ */
+export async function measureLogFloor(
+  client: PublicClient,
+  manifest: DeploymentManifest,
+  pools: Address[],
+  toBlock: bigint,
+): Promise<{ seconds: number; logs: number }> {
+  const started = performance.now();
+  let logs = 0;
+  const chunk = 20n;
+  for (let from = BigInt(manifest.startBlock); from <= toBlock; from += chunk) {
+    const to = from + chunk - 1n < toBlock ? from + chunk - 1n : toBlock;
+    const [launchLogs, swapLogs] = await Promise.all([
+      client.getLogs({ address: manifest.acceptedFactories, event: getAbiItem({ abi: launchFactoryAbi, name: "TokenLaunched" }), fromBlock: from, toBlock: to }),
+      client.getLogs({ address: pools, event: getAbiItem({ abi: uniswapV3PoolAbi, name: "Swap" }), fromBlock: from, toBlock: to }),
+    ]);
+    logs += launchLogs.length + swapLogs.length;
+  }
+  return { seconds: (performance.now() - started) / 1000, logs };
+}
+
+/**
+ * Polls the service until its public token list shows `launches` tokens (at most 100 listed) whose
+ * `trade_count`s add up to at least `swaps`; samples the process's RSS on every poll.
+ * @returns the trades seen and the highest RSS sampled (bytes; the kernel's `VmHWM` is read too)
+ */
+export async function waitForIndexedTrades(
+  serviceUrl: string,
+  pid: number,
+  options: { launches: number; swaps: number; pollMs?: number; onProgress?: (trades: number) => void },
+): Promise<{ trades: number; peakRssBytes: number | null }> {
+  let peak: number | null = null;
+  let lastReported = 0;
+  for (;;) {
+    const rss = rssBytes(pid);
+    if (rss) peak = Math.max(peak ?? 0, rss.peak, rss.current);
+    const res = await fetch(`${serviceUrl}/api/public/tokens/new?limit=100`).catch(() => null);
+    if (res?.ok) {
+      const body = (await res.json()) as { tokens: Array<{ trade_count: number }> };
+      const trades = body.tokens.reduce((sum, t) => sum + t.trade_count, 0);
+      if (options.onProgress && trades - lastReported >= 50_000) {
+        options.onProgress(trades);
+        lastReported = trades;
+      }
+      if (body.tokens.length === Math.min(options.launches, 100) && trades >= options.swaps) return { trades, peakRssBytes: peak };
+    }
+    await new Promise((r) => setTimeout(r, options.pollMs ?? 250));
+  }
+}

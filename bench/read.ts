@@ -1,0 +1,241 @@
+/**
+ * Read-throughput benchmark (issue 7 "Read throughput" and "Memory"): index a devnet history of
+ * `--swaps` trades (default 1,000,000) from scratch, recording the time, swaps/s, the floor (viem
+ * `getLogs` of the same logs) and the service's peak RSS; then load the read endpoints with
+ * autocannon (`--connections`, default 64) next to the baseline measured in the same run and the
+ * same process: `GET /api/public`, a static Hono JSON answer that passes through the same
+ * middleware (request id, metrics, rate limiter) but reads no table.
+ *
+ * Endpoints (public surface, the hot token that holds `--hot-share` of the history):
+ * - token: `/api/public/token/{address}`
+ * - trades: `/api/public/token/{address}/trades?limit=100`
+ * - candles: `/api/public/token/{address}/candles?resolution=1m` over the history's busiest day
+ * Targets: each >= 0.5x the baseline's requests/s, p99 <= 20 ms; peak RSS <= 500 MB.
+ *
+ * Usage: `npm run bench -- read [--launches 100] [--swaps 1000000] [--database postgres|pglite]
+ * [--duration-sec 15] [--connections 64] [--cache-mb N] [--keep]`. Results: `bench/results/read.json`.
+ *
+ * Indexing a million swaps takes tens of minutes. `--keep` (PostgreSQL) keeps the indexed database
+ * and writes `bench/.data/read-keep.json`; `npm run bench -- read --reuse` then runs only the load
+ * phase, on an API replica (`ponder serve`) over that database, and keeps the indexing figures of
+ * the run that built it.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { createPublicClient, http, numberToHex } from "viem";
+import { findFreePort, startAnvil } from "../devnet/anvil";
+import { deployStack } from "../devnet/deploy";
+import { writeManifest } from "../devnet/manifest";
+import { startPonder } from "../scripts/ponderProcess";
+import { createDevnetDatabase, type DevnetDatabase } from "../test/postgres";
+import { buildHistory } from "./history";
+import { measureLogFloor, rssBytes, waitForIndexedTrades } from "./indexing";
+
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((a) => a !== "read"),
+  options: {
+    launches: { type: "string", default: "100" },
+    swaps: { type: "string", default: "1000000" },
+    database: { type: "string", default: "postgres" },
+    "duration-sec": { type: "string", default: "15" },
+    connections: { type: "string", default: "64" },
+    "hot-share": { type: "string", default: "0.5" },
+    "seconds-per-transaction": { type: "string", default: "30" },
+    "cache-mb": { type: "string" },
+    keep: { type: "boolean", default: false },
+    reuse: { type: "boolean", default: false },
+  },
+});
+const launches = Number(values.launches);
+const swaps = Number(values.swaps);
+const onPostgres = values.database === "postgres";
+const durationSec = Number(values["duration-sec"]);
+const connections = Number(values.connections);
+const secondsPerTransaction = Number(values["seconds-per-transaction"]);
+
+/** One autocannon run against `url`. */
+async function load(name: string, url: string) {
+  const result = await autocannon({ url, connections, duration: durationSec, pipelining: 1 });
+  const figures = {
+    name,
+    path: new URL(url).pathname + new URL(url).search,
+    requestsPerSecond: result.requests.average,
+    latencyMs: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    bytesPerResponse: result.requests.total ? Math.round(result.throughput.total / result.requests.total) : 0,
+  };
+  console.log(`${name.padEnd(10)} ${figures.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${figures.latencyMs.p50} ms  p99 ${figures.latencyMs.p99} ms  non-2xx ${figures.non2xx}  errors ${figures.errors}`);
+  return figures;
+}
+
+/** What the load phase needs from an indexed history (also what `--keep` writes). */
+type Indexed = {
+  schema: string;
+  database: string;
+  /** PostgreSQL: the devnet's own database (see `createDevnetDatabase`). */
+  databaseUrl: string;
+  manifestPath: string;
+  hotToken: string;
+  candlesPath: string;
+  candlesIn1Day: number;
+  history: Record<string, number>;
+  backfill: Record<string, unknown>;
+  memory: Record<string, unknown>;
+};
+const keepFile = "bench/.data/read-keep.json";
+
+/** Builds the history on a fresh devnet and indexes it from scratch with `ponder start`. */
+async function indexPhase(): Promise<void> {
+  const anvil = await startAnvil({ port: 0 });
+  const dataDir = mkdtempSync(join(tmpdir(), "bench-read-"));
+  const schema = "bench_read";
+  const database: DevnetDatabase | null = onPostgres ? await createDevnetDatabase("bench_read") : null;
+  let keepDatabase = false;
+  try {
+    const manifest = await deployStack({ rpcUrl: anvil.rpcUrl });
+    const manifestPath = values.keep ? join("bench/.data", "read-manifest.json") : join(dataDir, "manifest.json");
+    mkdirSync("bench/.data", { recursive: true });
+    writeManifest(manifestPath, manifest);
+    const client = createPublicClient({ transport: http(anvil.rpcUrl, { timeout: 300_000 }) });
+    console.log(`building history: ${launches} launches, ${swaps} swaps, ${values["hot-share"]} of them on one token`);
+    const generationStart = performance.now();
+    const history = await buildHistory(manifest, {
+      launches,
+      swaps,
+      swapsPerTransaction: 300,
+      hotShare: Number(values["hot-share"]),
+      secondsPerTransaction,
+    });
+    const generationSec = (performance.now() - generationStart) / 1000;
+    console.log(`history built in ${generationSec.toFixed(1)} s (${history.swapTransactions} swap transactions, head ${history.lastBlock})`);
+    // Bury the history under empty blocks: the service backfills it in its historical mode.
+    for (let i = 0; i < 10; i++) await client.request({ method: "anvil_mine" as never, params: [numberToHex(100)] as never });
+
+    const floor = await measureLogFloor(client, manifest, history.pools, history.lastBlock);
+    console.log(`floor: ${floor.logs} logs fetched and decoded in ${floor.seconds.toFixed(2)} s`);
+
+    const serviceStart = performance.now();
+    const service = await startPonder({
+      port: await findFreePort(),
+      schema,
+      env: {
+        ...serviceEnv(manifestPath, dataDir, database?.url ?? ""),
+        ...(values["cache-mb"] ? { PONDER_CACHE_BYTES: String(Number(values["cache-mb"]) * 1024 * 1024) } : {}),
+      },
+    });
+    try {
+      const indexed = await waitForIndexedTrades(service.url, service.child.pid!, {
+        launches,
+        swaps,
+        pollMs: 1_000,
+        onProgress: (trades) => console.log(`  indexed ${trades} trades after ${((performance.now() - serviceStart) / 1000).toFixed(0)} s, rss ${((rssBytes(service.child.pid!)?.current ?? 0) / 2 ** 20).toFixed(0)} MB`),
+      });
+      const indexSec = (performance.now() - serviceStart) / 1000;
+      console.log(`indexed ${indexed.trades} trades in ${indexSec.toFixed(1)} s; peak RSS ${((indexed.peakRssBytes ?? 0) / 2 ** 20).toFixed(0)} MB`);
+
+      const hot = history.tokens[0]!;
+      // The busiest day: the hot token's first day after launch holds the most 1m candles.
+      const launchTimestampSec = Number(
+        ((await (await fetch(`${service.url}/api/public/token/${hot}`)).json()) as { token: { launch_timestamp_sec: number } }).token.launch_timestamp_sec,
+      );
+      const candlesPath = `/api/public/token/${hot}/candles?resolution=1m&from=${launchTimestampSec}&to=${launchTimestampSec + 86_400 - 60}`;
+      const candlesIn1Day = ((await (await fetch(`${service.url}${candlesPath}`)).json()) as { candles: unknown[] }).candles.length;
+      const run: Indexed = {
+        schema,
+        database: values.database!,
+        databaseUrl: database?.url ?? "",
+        manifestPath,
+        hotToken: hot,
+        candlesPath,
+        candlesIn1Day,
+        history: { launches, swaps, hotShare: Number(values["hot-share"]), secondsPerTransaction, swapTransactions: history.swapTransactions, generationSeconds: generationSec },
+        backfill: {
+          floor: { seconds: floor.seconds, logs: floor.logs },
+          service: { seconds: indexSec, swapsPerSecond: swaps / indexSec, includesStartup: true },
+          ratioToFloor: indexSec / floor.seconds,
+        },
+        memory: {
+          cacheMb: values["cache-mb"] ? Number(values["cache-mb"]) : "ponder default (heap limit / 5)",
+          peakRssBytesWhileIndexing: indexed.peakRssBytes,
+          target: "peak RSS <= 500 MB",
+        },
+      };
+      if (values.keep && onPostgres) {
+        writeFileSync(keepFile, `${JSON.stringify(run, null, 2)}\n`);
+        keepDatabase = true;
+        console.log(`kept database ${database!.name}: re-run the load phase with \`npm run bench -- read --reuse\``);
+      }
+      await loadPhase(service.url, run);
+    } finally {
+      await service.stop();
+    }
+  } finally {
+    await anvil.stop();
+    if (database && !keepDatabase) await database.drop().catch(() => undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The service's environment for the bench: no public rate limit in the way of the load. */
+function serviceEnv(manifestPath: string, dataDir: string, databaseUrl: string): NodeJS.ProcessEnv {
+  return {
+    DEPLOYMENT_MANIFEST: manifestPath,
+    PONDER_PGLITE_DIR: join(dataDir, "pglite"),
+    STORE_PGLITE_DIR: join(dataDir, "store"),
+    DATABASE_URL: databaseUrl,
+    PUBLIC_RATE_LIMIT_PER_MINUTE: "1000000000",
+  };
+}
+
+/** Loads the baseline and the three read endpoints with autocannon; writes the results file. */
+async function loadPhase(serviceUrl: string, run: Indexed): Promise<void> {
+  const hot = run.hotToken;
+  const tradesPage = ((await (await fetch(`${serviceUrl}/api/public/token/${hot}/trades?limit=100`)).json()) as { trades: unknown[] }).trades.length;
+  console.log(`hot token ${hot}: ${run.candlesIn1Day} 1m candles in its first day, trades page of ${tradesPage}`);
+  const runs = [];
+  runs.push(await load("baseline", `${serviceUrl}/api/public`));
+  runs.push(await load("token", `${serviceUrl}/api/public/token/${hot}`));
+  runs.push(await load("trades", `${serviceUrl}/api/public/token/${hot}/trades?limit=100`));
+  runs.push(await load("candles", `${serviceUrl}${run.candlesPath}`));
+  runs.push(await load("baseline", `${serviceUrl}/api/public`));
+  const baselines = runs.filter((r) => r.name === "baseline");
+  const baselineRps = baselines.reduce((sum, r) => sum + r.requestsPerSecond, 0) / baselines.length;
+  const endpoints = runs
+    .filter((r) => r.name !== "baseline")
+    .map((r) => ({ ...r, ratioToBaseline: r.requestsPerSecond / baselineRps, meetsTarget: r.requestsPerSecond / baselineRps >= 0.5 && r.latencyMs.p99 <= 20 }));
+  const result = {
+    benchmark: "read",
+    measuredAt: new Date().toISOString(),
+    machine: { cpus: cpus().length, node: process.version },
+    database: run.database,
+    servedBy: values.reuse ? "ponder serve (API replica) over the kept schema" : "ponder start (the indexing service)",
+    history: run.history,
+    backfill: run.backfill,
+    memory: run.memory,
+    load: { connections, durationSec, baseline: { requestsPerSecond: baselineRps, runs: baselines }, endpoints, hotToken: hot, candlesIn1Day: run.candlesIn1Day },
+    target: "each endpoint >= 0.5x baseline requests/s and p99 <= 20 ms",
+  };
+  console.log(JSON.stringify(result, null, 2));
+  mkdirSync("bench/results", { recursive: true });
+  writeFileSync(`bench/results/read${run.database === "postgres" ? "" : "-pglite"}.json`, `${JSON.stringify(result, null, 2)}\n`);
+}
+
+if (values.reuse) {
+  const run = JSON.parse(readFileSync(keepFile, "utf8")) as Indexed;
+  const dataDir = mkdtempSync(join(tmpdir(), "bench-read-"));
+  const service = await startPonder({ command: "serve", port: await findFreePort(), schema: run.schema, env: serviceEnv(run.manifestPath, dataDir, run.databaseUrl) });
+  try {
+    await loadPhase(service.url, run);
+  } finally {
+    await service.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+} else {
+  await indexPhase();
+}
