@@ -46,17 +46,20 @@ export async function measureLogFloor(
 
 /**
  * Polls the service until its public token list shows `launches` tokens (at most 100 listed) whose
- * `trade_count`s add up to at least `swaps`; samples the process's RSS on every poll.
+ * `trade_count`s add up to at least `swaps`; samples the process's RSS on every poll. `exited`
+ * returns why the service stopped (null while it runs), so a dead service fails the wait at once.
  * @returns the trades seen and the highest RSS sampled (bytes; the kernel's `VmHWM` is read too)
  */
 export async function waitForIndexedTrades(
   serviceUrl: string,
   pid: number,
-  options: { launches: number; swaps: number; pollMs?: number; onProgress?: (trades: number) => void },
+  options: { launches: number; swaps: number; pollMs?: number; onProgress?: (trades: number) => void; exited?: () => string | null },
 ): Promise<{ trades: number; peakRssBytes: number | null }> {
   let peak: number | null = null;
   let lastReported = 0;
   for (;;) {
+    const exit = options.exited?.();
+    if (exit !== null && exit !== undefined) throw new Error(`the service exited while indexing: ${exit}`);
     const rss = rssBytes(pid);
     if (rss) peak = Math.max(peak ?? 0, rss.peak, rss.current);
     const res = await fetch(`${serviceUrl}/api/public/tokens/new?limit=100`).catch(() => null);

@@ -134,6 +134,7 @@ async function indexPhase(): Promise<void> {
         launches,
         swaps,
         pollMs: 1_000,
+        exited: () => (service.child.exitCode !== null || service.child.signalCode !== null ? `code ${service.child.exitCode} signal ${service.child.signalCode}\n${service.output().slice(-4000)}` : null),
         onProgress: (trades) => console.log(`  indexed ${trades} trades after ${((performance.now() - serviceStart) / 1000).toFixed(0)} s, rss ${((rssBytes(service.child.pid!)?.current ?? 0) / 2 ** 20).toFixed(0)} MB`),
       });
       const indexSec = (performance.now() - serviceStart) / 1000;
