@@ -31,7 +31,7 @@ export type ReadCacheOptions = {
   contentVersion?: () => number;
   /** Longest an entry is served, in milliseconds; 0 disables the cache. */
   ttlMs: number;
-  /** Longest the checkpoint read is reused, in milliseconds (default 50). */
+  /** Longest the checkpoint read is reused, in milliseconds (default 25). */
   headRefreshMs?: number;
   /** Most entries kept (least recently used dropped first; default 2,000). */
   maxEntries?: number;
@@ -43,7 +43,7 @@ export type ReadCacheOptions = {
  * @returns the middleware and `stats()` (hits, misses; for tests and metrics)
  */
 export function readCache(options: ReadCacheOptions): { middleware: MiddlewareHandler; stats: () => { hits: number; misses: number } } {
-  const headRefreshMs = options.headRefreshMs ?? 50;
+  const headRefreshMs = options.headRefreshMs ?? 25;
   let head: string | null = null;
   let headReadAtMs = -Infinity;
   let headRead: Promise<string | null> | null = null;

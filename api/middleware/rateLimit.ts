@@ -62,22 +62,22 @@ export class StoreRateLimitStore implements RateLimitStore<TrustEnv> {
   }
 }
 
-/**
- * A store-backed fixed-window limiter.
- * @param options.prefix - bucket namespace (`v1:`, `public:`, `session:`)
- * @param options.limit - requests per window
- * @param options.windowMs - window length (default one minute)
- * @param options.key - the client's identity (API key id, client IP)
- * @param options.skip - requests that neither count nor get headers
- */
-export function storeRateLimiter(options: {
-  getStore: () => Promise<Store>;
+/** Options of a fixed-window limiter. */
+export type LimiterOptions = {
+  /** Bucket namespace (`v1:`, `public:`, `session:`). */
   prefix: string;
+  /** Requests per window. */
   limit: number;
+  /** Window length (default one minute). */
   windowMs?: number;
+  /** The client's identity (API key id, client IP). */
   key: (c: Context<TrustEnv>) => string;
+  /** Requests that neither count nor get headers. */
   skip?: (c: Context<TrustEnv>) => boolean;
-}): MiddlewareHandler<TrustEnv> {
+};
+
+/** A store-backed fixed-window limiter (counts shared by every process on the store). */
+export function storeRateLimiter(options: LimiterOptions & { getStore: () => Promise<Store> }): MiddlewareHandler<TrustEnv> {
   return limiter(options, new StoreRateLimitStore(options.getStore, options.prefix));
 }
 
@@ -86,22 +86,12 @@ export function storeRateLimiter(options: {
  * no store round trip per request, so a read-heavy surface is not bound by the store's write
  * rate. Counts are per process and start again on restart: with N API processes a client may make
  * up to N x `limit` requests per window (docs/trust.md "Limits").
- * Same options and answers as {@link storeRateLimiter}, without `getStore`.
  */
-export function memoryRateLimiter(options: {
-  prefix: string;
-  limit: number;
-  windowMs?: number;
-  key: (c: Context<TrustEnv>) => string;
-  skip?: (c: Context<TrustEnv>) => boolean;
-}): MiddlewareHandler<TrustEnv> {
+export function memoryRateLimiter(options: LimiterOptions): MiddlewareHandler<TrustEnv> {
   return limiter(options, new MemoryStore<TrustEnv>());
 }
 
-function limiter(
-  options: { prefix: string; limit: number; windowMs?: number; key: (c: Context<TrustEnv>) => string; skip?: (c: Context<TrustEnv>) => boolean },
-  store: RateLimitStore<TrustEnv>,
-): MiddlewareHandler<TrustEnv> {
+function limiter(options: LimiterOptions, store: RateLimitStore<TrustEnv>): MiddlewareHandler<TrustEnv> {
   return rateLimiter<TrustEnv>({
     windowMs: options.windowMs ?? MINUTE_MS,
     limit: options.limit,
