@@ -107,8 +107,34 @@ export async function openStore(config: StoreConfig): Promise<Store> {
   const pool = new pg.Pool({ connectionString: config.url, options: `-c search_path=${config.schema}`, max: 10 });
   // An idle client's error (e.g. the server restarting) must not crash the process.
   pool.on("error", (err) => console.error("store: idle PostgreSQL client error:", err.message));
+  // Nor may a checked-out one's: the pool listens only while a client is idle, and a transaction
+  // (`inTransaction`) holds its client checked out. A lost connection still fails the statement
+  // and the transaction; unheard, it would also be an uncaughtException, on which Ponder exits.
+  pool.on("connect", (client) => client.on("error", (err) => console.error("store: PostgreSQL connection lost:", err.message)));
   const db = drizzleNodePg(pool, { schema });
   return { db: db as unknown as StoreDb, kind: "postgres", schema: config.schema, close: () => pool.end() };
+}
+
+/**
+ * Runs `work` in one database transaction: everything it writes through the store it is given
+ * commits together when `work` resolves, and nothing of it when `work` throws or the process dies
+ * before the commit (PostgreSQL rolls back a transaction whose connection is gone; PGlite replays
+ * only committed work). Use only the given store inside: on PGlite the one connection is the
+ * transaction's until it ends, so a query on the outer store would wait for ever.
+ * @param store - the open store
+ * @param work - the writes; receives a store whose `db` is the transaction (`close` refuses)
+ * @returns what `work` returns, once committed
+ * @throws what `work` throws, after the rollback
+ * @example await inTransaction(store, async (tx) => incrementCounter(tx, "quota:x", 86_400_000)) // { hits: 1, … }
+ */
+export async function inTransaction<T>(store: Store, work: (tx: Store) => Promise<T>): Promise<T> {
+  return store.db.transaction(async (tx) =>
+    work({
+      ...store,
+      db: tx as unknown as StoreDb,
+      close: () => Promise.reject(new Error("close the store, not one of its transactions")),
+    }),
+  );
 }
 
 /**

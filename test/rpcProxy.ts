@@ -29,6 +29,11 @@ export type RpcProxy = {
   counts: () => Record<RpcProxyMode, Record<string, number>>;
   /** Requests held right now (`stall`). */
   held: () => number;
+  /**
+   * The JSON-RPC calls held right now (`stall`), oldest first: method and params as sent (a batch
+   * is listed call by call), e.g. `[{ method: "eth_getTransactionReceipt", params: ["0x…"] }]`.
+   */
+  heldCalls: () => Array<{ method: string; params: unknown[] }>;
   /** Closes the server and every connection (held requests included). */
   stop: () => Promise<void>;
 };
@@ -44,6 +49,18 @@ export type RpcProxyOptions = {
   /** Port on 127.0.0.1 (default: any free port). */
   port?: number;
 };
+
+function callsOf(body: Buffer): Array<{ method: string; params: unknown[] }> {
+  try {
+    const parsed = JSON.parse(body.toString("utf8")) as unknown;
+    return (Array.isArray(parsed) ? parsed : [parsed]).map((call) => {
+      const { method, params } = (call ?? {}) as { method?: unknown; params?: unknown };
+      return { method: typeof method === "string" ? method : "unknown", params: Array.isArray(params) ? params : [] };
+    });
+  } catch {
+    return [];
+  }
+}
 
 function methodOf(body: Buffer): string {
   try {
@@ -146,6 +163,7 @@ export async function startRpcProxy(options: RpcProxyOptions): Promise<RpcProxy>
     },
     counts: () => structuredClone(counts),
     held: () => held.size,
+    heldCalls: () => [...held].flatMap((entry) => callsOf(entry.body)),
     stop: async () => {
       held.clear();
       for (const socket of sockets) socket.destroy();

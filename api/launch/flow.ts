@@ -20,8 +20,7 @@ import { LaunchBuildError } from "../../launch/errors";
 import { intentExpired, isTerminal, nextActions, type LaunchState } from "../../launch/states";
 import { verifyLaunch, type LaunchVerification, type VerifiedLaunch } from "../../launch/verify";
 import { recordLaunchBuild, recordLaunchConfirmation, recordLaunchVerification } from "../metrics/registry";
-import { decrementCounter } from "../../store/counters";
-import type { Store } from "../../store/index";
+import { inTransaction, type Store } from "../../store/index";
 import {
   findConfirmedByTx,
   findLaunch,
@@ -45,12 +44,19 @@ export type LaunchFlowDeps = {
   nowSec: () => number;
 };
 
-/** How to count a confirmation against the caller's daily "finalized" quota (v1 and coins). */
+/**
+ * How to count a confirmation against the caller's daily "finalized" quota (v1 and coins). The
+ * count is written in the same store transaction as the `confirmed` transition, so it commits
+ * exactly when the launch is persisted: a lost race, a failed write or a process killed before the
+ * commit leaves nothing counted (docs/launch.md "Concurrency" and "Crash during confirm").
+ */
 export type FinalizeQuota = {
-  /** Counts one (throws 429 `quota_exceeded` when used up). */
-  consume: () => Promise<void>;
-  /** Gives the count back when the confirmation lost a race (nothing was persisted). */
-  refund: () => Promise<void>;
+  /**
+   * Counts one inside the persisting transaction.
+   * @param tx - the transaction's store (see `inTransaction` in store/index.ts): write only through it
+   * @throws ApiError 429 `quota_exceeded` when used up (the transaction rolls back, nothing persists)
+   */
+  consume: (tx: Store) => Promise<void>;
 };
 
 /** Page URL of a token: `{base}/token/{checksummed address}`. */
@@ -258,8 +264,9 @@ export const PENDING_RETRY_AFTER_SEC = 2;
  * - a check fails -> 422 with the verifier's code, state `failed` (a confirm with another hash
  *   may still succeed);
  * - RPC down -> 503 `chain_unavailable`, nothing changes;
- * - verified -> the quota is counted, the launch is persisted (state `confirmed`, token, pool,
- *   block, the verifier's facts; the creator's metadata becomes the token's) -> 200.
+ * - verified -> in one store transaction the quota is counted and the launch is persisted (state
+ *   `confirmed`, token, pool, block, the verifier's facts; the creator's metadata becomes the
+ *   token's) -> 200; a crash before the commit leaves neither, so a retry confirms and counts once.
  * @param options.descriptionOverride - session verify's `metadata.description`, stored on success
  */
 export async function confirmLaunch(
@@ -341,53 +348,63 @@ async function confirmLaunchOnce(
     throw new ApiError(result.code as ErrorCode, result.message, { launch_id: launch.id, state: failed?.state ?? launch.state, tx_hash: hash });
   }
 
-  await options.quota?.consume();
   const v = result.launch;
   let confirmed: LaunchRecord | null;
   try {
-    confirmed = await transitionLaunch(deps.store, launch.id, "confirm_verified", {
-      txHash: hash,
-      tokenAddress: v.token,
-      poolAddress: v.pool,
-      blockNumber: Number(v.blockNumber),
-      verified: verifiedJson(v),
-      confirmedAtMs: deps.nowSec() * 1000,
-      failureCode: null,
-      failureMessage: null,
-      ...(options.descriptionOverride !== undefined ? { description: options.descriptionOverride } : {}),
+    // The quota count and the transition commit together or not at all: a crash between them
+    // (kill -9, lost connection) must not leave a coin counted for a launch that is not persisted,
+    // or the retry would count it a second time.
+    confirmed = await inTransaction(deps.store, async (tx) => {
+      await options.quota?.consume(tx);
+      const moved = await transitionLaunch(tx, launch.id, "confirm_verified", {
+        txHash: hash,
+        tokenAddress: v.token,
+        poolAddress: v.pool,
+        blockNumber: Number(v.blockNumber),
+        verified: verifiedJson(v),
+        confirmedAtMs: deps.nowSec() * 1000,
+        failureCode: null,
+        failureMessage: null,
+        ...(options.descriptionOverride !== undefined ? { description: options.descriptionOverride } : {}),
+      });
+      // Lost a race (another request moved the launch first): roll the count back.
+      if (!moved) throw new LostTransition();
+      return moved;
     });
   } catch (err) {
-    await options.quota?.refund();
     if (err instanceof TxAlreadyUsedError) {
       throw new ApiError("tx_already_used", `transaction ${hash} already confirmed another launch`, { launch_id: launch.id, state: launch.state });
     }
-    throw err;
+    if (!(err instanceof LostTransition)) throw err;
+    confirmed = null;
   }
   if (confirmed) {
     noteStoredMetadataChanged();
     return { status: 200, launch: confirmed, body: confirmedBody(confirmed, deps.publicBaseUrl) };
   }
-  // Lost a race: another request moved the launch first.
-  await options.quota?.refund();
   const current = await findLaunch(deps.store, launch.id);
   if (current?.state === "confirmed" && current.txHash === hash) return { status: 200, launch: current, body: confirmedBody(current, deps.publicBaseUrl) };
   throw conflict(current ?? launch, "the launch changed while confirming");
 }
 
-/** A quota handle for {@link confirmLaunch} over the store's daily counters. */
-export function finalizeQuota(
-  store: Store,
-  apiKeyId: string,
-  consume: () => Promise<unknown>,
-  nowMs: () => number = Date.now,
-): FinalizeQuota {
+/**
+ * A quota handle for {@link confirmLaunch} over the store's daily counters.
+ * @param consume - counts one on the store it is given (the persisting transaction), e.g.
+ *   `(tx) => consumeCoinQuota(tx, keyId, "coins_finalized")`; throws 429 `quota_exceeded`
+ * @returns the handle to pass as `confirmLaunch(…, { quota })`
+ * @example finalizeQuota((tx) => consumeCoinQuota(tx, key.id, "coins_finalized")) // { consume }
+ */
+export function finalizeQuota(consume: (tx: Store) => Promise<unknown>): FinalizeQuota {
   return {
-    consume: async () => {
-      await consume();
+    consume: async (tx) => {
+      await consume(tx);
     },
-    // Same bucket as `consumeCoinQuota(store, keyId, "coins_finalized")` (api/middleware/rateLimit.ts).
-    refund: () => decrementCounter(store, `quota:coins_finalized:${apiKeyId}`, 86_400_000, nowMs()).catch(() => undefined),
   };
+}
+
+/** Internal: the confirm transition found the launch moved by another request (rolls back). */
+class LostTransition extends Error {
+  override readonly name = "LostTransition";
 }
 
 /**

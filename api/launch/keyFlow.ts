@@ -168,7 +168,8 @@ export function keyLaunchHandlers(deps: KeyFlowDeps) {
       const flow = await flowDeps();
       const launch = await ownLaunch(c, flow.store, body[field]!, field);
       const key = currentKey(c);
-      const quota = finalizeQuota(flow.store, key.id, () => consumeCoinQuota(flow.store, key.id, "coins_finalized", { limit: deps.limits.coinsFinalizedPerDay, c }));
+      // Counted inside the transaction that persists the launch (see `FinalizeQuota`).
+      const quota = finalizeQuota((tx) => consumeCoinQuota(tx, key.id, "coins_finalized", { limit: deps.limits.coinsFinalizedPerDay, c }));
       const outcome = await confirmLaunch(flow, launch, body.tx_hash as Hash, { quota });
       if (outcome.status === 202) c.header("Retry-After", String(PENDING_RETRY_AFTER_SEC));
       return { status: outcome.status, body: withId(field, outcome.body) };

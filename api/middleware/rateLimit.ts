@@ -112,7 +112,9 @@ export type CoinQuotaKind = "coins_created" | "coins_finalized";
 /**
  * Counts one coin against the key's daily quota (UTC day), atomically and without overshoot.
  * Call it once per coin created (intent / create-draft) or finalized (confirm / finalize), before
- * persisting; an idempotent replay must not call it again.
+ * persisting; an idempotent replay must not call it again. Given a transaction's store (see
+ * `inTransaction`), the count commits or rolls back with the rest of that transaction (confirm
+ * counts this way, so a crash never leaves a finalized coin counted without its launch).
  *
  * @param options.limit - default {@link LIMITS} (500 per day for either kind)
  * @returns the count today (including this one), the limit and when the day ends (unix ms)
