@@ -30,8 +30,7 @@ const launches = Number(values.launches);
 const swaps = Number(values.swaps);
 const onPostgres = values.database === "postgres";
 
-// The indexer reads state at the launch blocks, thousands of blocks back: keep every state.
-const anvil = await startAnvil({ port: 0, maxPersistedStates: 100_000 });
+const anvil = await startAnvil({ port: 0 });
 const dataDir = mkdtempSync(join(tmpdir(), "bench-backfill-"));
 try {
   const manifest = await deployStack({ rpcUrl: anvil.rpcUrl });

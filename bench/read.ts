@@ -92,8 +92,7 @@ const keepFile = "bench/.data/read-keep.json";
 
 /** Builds the history on a fresh devnet and indexes it from scratch with `ponder start`. */
 async function indexPhase(): Promise<void> {
-  // The indexer reads state at the launch blocks, thousands of blocks back: keep every state.
-  const anvil = await startAnvil({ port: 0, maxPersistedStates: 100_000 });
+  const anvil = await startAnvil({ port: 0 });
   const dataDir = mkdtempSync(join(tmpdir(), "bench-read-"));
   const schema = "bench_read";
   const database: DevnetDatabase | null = onPostgres ? await createDevnetDatabase("bench_read") : null;

@@ -38,12 +38,6 @@ export type StartAnvilOptions = {
   chainId?: number;
   /** Milliseconds to wait for the node to answer; defaults to 15000. */
   readyTimeoutMs?: number;
-  /**
-   * Historical states anvil keeps on disk beyond the ones in memory (`--max-persisted-states`).
-   * Anvil drops older states by default (a few thousand blocks back), and then `eth_call` at an
-   * old block fails; a long benchmark history that the indexer reads at its launch blocks needs more.
-   */
-  maxPersistedStates?: number;
 };
 
 /** A running anvil node. */
@@ -115,7 +109,7 @@ export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilIns
   for (let attempt = 0; ; attempt++) {
     const port = opts.port ? opts.port : await findFreePort();
     try {
-      return await spawnAnvil(port, chainId, opts.blockTimeSec, readyTimeoutMs, opts.maxPersistedStates);
+      return await spawnAnvil(port, chainId, opts.blockTimeSec, readyTimeoutMs);
     } catch (error) {
       if (opts.port || attempt >= 2) throw error;
     }
@@ -127,11 +121,9 @@ async function spawnAnvil(
   chainId: number,
   blockTimeSec: number | undefined,
   readyTimeoutMs: number,
-  maxPersistedStates?: number,
 ): Promise<AnvilInstance> {
   const args = ["--host", "127.0.0.1", "--port", String(port), "--chain-id", String(chainId)];
   if (blockTimeSec !== undefined) args.push("--block-time", String(blockTimeSec));
-  if (maxPersistedStates !== undefined) args.push("--max-persisted-states", String(maxPersistedStates));
   const child = spawn(anvilBinaryPath(), args, { stdio: ["ignore", "pipe", "pipe"] });
   trackChild(child);
   let output = "";
