@@ -2,12 +2,13 @@ export {};
 
 /**
  * `npm run bench -- <name> [flags]`: runs one benchmark from `bench/` (kept out of `npm test`).
- * Benchmarks: `backfill`, `live`.
+ * Benchmarks: `backfill`, `live`, `build`.
  */
 const name = process.argv[2];
 const benchmarks: Record<string, () => Promise<unknown>> = {
   backfill: () => import("./backfill"),
   live: () => import("./live"),
+  build: () => import("./build"),
 };
 const run = name ? benchmarks[name] : undefined;
 if (!run) {
