@@ -2,13 +2,14 @@ export {};
 
 /**
  * `npm run bench -- <name> [flags]`: runs one benchmark from `bench/` (kept out of `npm test`).
- * Benchmarks: `backfill`, `live`, `read`.
+ * Benchmarks: `backfill`, `live`, `read`, `build`.
  */
 const name = process.argv[2];
 const benchmarks: Record<string, () => Promise<unknown>> = {
   backfill: () => import("./backfill"),
   live: () => import("./live"),
   read: () => import("./read"),
+  build: () => import("./build"),
 };
 const run = name ? benchmarks[name] : undefined;
 if (!run) {

@@ -62,14 +62,46 @@ export type BuiltLaunch = {
   simulatedAtBlock: bigint;
 };
 
+/** Successful reads of the factory's minimum, per client and factory address (lower case). */
+const minimumByClient = new WeakMap<PublicClient, Map<string, Promise<bigint>>>();
+
+/**
+ * The factory's `minimumPoolLiquidityWei()` (wei). The value is `immutable` in LaunchFactory
+ * (contracts/LaunchFactory.sol), so it is read once per client and factory and then served from
+ * memory: after the first build of a process a build makes one RPC request fewer. A failed read is
+ * not kept (the next call asks again).
+ * @param client - viem public client on the deployment's chain
+ * @param factory - launch factory address
+ * @returns the minimum pool liquidity in wei
+ * @throws the viem error of the `eth_call` (e.g. `HttpRequestError`, `ContractFunctionExecutionError`)
+ * @example await factoryMinimumLiquidityWei(client, deployment.contracts.launchFactory) // 1000000000000000n
+ */
+export function factoryMinimumLiquidityWei(client: PublicClient, factory: Address): Promise<bigint> {
+  let byFactory = minimumByClient.get(client);
+  if (!byFactory) minimumByClient.set(client, (byFactory = new Map()));
+  const key = factory.toLowerCase();
+  let read = byFactory.get(key);
+  if (!read) {
+    read = client.readContract({ address: factory, abi: launchFactoryAbi, functionName: "minimumPoolLiquidityWei" });
+    byFactory.set(key, read);
+    read.catch(() => byFactory.delete(key));
+  }
+  return read;
+}
+
 /**
  * Builds the launch transaction for `request` against the deployment's launch factory.
  *
- * Reads `minimumPoolLiquidityWei()` from the factory; value = minimum + first buy. When there is a
- * first buy, simulates the launch itself (`eth_call` of `launch` from the creator, with the
- * creator's balance overridden so a not-yet-funded wallet still gets a quote) to learn the tokens
- * out, and encodes `amountOutMinimum = expected * (10,000 - slippageBps) / 10,000`. The gas limit
- * is the estimate with a margin ({@link gasLimitWithMargin}).
+ * Reads the latest block number and the factory's `minimumPoolLiquidityWei()` (in parallel; the
+ * minimum once per process, {@link factoryMinimumLiquidityWei}); value = minimum + first buy.
+ * Simulates the launch itself at that block (`eth_call` of `launch` from the creator, with the
+ * creator's balance overridden so a not-yet-funded wallet still gets a quote) to learn the
+ * predicted token and pool and the first buy's tokens out, and encodes
+ * `amountOutMinimum = expected * (10,000 - slippageBps) / 10,000`. The gas limit is the estimate of
+ * that exact call with a margin ({@link gasLimitWithMargin}).
+ *
+ * RPC requests per build (docs/launch.md "RPC budget"): `eth_blockNumber`, `eth_call` (simulate),
+ * `eth_estimateGas`, plus one `eth_call` for the minimum on the first build of a process.
  * @param client - viem public client on the deployment's chain
  * @param deployment - addresses (the factory is `deployment.contracts.launchFactory`)
  * @param request - creator, name, symbol, first buy (wei), slippage (bps)
@@ -93,13 +125,12 @@ export async function buildLaunchTransaction(
   if (request.firstBuyWei < 0n) throw new RangeError("firstBuyWei must not be negative");
 
   try {
-    const block = await client.getBlock({ blockTag: "latest" });
-    const minimumWei = await client.readContract({
-      address: factory,
-      abi: launchFactoryAbi,
-      functionName: "minimumPoolLiquidityWei",
-      blockNumber: block.number,
-    });
+    // One block for every read: the simulation, the estimate and `simulatedAtBlock` agree.
+    // `cacheTime: 0`: viem would otherwise reuse a block number for up to 4 s (40 blocks here).
+    const [blockNumber, minimumWei] = await Promise.all([
+      client.getBlockNumber({ cacheTime: 0 }),
+      factoryMinimumLiquidityWei(client, factory),
+    ]);
     const valueWei = minimumWei + request.firstBuyWei;
     // Enough balance for the value and any gas price: the quote must not depend on funding.
     const stateOverride = [{ address: request.creator, balance: valueWei + 10n ** 24n }];
@@ -112,7 +143,7 @@ export async function buildLaunchTransaction(
         functionName: "launch",
         args: [request.name, request.symbol, amountOutMinimum],
         value: valueWei,
-        blockNumber: block.number,
+        blockNumber,
         stateOverride,
       });
 
@@ -132,7 +163,7 @@ export async function buildLaunchTransaction(
       to: factory,
       data,
       value: valueWei,
-      blockNumber: block.number,
+      blockNumber,
       stateOverride,
     });
     const gasLimit = gasLimitWithMargin(estimatedGas);
@@ -157,7 +188,7 @@ export async function buildLaunchTransaction(
       firstBuyAmountOutMinimum: amountOutMinimum,
       slippageBps,
       gasLimit,
-      simulatedAtBlock: block.number,
+      simulatedAtBlock: blockNumber,
     };
   } catch (err) {
     if (err instanceof LaunchBuildError || err instanceof RangeError) throw err;

@@ -9,7 +9,6 @@ import {
   getAddress,
   isAddressEqual,
   TransactionReceiptNotFoundError,
-  TransactionNotFoundError,
   type Address,
   type Hash,
   type PublicClient,
@@ -58,10 +57,15 @@ export type LaunchVerification =
 /**
  * Checks, in order: the receipt exists (else `pending`); status success; the transaction's `to` is
  * an accepted factory; exactly one `TokenLaunched` from that factory; its creator equals the
- * expected creator and the transaction's sender; name and symbol equal what was built; value =
- * minimum liquidity + first buy; every position NFT is owned by the fee locker at that block; and,
- * when a first buy was requested, the pool's `Swap` in the same receipt pays the creator at least
- * the minimum.
+ * expected creator and the transaction's sender (`receipt.from`); name and symbol equal what was
+ * built; the event's first buy equals the built one (the factory splits `msg.value` into the
+ * minimum liquidity and the first buy, so this fixes the value); every position NFT is owned by the
+ * fee locker at that block; and, when a first buy was requested, the pool's `Swap` in the same
+ * receipt pays the creator at least the minimum.
+ *
+ * RPC requests (docs/launch.md "RPC budget"): `eth_getTransactionReceipt`, then one `eth_call`
+ * (the position owners, viem's deployless multicall); a pending or failing receipt stops after the
+ * first.
  * @param client - viem public client on the deployment's chain
  * @param deployment - accepted factories and the fee locker / position manager addresses
  * @param expected - what was built
@@ -76,12 +80,10 @@ export async function verifyLaunch(
     ({ status: "failed", code, message }) as const;
 
   let receipt;
-  let transaction;
   try {
     receipt = await client.getTransactionReceipt({ hash: expected.txHash });
-    transaction = await client.getTransaction({ hash: expected.txHash });
   } catch (err) {
-    if (err instanceof TransactionReceiptNotFoundError || err instanceof TransactionNotFoundError) {
+    if (err instanceof TransactionReceiptNotFoundError) {
       return { status: "pending", code: "receipt_pending", message: `transaction ${expected.txHash} is not mined yet` };
     }
     return fail("rpc_unavailable", `the chain RPC failed: ${(err as Error).message.split("\n")[0]}`);
@@ -106,33 +108,42 @@ export async function verifyLaunch(
   if (launches.length > 1) return fail("launch_event_ambiguous", "the receipt has more than one launch event");
   const event = launches[0]!;
 
-  if (!isAddressEqual(event.creator, expected.creator) || !isAddressEqual(transaction.from, expected.creator)) {
+  // The receipt carries the sender (`from`): no separate transaction lookup.
+  if (!isAddressEqual(event.creator, expected.creator) || !isAddressEqual(receipt.from, expected.creator)) {
     return fail("creator_mismatch", "the launch was not made by the expected creator");
   }
   if (event.name !== expected.name || event.symbol !== expected.symbol) {
     return fail("metadata_mismatch", "the launched name or symbol differs from what was built");
   }
-  if (event.firstBuyWei !== expected.firstBuyWei || transaction.value !== event.liquidityWei + event.firstBuyWei) {
+  // The transaction called the accepted factory directly (`receipt.to`), whose event splits exactly
+  // its `msg.value`: liquidityWei = the minimum, firstBuyWei = msg.value - liquidityWei
+  // (contracts/LaunchFactory.sol). So the event's first buy equal to the built one means the value
+  // is minimum + first buy, without reading the transaction.
+  if (event.firstBuyWei !== expected.firstBuyWei) {
     return fail("value_mismatch", "the transaction value or first buy differs from what was built");
   }
 
+  if (event.positionIds.length === 0) return fail("lp_not_locked", "the launch locked no position");
+  let owners: readonly Address[];
   try {
-    for (const positionId of event.positionIds) {
-      const owner = await client.readContract({
+    // Every position's owner at the launch's block in one `eth_call`: viem's deployless multicall
+    // (Multicall3's bytecode runs inside the call; nothing needs to be deployed on the chain).
+    owners = await client.multicall({
+      contracts: event.positionIds.map((positionId) => ({
         address: deployment.contracts.nonfungiblePositionManager,
         abi: nonfungiblePositionManagerAbi,
-        functionName: "ownerOf",
-        args: [positionId],
-        blockNumber: receipt.blockNumber,
-      });
-      if (!isAddressEqual(owner, deployment.contracts.feeLocker)) {
-        return fail("lp_not_locked", `position ${positionId} is not held by the fee locker`);
-      }
-    }
+        functionName: "ownerOf" as const,
+        args: [positionId] as const,
+      })),
+      allowFailure: false,
+      deployless: true,
+      blockNumber: receipt.blockNumber,
+    });
   } catch (err) {
     return fail("rpc_unavailable", `reading position owners failed: ${(err as Error).message.split("\n")[0]}`);
   }
-  if (event.positionIds.length === 0) return fail("lp_not_locked", "the launch locked no position");
+  const unlocked = event.positionIds.findIndex((_, i) => !isAddressEqual(owners[i]!, deployment.contracts.feeLocker));
+  if (unlocked !== -1) return fail("lp_not_locked", `position ${event.positionIds[unlocked]} is not held by the fee locker`);
 
   if (expected.firstBuyWei > 0n) {
     const tokenIsToken0 = event.token.toLowerCase() < deployment.contracts.weth.toLowerCase();

@@ -65,12 +65,16 @@ function makeWallet(rpcUrl: string, index: number) {
  * @param options.serviceRpcUrl - given anvil's URL, returns the RPC URL the service (indexer and
  *   API) uses instead (`RPC_URL`), e.g. a fault-injecting proxy; the stack's own clients
  *   (`publicClient`, `wallet`) keep talking to anvil directly
+ * @param options.indexerRpcUrl - given anvil's URL, returns the RPC URL of the indexer alone
+ *   (`INDEXER_RPC_URLS`), e.g. anvil itself while the API goes through `serviceRpcUrl`'s proxy, so
+ *   the proxy sees only the API's requests
  */
 export async function startStack(options: {
   schema: string;
   database?: "pglite" | "postgres";
   env?: NodeJS.ProcessEnv;
   serviceRpcUrl?: (anvilRpcUrl: string) => string | Promise<string>;
+  indexerRpcUrl?: (anvilRpcUrl: string) => string;
 }): Promise<Stack> {
   const onPostgres = options.database === "postgres";
   const schema = onPostgres ? uniqueSchemaName(options.schema) : options.schema;
@@ -103,6 +107,7 @@ export async function startStack(options: {
       ...storeEnv,
     };
     if (options.serviceRpcUrl) serviceEnv.RPC_URL = await options.serviceRpcUrl(anvil.rpcUrl);
+    if (options.indexerRpcUrl) serviceEnv.INDEXER_RPC_URLS = options.indexerRpcUrl(anvil.rpcUrl);
     const port = await findFreePort();
     let service = await startPonder({ port, schema, env: serviceEnv });
     await waitReady(service.url);

@@ -10,6 +10,9 @@
  *   forwarded when the mode goes back to `pass` (a late answer the client may have given up on),
  *   and dropped by `stop`.
  *
+ * In `pass` mode it doubles as a counter: {@link diffCounts} of two `counts()` snapshots is what a
+ * client sent in between, per JSON-RPC method (the RPC-budget test and the build benchmark).
+ *
  * Only `node:http`; no dependencies.
  */
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
@@ -70,6 +73,23 @@ function methodOf(body: Buffer): string {
   } catch {
     return "unparsable";
   }
+}
+
+/**
+ * Requests per JSON-RPC method between two snapshots of one mode's counts (`after - before`),
+ * leaving out methods whose count did not change.
+ * @param before - e.g. `proxy.counts().pass` taken before a call
+ * @param after - the same, taken after it
+ * @returns requests per method, e.g. `{ eth_call: 2, eth_getBlockByNumber: 1 }`; `{}` when none
+ * @example diffCounts({ eth_call: 3 }, { eth_call: 5, eth_chainId: 1 }) // { eth_call: 2, eth_chainId: 1 }
+ */
+export function diffCounts(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  const delta: Record<string, number> = {};
+  for (const [method, count] of Object.entries(after)) {
+    const d = count - (before[method] ?? 0);
+    if (d !== 0) delta[method] = d;
+  }
+  return delta;
 }
 
 /**
