@@ -15,6 +15,10 @@
  * Usage: `npm run bench -- read [--launches 100] [--swaps 1000000] [--database postgres|pglite]
  * [--duration-sec 15] [--connections 64] [--cache-mb N] [--keep]`. Results: `bench/results/read.json`.
  *
+ * Anvil keeps historical states for only a few thousand blocks, and the indexer reads state at
+ * every launch block: a history much longer than that (1,000,000 swaps is 3,442 blocks, plus the
+ * 1,000 burial blocks) fails in the launch handler on anvil. `--swaps 200000` fits (README).
+ *
  * Indexing a million swaps takes tens of minutes. `--keep` (PostgreSQL) keeps the indexed database
  * and writes `bench/.data/read-keep.json`; `npm run bench -- read --reuse` then runs only the load
  * phase, on an API replica (`ponder serve`) over that database, and keeps the indexing figures of
