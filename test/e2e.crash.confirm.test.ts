@@ -33,17 +33,12 @@ import { devAccount } from "../devnet/clients";
 import { loadStoreConfig, openStore } from "../store/index";
 import { hashApiKey } from "../store/keys";
 import { apiKeys, counters, launches } from "../store/schema";
-import { startStack, until, type Stack } from "./harness";
+import { startStack, until, jsonPost as json, type Stack } from "./harness";
 import { postgresAvailable, TEST_DATABASE_URL } from "./postgres";
 import { startRpcProxy, type RpcProxy } from "./rpcProxy";
 
 const postgresUp = await postgresAvailable();
 
-const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
-  method: "POST",
-  headers: { "Content-Type": "application/json", ...headers },
-  body: JSON.stringify(body),
-});
 
 type Tx = { chainId: Hex; from: Hex; to: Hex; value: Hex; data: Hex; gas: Hex };
 type ConfirmBody = { launch_id: string; tx_hash: Hash };

@@ -12,7 +12,7 @@ import * as fx from "../api/media/fixtures";
 import { launchToken } from "../devnet/actions";
 import { devAccount } from "../devnet/clients";
 import { deployLookAlikeFactory } from "../devnet/deploy";
-import { startStack, until, type Stack } from "./harness";
+import { startStack, until, jsonPost as json, type Stack } from "./harness";
 
 let stack: Stack;
 
@@ -24,11 +24,6 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
-  method: "POST",
-  headers: { "Content-Type": "application/json", ...headers },
-  body: JSON.stringify(body),
-});
 
 let idem = 0;
 async function createIntent(body: Record<string, unknown>) {

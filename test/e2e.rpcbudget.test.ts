@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keccak256, parseEther, toHex, type Hash, type Hex } from "viem";
 import { devAccount } from "../devnet/clients";
-import { startStack, type Stack } from "./harness";
+import { startStack, jsonPost as json, type Stack } from "./harness";
 import { addCounts, overBudget, RPC_BUDGET, type RpcCounts } from "./rpcBudget";
 import { diffCounts, startRpcProxy, type RpcProxy } from "./rpcProxy";
 
@@ -32,11 +32,6 @@ afterAll(async () => {
   await proxy?.stop();
 });
 
-const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
-  method: "POST",
-  headers: { "Content-Type": "application/json", ...headers },
-  body: JSON.stringify(body),
-});
 
 /** Runs `call` and returns its answer with the API's RPC requests made meanwhile. */
 async function counted<T>(call: () => Promise<T>): Promise<{ result: T; rpc: RpcCounts }> {

@@ -21,7 +21,7 @@ import { uniswapV3PoolAbi } from "../abis/UniswapV3Pool";
 import { buyToken, launchToken, sellToken } from "../devnet/actions";
 import { devAccount } from "../devnet/clients";
 import { waitIndexed } from "../scripts/ponderProcess";
-import { startStack, until, type Stack } from "./harness";
+import { startStack, until, jsonPost as json, type Stack } from "./harness";
 import { startRpcProxy, type RpcProxy, type RpcProxyMode } from "./rpcProxy";
 
 const OUTAGE_MS = Number(process.env.RPC_OUTAGE_SEC ?? 20) * 1000;
@@ -53,11 +53,6 @@ afterAll(async () => {
   await proxy?.stop();
 });
 
-const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
-  method: "POST",
-  headers: { "Content-Type": "application/json", ...headers },
-  body: JSON.stringify(body),
-});
 
 async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const started = performance.now();

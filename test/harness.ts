@@ -165,6 +165,13 @@ export async function startStack(options: {
   }
 }
 
+/** A JSON POST request init: `body` serialised, `Content-Type: application/json`, extra `headers`. */
+export const jsonPost = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
+  method: "POST",
+  headers: { "Content-Type": "application/json", ...headers },
+  body: JSON.stringify(body),
+});
+
 /**
  * Polls `fn` until it returns something other than `undefined`.
  * @throws Error naming `what` after `timeoutMs`
