@@ -34,7 +34,7 @@ import { loadStoreConfig, openStore } from "../store/index";
 import { hashApiKey } from "../store/keys";
 import { apiKeys, counters, launches } from "../store/schema";
 import { startStack, until, jsonPost as json, type Stack } from "./harness";
-import { postgresAvailable, TEST_DATABASE_URL } from "./postgres";
+import { postgresAvailable } from "./postgres";
 import { startRpcProxy, type RpcProxy } from "./rpcProxy";
 
 const postgresUp = await postgresAvailable();
@@ -204,7 +204,7 @@ describe.skipIf(!postgresUp)("kill -9 while the confirm writes the launch (Postg
 
   beforeAll(async () => {
     stack = await startStack({ schema: "e2e_crash_pg", database: "postgres" });
-    locker = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    locker = new pg.Client({ connectionString: stack.serviceEnv.DATABASE_URL });
     await locker.connect();
   });
 
@@ -227,7 +227,7 @@ describe.skipIf(!postgresUp)("kill -9 while the confirm writes the launch (Postg
     const lockerPid = (await locker.query("select pg_backend_pid() as pid")).rows[0].pid as number;
     const inFlight = confirmInFlight(stack, body, idempotencyKey);
     const blockedPid = await until("the confirm's UPDATE waiting on the test's row lock", async () => {
-      const watcher = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      const watcher = new pg.Client({ connectionString: stack.serviceEnv.DATABASE_URL });
       await watcher.connect();
       try {
         const rows = (
