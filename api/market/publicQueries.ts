@@ -54,9 +54,8 @@ export async function indexedCheckpoint(db: MarketDb): Promise<string | null> {
 
 /** The indexer's head, or null before the first checkpoint. */
 export async function indexedHead(db: MarketDb): Promise<IndexedHead | null> {
-  const rows = rowsOf(await db.execute(sql`SELECT latest_checkpoint FROM _ponder_checkpoint`));
-  const heads = rows.map((r) => decodeCheckpointBlock(String(r.latest_checkpoint)));
-  return heads[0] ?? null;
+  const checkpoint = await indexedCheckpoint(db);
+  return checkpoint === null ? null : decodeCheckpointBlock(checkpoint);
 }
 
 /**

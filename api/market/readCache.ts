@@ -68,7 +68,6 @@ export function readCache(options: ReadCacheOptions): { middleware: MiddlewareHa
   const cache = new LRUCache<string, CachedAnswer, { compute: () => Promise<CachedAnswer | undefined> }>({
     max: options.maxEntries ?? 2_000,
     ttl: options.ttlMs,
-    ttlAutopurge: false,
     fetchMethod: (_key, _stale, { context }) => context.compute(),
   });
 
