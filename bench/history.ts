@@ -9,6 +9,11 @@ import { launchToken } from "../devnet/actions";
 import { createDevnetClients, devAccount } from "../devnet/clients";
 import type { DeploymentManifest } from "../devnet/manifest";
 
+/** Wei of WETH per buy in the batcher's buy/sell churn. */
+const WETH_PER_BUY_WEI = parseEther("0.001");
+/** Gas allowance per batched swap (a swap uses ~80k). */
+const GAS_PER_SWAP = 90_000n;
+
 /** The history that was built. */
 export type History = { tokens: Address[]; pools: Address[]; swapTransactions: number; lastBlock: bigint };
 
@@ -16,7 +21,8 @@ export type History = { tokens: Address[]; pools: Address[]; swapTransactions: n
  * @param manifest - the deployed stack
  * @param options.launches - tokens to launch (no first buy)
  * @param options.swaps - total swaps to make across all pools
- * @param options.swapsPerTransaction - swaps per batcher transaction (gas: ~80k each)
+ * @param options.swapsPerTransaction - swaps per batcher transaction (gas: ~80k each; more than
+ *   ~340 needs an anvil started with a higher `gasLimit`)
  * @param options.hotShare - share of the swap transactions that go to the first pool (a "hot"
  *   token, as real markets have); the rest go round-robin over all pools. Default: round-robin only.
  * @param options.secondsPerTransaction - chain time added before each swap transaction
@@ -59,9 +65,10 @@ export async function buildHistory(
       address: batcher,
       abi: swapBatcherAbi,
       functionName: "churn",
-      args: [pools[i]!, tokens[i]!, BigInt(swaps), parseEther("0.001")],
-      value: parseEther("0.01"),
-      gas: 28_000_000n,
+      args: [pools[i]!, tokens[i]!, BigInt(swaps), WETH_PER_BUY_WEI],
+      // Each buy-and-sell round trip loses ~2% of a buy to the 1% fee tier; leftovers stay in the batcher.
+      value: (BigInt(swaps) * WETH_PER_BUY_WEI) / 50n + parseEther("0.001"),
+      gas: BigInt(swaps) * GAS_PER_SWAP + 500_000n,
     });
     const receipt = await publicClient.waitForTransactionReceipt({ hash });
     if (receipt.status !== "success") throw new Error(`batch ${t} reverted`);

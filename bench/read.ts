@@ -12,12 +12,14 @@
  * - candles: `/api/public/token/{address}/candles?resolution=1m` over the history's busiest day
  * Targets: each >= 0.5x the baseline's requests/s, p99 <= 20 ms; peak RSS <= 500 MB.
  *
- * Usage: `npm run bench -- read [--launches 100] [--swaps 1000000] [--database postgres|pglite]
- * [--duration-sec 15] [--connections 64] [--cache-mb N] [--keep]`. Results: `bench/results/read.json`.
+ * Usage: `npm run bench -- read [--launches 100] [--swaps 1000000] [--swaps-per-transaction 2000]
+ * [--database postgres|pglite] [--duration-sec 15] [--connections 64] [--cache-mb N] [--keep]`. Results: `bench/results/read.json`.
  *
  * Anvil keeps historical states for only a few thousand blocks, and the indexer reads state at
- * every launch block: a history much longer than that (1,000,000 swaps is 3,442 blocks, plus the
- * 1,000 burial blocks) fails in the launch handler on anvil. `--swaps 200000` fits (README).
+ * every launch block, so the history must stay short in blocks: swaps are batched
+ * `--swaps-per-transaction` (default 2,000, ~160M gas, on an anvil with a 300M block gas limit)
+ * and buried under 200 empty blocks, so 1,000,000 swaps take ~800 blocks. (At 300 swaps per
+ * transaction and 1,000 burial blocks, 1,000,000 swaps were 4,400 blocks and failed there.)
  *
  * Indexing a million swaps takes tens of minutes. `--keep` (PostgreSQL) keeps the indexed database
  * and writes `bench/.data/read-keep.json`; `npm run bench -- read --reuse` then runs only the load
@@ -48,6 +50,7 @@ const { values } = parseArgs({
     connections: { type: "string", default: "64" },
     "hot-share": { type: "string", default: "0.5" },
     "seconds-per-transaction": { type: "string", default: "30" },
+    "swaps-per-transaction": { type: "string", default: "2000" },
     "cache-mb": { type: "string" },
     keep: { type: "boolean", default: false },
     reuse: { type: "boolean", default: false },
@@ -59,6 +62,9 @@ const onPostgres = values.database === "postgres";
 const durationSec = Number(values["duration-sec"]);
 const connections = Number(values.connections);
 const secondsPerTransaction = Number(values["seconds-per-transaction"]);
+const swapsPerTransaction = Number(values["swaps-per-transaction"]);
+/** Room for a batch of `swapsPerTransaction` swaps (~80k gas each) in one block. */
+const blockGasLimit = BigInt(Math.max(30_000_000, swapsPerTransaction * 150_000));
 
 /** One autocannon run against `url`. */
 async function load(name: string, url: string) {
@@ -96,7 +102,7 @@ const keepFile = "bench/.data/read-keep.json";
 
 /** Builds the history on a fresh devnet and indexes it from scratch with `ponder start`. */
 async function indexPhase(): Promise<void> {
-  const anvil = await startAnvil({ port: 0 });
+  const anvil = await startAnvil({ port: 0, gasLimit: blockGasLimit });
   const dataDir = mkdtempSync(join(tmpdir(), "bench-read-"));
   const schema = "bench_read";
   const database: DevnetDatabase | null = onPostgres ? await createDevnetDatabase("bench_read") : null;
@@ -112,16 +118,17 @@ async function indexPhase(): Promise<void> {
     const history = await buildHistory(manifest, {
       launches,
       swaps,
-      swapsPerTransaction: 300,
+      swapsPerTransaction,
       hotShare: Number(values["hot-share"]),
       secondsPerTransaction,
     });
     const generationSec = (performance.now() - generationStart) / 1000;
     console.log(`history built in ${generationSec.toFixed(1)} s (${history.swapTransactions} swap transactions, head ${history.lastBlock})`);
     // Bury the history under empty blocks: the service backfills it in its historical mode.
-    for (let i = 0; i < 10; i++) await client.request({ method: "anvil_mine" as never, params: [numberToHex(100)] as never });
+    await client.request({ method: "anvil_mine" as never, params: [numberToHex(200)] as never });
 
-    const floor = await measureLogFloor(client, manifest, history.pools, history.lastBlock);
+    // As many swaps per getLogs request as 20 blocks of 300-swap batches.
+    const floor = await measureLogFloor(client, manifest, history.pools, history.lastBlock, Math.max(1, Math.floor(6_000 / swapsPerTransaction)));
     console.log(`floor: ${floor.logs} logs fetched and decoded in ${floor.seconds.toFixed(2)} s`);
 
     const serviceStart = performance.now();
@@ -159,7 +166,7 @@ async function indexPhase(): Promise<void> {
         hotToken: hot,
         candlesPath,
         candlesIn1Day,
-        history: { launches, swaps, hotShare: Number(values["hot-share"]), secondsPerTransaction, swapTransactions: history.swapTransactions, generationSeconds: generationSec },
+        history: { launches, swaps, swapsPerTransaction, hotShare: Number(values["hot-share"]), secondsPerTransaction, swapTransactions: history.swapTransactions, generationSeconds: generationSec },
         backfill: {
           floor: { seconds: floor.seconds, logs: floor.logs },
           service: { seconds: indexSec, swapsPerSecond: swaps / indexSec, includesStartup: true },

@@ -38,6 +38,8 @@ export type StartAnvilOptions = {
   chainId?: number;
   /** Milliseconds to wait for the node to answer; defaults to 15000. */
   readyTimeoutMs?: number;
+  /** Block gas limit (`--gas-limit`); omitted means anvil's default (30,000,000). */
+  gasLimit?: bigint;
 };
 
 /** A running anvil node. */
@@ -94,7 +96,7 @@ export async function findFreePort(): Promise<number> {
 
 /**
  * Starts anvil on 127.0.0.1 and waits until it answers `eth_chainId`.
- * @param opts Port (0 = free port), block time in seconds, chain id (default 4663).
+ * @param opts Port (0 = free port), block time in seconds, chain id (default 4663), block gas limit.
  * @returns The RPC URL, port, PID and a `stop()` function.
  * @throws {AnvilStartError} When the process exits early or does not answer within `readyTimeoutMs`.
  * @example
@@ -109,7 +111,7 @@ export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilIns
   for (let attempt = 0; ; attempt++) {
     const port = opts.port ? opts.port : await findFreePort();
     try {
-      return await spawnAnvil(port, chainId, opts.blockTimeSec, readyTimeoutMs);
+      return await spawnAnvil(port, chainId, opts.blockTimeSec, readyTimeoutMs, opts.gasLimit);
     } catch (error) {
       if (opts.port || attempt >= 2) throw error;
     }
@@ -121,9 +123,11 @@ async function spawnAnvil(
   chainId: number,
   blockTimeSec: number | undefined,
   readyTimeoutMs: number,
+  gasLimit: bigint | undefined,
 ): Promise<AnvilInstance> {
   const args = ["--host", "127.0.0.1", "--port", String(port), "--chain-id", String(chainId)];
   if (blockTimeSec !== undefined) args.push("--block-time", String(blockTimeSec));
+  if (gasLimit !== undefined) args.push("--gas-limit", gasLimit.toString());
   const child = spawn(anvilBinaryPath(), args, { stdio: ["ignore", "pipe", "pipe"] });
   trackChild(child);
   let output = "";
