@@ -12,14 +12,18 @@
  * - candles: `/api/public/token/{address}/candles?resolution=1m` over the history's busiest day
  * Targets: each >= 0.5x the baseline's requests/s, p99 <= 20 ms; peak RSS <= 500 MB.
  *
- * Usage: `npm run bench -- read [--launches 100] [--swaps 1000000] [--swaps-per-transaction 2000]
- * [--database postgres|pglite] [--duration-sec 15] [--connections 64] [--cache-mb N] [--keep]`. Results: `bench/results/read.json`.
+ * Usage: `npm run bench -- read [--launches 100] [--swaps 1000000] [--swaps-per-transaction 500]
+ * [--database postgres|pglite] [--duration-sec 15] [--connections 64] [--cache-mb N] [--heap-mb N]
+ * [--keep]`. `--cache-mb` sets Ponder's indexing cache (`PONDER_CACHE_BYTES`), `--heap-mb` the
+ * service's V8 heap limit (`--max-old-space-size`). Results: `bench/results/read.json`.
  *
  * Anvil keeps historical states for only a few thousand blocks, and the indexer reads state at
  * every launch block, so the history must stay short in blocks: swaps are batched
- * `--swaps-per-transaction` (default 2,000, ~160M gas, on an anvil with a 300M block gas limit)
- * and buried under 200 empty blocks, so 1,000,000 swaps take ~800 blocks. (At 300 swaps per
+ * `--swaps-per-transaction` (default 500, ~40M gas, on an anvil with a raised block gas limit)
+ * and buried under 200 empty blocks, so 1,000,000 swaps take ~2,300 blocks. (At 300 swaps per
  * transaction and 1,000 burial blocks, 1,000,000 swaps were 4,400 blocks and failed there.)
+ * Denser batches reach the same count in fewer blocks but inflate Ponder's minimum backfill
+ * interval (25 blocks, held in memory at once): 2,000 per transaction peaked at 2.7 GB (README).
  *
  * Indexing a million swaps takes tens of minutes. `--keep` (PostgreSQL) keeps the indexed database
  * and writes `bench/.data/read-keep.json`; `npm run bench -- read --reuse` then runs only the load
@@ -50,8 +54,9 @@ const { values } = parseArgs({
     connections: { type: "string", default: "64" },
     "hot-share": { type: "string", default: "0.5" },
     "seconds-per-transaction": { type: "string", default: "30" },
-    "swaps-per-transaction": { type: "string", default: "2000" },
+    "swaps-per-transaction": { type: "string", default: "500" },
     "cache-mb": { type: "string" },
+    "heap-mb": { type: "string" },
     keep: { type: "boolean", default: false },
     reuse: { type: "boolean", default: false },
   },
@@ -138,6 +143,7 @@ async function indexPhase(): Promise<void> {
       env: {
         ...serviceEnv(manifestPath, dataDir, database?.url ?? ""),
         ...(values["cache-mb"] ? { PONDER_CACHE_BYTES: String(Number(values["cache-mb"]) * 1024 * 1024) } : {}),
+        ...(values["heap-mb"] ? { NODE_OPTIONS: `--max-old-space-size=${Number(values["heap-mb"])}` } : {}),
       },
     });
     try {
@@ -174,6 +180,7 @@ async function indexPhase(): Promise<void> {
         },
         memory: {
           cacheMb: values["cache-mb"] ? Number(values["cache-mb"]) : "ponder default (heap limit / 5)",
+          heapMb: values["heap-mb"] ? Number(values["heap-mb"]) : "node default",
           peakRssBytesWhileIndexing: indexed.peakRssBytes,
           target: "peak RSS <= 500 MB",
         },
