@@ -15,7 +15,8 @@
  * Usage: `npm run bench -- read [--launches 100] [--swaps 1000000] [--swaps-per-transaction 500]
  * [--database postgres|pglite] [--duration-sec 15] [--connections 64] [--cache-mb N] [--heap-mb N]
  * [--keep]`. `--cache-mb` sets Ponder's indexing cache (`PONDER_CACHE_BYTES`), `--heap-mb` the
- * service's V8 heap limit (`--max-old-space-size`). Results: `bench/results/read.json`.
+ * service's V8 heap limit (`--max-old-space-size`); `--cpu-prof-dir D` writes the service's CPU
+ * profile (V8 `.cpuprofile`) to D when it stops. Results: `bench/results/read.json`.
  *
  * Anvil keeps historical states for only a few thousand blocks, and the indexer reads state at
  * every launch block, so the history must stay short in blocks: swaps are batched
@@ -57,6 +58,7 @@ const { values } = parseArgs({
     "swaps-per-transaction": { type: "string", default: "500" },
     "cache-mb": { type: "string" },
     "heap-mb": { type: "string" },
+    "cpu-prof-dir": { type: "string" },
     keep: { type: "boolean", default: false },
     reuse: { type: "boolean", default: false },
   },
@@ -140,6 +142,7 @@ async function indexPhase(): Promise<void> {
     const service = await startPonder({
       port: await findFreePort(),
       schema,
+      nodeArgs: values["cpu-prof-dir"] ? ["--cpu-prof", `--cpu-prof-dir=${values["cpu-prof-dir"]}`] : [],
       env: {
         ...serviceEnv(manifestPath, dataDir, database?.url ?? ""),
         ...(values["cache-mb"] ? { PONDER_CACHE_BYTES: String(Number(values["cache-mb"]) * 1024 * 1024) } : {}),

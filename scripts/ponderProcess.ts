@@ -39,6 +39,8 @@ export type StartPonderOptions = {
   command?: "start" | "serve";
   /** Ponder's `--log-format` (default `LOG_FORMAT` from the environment, else `json`). */
   logFormat?: "json" | "pretty";
+  /** Flags for the Node binary itself, e.g. `--cpu-prof` (not allowed in `NODE_OPTIONS`). */
+  nodeArgs?: string[];
 };
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -60,7 +62,7 @@ export async function startPonder(options: StartPonderOptions): Promise<PonderPr
   const logFormat = options.logFormat ?? (env.LOG_FORMAT === "pretty" ? "pretty" : "json");
   const child = spawn(
     process.execPath,
-    [ponderBin, options.command ?? "start", "--schema", options.schema, "--port", String(options.port), "--hostname", "127.0.0.1", "--log-format", logFormat],
+    [...(options.nodeArgs ?? []), ponderBin, options.command ?? "start", "--schema", options.schema, "--port", String(options.port), "--hostname", "127.0.0.1", "--log-format", logFormat],
     { cwd, env, stdio: ["ignore", "pipe", "pipe"] },
   );
   let output = "";
