@@ -13,6 +13,17 @@ export function toJsonText(value: unknown): string {
   return JSON.stringify(value, (_key, v) => (typeof v === "bigint" ? v.toString() : v));
 }
 
+/** `Content-Type` of every JSON answer. */
+export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+
+/**
+ * The exact text {@link sendOk} sends for `body`: `{ ok: true, ...body }`, bigint-safe.
+ * @example okJsonText({ id: 1n }) // '{"ok":true,"id":"1"}'
+ */
+export function okJsonText(body: Record<string, unknown>): string {
+  return toJsonText({ ok: true, ...body });
+}
+
 /**
  * Sends `{ ok: true, ...body }` as JSON (bigint-safe).
  * @param c - Hono context
@@ -20,5 +31,5 @@ export function toJsonText(value: unknown): string {
  * @param status - HTTP status (default 200)
  */
 export function sendOk(c: Context, body: Record<string, unknown>, status: ContentfulStatusCode = 200): Response {
-  return c.body(toJsonText({ ok: true, ...body }), status, { "content-type": "application/json; charset=utf-8" });
+  return c.body(okJsonText(body), status, { "content-type": JSON_CONTENT_TYPE });
 }

@@ -16,7 +16,8 @@ export type IdempotencyRecord = typeof idempotencyRecords.$inferSelect;
 
 /** Outcome of {@link reserveIdempotencyKey}. */
 export type Reservation =
-  | { kind: "reserved" }
+  /** `lockedUntilMs` is the holder's fencing token: completion and release must present it. */
+  | { kind: "reserved"; lockedUntilMs: number }
   | { kind: "mismatch" }
   | { kind: "in_flight" }
   | { kind: "completed"; record: IdempotencyRecord };
@@ -46,7 +47,7 @@ export async function reserveIdempotencyKey(
       })
       .onConflictDoNothing()
       .returning({ scope: idempotencyRecords.scope });
-    if (inserted.length) return { kind: "reserved" };
+    if (inserted.length) return { kind: "reserved", lockedUntilMs: nowMs + IDEMPOTENCY_LOCK_MS };
     const existing = (await store.db.select().from(idempotencyRecords).where(where))[0];
     if (!existing) continue; // deleted in between (released): try again
     if (existing.expiresAtMs <= nowMs) {
@@ -61,33 +62,44 @@ export async function reserveIdempotencyKey(
       .set({ lockedUntilMs: nowMs + IDEMPOTENCY_LOCK_MS })
       .where(and(where, eq(idempotencyRecords.state, "in_flight"), eq(idempotencyRecords.lockedUntilMs, existing.lockedUntilMs)))
       .returning({ scope: idempotencyRecords.scope });
-    return taken.length ? { kind: "reserved" } : { kind: "in_flight" };
+    return taken.length ? { kind: "reserved", lockedUntilMs: nowMs + IDEMPOTENCY_LOCK_MS } : { kind: "in_flight" };
   }
   return { kind: "in_flight" };
 }
 
-/** Stores the final response of a reserved key. */
+/** A reservation as its holder knows it: the record's key and the holder's fencing token. */
+export type IdempotencyClaim = { scope: string; key: string; lockedUntilMs: number };
+
+/** The held, still in-flight record of `claim` (a request that took the key over has another token). */
+const heldBy = (claim: IdempotencyClaim) =>
+  and(
+    eq(idempotencyRecords.scope, claim.scope),
+    eq(idempotencyRecords.idempotencyKey, claim.key),
+    eq(idempotencyRecords.state, "in_flight"),
+    eq(idempotencyRecords.lockedUntilMs, claim.lockedUntilMs),
+  );
+
+/**
+ * Stores the final response of a reserved key. `store` may be a transaction (`inTransaction`):
+ * then the response commits or rolls back with the request's own writes.
+ * @returns false when the claim no longer holds the record (its lock ran out and another request
+ *   took the key over); nothing was written then
+ */
 export async function completeIdempotencyKey(
   store: Store,
-  input: { scope: string; key: string; status: number; contentType: string | null; body: Uint8Array },
-): Promise<void> {
-  await store.db
+  input: IdempotencyClaim & { status: number; contentType: string | null; body: Uint8Array },
+): Promise<boolean> {
+  const updated = await store.db
     .update(idempotencyRecords)
     .set({ state: "done", responseStatus: input.status, responseContentType: input.contentType, responseBody: input.body })
-    .where(and(eq(idempotencyRecords.scope, input.scope), eq(idempotencyRecords.idempotencyKey, input.key)));
+    .where(heldBy(input))
+    .returning({ scope: idempotencyRecords.scope });
+  return updated.length > 0;
 }
 
-/** Drops a reservation (the request failed; a retry may run again). */
-export async function releaseIdempotencyKey(store: Store, input: { scope: string; key: string }): Promise<void> {
-  await store.db
-    .delete(idempotencyRecords)
-    .where(
-      and(
-        eq(idempotencyRecords.scope, input.scope),
-        eq(idempotencyRecords.idempotencyKey, input.key),
-        eq(idempotencyRecords.state, "in_flight"),
-      ),
-    );
+/** Drops a reservation that `claim` still holds (the request failed; a retry may run again). */
+export async function releaseIdempotencyKey(store: Store, claim: IdempotencyClaim): Promise<void> {
+  await store.db.delete(idempotencyRecords).where(heldBy(claim));
 }
 
 /** Deletes records that expired before `nowMs` (housekeeping). */

@@ -484,6 +484,29 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
       expect(takeover.status).toBe(201);
     });
 
+    it("fences a reservation that was taken over: its holder can neither complete nor release it, and the takeover's answer is replayed", async () => {
+      const secret = await newKey();
+      const keyId = (await store.db.select().from(apiKeys).where(eq(apiKeys.keyHash, hashApiKey(secret))))[0]!.id;
+      const body = intentBody({ name: "Fenced" });
+      const { requestFingerprint } = await import("../api/middleware/idempotency");
+      const { completeIdempotencyKey, releaseIdempotencyKey } = await import("../store/idempotency");
+      const fingerprint = requestFingerprint("POST", "/api/v1/evmchain/launches/intent", JSON.stringify(body));
+      // A request that reserved 2 minutes ago and is still running (not dead, just slow).
+      const slow = await reserveIdempotencyKey(store, { scope: keyId, key: "fenced-1", fingerprint, nowMs: Date.now() - 120_000 });
+      if (slow.kind !== "reserved") throw new Error(`expected a reservation, got ${slow.kind}`);
+      const before = await launchCount();
+      const takeover = await postIntent(secret, "fenced-1", body);
+      expect(takeover.status).toBe(201);
+      // The slow request finishes late: its completion and its release change nothing.
+      const late = { scope: keyId, key: "fenced-1", lockedUntilMs: slow.lockedUntilMs };
+      expect(await completeIdempotencyKey(store, { ...late, status: 201, contentType: "application/json", body: new TextEncoder().encode("{}") })).toBe(false);
+      await releaseIdempotencyKey(store, late);
+      const replay = await postIntent(secret, "fenced-1", body);
+      expect(replay.headers.get("idempotent-replayed")).toBe("true");
+      expect(replay.text).toBe(takeover.text);
+      expect(await launchCount()).toBe(before + 1);
+    });
+
     it("creates exactly one intent from 50 concurrent requests with the same key", async () => {
       const key = await newKey();
       const before = await launchCount();

@@ -9,12 +9,14 @@ import type { Context } from "hono";
 import { isHex, type Hash, type Hex } from "viem";
 import { z } from "zod";
 import { INTENT_TTL_SEC } from "./intent";
-import type { Store } from "../../store/index";
+import { inTransaction, type Store } from "../../store/index";
 import { findKeyLaunchByTx, findLaunch, insertLaunch, type LaunchRecord } from "../../store/launches";
 import { mediaExists } from "../../store/media";
 import { ApiError } from "../errors";
+import { okJsonText } from "../json";
 import type { MarketDb } from "../market/queries";
 import { currentKey, type TrustDeps, type TrustEnv, type Limits } from "../middleware/context";
+import { commitIdempotentResponse } from "../middleware/idempotency";
 import { consumeCoinQuota } from "../middleware/rateLimit";
 import { assertNoForbiddenFields } from "./forbidden";
 import { buildFromIntent, confirmLaunch, finalizeQuota, launchStatus, PENDING_RETRY_AFTER_SEC, type LaunchFlowDeps } from "./flow";
@@ -138,6 +140,8 @@ export function keyLaunchHandlers(deps: KeyFlowDeps) {
     /**
      * Intent / create-draft: validates, stores the launch in `intent_created`, counts one coin
      * against the key's daily "created" quota. 201 `{launch_id | draft_id, state, intent}`.
+     * The quota, the launch and the `Idempotency-Key` response are one transaction: after a crash
+     * either all three exist (the retry replays the response) or none (the retry runs afresh).
      */
     async intent(c: Context<TrustEnv>, field: IdField) {
       const request = await parseLaunchBody(c, intentRequestSchema);
@@ -145,9 +149,13 @@ export function keyLaunchHandlers(deps: KeyFlowDeps) {
       await assertOwnImage(store, request, deps.publicBaseUrl);
       const key = currentKey(c);
       const { launch, body } = prepareIntent({ request, deployment: deps.deployment, publicBaseUrl: deps.publicBaseUrl, apiKeyId: key.id, nowSec: deps.nowSec(), ttlSec });
-      await consumeCoinQuota(store, key.id, "coins_created", { limit: deps.limits.coinsCreatedPerDay, c });
-      await insertLaunch(store, launch);
-      return { status: 201 as const, body: withId(field, body) };
+      const response = withId(field, body);
+      await inTransaction(store, async (tx) => {
+        await consumeCoinQuota(tx, key.id, "coins_created", { limit: deps.limits.coinsCreatedPerDay, c });
+        await insertLaunch(tx, launch);
+        await commitIdempotentResponse(c, tx, { status: 201, jsonText: okJsonText(response) });
+      });
+      return { status: 201 as const, body: response };
     },
 
     /** Build / create-transaction: `{<id>, intent_signature}` -> 200 build body. */

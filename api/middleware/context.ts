@@ -5,6 +5,7 @@ import type { Context } from "hono";
 import type { PublicClient } from "viem";
 import type { Deployment } from "../../config/deployment";
 import type { Store } from "../../store/index";
+import type { IdempotencyClaim } from "../../store/idempotency";
 import type { ApiKeyRecord } from "../../store/keys";
 import type { SessionRecord } from "../../store/sessions";
 import { ApiError } from "../errors";
@@ -22,6 +23,11 @@ export type TrustVariables = {
   authFailure?: ApiError;
   /** The browser session (set by `loadSession` / `requireCsrf`). */
   session?: SessionRecord;
+  /**
+   * The request's `Idempotency-Key` reservation (set by `idempotency`); `committed` once the
+   * handler stored its response in its own transaction (`commitIdempotentResponse`).
+   */
+  idempotency?: IdempotencyClaim & { committed: boolean };
 };
 
 /** Hono env of routers using the trust layer. */

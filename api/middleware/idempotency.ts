@@ -15,13 +15,17 @@
  * - only 2xx responses are stored; any other outcome releases the key (a retry runs again and
  *   nothing is kept for a rejected request);
  * - records are kept 24 hours from the first request (`IDEMPOTENCY_TTL_MS`), then the key may be
- *   reused; a reservation whose request died is taken over after 60 s.
+ *   reused; a reservation whose request died is taken over after 60 s. The reservation's lock time
+ *   is a fencing token: a request whose key was taken over can neither complete nor release it;
+ * - a handler whose writes must happen exactly once stores its response in the same transaction
+ *   as those writes (`commitIdempotentResponse`), so a crash leaves both or neither.
  */
 import { createHash } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import type { Store } from "../../store/index";
 import { completeIdempotencyKey, releaseIdempotencyKey, reserveIdempotencyKey } from "../../store/idempotency";
 import { ApiError } from "../errors";
+import { JSON_CONTENT_TYPE } from "../json";
 import type { TrustEnv } from "./context";
 
 /** Request header name. */
@@ -94,17 +98,46 @@ export function idempotency(options: {
       if (record.responseContentType) c.header("Content-Type", record.responseContentType);
       return c.body((record.responseBody ?? new Uint8Array()) as Uint8Array<ArrayBuffer>, (record.responseStatus ?? 200) as 200);
     }
+    const claim = { scope, key: parsed, lockedUntilMs: reservation.lockedUntilMs, committed: false };
+    c.set("idempotency", claim);
     let stored = false;
     try {
       await next();
       const res = c.res;
-      if (res.status >= 200 && res.status < 300) {
+      if (claim.committed) {
+        stored = true;
+      } else if (res.status >= 200 && res.status < 300) {
         const body = new Uint8Array(await res.clone().arrayBuffer());
-        await completeIdempotencyKey(store, { scope, key: parsed, status: res.status, contentType: res.headers.get("content-type"), body });
+        // False only when the key was taken over meanwhile: the other request owns the record now.
+        await completeIdempotencyKey(store, { ...claim, status: res.status, contentType: res.headers.get("content-type"), body });
         stored = true;
       }
     } finally {
-      if (!stored) await releaseIdempotencyKey(store, { scope, key: parsed }).catch(() => undefined);
+      if (!stored) await releaseIdempotencyKey(store, claim).catch(() => undefined);
     }
   };
+}
+
+/**
+ * Stores this request's 2xx response in its `Idempotency-Key` record inside the handler's own
+ * transaction `tx`, so the response commits or rolls back with the request's writes: a crash
+ * before the commit leaves nothing (the retry, once the key is taken over, runs afresh), a crash
+ * after it leaves the response (the retry replays it). No-op on a route without {@link idempotency}.
+ * @param c - the request's context
+ * @param tx - the handler's transaction (`inTransaction`)
+ * @param response - the status and the exact JSON text the route then sends (`okJsonText`)
+ * @throws ApiError `idempotency_in_progress` (409) when the key was taken over meanwhile (this
+ *   request's lock ran out); the caller's transaction then rolls back
+ */
+export async function commitIdempotentResponse(c: Context<TrustEnv>, tx: Store, response: { status: number; jsonText: string }): Promise<void> {
+  const claim = c.get("idempotency");
+  if (!claim) return;
+  const held = await completeIdempotencyKey(tx, {
+    ...claim,
+    status: response.status,
+    contentType: JSON_CONTENT_TYPE,
+    body: new TextEncoder().encode(response.jsonText),
+  });
+  if (!held) throw new ApiError("idempotency_in_progress", `another request took this ${IDEMPOTENCY_HEADER} over; retry to get its answer`);
+  claim.committed = true;
 }
