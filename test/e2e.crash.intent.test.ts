@@ -158,12 +158,12 @@ describe.skipIf(!postgresUp)("kill -9 in the middle of a launch intent (PostgreS
     });
   }
 
-  it("counts nothing when killed before the launch is inserted", async () => {
-    await startClean();
-    const name = `Crash Insert ${Date.now()}`;
-    const idempotencyKey = `crash-intent-insert-${Date.now()}`;
-    const before = await storeFacts(name, idempotencyKey);
-
+  /**
+   * Holds `launches` in SHARE mode, sends the intent, and waits until its insert blocks there
+   * (after the quota was counted and the key reserved).
+   * @returns the in-flight intent (undefined when it fails) and the blocked server session's pid
+   */
+  async function intentHeldAtInsert(name: string, idempotencyKey: string) {
     await tableLocker.query("begin");
     await tableLocker.query(`lock table "${storeSchema()}".launches in share mode`);
     const inFlight = postIntent(name, idempotencyKey).then(
@@ -171,6 +171,16 @@ describe.skipIf(!postgresUp)("kill -9 in the middle of a launch intent (PostgreS
       () => undefined,
     );
     const blockedPid = await blockedOn(await backendPid(tableLocker), 'insert into "launches"');
+    return { inFlight, blockedPid };
+  }
+
+  it("counts nothing when killed before the launch is inserted", async () => {
+    await startClean();
+    const name = `Crash Insert ${Date.now()}`;
+    const idempotencyKey = `crash-intent-insert-${Date.now()}`;
+    const before = await storeFacts(name, idempotencyKey);
+
+    const { inFlight, blockedPid } = await intentHeldAtInsert(name, idempotencyKey);
     await killService(blockedPid);
     expect(await inFlight, "the intent must not have been answered before the kill").toBeUndefined();
     await tableLocker.query("rollback");
@@ -185,13 +195,7 @@ describe.skipIf(!postgresUp)("kill -9 in the middle of a launch intent (PostgreS
     const before = await storeFacts(name, idempotencyKey);
 
     // Hold the request at its insert, so that its idempotency record exists and can be locked.
-    await tableLocker.query("begin");
-    await tableLocker.query(`lock table "${storeSchema()}".launches in share mode`);
-    const inFlight = postIntent(name, idempotencyKey).then(
-      (answer) => answer,
-      () => undefined,
-    );
-    await blockedOn(await backendPid(tableLocker), 'insert into "launches"');
+    const { inFlight } = await intentHeldAtInsert(name, idempotencyKey);
     await rowLocker.query("begin");
     const locked = await rowLocker.query(
       `select state from "${storeSchema()}".idempotency_records where scope = $1 and idempotency_key = $2 for update`,
