@@ -1,9 +1,20 @@
 /**
  * Backfill benchmark: how long the service takes to index a history from scratch (every table, all
- * six candle resolutions), against the floor measured in the same run: fetching and decoding the
- * same logs with viem `getLogs` alone. Reports the ratio (target <= 2x), swaps/s and the service's
- * peak RSS. Usage: `npm run bench -- backfill [--launches 100] [--swaps 100000] [--database pglite|postgres]`.
- * Results: `bench/results/backfill.json`.
+ * six candle resolutions), against two floors measured in the same run:
+ * - the **getLogs floor** (the issue's target, <= 2x): the same logs fetched and decoded by viem
+ *   `getLogs` alone, measured before and after the services (mean of the two);
+ * - the **Ponder pipeline floor**: Ponder indexing the same events with functions that do nothing
+ *   (`bench/ponder-floor/`), which splits the service's time into Ponder's part and ours.
+ * Each service is timed from its spawn to `/ready` (whole) and, from its JSON log, from "Started
+ * fetching backfill JSON-RPC data" to "Started returning 200 responses" (indexing, without
+ * Ponder's start-up). The service must then serve every trade. Reports ratios, swaps/s and peak RSS.
+ * Usage: `npm run bench -- backfill [--launches 100] [--swaps 100000] [--swaps-per-transaction 150]
+ * [--database pglite|postgres] [--rpc-urls N] [--heap-mb N] [--skip-service] [--log-dir D]`.
+ * `--rpc-urls N` gives both indexers the anvil URL N times (`INDEXER_RPC_URLS`: Ponder rate-limits
+ * each URL on its own, starting at 20 requests/s), `--heap-mb` caps their V8 heap,
+ * `--skip-service` measures only the floors (e.g. Ponder's own memory at 1,000,000 swaps), and
+ * `--log-dir` keeps each indexer's JSON log (its per-range "Indexed block range" lines).
+ * Results: `bench/results/backfill[-postgres][-Nrpc][-ponder-floor][-swaps].json`.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
@@ -16,7 +27,7 @@ import { writeManifest } from "../devnet/manifest";
 import { startPonder } from "../scripts/ponderProcess";
 import { createDevnetDatabase } from "../test/postgres";
 import { buildHistory } from "./history";
-import { measureLogFloor, waitForIndexedTrades } from "./indexing";
+import { measureLogFloor, rssBytes, waitForIndexedTrades } from "./indexing";
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== "backfill"),
@@ -24,13 +35,26 @@ const { values } = parseArgs({
     launches: { type: "string", default: "100" },
     swaps: { type: "string", default: "100000" },
     database: { type: "string", default: "pglite" },
+    "log-dir": { type: "string" },
+    "rpc-urls": { type: "string", default: "1" },
+    "swaps-per-transaction": { type: "string", default: "150" },
+    "heap-mb": { type: "string" },
+    "skip-service": { type: "boolean", default: false },
   },
 });
 const launches = Number(values.launches);
 const swaps = Number(values.swaps);
 const onPostgres = values.database === "postgres";
+/** How many RPC URLs the indexers get (`INDEXER_RPC_URLS`; the same anvil, standing in for N providers). */
+const rpcUrls = Number(values["rpc-urls"]);
+const swapsPerTransaction = Number(values["swaps-per-transaction"]);
+/** Room for a batch of `swapsPerTransaction` swaps (~80k gas each) in one block. */
+const blockGasLimit = BigInt(Math.max(30_000_000, swapsPerTransaction * 150_000));
 
-const anvil = await startAnvil({ port: 0 });
+/** One indexer run: whole time (spawn to `/ready`), indexing time (from its log), peak RSS. */
+type IndexerRun = { seconds: number; indexingSeconds: number | null; startupSeconds: number | null; peakRssBytes: number | null };
+
+const anvil = await startAnvil({ port: 0, gasLimit: blockGasLimit });
 const dataDir = mkdtempSync(join(tmpdir(), "bench-backfill-"));
 try {
   const manifest = await deployStack({ rpcUrl: anvil.rpcUrl });
@@ -38,7 +62,7 @@ try {
   writeManifest(manifestPath, manifest);
   console.log(`building history: ${launches} launches, ${swaps} swaps`);
   const generationStart = performance.now();
-  const history = await buildHistory(manifest, { launches, swaps });
+  const history = await buildHistory(manifest, { launches, swaps, swapsPerTransaction });
   const client = createPublicClient({ transport: http(anvil.rpcUrl, { timeout: 300_000 }) });
   const generationSec = (performance.now() - generationStart) / 1000;
   console.log(`history built in ${generationSec.toFixed(1)} s (${history.swapTransactions} swap transactions, head ${history.lastBlock})`);
@@ -47,29 +71,72 @@ try {
   // service indexes it in its historical (batched) mode, as it would after a real outage or deploy.
   for (let i = 0; i < 10; i++) await client.request({ method: "anvil_mine" as never, params: [numberToHex(100)] as never });
 
-  // Floor: the same logs fetched and decoded by viem alone.
-  const floor = await measureLogFloor(client, manifest, history.pools, history.lastBlock);
-  const floorSec = floor.seconds;
-  const floorLogs = floor.logs;
-  console.log(`floor: ${floorLogs} logs fetched and decoded in ${floorSec.toFixed(2)} s`);
+  // Requests of ~6,000 logs each (viem caps a response at 10 MB).
+  const floorBlocksPerRequest = Math.max(1, Math.floor(6_000 / swapsPerTransaction));
+  const floorBefore = await measureLogFloor(client, manifest, history.pools, history.lastBlock, floorBlocksPerRequest);
+  console.log(`getLogs floor: ${floorBefore.logs} logs fetched and decoded in ${floorBefore.seconds.toFixed(2)} s`);
 
-  const schema = "bench_backfill";
-  // A database of this devnet's own (Ponder's raw-data cache is per database, keyed by chain id).
-  const database = onPostgres ? await createDevnetDatabase("bench_backfill") : null;
-  const serviceStart = performance.now();
-  const service = await startPonder({
-    port: await findFreePort(),
-    schema,
-    env: {
-      DEPLOYMENT_MANIFEST: manifestPath,
-      PONDER_PGLITE_DIR: join(dataDir, "pglite"),
-      DATABASE_URL: database?.url ?? "",
-    },
-  });
-  const { peakRssBytes: peakRss } = await waitForIndexedTrades(service.url, service.child.pid!, { launches, swaps });
-  const serviceSec = (performance.now() - serviceStart) / 1000;
-  await service.stop();
-  await database?.drop();
+  /**
+   * Indexes the history from scratch with the Ponder app in `cwd` (the service when undefined),
+   * on a database of its own, until `/ready`; `check` then runs against the live service.
+   */
+  async function indexFromScratch(name: string, cwd: string | undefined, check?: (url: string, pid: number) => Promise<unknown>): Promise<IndexerRun> {
+    // A database of this run's own (Ponder's raw-data cache is per database, keyed by chain id).
+    const database = onPostgres ? await createDevnetDatabase(`bench_backfill_${name}`) : null;
+    const started = performance.now();
+    const service = await startPonder({
+      port: await findFreePort(),
+      schema: `bench_backfill_${name}`,
+      cwd,
+      env: {
+        DEPLOYMENT_MANIFEST: manifestPath,
+        PONDER_PGLITE_DIR: join(dataDir, `pglite-${name}`),
+        DATABASE_URL: database?.url ?? "",
+        INDEXER_RPC_URLS: rpcUrls > 1 ? Array(rpcUrls).fill(anvil.rpcUrl).join(",") : "",
+        ...(values["heap-mb"] ? { NODE_OPTIONS: `--max-old-space-size=${Number(values["heap-mb"])}` } : {}),
+      },
+    });
+    try {
+      let peak: number | null = null;
+      for (;;) {
+        if (service.child.exitCode !== null) throw new Error(`${name} exited while indexing:\n${service.output().slice(-4000)}`);
+        const rss = rssBytes(service.child.pid!);
+        if (rss) peak = Math.max(peak ?? 0, rss.peak, rss.current);
+        const ready = await fetch(`${service.url}/ready`).then((r) => r.ok, () => false);
+        if (ready) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const seconds = (performance.now() - started) / 1000;
+      if (values["log-dir"]) writeFileSync(join(values["log-dir"], `backfill-${name}.log`), service.output());
+      await check?.(service.url, service.child.pid!);
+      const fetchStartMs = logTimeMs(service.output(), "Started fetching backfill JSON-RPC data");
+      const readyMs = logTimeMs(service.output(), "Started returning 200 responses", "/ready");
+      const processStartMs = Date.now() - (performance.now() - started);
+      const indexingSeconds = fetchStartMs !== null && readyMs !== null ? (readyMs - fetchStartMs) / 1000 : null;
+      const startupSeconds = fetchStartMs !== null ? (fetchStartMs - processStartMs) / 1000 : null;
+      const final = rssBytes(service.child.pid!);
+      if (final) peak = Math.max(peak ?? 0, final.peak);
+      console.log(`${name}: ready after ${seconds.toFixed(1)} s (indexing ${indexingSeconds?.toFixed(1)} s), peak RSS ${((peak ?? 0) / 2 ** 20).toFixed(0)} MB`);
+      return { seconds, indexingSeconds, startupSeconds, peakRssBytes: peak };
+    } finally {
+      await service.stop();
+      await database?.drop();
+    }
+  }
+
+  const ponderFloor = await indexFromScratch("ponder_floor", join(process.cwd(), "bench", "ponder-floor"));
+  const service = values["skip-service"]
+    ? null
+    : await indexFromScratch("service", undefined, async (url, pid) => {
+        // Ready must mean every launch and every trade is served.
+        const { trades } = await waitForIndexedTrades(url, pid, { launches, swaps });
+        if (trades !== swaps) throw new Error(`the service serves ${trades} trades, the history has ${swaps}`);
+      });
+
+  const floorAfter = await measureLogFloor(client, manifest, history.pools, history.lastBlock, floorBlocksPerRequest);
+  console.log(`getLogs floor again: ${floorAfter.seconds.toFixed(2)} s`);
+  const floorSec = (floorBefore.seconds + floorAfter.seconds) / 2;
+  const ratio = (a: number | null, b: number | null) => (a !== null && b !== null && b > 0 ? a / b : null);
 
   const result = {
     benchmark: "backfill",
@@ -78,16 +145,52 @@ try {
     database: values.database,
     launches,
     swaps,
-    floor: { seconds: floorSec, logs: floorLogs, logsPerSecond: floorLogs / floorSec },
+    swapsPerTransaction,
+    indexerRpcUrls: rpcUrls,
+    heapMb: values["heap-mb"] ? Number(values["heap-mb"]) : "node default",
     generation: { seconds: generationSec, swapTransactions: history.swapTransactions },
-    service: { seconds: serviceSec, swapsPerSecond: swaps / serviceSec, peakRssBytes: peakRss, includesStartup: true },
-    ratioToFloor: serviceSec / floorSec,
+    floor: {
+      what: "viem getLogs + decoding of the same TokenLaunched and Swap logs (mean of a run before and after the services)",
+      seconds: floorSec,
+      runsSeconds: [floorBefore.seconds, floorAfter.seconds],
+      logs: floorBefore.logs,
+      logsPerSecond: floorBefore.logs / floorSec,
+    },
+    ponderFloor: {
+      what: "Ponder indexing the same events with functions that do nothing (bench/ponder-floor)",
+      ...ponderFloor,
+    },
+    service: service && { ...service, swapsPerSecond: swaps / service.seconds, indexingSwapsPerSecond: service.indexingSeconds ? swaps / service.indexingSeconds : null },
+    ratioToFloor: service && service.seconds / floorSec,
+    indexingRatioToFloor: ratio(service?.indexingSeconds ?? null, floorSec),
+    ponderFloorRatioToFloor: ratio(ponderFloor.indexingSeconds, floorSec),
+    serviceRatioToPonderFloor: ratio(service?.indexingSeconds ?? null, ponderFloor.indexingSeconds),
     target: "ratioToFloor <= 2",
   };
   console.log(JSON.stringify(result, null, 2));
   mkdirSync("bench/results", { recursive: true });
-  writeFileSync(`bench/results/backfill${onPostgres ? "-postgres" : ""}.json`, `${JSON.stringify(result, null, 2)}\n`);
+  const variant = `${onPostgres ? "-postgres" : ""}${rpcUrls > 1 ? `-${rpcUrls}rpc` : ""}${values["skip-service"] ? "-ponder-floor" : ""}${swaps !== 100_000 ? `-${swaps}` : ""}`;
+  writeFileSync(`bench/results/backfill${variant}.json`, `${JSON.stringify(result, null, 2)}\n`);
 } finally {
   await anvil.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }
+
+/**
+ * Wall-clock time (ms since the epoch) of the first JSON log line with message `msg` (and, when
+ * given, field `endpoint`), or null.
+ */
+function logTimeMs(output: string, msg: string, endpoint?: string): number | null {
+  for (const line of output.split("\n")) {
+    if (!line.includes(msg)) continue;
+    try {
+      const entry = JSON.parse(line) as { msg?: string; time?: number; endpoint?: string };
+      if (entry.msg === msg && (endpoint === undefined || entry.endpoint === endpoint) && typeof entry.time === "number") return entry.time;
+    } catch {
+      // not a JSON line
+    }
+  }
+  return null;
+}
+
+export {};
