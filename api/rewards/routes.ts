@@ -55,10 +55,24 @@ export function creatorRewardsRoutes(deps: RewardsDeps) {
   const client = deps.client ?? (createPublicClient({ transport: http(deployment.rpcUrl) }) as PublicClient);
   const contracts = { nonfungiblePositionManager: deployment.contracts.nonfungiblePositionManager, feeLocker: deployment.contracts.feeLocker };
 
+  /**
+   * The creator's token rows and the indexed head they are the state of. The indexer commits a
+   * block's rows with its checkpoint, so rows read between two equal head reads are exactly that
+   * head's state; a block committed in between is retried (a few times: blocks come every ~100 ms).
+   * Claimed fees (rows) and uncollected fees (simulated at the head) then never straddle a claim.
+   */
+  async function creatorTokensAtHead(wallet: `0x${string}`) {
+    for (let attempt = 0; ; attempt++) {
+      const head = await indexedHead(deps.db);
+      if (!head) throw new ApiError("not_indexed_yet", "the indexer has not processed a block yet");
+      const tokens = await tokensByCreator(deps.db, wallet.toLowerCase() as `0x${string}`, MAX_CREATOR_TOKENS);
+      const after = await indexedHead(deps.db);
+      if (after?.blockNumber === head.blockNumber || attempt >= 4) return { head: after ?? head, tokens };
+    }
+  }
+
   async function rewardsOf(wallet: `0x${string}`) {
-    const head = await indexedHead(deps.db);
-    if (!head) throw new ApiError("not_indexed_yet", "the indexer has not processed a block yet");
-    const tokens = await tokensByCreator(deps.db, wallet.toLowerCase() as `0x${string}`, MAX_CREATOR_TOKENS);
+    const { head, tokens } = await creatorTokensAtHead(wallet);
     let accrued;
     try {
       accrued = await readAccruedFees(client, contracts, tokens.flatMap((t) => t.positionIds), head.blockNumber);
