@@ -92,6 +92,26 @@ export const pool = onchainTable("pool", (t) => ({
   tokenIsToken0: t.boolean().notNull(),
 }));
 
+/** A pool log recorded before its pool's launch event (see {@link prelaunchPoolLogs}). Amounts are decimal strings (JSON). */
+export type PrelaunchPoolLog =
+  | { logIndex: number; kind: "Initialize"; sqrtPriceX96: string; tick: number }
+  | { logIndex: number; kind: "Mint"; amount0: string; amount1: string }
+  | { logIndex: number; kind: "Swap"; amount0: string; amount1: string; sqrtPriceX96: string; tick: number; recipient: `0x${string}` };
+
+/**
+ * Pool logs that precede their pool's launch event. The factory emits `TokenLaunched` last, after
+ * initialising the pool, minting the locked positions and the first buy, so those logs reach the
+ * indexer (Ponder matches a factory's children from the launch block on) while the pool is not yet
+ * known as a launched one. One row per pool holds the logs of the newest transaction that touched
+ * it before its launch; the launch handler reads the launch transaction's logs and deletes the row.
+ * This replaces reading the launch receipt over RPC (`src/prelaunchLogs.ts`).
+ */
+export const prelaunchPoolLogs = onchainTable("prelaunch_pool_logs", (t) => ({
+  pool: t.hex().primaryKey(),
+  txHash: t.hex().notNull(),
+  logs: t.json().$type<PrelaunchPoolLog[]>().notNull(),
+}));
+
 /** One Uniswap V3 Swap of a launched token's pool, mirrored as a trade. */
 export const trade = onchainTable(
   "trade",

@@ -1,25 +1,29 @@
 /**
  * `TokenLaunched` of an accepted factory -> token row, pool lookup row, launch event, and the first
- * buy as a trade. The factory emits the launch event last, after the first-buy Swap, so the Swap
- * handler cannot attribute that Swap (its pool is not known yet); this handler reads it from the
- * transaction's receipt (one `eth_getTransactionReceipt` per launch).
+ * buy as a trade. The factory emits the launch event last, after initialising the pool, minting
+ * the locked positions and the first-buy Swap, so the pool handlers cannot attribute those logs
+ * (the pool is not known yet): they keep them (`src/prelaunchLogs.ts`) and this handler takes
+ * the launch transaction's. No RPC request in the common case; a pool initialised before the
+ * launch transaction (pre-created by someone else) costs one or two `eth_call`s (its WETH
+ * balance, and its slot0 when the launch did not move its price).
  */
 import { ponder } from "ponder:registry";
-import { counter, event as eventTable, pool, slug as slugTable, slugBase as slugBaseTable, token } from "../ponder.schema";
-import { decodeEventLog, erc20Abi } from "viem";
+import { counter, event as eventTable, pool, slug as slugTable, slugBase as slugBaseTable, token, type PrelaunchPoolLog } from "../ponder.schema";
+import { erc20Abi } from "viem";
 import { uniswapV3PoolAbi } from "../abis/UniswapV3Pool";
 import { loadDeployment } from "../config/deployment";
 import { loadMarketThresholds } from "../config/market";
 import { eventId } from "./domain/events";
 import { isToken0, marketCapWei, priceWeiPerToken } from "./domain/price";
 import { assignSlug, slugBase } from "./domain/slug";
+import { takePrelaunchLogs } from "./prelaunchLogs";
 import { lower, recordTrade } from "./recordTrade";
 
 const deployment = loadDeployment();
 const thresholds = loadMarketThresholds();
 const TOKEN_DECIMALS = 18; // LaunchToken is a fixed-supply OpenZeppelin ERC-20 with 18 decimals.
 
-type PoolLog = { logIndex: number; kind: "Swap" | "Initialize" | "Mint"; args: Record<string, unknown> };
+type PrelaunchSwap = Extract<PrelaunchPoolLog, { kind: "Swap" }>;
 
 ponder.on("LaunchFactory:TokenLaunched", async ({ event, context }) => {
   const args = event.args;
@@ -29,32 +33,27 @@ ponder.on("LaunchFactory:TokenLaunched", async ({ event, context }) => {
   const tokenIsToken0 = isToken0(tokenAddress, weth);
 
   // Pool logs of this transaction that precede the launch event, in order.
-  const poolLogs: PoolLog[] = [];
-  const receipt = await context.client.getTransactionReceipt({ hash: event.transaction.hash });
-  for (const log of receipt.logs) {
-    if (lower(log.address) !== poolAddress || log.logIndex >= event.log.logIndex) continue;
-    try {
-      const decoded = decodeEventLog({ abi: uniswapV3PoolAbi, data: log.data, topics: log.topics });
-      if (decoded.eventName === "Swap" || decoded.eventName === "Initialize" || decoded.eventName === "Mint") {
-        poolLogs.push({ logIndex: log.logIndex, kind: decoded.eventName, args: decoded.args as Record<string, unknown> });
-      }
-    } catch {
-      // Not a pool event we read (e.g. Mint); skip.
-    }
-  }
-  const swaps = poolLogs.filter((l) => l.kind === "Swap");
+  const poolLogs = await takePrelaunchLogs(context.db, poolAddress, lower(event.transaction.hash), event.log.logIndex);
+  const swaps = poolLogs.filter((l): l is PrelaunchSwap => l.kind === "Swap");
   const firstBuy = args.firstBuyWei > 0n ? swaps.at(-1) : undefined;
   // Start price: the price the pool was brought to before any first buy (an Initialize in this
   // transaction, or the factory's corrective swap of a pre-created pool).
-  const startLog = [...poolLogs].reverse().find((l) => l !== firstBuy && l.kind !== "Mint");
+  const startLog = [...poolLogs].reverse().find((l) => l !== firstBuy && l.kind !== "Mint") as
+    | Exclude<PrelaunchPoolLog, { kind: "Mint" }>
+    | undefined;
+  // Neither: the factory found the pool already at its start price, as it was before this block
+  // (a transaction earlier in this block that moved it would have made the factory move it back).
   const start = startLog
-    ? { sqrtPriceX96: startLog.args.sqrtPriceX96 as bigint, tick: Number(startLog.args.tick) }
-    : await readSlot0(context, poolAddress, event.block.number);
+    ? { sqrtPriceX96: BigInt(startLog.sqrtPriceX96), tick: startLog.tick }
+    : await readSlot0(context, poolAddress, event.block.number - 1n);
   const startPriceWei = priceWeiPerToken(start.sqrtPriceX96, tokenIsToken0, TOKEN_DECIMALS);
 
-  // Pool balances before the first buy: WETH the pool held before this block (a pre-created
-  // pool; the token did not exist yet), plus every Mint and non-first-buy Swap of this receipt.
-  let reserveWei = await readWethBalance(context, weth, poolAddress, event.block.number - 1n);
+  // Pool balances before the first buy: the launch's Mints and non-first-buy Swaps, plus, for a
+  // pool initialised before this transaction (pre-created by someone else, maybe holding their
+  // WETH liquidity from blocks before the indexer knew the pool), its WETH balance before this
+  // block. WETH sent to a pool by plain transfer is not counted, as after the launch.
+  const initialisedHere = poolLogs.some((l) => l.kind === "Initialize");
+  let reserveWei = initialisedHere ? 0n : await readWethBalance(context, weth, poolAddress, event.block.number - 1n);
   let reserveToken = 0n;
   // The launch's liquidity add: its Mints summed, at the last Mint's position.
   let mintToken = 0n;
@@ -62,8 +61,8 @@ ponder.on("LaunchFactory:TokenLaunched", async ({ event, context }) => {
   let mintLogIndex = event.log.logIndex;
   for (const l of poolLogs) {
     if (l === firstBuy || l.kind === "Initialize") continue;
-    const a0 = l.args.amount0 as bigint;
-    const a1 = l.args.amount1 as bigint;
+    const a0 = BigInt(l.amount0);
+    const a1 = BigInt(l.amount1);
     reserveToken += tokenIsToken0 ? a0 : a1;
     reserveWei += tokenIsToken0 ? a1 : a0;
     if (l.kind === "Mint") {
@@ -161,11 +160,11 @@ ponder.on("LaunchFactory:TokenLaunched", async ({ event, context }) => {
       context.db,
       tokenRow,
       {
-        amount0: firstBuy.args.amount0 as bigint,
-        amount1: firstBuy.args.amount1 as bigint,
-        sqrtPriceX96: firstBuy.args.sqrtPriceX96 as bigint,
-        tick: Number(firstBuy.args.tick),
-        recipient: firstBuy.args.recipient as `0x${string}`,
+        amount0: BigInt(firstBuy.amount0),
+        amount1: BigInt(firstBuy.amount1),
+        sqrtPriceX96: BigInt(firstBuy.sqrtPriceX96),
+        tick: firstBuy.tick,
+        recipient: firstBuy.recipient,
         trader: event.transaction.from,
         txHash: event.transaction.hash,
         blockNumber: event.block.number,

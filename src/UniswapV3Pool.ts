@@ -5,6 +5,7 @@
 import { ponder } from "ponder:registry";
 import { pool, token } from "../ponder.schema";
 import { loadMarketThresholds } from "../config/market";
+import { recordPrelaunchLog } from "./prelaunchLogs";
 import { lower, recordTrade } from "./recordTrade";
 
 const thresholds = loadMarketThresholds();
@@ -12,8 +13,19 @@ const thresholds = loadMarketThresholds();
 ponder.on("UniswapV3Pool:Swap", async ({ event, context }) => {
   const poolRow = await context.db.find(pool, { address: lower(event.log.address) });
   // No pool row yet: this Swap precedes its launch event (the first buy, or the factory moving a
-  // pre-created pool to the start price). The launch handler records the first buy from its receipt.
-  if (!poolRow) return;
+  // pre-created pool to the start price). The launch handler records the first buy from these logs.
+  if (!poolRow) {
+    await recordPrelaunchLog(context.db, lower(event.log.address), lower(event.transaction.hash), {
+      logIndex: event.log.logIndex,
+      kind: "Swap",
+      amount0: event.args.amount0.toString(),
+      amount1: event.args.amount1.toString(),
+      sqrtPriceX96: event.args.sqrtPriceX96.toString(),
+      tick: event.args.tick,
+      recipient: lower(event.args.recipient),
+    });
+    return;
+  }
   const tokenRow = await context.db.find(token, { address: poolRow.token });
   if (!tokenRow) return;
   await recordTrade(
@@ -43,23 +55,46 @@ ponder.on("UniswapV3Pool:Swap", async ({ event, context }) => {
  * fees or liquidity withdrawn (`Collect`, `CollectProtocol`, tokens out), flash-loan fees
  * (`Flash`, paid in). They keep `token.reserveWei` / `token.reserveToken` equal to the pool's
  * balances (direct ERC-20 transfers to the pool, which emit no pool event, are not counted).
+ * @returns false when the pool has no launch indexed yet (nothing applied)
  */
 async function applyReserveDelta(
   context: Parameters<Parameters<typeof ponder.on<"UniswapV3Pool:Mint">>[1]>[0]["context"],
   poolAddress: string,
   delta0: bigint,
   delta1: bigint,
-): Promise<void> {
+): Promise<boolean> {
   const poolRow = await context.db.find(pool, { address: lower(poolAddress) });
-  if (!poolRow) return; // before its launch event (the launch handler reads the receipt)
+  if (!poolRow) return false; // before its launch event
   await context.db.update(token, { address: poolRow.token }).set((row) => ({
     reserveToken: row.reserveToken + (poolRow.tokenIsToken0 ? delta0 : delta1),
     reserveWei: row.reserveWei + (poolRow.tokenIsToken0 ? delta1 : delta0),
   }));
+  return true;
 }
 
 ponder.on("UniswapV3Pool:Mint", async ({ event, context }) => {
-  await applyReserveDelta(context, event.log.address, event.args.amount0, event.args.amount1);
+  const known = await applyReserveDelta(context, event.log.address, event.args.amount0, event.args.amount1);
+  // Before the launch event: the launch's own liquidity (the launch handler sums it).
+  if (!known) {
+    await recordPrelaunchLog(context.db, lower(event.log.address), lower(event.transaction.hash), {
+      logIndex: event.log.logIndex,
+      kind: "Mint",
+      amount0: event.args.amount0.toString(),
+      amount1: event.args.amount1.toString(),
+    });
+  }
+});
+
+/** A pool's one `Initialize`: always before its launch event (the launch handler reads the start price from it). */
+ponder.on("UniswapV3Pool:Initialize", async ({ event, context }) => {
+  const known = await context.db.find(pool, { address: lower(event.log.address) });
+  if (known) return;
+  await recordPrelaunchLog(context.db, lower(event.log.address), lower(event.transaction.hash), {
+    logIndex: event.log.logIndex,
+    kind: "Initialize",
+    sqrtPriceX96: event.args.sqrtPriceX96.toString(),
+    tick: event.args.tick,
+  });
 });
 
 ponder.on("UniswapV3Pool:Collect", async ({ event, context }) => {

@@ -27,6 +27,7 @@ import { createDevnetClients, devAccount, type DevnetClients } from "../devnet/c
 import { deployStack } from "../devnet/deploy.js";
 import type { DeploymentManifest } from "../devnet/manifest.js";
 import { sendContractCall } from "../devnet/tx.js";
+import { nameForOrientation as nameForOrientationOn, precreateHostilePool } from "./hostilePool.js";
 
 const MAX_UINT128 = 2n ** 128n - 1n;
 const DEAD: Address = "0x000000000000000000000000000000000000dEaD";
@@ -56,18 +57,7 @@ async function revertOf(fn: () => Promise<unknown>): Promise<{ errorName?: strin
 
 /** Finds a name for which `creator`'s next token sorts before (token0) or after (token1) WETH. */
 async function nameForOrientation(creator: Address, base: string, tokenIsToken0: boolean): Promise<{ name: string; predicted: Address }> {
-  const { publicClient } = clientsFor(protocol);
-  for (let i = 0; i < 64; i++) {
-    const name = `${base} ${i}`;
-    const predicted = await publicClient.readContract({
-      address: manifest.contracts.launchFactory,
-      abi: launchFactoryAbi,
-      functionName: "predictTokenAddress",
-      args: [creator, name, base.slice(0, 4).toUpperCase()],
-    });
-    if ((BigInt(predicted) < BigInt(manifest.contracts.weth)) === tokenIsToken0) return { name, predicted };
-  }
-  throw new Error("no name found for the orientation");
+  return nameForOrientationOn(clientsFor(protocol).publicClient, manifest, creator, base, tokenIsToken0);
 }
 
 async function erc20Balance(token: Address, owner: Address): Promise<bigint> {
@@ -414,55 +404,10 @@ describe("LaunchFactory", () => {
         const { name, predicted } = await nameForOrientation(creator.address, `Hostile ${c.label.length}${c.hostileTick}`, c.tokenIsToken0);
         const symbol = `Hostile ${c.label.length}${c.hostileTick}`.slice(0, 4).toUpperCase();
         const weth = manifest.contracts.weth;
-        const [token0, token1] = c.tokenIsToken0 ? [predicted, weth] : [weth, predicted];
 
-        const v3 = { address: manifest.contracts.uniswapV3Factory, abi: uniswapV3FactoryAbi } as const;
-        const created = await a.publicClient.simulateContract({ ...v3, account: attacker, functionName: "createPool", args: [predicted, weth, 10000] });
-        await sendContractCall(a.walletClient, a.publicClient, created.request);
-        const pool = created.result;
-        if (c.hostileTick !== null) {
-          const init = await a.publicClient.simulateContract({
-            account: attacker,
-            address: pool,
-            abi: uniswapV3PoolAbi,
-            functionName: "initialize",
-            args: [approxSqrtPriceX96(c.hostileTick)],
-          });
-          await sendContractCall(a.walletClient, a.publicClient, init.request);
-          expect((await slot0(pool)).tick).toBeCloseTo(c.hostileTick, -1);
-        }
-        let attackerWethWei = 0n;
-        if (c.wethRange) {
-          attackerWethWei = parseEther("1");
-          const npm = manifest.contracts.nonfungiblePositionManager;
-          const dep = await a.publicClient.simulateContract({ account: attacker, address: weth, abi: weth9Abi, functionName: "deposit", value: attackerWethWei });
-          await sendContractCall(a.walletClient, a.publicClient, dep.request);
-          const appr = await a.publicClient.simulateContract({ account: attacker, address: weth, abi: weth9Abi, functionName: "approve", args: [npm, attackerWethWei] });
-          await sendContractCall(a.walletClient, a.publicClient, appr.request);
-          const mint = await a.publicClient.simulateContract({
-            account: attacker,
-            address: npm,
-            abi: nonfungiblePositionManagerAbi,
-            functionName: "mint",
-            args: [
-              {
-                token0,
-                token1,
-                fee: 10000,
-                tickLower: c.wethRange[0],
-                tickUpper: c.wethRange[1],
-                amount0Desired: c.tokenIsToken0 ? 0n : attackerWethWei,
-                amount1Desired: c.tokenIsToken0 ? attackerWethWei : 0n,
-                amount0Min: 0n,
-                amount1Min: 0n,
-                recipient: attacker.address,
-                deadline: 2n ** 40n,
-              },
-            ],
-          });
-          await sendContractCall(a.walletClient, a.publicClient, mint.request);
-          expect(await erc20Balance(weth, pool)).toBeGreaterThan(parseEther("0.99"));
-        }
+        const { pool } = await precreateHostilePool(a, manifest, predicted, c);
+        if (c.hostileTick !== null) expect((await slot0(pool)).tick).toBeCloseTo(c.hostileTick, -1);
+        if (c.wethRange) expect(await erc20Balance(weth, pool)).toBeGreaterThan(parseEther("0.99"));
 
         const { walletClient, publicClient } = clientsFor(creator);
         const firstBuyWei = parseEther("0.05");
@@ -509,12 +454,3 @@ describe("LaunchFactory", () => {
     }
   });
 });
-
-/**
- * An approximate sqrtPriceX96 for a tick (float precision is enough for a hostile initial price).
- * @param tick The tick.
- * @returns sqrt(1.0001^tick) * 2^96, rounded down to a multiple of 2^48.
- */
-function approxSqrtPriceX96(tick: number): bigint {
-  return BigInt(Math.floor(Math.sqrt(1.0001 ** tick) * 2 ** 48)) * 2n ** 48n;
-}

@@ -12,6 +12,7 @@ const nothing = async () => {};
 
 ponder.on("LaunchFactory:TokenLaunched", nothing);
 ponder.on("UniswapV3Pool:Swap", nothing);
+ponder.on("UniswapV3Pool:Initialize", nothing);
 ponder.on("UniswapV3Pool:Mint", nothing);
 ponder.on("UniswapV3Pool:Collect", nothing);
 ponder.on("UniswapV3Pool:CollectProtocol", nothing);
