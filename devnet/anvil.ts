@@ -3,6 +3,8 @@
  * directly so the PID held is the real process).
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createServer } from "node:net";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -11,16 +13,27 @@ import { createPublicClient, http } from "viem";
 const require = createRequire(import.meta.url);
 
 /** Nodes started by this process; killed if the process exits without stopping them. */
-const running = new Set<ChildProcess>();
+const running = new Map<ChildProcess, string>();
 let exitHookInstalled = false;
 
-function trackChild(child: ChildProcess): void {
-  running.add(child);
-  child.once("exit", () => running.delete(child));
+/**
+ * Kills `child` when this process exits and removes `stateDir` (its persisted states) when either
+ * ends. anvil writes historical states beyond its in-memory window to disk and never deletes
+ * them: a long history leaves gigabytes behind per run unless each node gets a folder of its own.
+ */
+function trackChild(child: ChildProcess, stateDir: string): void {
+  running.set(child, stateDir);
+  child.once("exit", () => {
+    running.delete(child);
+    rmSync(stateDir, { recursive: true, force: true });
+  });
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.once("exit", () => {
-      for (const c of running) c.kill("SIGKILL");
+      for (const [c, dir] of running) {
+        c.kill("SIGKILL");
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
   }
 }
@@ -128,8 +141,10 @@ async function spawnAnvil(
   const args = ["--host", "127.0.0.1", "--port", String(port), "--chain-id", String(chainId)];
   if (blockTimeSec !== undefined) args.push("--block-time", String(blockTimeSec));
   if (gasLimit !== undefined) args.push("--gas-limit", gasLimit.toString());
+  const stateDir = mkdtempSync(path.join(tmpdir(), "anvil-states-"));
+  args.push("--cache-path", stateDir);
   const child = spawn(anvilBinaryPath(), args, { stdio: ["ignore", "pipe", "pipe"] });
-  trackChild(child);
+  trackChild(child, stateDir);
   let output = "";
   const append = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-8000);
