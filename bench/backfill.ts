@@ -9,11 +9,12 @@
  * fetching backfill JSON-RPC data" to "Started returning 200 responses" (indexing, without
  * Ponder's start-up). The service must then serve every trade. Reports ratios, swaps/s and peak RSS.
  * Usage: `npm run bench -- backfill [--launches 100] [--swaps 100000] [--swaps-per-transaction 150]
- * [--database pglite|postgres] [--rpc-urls N] [--heap-mb N] [--skip-service] [--log-dir D]`.
+ * [--database pglite|postgres] [--rpc-urls N] [--heap-mb N] [--skip-service] [--log-dir D] [--cpu-prof-dir D]`.
  * `--rpc-urls N` gives both indexers the anvil URL N times (`INDEXER_RPC_URLS`: Ponder rate-limits
  * each URL on its own, starting at 20 requests/s), `--heap-mb` caps their V8 heap,
  * `--skip-service` measures only the floors (e.g. Ponder's own memory at 1,000,000 swaps), and
- * `--log-dir` keeps each indexer's JSON log (its per-range "Indexed block range" lines).
+ * `--log-dir` keeps each indexer's JSON log (its per-range "Indexed block range" lines), and
+ * `--cpu-prof-dir` writes the service's V8 CPU profile there (it includes Ponder's start-up).
  * Results: `bench/results/backfill[-postgres][-Nrpc][-ponder-floor][-swaps].json`.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -40,6 +41,7 @@ const { values } = parseArgs({
     "swaps-per-transaction": { type: "string", default: "150" },
     "heap-mb": { type: "string" },
     "skip-service": { type: "boolean", default: false },
+    "cpu-prof-dir": { type: "string" },
   },
 });
 const launches = Number(values.launches);
@@ -80,7 +82,12 @@ try {
    * Indexes the history from scratch with the Ponder app in `cwd` (the service when undefined),
    * on a database of its own, until `/ready`; `check` then runs against the live service.
    */
-  async function indexFromScratch(name: string, cwd: string | undefined, check?: (url: string, pid: number) => Promise<unknown>): Promise<IndexerRun> {
+  async function indexFromScratch(
+    name: string,
+    cwd: string | undefined,
+    check?: (url: string, pid: number) => Promise<unknown>,
+    nodeArgs: string[] = [],
+  ): Promise<IndexerRun> {
     // A database of this run's own (Ponder's raw-data cache is per database, keyed by chain id).
     const database = onPostgres ? await createDevnetDatabase(`bench_backfill_${name}`) : null;
     const started = performance.now();
@@ -88,6 +95,7 @@ try {
       port: await findFreePort(),
       schema: `bench_backfill_${name}`,
       cwd,
+      nodeArgs,
       env: {
         DEPLOYMENT_MANIFEST: manifestPath,
         PONDER_PGLITE_DIR: join(dataDir, `pglite-${name}`),
@@ -131,7 +139,7 @@ try {
         // Ready must mean every launch and every trade is served.
         const { trades } = await waitForIndexedTrades(url, pid, { launches, swaps });
         if (trades !== swaps) throw new Error(`the service serves ${trades} trades, the history has ${swaps}`);
-      });
+      }, values["cpu-prof-dir"] ? ["--cpu-prof", `--cpu-prof-dir=${values["cpu-prof-dir"]}`] : []);
 
   const floorAfter = await measureLogFloor(client, manifest, history.pools, history.lastBlock, floorBlocksPerRequest);
   console.log(`getLogs floor again: ${floorAfter.seconds.toFixed(2)} s`);
