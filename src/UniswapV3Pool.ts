@@ -15,8 +15,7 @@ ponder.on("UniswapV3Pool:Swap", async ({ event, context }) => {
   // No pool row yet: this Swap precedes its launch event (the first buy, or the factory moving a
   // pre-created pool to the start price). The launch handler records the first buy from these logs.
   if (!poolRow) {
-    await recordPrelaunchLog(context.db, lower(event.log.address), lower(event.transaction.hash), {
-      logIndex: event.log.logIndex,
+    await recordPrelaunchLog(context.db, event, {
       kind: "Swap",
       amount0: event.args.amount0.toString(),
       amount1: event.args.amount1.toString(),
@@ -76,8 +75,7 @@ ponder.on("UniswapV3Pool:Mint", async ({ event, context }) => {
   const known = await applyReserveDelta(context, event.log.address, event.args.amount0, event.args.amount1);
   // Before the launch event: the launch's own liquidity (the launch handler sums it).
   if (!known) {
-    await recordPrelaunchLog(context.db, lower(event.log.address), lower(event.transaction.hash), {
-      logIndex: event.log.logIndex,
+    await recordPrelaunchLog(context.db, event, {
       kind: "Mint",
       amount0: event.args.amount0.toString(),
       amount1: event.args.amount1.toString(),
@@ -89,8 +87,7 @@ ponder.on("UniswapV3Pool:Mint", async ({ event, context }) => {
 ponder.on("UniswapV3Pool:Initialize", async ({ event, context }) => {
   const known = await context.db.find(pool, { address: lower(event.log.address) });
   if (known) return;
-  await recordPrelaunchLog(context.db, lower(event.log.address), lower(event.transaction.hash), {
-    logIndex: event.log.logIndex,
+  await recordPrelaunchLog(context.db, event, {
     kind: "Initialize",
     sqrtPriceX96: event.args.sqrtPriceX96.toString(),
     tick: event.args.tick,

@@ -10,13 +10,24 @@ import { prelaunchPoolLogs, type PrelaunchPoolLog } from "../ponder.schema";
 
 type Db = Context["db"];
 
+/** Where a pool log stands: its pool, transaction and index (as in a Ponder event). */
+type PoolLogPosition = { log: { address: `0x${string}`; logIndex: number }; transaction: { hash: `0x${string}` } };
+
+/** `Omit` applied to each member of a union. */
+type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** A prelaunch log's kind and decoded fields, without its index. */
+type PrelaunchFields = OmitEach<PrelaunchPoolLog, "logIndex">;
+
 /**
  * Records one log of a pool that has no launch indexed yet.
- * @param pool - the pool's address, lowercase
- * @param txHash - the log's transaction
- * @param log - the log's index and decoded fields (amounts as decimal strings)
+ * @param event - the Ponder event of the log (its pool address, log index and transaction hash)
+ * @param fields - the log's kind and decoded fields (amounts as decimal strings)
  */
-export async function recordPrelaunchLog(db: Db, pool: `0x${string}`, txHash: `0x${string}`, log: PrelaunchPoolLog): Promise<void> {
+export async function recordPrelaunchLog(db: Db, event: PoolLogPosition, fields: PrelaunchFields): Promise<void> {
+  const pool = event.log.address.toLowerCase() as `0x${string}`;
+  const txHash = event.transaction.hash.toLowerCase() as `0x${string}`;
+  const log = { ...fields, logIndex: event.log.logIndex } as PrelaunchPoolLog;
   await db
     .insert(prelaunchPoolLogs)
     .values({ pool, txHash, logs: [log] })
