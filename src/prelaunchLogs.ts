@@ -7,6 +7,7 @@
  */
 import type { Context } from "ponder:registry";
 import { prelaunchPoolLogs, type PrelaunchPoolLog } from "../ponder.schema";
+import { lower } from "./recordTrade";
 
 type Db = Context["db"];
 
@@ -25,8 +26,8 @@ type PrelaunchFields = OmitEach<PrelaunchPoolLog, "logIndex">;
  * @param fields - the log's kind and decoded fields (amounts as decimal strings)
  */
 export async function recordPrelaunchLog(db: Db, event: PoolLogPosition, fields: PrelaunchFields): Promise<void> {
-  const pool = event.log.address.toLowerCase() as `0x${string}`;
-  const txHash = event.transaction.hash.toLowerCase() as `0x${string}`;
+  const pool = lower(event.log.address);
+  const txHash = lower(event.transaction.hash);
   const log = { ...fields, logIndex: event.log.logIndex } as PrelaunchPoolLog;
   await db
     .insert(prelaunchPoolLogs)

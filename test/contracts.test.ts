@@ -56,7 +56,7 @@ async function revertOf(fn: () => Promise<unknown>): Promise<{ errorName?: strin
 }
 
 /** Finds a name for which `creator`'s next token sorts before (token0) or after (token1) WETH. */
-async function nameForOrientation(creator: Address, base: string, tokenIsToken0: boolean): Promise<{ name: string; predicted: Address }> {
+async function nameForOrientation(creator: Address, base: string, tokenIsToken0: boolean): Promise<{ name: string; symbol: string; predicted: Address }> {
   return nameForOrientationOn(clientsFor(protocol).publicClient, manifest, creator, base, tokenIsToken0);
 }
 
@@ -274,8 +274,8 @@ describe("LaunchFactory", () => {
     it(`launches with the token as ${tokenIsToken0 ? "token0" : "token1"}: start price, positions, lock, minimum ETH`, async () => {
       const creator = devAccount(1);
       const { walletClient, publicClient } = clientsFor(creator);
-      const { name, predicted } = await nameForOrientation(creator.address, "Orient", tokenIsToken0);
-      const { receipt, event } = await launchToken(walletClient, publicClient, manifest, { name, symbol: "ORIE" });
+      const { name, symbol, predicted } = await nameForOrientation(creator.address, "Orient", tokenIsToken0);
+      const { receipt, event } = await launchToken(walletClient, publicClient, manifest, { name, symbol });
 
       expect(event.token).toBe(predicted);
       expect(receipt.gasUsed).toBeLessThan(7_000_000n);
@@ -401,8 +401,7 @@ describe("LaunchFactory", () => {
         const creator = devAccount(5);
         const attacker = devAccount(6);
         const a = clientsFor(attacker);
-        const { name, predicted } = await nameForOrientation(creator.address, `Hostile ${c.label.length}${c.hostileTick}`, c.tokenIsToken0);
-        const symbol = `Hostile ${c.label.length}${c.hostileTick}`.slice(0, 4).toUpperCase();
+        const { name, symbol, predicted } = await nameForOrientation(creator.address, `Hostile ${c.label.length}${c.hostileTick}`, c.tokenIsToken0);
         const weth = manifest.contracts.weth;
 
         const { pool } = await precreateHostilePool(a, manifest, predicted, c);

@@ -16,7 +16,7 @@ import { launchFactoryAbi } from "../abis/LaunchFactory";
 import { uniswapV3PoolAbi } from "../abis/UniswapV3Pool";
 import { launchToken } from "../devnet/actions";
 import { createDevnetClients, devAccount } from "../devnet/clients";
-import { waitIndexed, waitReady, type PonderProcess } from "../scripts/ponderProcess";
+import { waitIndexed, waitReady } from "../scripts/ponderProcess";
 import { priceWeiPerToken } from "../src/domain/price";
 import { nameForOrientation, precreateHostilePool, type HostilePoolPlan } from "./hostilePool";
 import { startStack, until, type Stack } from "./harness";
@@ -44,7 +44,6 @@ type Expected = {
 
 let stack: Stack;
 const expected: Expected[] = [];
-let fromScratch: PonderProcess | undefined;
 const extraDir = mkdtempSync(join(tmpdir(), "prelaunch-scratch-"));
 
 beforeAll(async () => {
@@ -54,7 +53,7 @@ beforeAll(async () => {
   const attacker = createDevnetClients(stack.anvil.rpcUrl, manifest.chainId, devAccount(6));
   for (const [i, c] of cases.entries()) {
     const base = `Pre ${i}`;
-    const { name, predicted } = await nameForOrientation(publicClient, manifest, creator.address, base, c.tokenIsToken0);
+    const { name, symbol, predicted } = await nameForOrientation(publicClient, manifest, creator.address, base, c.tokenIsToken0);
     const startSqrtPriceX96 = await publicClient.readContract({
       address: manifest.contracts.launchFactory,
       abi: launchFactoryAbi,
@@ -68,7 +67,7 @@ beforeAll(async () => {
     }
     const { receipt, event } = await launchToken(stack.wallet(5), publicClient, manifest, {
       name,
-      symbol: base.slice(0, 4).toUpperCase(),
+      symbol,
       firstBuyWei: FIRST_BUY_WEI,
     });
     expect(getAddress(event.token)).toBe(predicted);
@@ -132,7 +131,7 @@ describe("launches into pre-created pools", () => {
   });
 
   it("are served the same by a service that indexes the chain from scratch", async () => {
-    fromScratch = await stack.startExtra({
+    const fromScratch = await stack.startExtra({
       command: "start",
       env: { PONDER_PGLITE_DIR: join(extraDir, "pglite"), STORE_PGLITE_DIR: join(extraDir, "store") },
     });

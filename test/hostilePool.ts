@@ -92,8 +92,8 @@ export async function precreateHostilePool(
 
 /**
  * Finds a token name for which `creator`'s next token sorts before (token0) or after (token1) WETH.
- * The symbol is the base's first four characters, upper case.
- * @returns the name and the token address the factory will deploy for it
+ * @returns the name, the symbol (the base's first four characters, upper case) and the token
+ *   address the factory will deploy for them
  */
 export async function nameForOrientation(
   publicClient: PublicClient,
@@ -101,16 +101,17 @@ export async function nameForOrientation(
   creator: Address,
   base: string,
   tokenIsToken0: boolean,
-): Promise<{ name: string; predicted: Address }> {
+): Promise<{ name: string; symbol: string; predicted: Address }> {
+  const symbol = base.slice(0, 4).toUpperCase();
   for (let i = 0; i < 64; i++) {
     const name = `${base} ${i}`;
     const predicted = await publicClient.readContract({
       address: manifest.contracts.launchFactory,
       abi: launchFactoryAbi,
       functionName: "predictTokenAddress",
-      args: [creator, name, base.slice(0, 4).toUpperCase()],
+      args: [creator, name, symbol],
     });
-    if ((BigInt(predicted) < BigInt(manifest.contracts.weth)) === tokenIsToken0) return { name, predicted };
+    if ((BigInt(predicted) < BigInt(manifest.contracts.weth)) === tokenIsToken0) return { name, symbol, predicted };
   }
   throw new Error("no name found for the orientation");
 }
