@@ -12,5 +12,9 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 180_000,
     pool: "forks",
+    // The service start deadline (scripts/ponderProcess.ts: startPonder, waitReady, waitIndexed)
+    // doubles under the suite: files run in parallel on a shared 2-core machine. An explicit
+    // SERVICE_START_TIMEOUT_MS wins.
+    env: { SERVICE_START_TIMEOUT_MS: process.env.SERVICE_START_TIMEOUT_MS || "120000" },
   },
 });

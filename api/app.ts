@@ -5,31 +5,40 @@
  * `createApp` takes its dependencies, so the same app runs inside Ponder (`api/index.ts` passes
  * Ponder's read-only db) and anywhere a db handle exists.
  */
+import { inspect } from "node:util";
 import { Hono, type Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import { observeRequests, type RequestLogger } from "./metrics/http";
 import { ApiError, type ErrorBody } from "./errors";
 import { toJsonText } from "./json";
+import { redactPrivateUrls } from "../config/redact";
 import type { MarketDb } from "./market/queries";
 import { publicRoutes } from "./routes/public";
+import { udfRoutes } from "./routes/udf";
 import { feedsRoutes } from "./routes/feeds";
 import { integrationsRoutes } from "./routes/integrations";
 import { dexscreenerRoutes } from "./routes/dexscreener";
 import { creatorRewardsRoutes } from "./rewards/routes";
 import { requireCsrf } from "./middleware/csrf";
+import { corsOnlyOnPublic, PUBLIC_CORS_PATHS, publicCors } from "./middleware/cors";
 import { v1Surface } from "./routes/v1";
 import { storeGetter, type TrustDeps } from "./middleware/context";
 import { clientIp } from "./middleware/clientIp";
+import { jsonBody } from "./middleware/jsonBody";
 import { LIMITS, memoryRateLimiter } from "./middleware/rateLimit";
 import { publicDescriptorRoutes } from "./routes/descriptors";
 import { mediaRoutes } from "./routes/media";
 import { sessionRoutes } from "./routes/session";
 import { launchMetadataScope, storedMetadataVersion } from "./launch/metadata";
-import { indexedCheckpoint } from "./market/publicQueries";
+import { indexedCheckpoint, indexedHead } from "./market/publicQueries";
 import { readCache } from "./market/readCache";
 import { openApiRoutes } from "./openapi/routes";
 import { pagesRoutes } from "../pages/routes";
+import { OPENAPI_PATH, REFERENCE_PATH } from "./openapi/paths";
+import { chainProbe } from "./chainProbe";
+import { readinessMonitor, type ReadinessPolicy } from "./readiness";
+import type { DecodeQueue } from "./media/decodeQueue";
 
 /** Dependencies of the app. */
 export type AppDeps = {
@@ -42,7 +51,21 @@ export type AppDeps = {
   requestLog?: RequestLogger;
   /** Longest a cached market-data answer is served, in milliseconds (`READ_CACHE_TTL_MS`; default 0 = off). */
   readCacheTtlMs?: number;
+  /**
+   * Private URLs besides `deployment.rpcUrl` that must never appear in a response or a log line
+   * (`INDEXER_RPC_URLS`); see config/redact.ts.
+   */
+  privateRpcUrls?: readonly string[];
+  /** Readiness bounds (`READY_MAX_LAG_BLOCKS`, `READY_MAX_INDEXED_AGE_SEC`) when `readiness` is not given. */
+  readinessPolicy?: ReadinessPolicy;
+  /** How long health and the session status reuse one RPC probe, in milliseconds (default 1000). */
+  chainProbeTtlMs?: number;
+  /** Bounds concurrent image decodes of the media upload (default: one per core; api/media/decodeQueue.ts). */
+  imageQueue?: DecodeQueue;
 } & TrustDeps;
+
+/** The HTML pages rate-limited per client IP with `pagesRequestsPerMinute` (Hono path patterns). */
+export const PAGE_PATHS = ["/", "/launch", "/token/*", "/t/*"] as const;
 
 /**
  * Builds the Hono app.
@@ -51,9 +74,17 @@ export type AppDeps = {
  */
 export function createApp(deps: AppDeps) {
   const app = new Hono();
+  // CORS only on the public read surface (api/middleware/cors.ts, docs/trust.md "CORS"): first
+  // registered, so it strips what a wrapper (Ponder's server) added, after every other handler.
+  app.use("*", corsOnlyOnPublic());
+  for (const path of PUBLIC_CORS_PATHS) if (path !== "/api/public") app.use(path, publicCors()); // "/api/public/*" covers "/api/public"
   app.use("*", requestId({ headerName: "X-Request-Id" }));
   // Operations: HTTP metrics by route template, request log line, in-flight count (docs/operations.md).
   app.use("*", observeRequests({ log: deps.requestLog }));
+  // The one body parser (api/middleware/jsonBody.ts, docs/trust.md "Request bodies"): size and
+  // depth caps, one JSON object, the safety rule and the text rules on every POST/PUT/PATCH of
+  // every surface, before any router (a new route cannot skip it).
+  app.use("*", jsonBody());
   // Trust layer (docs/trust.md): per-IP limit on the public surface (per process), the
   // key-authenticated surface with its own auth and per-key limits, the session surface.
   const getStore = storeGetter(deps.store);
@@ -65,18 +96,33 @@ export function createApp(deps: AppDeps) {
     limit: limits.publicRequestsPerMinute,
     key: (c) => clientIp(c, deps.trustProxy ?? false),
   });
-  // "/api/public/*" also matches "/api/public" itself (one count per request).
-  for (const path of ["/api/public/*", "/token-list/*", "/feed/*", "/media/*"]) app.use(path, publicLimiter);
+  // "/api/public/*" also matches "/api/public" itself (one count per request). The pages' scripts,
+  // stylesheet and default image, and the API description, are cheap reads: the same budget.
+  for (const path of ["/api/public/*", "/token-list/*", "/feed/*", "/media/*", "/assets/*", "/static/*", OPENAPI_PATH, REFERENCE_PATH]) app.use(path, publicLimiter);
+  // HTML pages read the database (token page) or the RPC (launch page) per request: their own
+  // per-IP budget, so a flood of page views cannot starve the public API (docs/trust.md "Limits").
+  // Over the limit they answer 429 `rate_limited` with the JSON error body and `Retry-After`.
+  const pagesLimiter = memoryRateLimiter({
+    prefix: "pages:",
+    limit: limits.pagesRequestsPerMinute,
+    key: (c) => clientIp(c, deps.trustProxy ?? false),
+  });
+  for (const path of PAGE_PATHS) app.use(path, pagesLimiter);
+  // Health and the session status share one RPC probe, reused for a second (api/chainProbe.ts).
+  const probe = deps.chainProbe ?? chainProbe({ client: deps.publicClient, expectedChainId: deps.deployment.chainId, ttlMs: deps.chainProbeTtlMs });
   // Token records merge the creator metadata of confirmed launches from the store (docs/launch.md).
   app.use("*", launchMetadataScope(getStore));
   // Market-data reads: answers reused while the indexer's checkpoint is unchanged (at most
   // `readCacheTtlMs`; api/market/readCache.ts, docs/operations.md "Read cache").
   const marketReads = readCache({ readHead: () => indexedCheckpoint(deps.db), contentVersion: storedMetadataVersion, ttlMs: deps.readCacheTtlMs ?? 0 });
   for (const path of ["/api/public/token/*", "/api/public/tokens/*", "/api/public/trades/*"]) app.use(path, marketReads.middleware);
-  app.route("/api/v1", v1Surface(deps));
-  app.route("/api/evm/evmchain", sessionRoutes(deps));
+  // One readiness check (and progress tracker) for /api/v1/ready, health and the session status.
+  const readiness = deps.readiness ?? readinessMonitor({ indexedHead: () => indexedHead(deps.db), probe, policy: deps.readinessPolicy });
+  app.route("/api/v1", v1Surface({ ...deps, chainProbe: probe, readiness }));
+  app.route("/api/evm/evmchain", sessionRoutes({ ...deps, chainProbe: probe, readiness }));
   app.route("/media", mediaRoutes({ getStore }));
   app.route("/api/public", publicDescriptorRoutes({ publicBaseUrl: deps.publicBaseUrl, limits }));
+  app.route("/api/public/udf", udfRoutes(deps));
   app.route("/api/public", publicRoutes(deps));
   app.route("/api/public/integrations", integrationsRoutes(deps));
   // DexScreener adapter (DEX Screener Adapter Specs; docs/public.md "DexScreener adapter").
@@ -91,7 +137,10 @@ export function createApp(deps: AppDeps) {
   // API description (docs/openapi.md): generated from this app's routes on first request.
   app.route("/", openApiRoutes(app, deps.publicBaseUrl));
 
-  const notFound = (c: Context) => errorResponse(c.get("requestId"), new ApiError("not_found", `no route for ${c.req.method} ${c.req.path}`), c.res.headers);
+  // Error text may quote the RPC URL (viem's messages do): it leaves redacted, in bodies and logs.
+  const privateUrls = [deps.deployment.rpcUrl, ...(deps.privateRpcUrls ?? [])];
+  const redact = (text: string) => redactPrivateUrls(text, privateUrls);
+  const notFound = (c: Context) => errorResponse(c.get("requestId"), new ApiError("not_found", `no route for ${c.req.method} ${c.req.path}`), c.res.headers, redact);
   // Ponder mounts this app with `route("/", app)`, which drops a sub-app's `notFound`: an unknown
   // path then got Ponder's plain-text "404 Not Found". The last catch-all keeps the error shape.
   app.all("*", notFound);
@@ -99,12 +148,12 @@ export function createApp(deps: AppDeps) {
   app.onError((err, c) => {
     const requestIdValue = c.get("requestId");
     const carried = c.res.headers;
-    if (err instanceof ApiError) return errorResponse(requestIdValue, err, carried);
+    if (err instanceof ApiError) return errorResponse(requestIdValue, err, carried, redact);
     if (err instanceof HTTPException && err.status < 500) {
-      return errorResponse(requestIdValue, new ApiError("invalid_request", err.message || "invalid request"), carried);
+      return errorResponse(requestIdValue, new ApiError("invalid_request", err.message || "invalid request"), carried, redact);
     }
-    console.error(`request ${requestIdValue} failed`, err);
-    return errorResponse(requestIdValue, new ApiError("internal_error", "internal error; safe to retry"), carried);
+    console.error(redact(`request ${requestIdValue} failed: ${inspect(err)}`));
+    return errorResponse(requestIdValue, new ApiError("internal_error", "internal error; safe to retry"), carried, redact);
   });
   return app;
 }
@@ -112,8 +161,8 @@ export function createApp(deps: AppDeps) {
 /** Headers set before the failure that an error response keeps (rate limits, auth challenge, cookies). */
 const CARRIED_HEADERS = ["ratelimit", "ratelimit-policy", "retry-after", "www-authenticate", "set-cookie", "cache-control"];
 
-function errorResponse(requestIdValue: string | undefined, err: ApiError, carried?: Headers): Response {
-  const body: ErrorBody = { ...err.extra, ok: false, error: err.code, message: err.message, request_id: requestIdValue };
+function errorResponse(requestIdValue: string | undefined, err: ApiError, carried?: Headers, redact: (text: string) => string = (t) => t): Response {
+  const body: ErrorBody = { ...err.extra, ok: false, error: err.code, message: redact(err.message), request_id: requestIdValue };
   const headers = new Headers({ "content-type": "application/json; charset=utf-8", ...(requestIdValue ? { "x-request-id": requestIdValue } : {}) });
   for (const name of CARRIED_HEADERS) {
     if (name === "set-cookie") for (const cookie of carried?.getSetCookie() ?? []) headers.append(name, cookie);

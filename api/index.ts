@@ -11,11 +11,22 @@ import { loadEnv } from "../config/env";
 import { HOUSEKEEPING_INTERVAL_MS, pruneExpired } from "../store/housekeeping";
 import { loadStoreConfig, openStore, type Store } from "../store/index";
 import { createApp } from "./app";
+import { stripPonderCorsOutsidePublic } from "./middleware/cors";
+import { ponderApiPort } from "./metrics/ponder";
+import { decodeQueue } from "./media/decodeQueue";
+import { compileProxyTrust } from "../config/proxyTrust";
 import { instrumentedHttp } from "./metrics/rpc";
 import { wireOperations } from "./metrics/service";
+import { guardPonderMetrics } from "./metrics/access";
+import { chainProbe } from "./chainProbe";
+import { readinessMonitor } from "./readiness";
+import { indexedHead } from "./market/publicQueries";
 
 // Every setting validated (ponder.config.ts already stopped the build on a bad one).
 const env = loadEnv();
+// GET /metrics only with `Authorization: Bearer <METRICS_TOKEN>` (404 without a token configured):
+// decided in front of Ponder's server, which serves /metrics before our app (api/metrics/access.ts).
+guardPonderMetrics(env.METRICS_TOKEN);
 const deployment = loadDeployment();
 const port = env.PORT;
 // One store per process, even if the module is evaluated again (a PGlite folder must not be
@@ -36,19 +47,34 @@ const limits = {
   v1RequestsPerMinute: env.V1_RATE_LIMIT_PER_MINUTE,
   publicRequestsPerMinute: env.PUBLIC_RATE_LIMIT_PER_MINUTE,
   sessionRequestsPerMinute: env.SESSION_RATE_LIMIT_PER_MINUTE,
+  activeKeysPerWallet: env.API_KEYS_PER_WALLET,
+  pagesRequestsPerMinute: env.PAGES_RATE_LIMIT_PER_MINUTE,
+  healthRequestsPerMinute: env.HEALTH_RATE_LIMIT_PER_MINUTE,
 };
-// RPC calls of the API are counted (rpc_requests_total, rpc_errors_total; docs/operations.md).
+// RPC calls of the API are counted (launchpad_rpc_requests_total, launchpad_rpc_errors_total; docs/operations.md).
 // Each attempt times out after API_RPC_TIMEOUT_MS, with API_RPC_RETRY_COUNT retries, so a stalled
 // RPC fails a build with 503 chain_unavailable in bounded time (viem's defaults: 10 s x 4 attempts).
 const publicClient = createPublicClient({
   transport: instrumentedHttp(deployment.rpcUrl, { timeout: env.API_RPC_TIMEOUT_MS, retryCount: env.API_RPC_RETRY_COUNT }),
 });
+// One RPC probe (cached 1 s) and one readiness check (with its progress tracker) per process,
+// shared by /api/v1/ready, health, the session status and the status gauges (api/readiness.ts).
+const probe = chainProbe({ client: publicClient, expectedChainId: deployment.chainId });
+const readiness = readinessMonitor({
+  indexedHead: () => indexedHead(db),
+  probe,
+  policy: { maxLagBlocks: env.READY_MAX_LAG_BLOCKS, maxIndexedAgeSec: env.READY_MAX_INDEXED_AGE_SEC },
+});
+// Ponder's server answers preflights and its own routes with `Access-Control-Allow-Origin: *`
+// before the app sees them: the seam takes CORS headers off every non-public path (docs/trust.md "CORS").
+stripPonderCorsOutsidePublic(() => ponderApiPort() ?? port);
 // Metrics into Ponder's /metrics, scrape-time gauges, request logs, drain + store close on SIGTERM.
 const requestLog = wireOperations({
   db,
   publicClient,
   store,
   confirmationBlocks: env.EVENTS_CONFIRMATION_BLOCKS,
+  readiness,
   // `ponder dev` reloads after a shutdown: the next evaluation opens the store again.
   onShutdown: () => {
     clearInterval(shared.__launchHousekeeping);
@@ -62,9 +88,12 @@ export default createApp({
   store,
   deployment,
   publicClient,
-  indexerStatusUrl: `http://127.0.0.1:${port}/status`,
+  chainProbe: probe,
+  readiness,
   limits,
-  trustProxy: env.TRUST_PROXY === "1",
+  trustProxy: compileProxyTrust(env.TRUST_PROXY),
   requestLog,
   readCacheTtlMs: env.READ_CACHE_TTL_MS,
+  privateRpcUrls: env.INDEXER_RPC_URLS ? env.INDEXER_RPC_URLS.split(",").map((u) => u.trim()).filter(Boolean) : [],
+  imageQueue: decodeQueue({ concurrency: env.IMAGE_DECODE_CONCURRENCY, maxQueued: env.IMAGE_DECODE_QUEUE_MAX, maxWaitMs: env.IMAGE_DECODE_WAIT_MS }),
 });

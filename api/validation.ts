@@ -40,11 +40,34 @@ export function validate<T extends z.ZodType, Target extends keyof ValidationTar
     if (result.success) return;
     const issue = result.error.issues[0];
     const field = issue?.path.join(".") || target;
+    // A required field that is absent: the catalogue's wording ("missing"), never the schema
+    // library's own text; its code is `invalid_request` whatever the field's malformed code is.
+    if (issue && issue.path.length > 0 && valueAt(result.data, issue.path) === undefined && issue.code === "invalid_type") {
+      throw new ApiError("invalid_request", missingMessage(field));
+    }
     const code = ((issue as { params?: { code?: ErrorCode } } | undefined)?.params?.code ?? "invalid_request") as ErrorCode;
     throw new ApiError(code, `${field}: ${issue?.message ?? "invalid"}`);
   });
   // hono-openapi describes zod schemas by their input side (before transforms): what clients send.
   return Object.assign(middleware, { [uniqueSymbol]: { target, ...resolver(schema) } });
+}
+
+/**
+ * The message of a missing required parameter or body field (catalogue `invalid_request`: "a
+ * parameter or body field is missing or malformed; `message` names it").
+ * @example missingMessage("resolution") // "resolution: missing (required)"
+ */
+export function missingMessage(field: string): string {
+  return `${field}: missing (required)`;
+}
+
+function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
+  let v: unknown = data;
+  for (const key of path) {
+    if (v === null || typeof v !== "object") return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
 }
 
 /**

@@ -33,7 +33,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { createPublicClient, createWalletClient, http, parseEther, type Address, type Hash, type Hex } from "viem";
+import { createPublicClient, createWalletClient, getAddress, http, parseEther, type Address, type Hash, type Hex } from "viem";
 import { launchFactoryAbi } from "../abis/LaunchFactory";
 import { deploymentSchema } from "../config/deployment";
 import { findFreePort, startAnvil } from "../devnet/anvil";
@@ -63,7 +63,7 @@ const warmup = Number(values.warmup);
 const waitForIndexer = values["wait-indexed"] === true;
 if (!Number.isInteger(launches) || launches < 2) throw new RangeError("--launches must be an integer >= 2");
 if (!Number.isInteger(warmup) || warmup < 0) throw new RangeError("--warmup must be an integer >= 0");
-/** Daily quota per API key is 500 created and 500 finalized coins: a fresh key every 400 launches. */
+/** Daily quota per wallet (all its keys) is 500 created and 500 finalized coins: a fresh key of a fresh wallet every 400 launches. */
 const LAUNCHES_PER_KEY = 400;
 const FIRST_BUY_WEI = parseEther("0.01");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -96,7 +96,10 @@ try {
   const store = await openStore(loadStoreConfig(storeEnv));
   const apiKeys: string[] = [];
   for (let i = 0; i < Math.ceil((launches + warmup) / LAUNCHES_PER_KEY); i++) {
-    apiKeys.push((await createApiKey(store, { wallet: devAccount(0).address, label: `bench build ${i}`, createdVia: "cli" })).secret);
+    // One wallet per key: the daily coin quotas count per wallet (over all its keys), and a
+    // wallet holds at most 10 active keys; the creators of the launches are independent of it.
+    const keyWallet = getAddress(`0x${(0xbe0c0000 + i).toString(16).padStart(40, "0")}`);
+    apiKeys.push((await createApiKey(store, { wallet: keyWallet, label: `bench build ${i}`, createdVia: "cli" })).secret);
   }
   await store.close();
 

@@ -70,7 +70,7 @@ export function loadDeployment(env: NodeJS.ProcessEnv = process.env): Deployment
 }
 
 function fromManifest(env: NodeJS.ProcessEnv): unknown {
-  const path = resolve(env.DEPLOYMENT_MANIFEST ?? DEFAULT_MANIFEST_PATH);
+  const path = resolve(env.DEPLOYMENT_MANIFEST || DEFAULT_MANIFEST_PATH);
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -84,10 +84,11 @@ function fromManifest(env: NodeJS.ProcessEnv): unknown {
   return env.RPC_URL ? { ...manifest, rpcUrl: env.RPC_URL } : manifest;
 }
 
+// Empty values mean unset (as in `.env.example`): `||`, not `??`, for every default below.
 function fromEnvironment(env: NodeJS.ProcessEnv): unknown {
   const factory = env.LAUNCH_FACTORY_ADDRESS as string;
   return {
-    chainId: Number(env.CHAIN_ID ?? 4663),
+    chainId: Number(env.CHAIN_ID || 4663),
     rpcUrl: env.RPC_URL,
     startBlock: Number(env.START_BLOCK),
     protocolFeeRecipient: env.PROTOCOL_FEE_RECIPIENT,
@@ -101,12 +102,12 @@ function fromEnvironment(env: NodeJS.ProcessEnv): unknown {
       feeLocker: env.FEE_LOCKER_ADDRESS,
     },
     launchFactory: {
-      minimumPoolLiquidityWei: env.MINIMUM_POOL_LIQUIDITY_WEI ?? "0",
-      startTick: Number(env.START_TICK ?? 0),
+      minimumPoolLiquidityWei: env.MINIMUM_POOL_LIQUIDITY_WEI || "0",
+      startTick: Number(env.START_TICK || 0),
       poolFee: 10_000,
       tickSpacing: 200,
     },
-    acceptedFactories: (env.ACCEPTED_FACTORIES ?? factory).split(",").map((a) => a.trim()).filter(Boolean),
+    acceptedFactories: (env.ACCEPTED_FACTORIES || factory).split(",").map((a) => a.trim()).filter(Boolean),
   };
 }
 

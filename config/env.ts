@@ -20,6 +20,7 @@
  */
 import { isAddress } from "viem";
 import { z } from "zod";
+import { compileProxyTrust } from "./proxyTrust";
 
 /** Empty strings are "unset" (the default applies). */
 const optional = <T extends z.ZodType>(schema: T) =>
@@ -56,6 +57,17 @@ const urlList = (protocols: string[], what: string) =>
       }),
     `must be ${what}`,
   );
+/** `TRUST_PROXY`: `0`, a hop count, or a list of proxy addresses / CIDR ranges / names (config/proxyTrust.ts). */
+const proxyTrust = z.string().superRefine((v, ctx) => {
+  try {
+    compileProxyTrust(v);
+  } catch (err) {
+    ctx.addIssue({
+      code: "custom",
+      message: `must be 0, a hop count from 1 to 32, or comma-separated proxy addresses, CIDR ranges and loopback/linklocal/uniquelocal (${(err as Error).message})`,
+    });
+  }
+});
 const flag = z.enum(["0", "1"], { message: 'must be "0" or "1"' });
 const pgIdentifier = (max: number) =>
   z.string().regex(new RegExp(`^[a-z_][a-z0-9_]{0,${max - 1}}$`), `must be a lowercase identifier ([a-z_][a-z0-9_]*), at most ${max} characters`);
@@ -117,11 +129,31 @@ export const ENV_SCHEMA = z
     INDEXER_RPC_URLS: optional(urlList(["http:", "https:"], "comma-separated http(s) URLs")),
     API_RPC_TIMEOUT_MS: optional(int(100)).default(5000),
     API_RPC_RETRY_COUNT: optional(int(0, 10)).default(1),
-    TRUST_PROXY: optional(flag).default("0"),
+    TRUST_PROXY: optional(proxyTrust).default("0"),
     V1_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(60),
     PUBLIC_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(600),
     SESSION_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(120),
+    API_KEYS_PER_WALLET: optional(int(1)).default(10),
+    PAGES_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(120),
+    HEALTH_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(60),
     READ_CACHE_TTL_MS: optional(int(0, 60_000)).default(1000),
+    // Readiness (api/readiness.ts, docs/operations.md "Readiness and stalls"): ready while the
+    // indexed head is at most this many blocks behind the chain head (30 = 3 s of 100 ms blocks)
+    READY_MAX_LAG_BLOCKS: optional(int(0, 1_000_000)).default(30),
+    // ... and not stalled: behind the chain with the same indexed block for longer than this
+    READY_MAX_INDEXED_AGE_SEC: optional(int(1, 86_400)).default(15),
+    // npm start restarts the indexer after it has been stalled this long with its RPC answering (0: never)
+    INDEXER_RESTART_STALLED_SEC: optional(int(0, 86_400)).default(30),
+    // GET /metrics: the bearer token a scraper sends (unset: /metrics answers 404); api/metrics/access.ts
+    METRICS_TOKEN: optional(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9\-._~+/]{32,512}=*$/, "must be 32-512 characters of A-Z a-z 0-9 - . _ ~ + / (an RFC 6750 bearer token; e.g. openssl rand -base64 32)"),
+    ),
+    // Media upload decode queue (api/media/decodeQueue.ts): unset = one decode per core, two waiting per slot
+    IMAGE_DECODE_CONCURRENCY: optional(int(1, 256)),
+    IMAGE_DECODE_QUEUE_MAX: optional(int(0, 10_000)),
+    IMAGE_DECODE_WAIT_MS: optional(int(1, 600_000)).default(10_000),
     // Market thresholds (config/market.ts)
     BIG_BUY_THRESHOLD_WEI: optional(wei).default("50000000000000000"),
     GRADUATION_MARKET_CAP_WEI: optional(wei).default("10000000000000000000"),
@@ -145,10 +177,17 @@ export const ENV_SCHEMA = z
       }),
     ),
     LOG_PONDER: optional(flag).default("0"),
+    // Process lifecycle (scripts/start.ts, scripts/ponderProcess.ts)
+    SERVICE_START_TIMEOUT_MS: optional(int(1000)).default(60_000),
+    SHUTDOWN_TIMEOUT_MS: optional(int(1000, 600_000)).default(8000),
+    DEVNET_DIR: optional(z.string()).default(".devnet"),
   });
 
 /** The validated settings (numbers parsed, defaults applied). */
 export type Env = z.infer<typeof ENV_SCHEMA>;
+
+/** Settings whose values are never echoed in an error (a password in the URL, a bearer token). */
+const SECRET_SETTINGS = new Set(["DATABASE_URL", "METRICS_TOKEN"]);
 
 /** Names of every variable the schema declares. */
 export const ENV_NAMES: readonly string[] = Object.keys(ENV_SCHEMA.shape);
@@ -168,7 +207,7 @@ export class ConfigError extends Error {
  *   declare are ignored
  * @returns the settings with defaults applied and numbers parsed
  * @throws ConfigError naming every bad variable, what is wrong and the value received (values of
- *   `DATABASE_URL` are never echoed: they may carry a password)
+ *   `DATABASE_URL` and `METRICS_TOKEN` are never echoed: they are secrets)
  * @example loadEnv({ PORT: "8080" }).PORT // 8080
  */
 export function loadEnv(env: NodeJS.ProcessEnv = process.env): Env {
@@ -181,7 +220,7 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): Env {
   const problems = (parsed.error?.issues ?? []).map((issue) => {
     const name = String(issue.path[0] ?? "environment");
     const value = env[name];
-    const shown = value === undefined || name === "DATABASE_URL" ? "" : `, got ${JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value)}`;
+    const shown = value === undefined || SECRET_SETTINGS.has(name) ? "" : `, got ${JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value)}`;
     return `${name}: ${issue.message}${shown}`;
   });
   throw new ConfigError([...problems, ...missing]);

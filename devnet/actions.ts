@@ -18,7 +18,7 @@ import { feeLockerAbi } from "../abis/FeeLocker.js";
 import { launchFactoryAbi } from "../abis/LaunchFactory.js";
 import { swapRouterAbi } from "../abis/SwapRouter.js";
 import type { DeploymentManifest } from "./manifest.js";
-import { sendContractCall, type SentTransaction } from "./tx.js";
+import { abortable, sendContractCall, type SendOptions, type SentTransaction } from "./tx.js";
 
 /** A wallet client with an account (the sender). */
 export type SenderClient = WalletClient<Transport, Chain | undefined, Account>;
@@ -81,6 +81,7 @@ async function deadline(publicClient: PublicClient): Promise<bigint> {
  * @param publicClient Reads and waits.
  * @param manifest The deployment.
  * @param params Name, symbol, optional first buy (wei) and its minimum output (token base units).
+ * @param opts Abort signal and receipt timeout ({@link SendOptions}).
  * @returns Hash, receipt and the decoded `TokenLaunched` event.
  * @throws viem's ContractFunctionExecutionError when the launch would revert (e.g. `InsufficientLiquidityValue`, "Too little received").
  * @throws {TransactionRevertedError} When the mined transaction reverted.
@@ -91,18 +92,19 @@ export async function launchToken(
   publicClient: PublicClient,
   manifest: DeploymentManifest,
   params: LaunchTokenParams,
+  opts: SendOptions = {},
 ): Promise<SentTransaction & { event: TokenLaunchedArgs }> {
   const factory = manifest.contracts.launchFactory;
   const value = BigInt(manifest.launchFactory.minimumPoolLiquidityWei) + (params.firstBuyWei ?? 0n);
-  const { request } = await publicClient.simulateContract({
+  const { request } = await abortable(publicClient.simulateContract({
     account: walletClient.account,
     address: factory,
     abi: launchFactoryAbi,
     functionName: "launch",
     args: [params.name, params.symbol, params.firstBuyAmountOutMinimum ?? 0n],
     value,
-  });
-  const sent = await sendContractCall(walletClient, publicClient, request);
+  }), opts.signal);
+  const sent = await sendContractCall(walletClient, publicClient, request, opts);
   const [log] = parseEventLogs({ abi: launchFactoryAbi, eventName: "TokenLaunched", logs: sent.receipt.logs }).filter(
     (l) => getAddress(l.address) === getAddress(factory),
   );
@@ -118,6 +120,7 @@ export async function launchToken(
  * @param token The launched token.
  * @param amountInWei ETH (wei) to spend; the router wraps it.
  * @param amountOutMinimum Minimum tokens (base units) to receive; default 0.
+ * @param opts Abort signal and receipt timeout ({@link SendOptions}).
  * @returns Hash and receipt.
  * @throws viem's ContractFunctionExecutionError when the swap would revert.
  * @throws {TransactionRevertedError} When the mined transaction reverted.
@@ -129,16 +132,18 @@ export async function buyToken(
   token: Address,
   amountInWei: bigint,
   amountOutMinimum = 0n,
+  opts: SendOptions = {},
 ): Promise<SentTransaction> {
-  const { request } = await publicClient.simulateContract({
+  const deadlineSec = await abortable(deadline(publicClient), opts.signal);
+  const { request } = await abortable(publicClient.simulateContract({
     account: walletClient.account,
     address: manifest.contracts.swapRouter,
     abi: swapRouterAbi,
     functionName: "exactInputSingle",
-    args: [buyParams(manifest, token, walletClient.account.address, amountInWei, await deadline(publicClient), amountOutMinimum)],
+    args: [buyParams(manifest, token, walletClient.account.address, amountInWei, deadlineSec, amountOutMinimum)],
     value: amountInWei,
-  });
-  return sendContractCall(walletClient, publicClient, request);
+  }), opts.signal);
+  return sendContractCall(walletClient, publicClient, request, opts);
 }
 
 /**
@@ -168,6 +173,7 @@ export function buyParams(manifest: DeploymentManifest, token: Address, recipien
  * @param token The launched token.
  * @param tokenAmount Tokens (base units) to sell.
  * @param amountOutMinimumWei Minimum WETH (wei) to receive; default 0.
+ * @param opts Abort signal and receipt timeout ({@link SendOptions}).
  * @returns Hash and receipt of the swap.
  * @throws viem's ContractFunctionExecutionError when the approval or swap would revert.
  * @throws {TransactionRevertedError} When a mined transaction reverted.
@@ -179,16 +185,18 @@ export async function sellToken(
   token: Address,
   tokenAmount: bigint,
   amountOutMinimumWei = 0n,
+  opts: SendOptions = {},
 ): Promise<SentTransaction> {
-  const approval = await publicClient.simulateContract({
+  const approval = await abortable(publicClient.simulateContract({
     account: walletClient.account,
     address: token,
     abi: erc20Abi,
     functionName: "approve",
     args: [manifest.contracts.swapRouter, tokenAmount],
-  });
-  await sendContractCall(walletClient, publicClient, approval.request);
-  const { request } = await publicClient.simulateContract({
+  }), opts.signal);
+  await sendContractCall(walletClient, publicClient, approval.request, opts);
+  const deadlineSec = await abortable(deadline(publicClient), opts.signal);
+  const { request } = await abortable(publicClient.simulateContract({
     account: walletClient.account,
     address: manifest.contracts.swapRouter,
     abi: swapRouterAbi,
@@ -199,14 +207,14 @@ export async function sellToken(
         tokenOut: manifest.contracts.weth,
         fee: manifest.launchFactory.poolFee,
         recipient: walletClient.account.address,
-        deadline: await deadline(publicClient),
+        deadline: deadlineSec,
         amountIn: tokenAmount,
         amountOutMinimum: amountOutMinimumWei,
         sqrtPriceLimitX96: 0n,
       },
     ],
-  });
-  return sendContractCall(walletClient, publicClient, request);
+  }), opts.signal);
+  return sendContractCall(walletClient, publicClient, request, opts);
 }
 
 /**
@@ -216,6 +224,7 @@ export async function sellToken(
  * @param publicClient Reads and waits.
  * @param manifest The deployment.
  * @param positionIds Locked position ids (at least one).
+ * @param opts Abort signal and receipt timeout ({@link SendOptions}).
  * @returns Hash, receipt and the decoded `FeesCollected` events (one per position).
  * @throws {RangeError} When `positionIds` is empty.
  * @throws viem's ContractFunctionExecutionError when the call would revert (e.g. `UnknownPosition`).
@@ -226,15 +235,16 @@ export async function collectFees(
   publicClient: PublicClient,
   manifest: DeploymentManifest,
   positionIds: readonly bigint[],
+  opts: SendOptions = {},
 ): Promise<SentTransaction & { events: FeesCollectedArgs[] }> {
   const [first] = positionIds;
   if (first === undefined) throw new RangeError("collectFees needs at least one position id");
   const base = { account: walletClient.account, address: manifest.contracts.feeLocker, abi: feeLockerAbi } as const;
   const { request } =
     positionIds.length === 1
-      ? await publicClient.simulateContract({ ...base, functionName: "collectFees", args: [first] })
-      : await publicClient.simulateContract({ ...base, functionName: "collectFeesMany", args: [positionIds] });
-  const sent = await sendContractCall(walletClient, publicClient, request);
+      ? await abortable(publicClient.simulateContract({ ...base, functionName: "collectFees", args: [first] }), opts.signal)
+      : await abortable(publicClient.simulateContract({ ...base, functionName: "collectFeesMany", args: [positionIds] }), opts.signal);
+  const sent = await sendContractCall(walletClient, publicClient, request, opts);
   const events = parseEventLogs({ abi: feeLockerAbi, eventName: "FeesCollected", logs: sent.receipt.logs })
     .filter((l) => getAddress(l.address) === getAddress(manifest.contracts.feeLocker))
     .map((l) => l.args);

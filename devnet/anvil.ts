@@ -53,6 +53,12 @@ export type StartAnvilOptions = {
   readyTimeoutMs?: number;
   /** Block gas limit (`--gas-limit`); omitted means anvil's default (30,000,000). */
   gasLimit?: bigint;
+  /**
+   * Unix seconds of the genesis block (`--timestamp`); later blocks keep that offset from the wall
+   * clock. Omitted means now. Tests use a past genesis to put a chain's history where the wall
+   * clock's 24 h window cuts through it.
+   */
+  genesisTimestampSec?: number;
 };
 
 /** A running anvil node. */
@@ -109,7 +115,8 @@ export async function findFreePort(): Promise<number> {
 
 /**
  * Starts anvil on 127.0.0.1 and waits until it answers `eth_chainId`.
- * @param opts Port (0 = free port), block time in seconds, chain id (default 4663), block gas limit.
+ * @param opts Port (0 = free port), block time in seconds, chain id (default 4663), block gas limit,
+ *   genesis timestamp.
  * @returns The RPC URL, port, PID and a `stop()` function.
  * @throws {AnvilStartError} When the process exits early or does not answer within `readyTimeoutMs`.
  * @example
@@ -124,7 +131,7 @@ export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilIns
   for (let attempt = 0; ; attempt++) {
     const port = opts.port ? opts.port : await findFreePort();
     try {
-      return await spawnAnvil(port, chainId, opts.blockTimeSec, readyTimeoutMs, opts.gasLimit);
+      return await spawnAnvil(port, chainId, opts.blockTimeSec, readyTimeoutMs, opts.gasLimit, opts.genesisTimestampSec);
     } catch (error) {
       if (opts.port || attempt >= 2) throw error;
     }
@@ -137,8 +144,10 @@ async function spawnAnvil(
   blockTimeSec: number | undefined,
   readyTimeoutMs: number,
   gasLimit: bigint | undefined,
+  genesisTimestampSec: number | undefined,
 ): Promise<AnvilInstance> {
   const args = ["--host", "127.0.0.1", "--port", String(port), "--chain-id", String(chainId)];
+  if (genesisTimestampSec !== undefined) args.push("--timestamp", String(genesisTimestampSec));
   if (blockTimeSec !== undefined) args.push("--block-time", String(blockTimeSec));
   if (gasLimit !== undefined) args.push("--gas-limit", gasLimit.toString());
   const stateDir = mkdtempSync(path.join(tmpdir(), "anvil-states-"));

@@ -2,12 +2,14 @@
  * Demo activity for a fresh devnet: a few launches, random trades, a fee collection, and an
  * optional background loop of random trades so the chain keeps moving.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import { erc20Abi, parseEther, type Address } from "viem";
 import { launchFactoryAbi } from "../abis/LaunchFactory.js";
 import { buyToken, collectFees, launchToken, sellToken } from "./actions.js";
 import { createDevnetClients, devAccount } from "./clients.js";
 import type { DeploymentManifest } from "./manifest.js";
 import { createRandom, type Random } from "./random.js";
+import { abortable, type SendOptions } from "./tx.js";
 
 /** Dev account indexes that launch tokens in the demo. */
 const CREATOR_INDEXES = [1, 2, 3] as const;
@@ -26,6 +28,8 @@ export type SeedDemoOptions = {
   seed?: number;
   /** Number of random trades after the launches; default 12. */
   trades?: number;
+  /** Stops seeding at once when aborted (the promise rejects with the signal's reason). */
+  signal?: AbortSignal;
 };
 
 /** A token launched by the seed. */
@@ -56,26 +60,30 @@ function clientsFor(manifest: DeploymentManifest, index: number) {
  * @param manifest The deployment.
  * @param random The random source.
  * @param tokens Tokens to trade (non-empty).
+ * @param opts Abort signal and receipt timeout, passed to every wait.
  * @returns Which kind of trade was made.
- * @throws Whatever `buyToken`/`sellToken` throw.
+ * @throws Whatever `buyToken`/`sellToken` throw; the signal's reason when aborted.
  */
-async function randomTrade(manifest: DeploymentManifest, random: Random, tokens: readonly Address[]): Promise<"buy" | "sell"> {
+async function randomTrade(manifest: DeploymentManifest, random: Random, tokens: readonly Address[], opts: SendOptions = {}): Promise<"buy" | "sell"> {
   const traderIndex = random.pick(TRADER_INDEXES);
   const token = random.pick(tokens);
   const { walletClient, publicClient } = clientsFor(manifest, traderIndex);
-  const held = await publicClient.readContract({
-    address: token,
-    abi: erc20Abi,
-    functionName: "balanceOf",
-    args: [walletClient.account.address],
-  });
+  const held = await abortable(
+    publicClient.readContract({
+      address: token,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [walletClient.account.address],
+    }),
+    opts.signal,
+  );
   if (held > 0n && random.next() < 0.5) {
     const share = BigInt(random.int(10, 60));
-    await sellToken(walletClient, publicClient, manifest, token, (held * share) / 100n);
+    await sellToken(walletClient, publicClient, manifest, token, (held * share) / 100n, 0n, opts);
     return "sell";
   }
   const amountInWei = parseEther("0.005") * BigInt(random.int(1, 20));
-  await buyToken(walletClient, publicClient, manifest, token, amountInWei);
+  await buyToken(walletClient, publicClient, manifest, token, amountInWei, 0n, opts);
   return "buy";
 }
 
@@ -84,9 +92,9 @@ async function randomTrade(manifest: DeploymentManifest, random: Random, tokens:
  * sells by dev accounts 4–8, and one fee collection of the first token's positions.
  * Deterministic for a given seed on a fresh deployment.
  * @param manifest The deployment (a devnet with anvil's funded dev accounts).
- * @param opts Random seed and number of trades.
+ * @param opts Random seed, number of trades, abort signal.
  * @returns The launched tokens and counts of what was done.
- * @throws Whatever the underlying actions throw (reverts, RPC errors).
+ * @throws Whatever the underlying actions throw (reverts, RPC errors); the signal's reason when aborted.
  * @example
  * const seeded = await seedDemo(manifest);
  * // seeded.tokens.length === 3, seeded.feeCollections === 1
@@ -96,7 +104,7 @@ export async function seedDemo(manifest: DeploymentManifest, opts: SeedDemoOptio
   const tokens: SeededToken[] = [];
   for (const [i, launch] of DEMO_LAUNCHES.entries()) {
     const { walletClient, publicClient } = clientsFor(manifest, CREATOR_INDEXES[i % CREATOR_INDEXES.length]!);
-    const { event } = await launchToken(walletClient, publicClient, manifest, launch);
+    const { event } = await launchToken(walletClient, publicClient, manifest, launch, { signal: opts.signal });
     tokens.push({
       token: event.token,
       pool: event.pool,
@@ -110,11 +118,11 @@ export async function seedDemo(manifest: DeploymentManifest, opts: SeedDemoOptio
   let sells = 0;
   const tokenAddresses = tokens.map((t) => t.token);
   for (let i = 0; i < (opts.trades ?? 12); i++) {
-    if ((await randomTrade(manifest, random, tokenAddresses)) === "buy") buys++;
+    if ((await randomTrade(manifest, random, tokenAddresses, { signal: opts.signal })) === "buy") buys++;
     else sells++;
   }
   const collector = clientsFor(manifest, 0);
-  await collectFees(collector.walletClient, collector.publicClient, manifest, tokens[0]!.positionIds);
+  await collectFees(collector.walletClient, collector.publicClient, manifest, tokens[0]!.positionIds, { signal: opts.signal });
   return { tokens, buys, sells, feeCollections: 1 };
 }
 
@@ -126,53 +134,65 @@ export type RandomTradingOptions = {
   seed?: number;
   /** Called when a trade fails (the loop keeps going); default logs a warning. */
   onError?: (error: unknown) => void;
+  /** Ends the loop when aborted, like `stop()` (an in-flight trade is abandoned at once). */
+  signal?: AbortSignal;
+  /** Longest wait for one trade's receipt in ms; default 30,000 (the node may be gone). */
+  receiptTimeoutMs?: number;
 };
 
 /**
  * Keeps making random buys and sells (dev accounts 4–8) of tokens launched by the manifest's
  * factory, one trade every `intervalMs`, until stopped. Tokens are re-read from `TokenLaunched`
  * logs before each trade, so new launches join in.
+ *
+ * Stopping never waits for the chain: `stop()` (or aborting `opts.signal`) aborts the in-flight
+ * trade's waits (estimate, send, receipt) at once, so a node that died first (Ctrl-C reaches
+ * anvil too) cannot hold the loop; each receipt wait is also bounded by `receiptTimeoutMs`.
  * @param manifest The deployment.
- * @param opts Interval (ms), seed, error handler.
- * @returns `stop()`, which resolves after the in-flight trade (if any) finished.
+ * @param opts Interval (ms), seed, error handler, abort signal, receipt timeout (ms).
+ * @returns `stop()`, which aborts the loop and resolves once it has returned (promptly: the loop
+ *   never awaits anything that ignores the abort); `done`, which resolves when the loop ends.
  * @throws {RangeError} When `intervalMs` is not positive.
+ * @example
+ * const trading = startRandomTrading(manifest, { intervalMs: 2000 });
+ * await trading.stop(); // returns within milliseconds, even with anvil already gone
  */
-export function startRandomTrading(manifest: DeploymentManifest, opts: RandomTradingOptions): { stop(): Promise<void> } {
+export function startRandomTrading(manifest: DeploymentManifest, opts: RandomTradingOptions): { stop(): Promise<void>; done: Promise<void> } {
   if (!(opts.intervalMs > 0)) throw new RangeError(`intervalMs must be > 0, got ${opts.intervalMs}`);
   const random = createRandom(opts.seed ?? 7);
   const onError = opts.onError ?? ((error: unknown) => console.warn(`random trade failed: ${(error as Error).message?.split("\n")[0]}`));
   const { publicClient } = clientsFor(manifest, TRADER_INDEXES[0]);
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let inFlight: Promise<void> = Promise.resolve();
+  const controller = new AbortController();
+  const signal = opts.signal ? AbortSignal.any([controller.signal, opts.signal]) : controller.signal;
+  const sendOptions: SendOptions = { signal, receiptTimeoutMs: opts.receiptTimeoutMs ?? 30_000 };
 
-  const tick = async () => {
-    try {
-      const logs = await publicClient.getContractEvents({
-        address: manifest.contracts.launchFactory,
-        abi: launchFactoryAbi,
-        eventName: "TokenLaunched",
-        fromBlock: BigInt(manifest.startBlock),
-      });
-      const tokens = logs.flatMap((l) => (l.args.token ? [l.args.token] : []));
-      if (tokens.length > 0 && !stopped) await randomTrade(manifest, random, tokens);
-    } catch (error) {
-      if (!stopped) onError(error);
+  const loop = async () => {
+    while (!signal.aborted) {
+      try {
+        await sleep(opts.intervalMs, undefined, { signal });
+        const logs = await abortable(
+          publicClient.getContractEvents({
+            address: manifest.contracts.launchFactory,
+            abi: launchFactoryAbi,
+            eventName: "TokenLaunched",
+            fromBlock: BigInt(manifest.startBlock),
+          }),
+          signal,
+        );
+        const tokens = logs.flatMap((l) => (l.args.token ? [l.args.token] : []));
+        if (tokens.length > 0) await randomTrade(manifest, random, tokens, sendOptions);
+      } catch (error) {
+        if (!signal.aborted) onError(error);
+      }
     }
   };
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      inFlight = tick().finally(schedule);
-    }, opts.intervalMs);
-  };
-  schedule();
+  const done = loop();
 
   return {
+    done,
     async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await inFlight;
+      controller.abort();
+      await done;
     },
   };
 }

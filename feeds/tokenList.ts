@@ -3,9 +3,9 @@
  * `@uniswap/token-lists`). Pure: no Hono, no database.
  *
  * The served list is the newest `limit` confirmed launches (docs/public.md "Token list"); its
- * version follows the standard's rules — major when a token is removed, minor when one is added,
- * patch for metadata-only changes — and is derived from the confirmed launch count alone, so
- * every replica computes the same version for the same chain (see {@link tokenListVersion}).
+ * version is that of the whole confirmed list's content under the standard's rules (major when a
+ * token is removed, minor when one is added, patch for metadata-only changes), which for this
+ * append-only list is `1.n.0` whatever `limit` is (see {@link tokenListVersion}).
  */
 import { cleanText, truncateCodePoints } from "./text";
 
@@ -13,42 +13,23 @@ import { cleanText, truncateCodePoints } from "./text";
 export type ListVersion = { major: number; minor: number; patch: number };
 
 /**
- * Version bump between two successive lists (the standard's rules): any removal -> major+1
- * (minor, patch reset), else any addition -> minor+1 (patch reset), else `metadataChanged` ->
- * patch+1, else unchanged.
- * @param prev - previous version
- * @param prevAddresses - addresses in the previous list (any case)
- * @param nextAddresses - addresses in the next list
- * @param metadataChanged - whether a kept token's fields changed
- * @example nextListVersion({ major: 1, minor: 2, patch: 0 }, ["0xa"], ["0xa", "0xb"]) // { major: 1, minor: 3, patch: 0 }
+ * Version of the token list after `launchCount` confirmed launches, from its content alone (not
+ * from the served `limit`, which only chooses how much of the list one response shows).
+ *
+ * The list's content is the confirmed launches in launch order; each entry's fields are chain facts
+ * that never change (address, name, symbol, decimals, slug) plus the platform's default logo. So
+ * from one confirmed launch to the next the content only gains a token: the standard's
+ * `minVersionBump` (`@uniswap/token-lists`, via `diffTokenLists`) is MINOR, and folding its
+ * `nextVersion` from `1.0.0` (empty list) gives `1.n.0`. `feeds/tokenList.test.ts` checks this
+ * closed form against the library's own fold over rendered lists; the closed form is O(1) and the
+ * same on every replica for the same chain.
+ * @param launchCount - confirmed launches (the list's content)
+ * @returns the list version
+ * @example tokenListVersion(3) // { major: 1, minor: 3, patch: 0 }
+ * @example tokenListVersion(1002) // { major: 1, minor: 1002, patch: 0 }
  */
-export function nextListVersion(
-  prev: ListVersion,
-  prevAddresses: readonly string[],
-  nextAddresses: readonly string[],
-  metadataChanged = false,
-): ListVersion {
-  const before = new Set(prevAddresses.map((a) => a.toLowerCase()));
-  const after = new Set(nextAddresses.map((a) => a.toLowerCase()));
-  if ([...before].some((a) => !after.has(a))) return { major: prev.major + 1, minor: 0, patch: 0 };
-  if ([...after].some((a) => !before.has(a))) return { major: prev.major, minor: prev.minor + 1, patch: 0 };
-  if (metadataChanged) return { major: prev.major, minor: prev.minor, patch: prev.patch + 1 };
-  return prev;
-}
-
-/**
- * Version of the list of the newest `limit` tokens after `launchCount` confirmed launches:
- * the fold of {@link nextListVersion} from `1.0.0` (empty) over one launch at a time. While the
- * list is not full every launch is an addition (`1.n.0`); once full, each launch adds the newest
- * and removes the oldest token, a major bump (`(1 + n − limit).0.0`).
- * @param launchCount - confirmed launches (the list's candidates)
- * @param limit - list size cap
- * @example tokenListVersion(3, 1000) // { major: 1, minor: 3, patch: 0 }
- * @example tokenListVersion(1002, 1000) // { major: 3, minor: 0, patch: 0 }
- */
-export function tokenListVersion(launchCount: number, limit: number): ListVersion {
-  if (launchCount <= limit) return { major: 1, minor: launchCount, patch: 0 };
-  return { major: 1 + launchCount - limit, minor: 0, patch: 0 };
+export function tokenListVersion(launchCount: number): ListVersion {
+  return { major: 1, minor: launchCount, patch: 0 };
 }
 
 /** Name and symbol rewritten to satisfy the schema (name ≤ 60, symbol ≤ 20 code points, no whitespace in symbols). */

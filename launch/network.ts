@@ -5,9 +5,12 @@
  *
  * Environment (all optional):
  * - `CHAIN_NAME` (default `evmchain`): `chainName`.
- * - `PUBLIC_RPC_URL` (comma-separated http(s) URLs; default: the deployment's RPC URL, i.e. the
- *   anvil URL on the devnet): `rpcUrls` — the URLs *browsers* use, which in production are public
- *   endpoints, not the service's own (possibly private) `RPC_URL`.
+ * - `PUBLIC_RPC_URL` (comma-separated http(s) URLs; default: **none**): `rpcUrls` — the URLs
+ *   *browsers* use. There is deliberately no fallback to the service's own `RPC_URL` (or the
+ *   manifest's URL): that URL may carry a provider secret (`?apikey=…`, `/v3/<key>`) and must never
+ *   be published. Without `PUBLIC_RPC_URL` the list is empty and the status endpoint serves no
+ *   `wallet_add_ethereum_chain` (EIP-3085 needs at least one URL). The devnet start sets it to
+ *   anvil's local URL explicitly.
  * - `BLOCK_EXPLORER_URL` (comma-separated https URLs; default none — the devnet has no explorer,
  *   and EIP-3085 makes `blockExplorerUrls` optional).
  */
@@ -41,16 +44,18 @@ function urlList(name: string, raw: string | undefined, protocols: string[]): st
 }
 
 /**
- * The chain's `wallet_addEthereumChain` parameters.
+ * The chain's `wallet_addEthereumChain` parameters. `rpcUrls` come from `PUBLIC_RPC_URL` only
+ * (never from the service's private RPC URL); without it the list is empty — check
+ * {@link hasPublicRpc} before handing the object to a wallet.
  * @param chainId - the deployment's chain id (4663 -> `"0x1237"`)
- * @param deploymentRpcUrl - fallback RPC URL (the devnet's anvil)
  * @param env - environment (default `process.env`)
  * @throws Error naming a malformed variable
- * @example addEthereumChainParameter(4663, "http://127.0.0.1:8545", {})
+ * @example addEthereumChainParameter(4663, { PUBLIC_RPC_URL: "http://127.0.0.1:8545" })
  * // { chainId: "0x1237", chainName: "evmchain", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: ["http://127.0.0.1:8545"] }
+ * @example addEthereumChainParameter(4663, {}).rpcUrls // []
  */
-export function addEthereumChainParameter(chainId: number, deploymentRpcUrl: string, env: NodeJS.ProcessEnv = process.env): AddEthereumChainParameter {
-  const rpcUrls = urlList("PUBLIC_RPC_URL", env.PUBLIC_RPC_URL, ["http:", "https:"]) ?? [deploymentRpcUrl];
+export function addEthereumChainParameter(chainId: number, env: NodeJS.ProcessEnv = process.env): AddEthereumChainParameter {
+  const rpcUrls = urlList("PUBLIC_RPC_URL", env.PUBLIC_RPC_URL, ["http:", "https:"]) ?? [];
   const explorers = urlList("BLOCK_EXPLORER_URL", env.BLOCK_EXPLORER_URL, ["https:", "http:"]);
   return {
     chainId: numberToHex(chainId),
@@ -59,4 +64,13 @@ export function addEthereumChainParameter(chainId: number, deploymentRpcUrl: str
     rpcUrls,
     ...(explorers ? { blockExplorerUrls: explorers } : {}),
   };
+}
+
+/**
+ * Whether the parameters name at least one public RPC URL (EIP-3085 requires one for
+ * `wallet_addEthereumChain`).
+ * @example hasPublicRpc(addEthereumChainParameter(4663, {})) // false
+ */
+export function hasPublicRpc(parameter: AddEthereumChainParameter): boolean {
+  return parameter.rpcUrls.length > 0;
 }

@@ -21,10 +21,11 @@ export function Layout({ title, scripts = [], children }: LayoutProps) {
       </head>
       <body>
         <header class="site">
-          <a class="brand" href="/launch">
+          <a class="brand" href="/">
             evmchain launch
           </a>
           <nav>
+            <a href="/">Newest</a>
             <a href="/launch">Launch a token</a>
             <a href="/api/docs">API</a>
           </nav>

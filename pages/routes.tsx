@@ -10,24 +10,28 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
+import { accepts } from "hono/accepts";
 import { secureHeaders } from "hono/secure-headers";
 import { formatEther, getAddress, isAddress } from "viem";
 import { z } from "zod";
 import type { Deployment } from "../config/deployment";
-import { ApiError } from "../api/errors";
+import { ApiError, ERROR_CATALOGUE } from "../api/errors";
 import { toJsonText } from "../api/json";
-import { DEFAULT_SLIPPAGE_BPS, MAX_SLIPPAGE_BPS } from "../api/launch/intent";
-import { findTokenBySlug, tradePage } from "../api/market/publicQueries";
+import { DEFAULT_SLIPPAGE_BPS, MAX_FIRST_BUY_WEI, MAX_SLIPPAGE_BPS } from "../api/launch/intent";
+import { findTokenBySlug, tokenPage, tradePage } from "../api/market/publicQueries";
 import { findToken, type MarketDb } from "../api/market/queries";
 import { tokenRecord, tradeRecord } from "../api/market/records";
 import { documented } from "../api/openapi/describe";
+import { ErrorPage } from "./errorPage";
+import { HomePage } from "./homePage";
 import { LaunchPage } from "./launchPage";
 import { TokenPage } from "./tokenPage";
 import { launchFactoryAbi } from "../abis/LaunchFactory";
 import type { PublicClient } from "viem";
 import { SOURCE_TIMEOUT_MS, withTimeout } from "../api/metrics/gauges";
 import { validate } from "../api/validation";
+import { tokenPath } from "../src/domain/urls";
 
 /** What the pages read. */
 export type PagesDeps = { db: MarketDb; publicBaseUrl: string; deployment: Deployment; publicClient: PublicClient };
@@ -41,6 +45,7 @@ const ASSETS: Record<string, { file: () => string; type: string }> = {
   "wallet.js": { file: () => join(here, "assets/wallet.js"), type: "text/javascript; charset=utf-8" },
   "launch.js": { file: () => join(here, "assets/launch.js"), type: "text/javascript; charset=utf-8" },
   "token.js": { file: () => join(here, "assets/token.js"), type: "text/javascript; charset=utf-8" },
+  "format.js": { file: () => join(here, "assets/format.js"), type: "text/javascript; charset=utf-8" },
   // viem's unit conversions: self-contained ES modules (parseEther/formatEther import only Value.js).
   "vendor/viem/parseEther.js": { file: () => viemUnit("parseEther.js"), type: "text/javascript; charset=utf-8" },
   "vendor/viem/formatEther.js": { file: () => viemUnit("formatEther.js"), type: "text/javascript; charset=utf-8" },
@@ -74,6 +79,22 @@ const pageSecurity = secureHeaders({
   referrerPolicy: "same-origin",
 });
 
+/**
+ * True when the request prefers an HTML page (a browser navigating) over JSON: `Accept` names
+ * `text/html` before or above `application/json`. A bare wildcard `Accept` (fetch, curl) and no
+ * `Accept` keep JSON, so API clients see the error bodies they always did.
+ */
+export function wantsHtml(c: Context): boolean {
+  return accepts(c, { header: "Accept", supports: ["application/json", "text/html"], default: "application/json" }) === "text/html";
+}
+
+/** An `ApiError` as an HTML page for browsers (its status, its catalogue message), JSON otherwise. */
+function refuse(c: Context, err: ApiError, title: string): Response {
+  if (!wantsHtml(c)) throw err;
+  const status = ERROR_CATALOGUE[err.code].status as 400 | 404;
+  return c.html("<!doctype html>" + (<ErrorPage title={title} message={err.message} status={status} />), status);
+}
+
 const addressPath = z.object({ address: z.string().max(64) });
 const slugPath = z.object({ slug: z.string().min(1).max(100) });
 
@@ -88,6 +109,16 @@ export function pagesRoutes(deps: PagesDeps) {
 
   return (
     new Hono()
+      /**
+       * GET / — the home page for browsers (HTML: the newest launches, a link to the launch
+       * page); API clients (no `text/html` in `Accept`) get the usual JSON `not_found`.
+       */
+      .get("/", documented({ tag: "pages", summary: "Home page (HTML, for Accept: text/html): newest launches", content: { "text/html": "page" }, errors: ["not_found"] }), pageSecurity, async (c) => {
+        if (!wantsHtml(c)) throw new ApiError("not_found", "no route for GET /; the API is under /api (see /api/docs)");
+        const rows = await tokenPage(deps.db, { sort: "new", limit: 20 });
+        const tokens = JSON.parse(toJsonText(rows.map((row) => tokenRecord(row, deps.publicBaseUrl))));
+        return c.html("<!doctype html>" + (<HomePage tokens={tokens} />));
+      })
       /** GET /launch — the launch page (HTML). */
       .get("/launch", documented({ tag: "pages", summary: "Launch page (HTML form driven by the browser wallet)", content: { "text/html": "page" } }), pageSecurity, async (c) => {
         const minimum = await withTimeout(
@@ -96,12 +127,20 @@ export function pagesRoutes(deps: PagesDeps) {
         ).catch(() => null);
         return c.html(
           "<!doctype html>" +
-            (<LaunchPage minimumLiquidityEth={minimum === null ? null : formatEther(minimum)} maxSlippageBps={MAX_SLIPPAGE_BPS} defaultSlippageBps={DEFAULT_SLIPPAGE_BPS} />),
+            (
+              <LaunchPage
+                minimumLiquidityEth={minimum === null ? null : formatEther(minimum)}
+                maxSlippageBps={MAX_SLIPPAGE_BPS}
+                defaultSlippageBps={DEFAULT_SLIPPAGE_BPS}
+                maxFirstBuyEth={formatEther(MAX_FIRST_BUY_WEI)}
+              />
+            ),
         );
       })
       /**
-       * GET /token/{address} — the token page (HTML); 404 page `token_not_found` for an address
-       * that is not a launched token, 400 for a malformed one.
+       * GET /token/{address} — the token page (HTML); `token_not_found` (404) for an address that
+       * is not a launched token, `invalid_address` (400) for a malformed one: an HTML page for a
+       * browser, the JSON error body for API clients.
        */
       .get(
         "/token/:address",
@@ -110,9 +149,11 @@ export function pagesRoutes(deps: PagesDeps) {
         validate("param", addressPath),
         async (c) => {
           const { address } = c.req.valid("param");
-          if (!isAddress(address, { strict: false })) throw new ApiError("invalid_address", "the path must hold a 20-byte hex address");
+          if (!isAddress(address, { strict: false })) {
+            return refuse(c, new ApiError("invalid_address", "the path must hold a 20-byte hex address"), "Not a token address");
+          }
           const row = await findToken(deps.db, getAddress(address));
-          if (!row) throw new ApiError("token_not_found", `no launched token at ${address}`);
+          if (!row) return refuse(c, new ApiError("token_not_found", `no launched token at ${address}`), "Token not found");
           const trades = await tradePage(deps.db, { limit: 50, token: row.address });
           // The page renders exactly what the JSON API serves (one presenter, one serialisation).
           const token = JSON.parse(toJsonText(tokenRecord(row, deps.publicBaseUrl)));
@@ -122,11 +163,14 @@ export function pagesRoutes(deps: PagesDeps) {
           );
         },
       )
-      /** GET /t/{slug} — 302 to the token page of the token with this slug; 404 otherwise. */
-      .get("/t/:slug", documented({ tag: "pages", status: 302, summary: "Short link: redirects to the token page (Location: /token/{address})", errors: ["invalid_request", "token_not_found"] }), validate("param", slugPath), async (c) => {
+      /**
+       * GET /t/{slug} — 302 to the token page of the token with this slug; 404 otherwise (an HTML
+       * page for a browser, JSON for API clients).
+       */
+      .get("/t/:slug", documented({ tag: "pages", status: 302, summary: "Short link: redirects to the token page (Location: /token/{address})", errors: ["invalid_request", "token_not_found"] }), pageSecurity, validate("param", slugPath), async (c) => {
         const row = await findTokenBySlug(deps.db, c.req.valid("param").slug);
-        if (!row) throw new ApiError("token_not_found", `no launched token with slug "${c.req.valid("param").slug}"`);
-        return c.redirect(`/token/${getAddress(row.address)}`, 302);
+        if (!row) return refuse(c, new ApiError("token_not_found", `no launched token with slug "${c.req.valid("param").slug}"`), "Token not found");
+        return c.redirect(tokenPath(row.address), 302);
       })
       /** GET /static/token-default.png — the platform's default token image (generated once). */
       .get("/static/token-default.png", documented({ tag: "pages", summary: "Default token image", content: { "image/png": "PNG" } }), async (c) => {

@@ -7,7 +7,7 @@
  */
 import type { z } from "zod";
 import type { tokenWire, tradeWire } from "../api/openapi/schemas";
-import { formatAmount, shortAddress } from "./format";
+import { compactPrice, formatAmount, shortAddress } from "./format";
 import { Layout } from "./layout";
 import { sameOriginPath, safeHttpUrl } from "./links";
 
@@ -36,7 +36,7 @@ export function TokenPage({ token, trades, feeLocker, publicBaseUrl }: TokenPage
   ).map(([label, url]) => [label, safeHttpUrl(url)] as const);
   return (
     <Layout title={`${token.name} (${token.symbol})`} scripts={["/assets/token.js"]}>
-      <article id="token" data-token={token.address} data-creator={token.creator} data-symbol={token.symbol}>
+      <article id="token" data-token={token.address} data-creator={token.creator} data-symbol={token.symbol} data-launch-price-wei={token.launch_price_wei}>
         <section class="token-head">
           <img class="logo" src={image} alt={`${token.symbol} logo`} width="96" height="96" />
           <div>
@@ -59,7 +59,7 @@ export function TokenPage({ token, trades, feeLocker, publicBaseUrl }: TokenPage
         </section>
 
         <section class="stats" aria-label="Market">
-          <Stat label="Price" value={`${formatAmount(token.price_wei, 18, 12)} ETH`} id="stat-price" />
+          <Stat label="Price" value={`${compactPrice(token.price_wei)} ETH`} id="stat-price" />
           <Stat label="Market cap" value={`${formatAmount(token.market_cap_wei, 18, 4)} ETH`} id="stat-mcap" />
           <Stat label="Volume 24 h" value={token.volume_24h_wei === null ? "—" : `${formatAmount(token.volume_24h_wei, 18, 4)} ETH`} id="stat-volume-24h" />
           <Stat label="Volume (all)" value={`${formatAmount(token.volume_wei, 18, 4)} ETH`} id="stat-volume" />
@@ -72,12 +72,15 @@ export function TokenPage({ token, trades, feeLocker, publicBaseUrl }: TokenPage
           <h2>Price</h2>
           <div class="resolutions" role="group" aria-label="Resolution">
             {RESOLUTIONS.map((r) => (
-              <button type="button" data-resolution={r} class={r === "1h" ? "active" : undefined}>
+              <button type="button" data-resolution={r} aria-pressed={r === "1h" ? "true" : "false"}>
                 {r}
               </button>
             ))}
           </div>
-          <div id="chart" data-resolution="1h"></div>
+          <div class="chart-box">
+            <div id="chart" data-resolution="1h"></div>
+            <p id="chart-status" class="chart-status" role="status"></p>
+          </div>
           <noscript>
             <p class="hint">The chart needs JavaScript; the trades below are the same data.</p>
           </noscript>
@@ -85,6 +88,8 @@ export function TokenPage({ token, trades, feeLocker, publicBaseUrl }: TokenPage
 
         <section aria-label="Trades">
           <h2>Recent trades</h2>
+          <p id="trades-status" class="status" role="status"></p>
+          <div class="table-scroll" role="region" aria-label="Recent trades (scrolls sideways)" tabindex={0}>
           <table id="trades">
             <thead>
               <tr>
@@ -104,21 +109,24 @@ export function TokenPage({ token, trades, feeLocker, publicBaseUrl }: TokenPage
                   <td>{t.side}</td>
                   <td>{formatAmount(t.token_amount, 18, 2)}</td>
                   <td>{formatAmount(t.eth_amount_wei, 18, 6)}</td>
-                  <td>{formatAmount(t.price_wei, 18, 12)}</td>
+                  <td>{compactPrice(t.price_wei)}</td>
                   <td title={t.trader}>{shortAddress(t.trader)}</td>
                   <td title={t.tx_hash}>{shortAddress(t.tx_hash)}</td>
                 </tr>
               ))}
             </tbody>
           </table>
-          {trades.length === 0 ? <p class="hint">No trades yet.</p> : null}
+          </div>
+          <p id="trades-empty" class="hint" hidden={trades.length > 0}>
+            No trades yet.
+          </p>
         </section>
 
         <section aria-label="Creator fees">
           <h2>Creator fees</h2>
           <p>
-            LP fees are split 70 % to the creator and 30 % to the protocol. Collected so far for the creator:{" "}
-            <strong id="creator-fees-wei">{formatAmount(token.creator_fees_wei, 18, 6)} ETH</strong> and{" "}
+            LP fees are split 70 % to the creator and 30 % to the protocol, paid in WETH and {token.symbol}. Collected so far for the creator:{" "}
+            <strong id="creator-fees-wei">{formatAmount(token.creator_fees_wei, 18, 6)} WETH</strong> and{" "}
             <strong id="creator-fees-token">
               {formatAmount(token.creator_fees_token, 18, 2)} {token.symbol}
             </strong>
@@ -126,8 +134,9 @@ export function TokenPage({ token, trades, feeLocker, publicBaseUrl }: TokenPage
           </p>
           <div id="rewards" hidden>
             <p>
-              Claimable now: <strong id="claimable-wei">…</strong> ETH and <strong id="claimable-token">…</strong> {token.symbol}
+              Claimable now: <strong id="claimable-wei">…</strong> WETH and <strong id="claimable-token">…</strong> {token.symbol}
             </p>
+            <p class="hint">Fees are paid in WETH (wrapped ETH, an ERC-20 token worth 1 ETH), not native ETH: your wallet shows them as a WETH balance.</p>
             <button type="button" id="claim">
               Claim creator fees
             </button>

@@ -7,15 +7,30 @@
  *   npm run keys -- list [--wallet 0x…] [--json]
  *   npm run keys -- revoke key_0123456789abcdef
  *
- * Secrets are printed only by `create`, only once; `list` shows ids and display prefixes.
+ * On a devnet (`npm start` running in this checkout, found through its lock file
+ * `<DEVNET_DIR or --data-dir>/instance.json`, and no `DATABASE_URL`): the devnet's store is the
+ * PGlite folder its service holds, so `create` goes through the running service with the wallet's
+ * signature (the session surface's key flow), which works for anvil's dev accounts: the CLI
+ * signs with their well-known keys. `list`/`revoke` need the store itself and say so. Every
+ * command first prints which store it uses. `.env` is loaded first (the real environment wins).
+ *
+ * Secrets are printed only by `create`, only once; `list` shows ids and display prefixes. `create`
+ * honours the cap on a wallet's active keys (`API_KEYS_PER_WALLET`, default 10; the same cap as
+ * the browser flow): at the cap it prints why and exits 1, creating nothing.
  */
+import "../config/dotenv";
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { isAddress } from "viem";
+import { loadEnv } from "../config/env";
+import { DEV_ACCOUNT_COUNT, devAccount } from "../devnet/clients";
+import { readDevnetInstance } from "../devnet/instanceLock";
+import { createKeyWithWallet, devAccountFor } from "../devnet/walletKey";
 import { loadStoreConfig, openStore } from "../store/index";
-import { createApiKey, listApiKeys, revokeApiKey } from "../store/keys";
+import { ActiveKeyLimitError, createApiKey, listApiKeys, revokeApiKey } from "../store/keys";
 
 const USAGE = `usage:
-  npm run keys -- create --wallet <address> [--label <text>]
+  npm run keys -- create --wallet <address> [--label <text>] [--json] [--data-dir <devnet folder>]
   npm run keys -- list [--wallet <address>] [--json]
   npm run keys -- revoke <key_id>`;
 
@@ -23,7 +38,13 @@ async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { wallet: { type: "string" }, label: { type: "string" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+    options: {
+      wallet: { type: "string" },
+      label: { type: "string" },
+      json: { type: "boolean" },
+      "data-dir": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
   });
   const [command, ...rest] = positionals;
   if (values.help || !command) {
@@ -34,7 +55,20 @@ async function main(argv: string[]): Promise<number> {
     console.error(`--wallet must be a 20-byte hex address, got "${values.wallet}"`);
     return 1;
   }
-  const store = await openStore(loadStoreConfig());
+  const env = loadEnv();
+  // A devnet running in this checkout: its store is held by its service (see the header).
+  const devnetDir = resolve(values["data-dir"] ?? env.DEVNET_DIR);
+  const devnet = env.DATABASE_URL || env.LAUNCH_FACTORY_ADDRESS ? undefined : readDevnetInstance(devnetDir);
+  if (devnet) return onDevnet(command, devnet, values);
+  const storeConfig = loadStoreConfig();
+  const where = storeConfig.kind === "postgres" ? `PostgreSQL schema ${storeConfig.schema}` : `PGlite folder ${resolve(storeConfig.dir)}`;
+  const log = values.json ? console.error : console.log;
+  log(`store: ${where}`);
+  if (storeConfig.kind === "pglite" && !env.LAUNCH_FACTORY_ADDRESS && !resolve(storeConfig.dir).startsWith(devnetDir)) {
+    log(`  (no devnet is running in ${devnetDir}: a devnet never reads this store and clears its own at each start;`);
+    log("   to create keys for a devnet, run this while `npm start` runs)");
+  }
+  const store = await openStore(storeConfig);
   try {
     switch (command) {
       case "create": {
@@ -42,7 +76,15 @@ async function main(argv: string[]): Promise<number> {
           console.error("create needs --wallet <address>");
           return 1;
         }
-        const { secret, key } = await createApiKey(store, { wallet: values.wallet, label: values.label ?? null, createdVia: "cli" });
+        let created: Awaited<ReturnType<typeof createApiKey>>;
+        try {
+          created = await createApiKey(store, { wallet: values.wallet, label: values.label ?? null, createdVia: "cli", maxActiveKeys: loadEnv().API_KEYS_PER_WALLET });
+        } catch (err) {
+          if (!(err instanceof ActiveKeyLimitError)) throw err;
+          console.error(`${err.message} (API_KEYS_PER_WALLET=${err.limit}); see \`npm run keys -- list --wallet ${err.wallet}\``);
+          return 1;
+        }
+        const { secret, key } = created;
         if (values.json) console.log(JSON.stringify({ api_key: secret, id: key.id, wallet: key.wallet, scopes: key.scopes }));
         else {
           console.log(`created ${key.id} for ${key.wallet} (scopes: ${key.scopes.join(", ")})`);
@@ -83,6 +125,50 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await store.close();
   }
+}
+
+/**
+ * The commands against a running devnet: `create` through its service, signed by a dev account.
+ * @returns the exit code
+ */
+async function onDevnet(
+  command: string,
+  devnet: NonNullable<ReturnType<typeof readDevnetInstance>>,
+  values: { wallet?: string; label?: string; json?: boolean },
+): Promise<number> {
+  const log = values.json ? console.error : console.log;
+  log(`store: the running devnet's (${devnet.storeDir ?? `${devnet.dir}/store`}, held by its service ${devnet.serviceUrl ?? "(starting)"}, npm start pid ${devnet.pid})`);
+  if (command !== "create") {
+    console.error(
+      `${command} needs the store itself, which the devnet's service holds (PGlite is single-process). ` +
+        "Stop the devnet first (its store is cleared at the next start), or use PostgreSQL (DATABASE_URL).",
+    );
+    return 1;
+  }
+  if (!devnet.serviceUrl) {
+    console.error("the devnet is still starting: run this again once `npm start` printed \"ready\"");
+    return 1;
+  }
+  if (!values.wallet) {
+    console.error("create needs --wallet <address>");
+    return 1;
+  }
+  const account = devAccountFor(values.wallet);
+  if (!account) {
+    const accounts = Array.from({ length: DEV_ACCOUNT_COUNT }, (_, i) => `  ${i}: ${devAccount(i).address}`).join("\n");
+    console.error(
+      `on a devnet keys are created through the service with the wallet's signature, and this CLI can sign only for anvil's dev accounts:\n${accounts}\n` +
+        `for another wallet, sign in the browser (${devnet.serviceUrl}/launch, "connect") or stop the devnet and use a store of your own.`,
+    );
+    return 1;
+  }
+  const created = await createKeyWithWallet(devnet.serviceUrl, account, values.label ?? "cli (devnet)");
+  if (values.json) console.log(JSON.stringify({ api_key: created.apiKey, id: created.id, wallet: created.wallet, scopes: created.scopes }));
+  else {
+    console.log(`created ${created.id} for ${created.wallet} (scopes: ${created.scopes.join(", ")}) on the devnet at ${devnet.serviceUrl}`);
+    console.log(`secret (shown once, store it now): ${created.apiKey}`);
+  }
+  return 0;
 }
 
 main(process.argv.slice(2)).then(

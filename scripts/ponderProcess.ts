@@ -9,6 +9,35 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
+import { ENV_SCHEMA } from "../config/env";
+
+/**
+ * The service start deadline in milliseconds: `SERVICE_START_TIMEOUT_MS` (validated in
+ * `config/env.ts`, default 60,000). Used by {@link startPonder}, {@link waitReady} and
+ * {@link waitIndexed} when no timeout is given; a loaded machine (CI) raises it.
+ * @param env - environment to read (default `process.env`)
+ * @returns milliseconds
+ * @throws ZodError when the variable is set to something other than an integer >= 1000
+ * @example serviceStartTimeoutMs({ SERVICE_START_TIMEOUT_MS: "120000" }) // 120000
+ */
+export function serviceStartTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  return ENV_SCHEMA.shape.SERVICE_START_TIMEOUT_MS.parse(env.SERVICE_START_TIMEOUT_MS);
+}
+
+/** Services started by this process; killed (SIGKILL) if the process exits without stopping them. */
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+function trackChild(child: ChildProcess): void {
+  running.add(child);
+  child.once("exit", () => running.delete(child));
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once("exit", () => {
+      for (const c of running) c.kill("SIGKILL");
+    });
+  }
+}
 
 /** A running service. */
 export type PonderProcess = {
@@ -17,8 +46,11 @@ export type PonderProcess = {
   child: ChildProcess;
   /** Everything the process printed so far (stdout and stderr). */
   output: () => string;
-  /** Stops the process (SIGTERM, then SIGKILL after 10 s) and waits for it to exit. */
-  stop: () => Promise<void>;
+  /**
+   * Stops the process (SIGTERM, then SIGKILL after `killAfterMs`, default 10,000 ms) and waits for
+   * it to exit.
+   */
+  stop: (killAfterMs?: number) => Promise<void>;
   /** Resolves with the exit code (null when killed by a signal) once the process has exited. */
   exited: Promise<number | null>;
 };
@@ -41,15 +73,21 @@ export type StartPonderOptions = {
   logFormat?: "json" | "pretty";
   /** Flags for the Node binary itself, e.g. `--cpu-prof` (not allowed in `NODE_OPTIONS`). */
   nodeArgs?: string[];
+  /** Give up when `/health` does not answer within this many ms (default {@link serviceStartTimeoutMs}). */
+  startTimeoutMs?: number;
+  /** Called every ~5 s while waiting for `/health`, with a line saying what is awaited. */
+  onWait?: (message: string) => void;
 };
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
  * Starts `ponder start` (or `ponder serve`) and resolves once its HTTP server answers `/health`.
- * Logs are JSON lines unless `logFormat`/`LOG_FORMAT` says `pretty`.
- * @throws Error when the Node version is below 22, or the process exits or stays silent for 60 s
- *   (the message carries the end of its output, e.g. a configuration error)
+ * Logs are JSON lines unless `logFormat`/`LOG_FORMAT` says `pretty`. The child is killed
+ * (SIGKILL) if this process exits while it runs.
+ * @throws Error when the Node version is below 22, or the process exits or does not answer
+ *   `/health` within `startTimeoutMs` (default `SERVICE_START_TIMEOUT_MS`, 60 s; the message
+ *   carries the end of its output, e.g. a configuration error)
  */
 export async function startPonder(options: StartPonderOptions): Promise<PonderProcess> {
   const major = Number(process.versions.node.split(".")[0]);
@@ -65,6 +103,7 @@ export async function startPonder(options: StartPonderOptions): Promise<PonderPr
     [...(options.nodeArgs ?? []), ponderBin, options.command ?? "start", "--schema", options.schema, "--port", String(options.port), "--hostname", "127.0.0.1", "--log-format", logFormat],
     { cwd, env, stdio: ["ignore", "pipe", "pipe"] },
   );
+  trackChild(child);
   let output = "";
   const collect = (stream: NodeJS.WritableStream) => (chunk: Buffer) => {
     output += chunk.toString();
@@ -76,20 +115,27 @@ export async function startPonder(options: StartPonderOptions): Promise<PonderPr
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
 
   const url = `http://127.0.0.1:${options.port}`;
-  const stop = async () => {
+  const stop = async (killAfterMs = 10_000) => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill("SIGTERM");
-    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    const timer = setTimeout(() => child.kill("SIGKILL"), killAfterMs);
     await exited;
     clearTimeout(timer);
   };
 
-  const deadline = Date.now() + 60_000;
+  const timeoutMs = options.startTimeoutMs ?? serviceStartTimeoutMs();
+  const started = Date.now();
+  const deadline = started + timeoutMs;
+  let nextNote = started + 5_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`ponder exited with code ${child.exitCode}:\n${output.slice(-4000)}`);
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`ponder did not answer /health within 60 s:\n${output.slice(-4000)}`);
+      throw new Error(`ponder did not answer ${url}/health within ${timeoutMs} ms (SERVICE_START_TIMEOUT_MS):\n${output.slice(-4000)}`);
+    }
+    if (options.onWait && Date.now() >= nextNote) {
+      nextNote += 5_000;
+      options.onWait(`waiting for ${url}/health (Ponder builds the config, schema and API, then opens the database): ${Math.round((Date.now() - started) / 1000)} s of ${Math.round(timeoutMs / 1000)} s`);
     }
     try {
       const res = await fetch(`${url}/health`);
@@ -117,16 +163,28 @@ function ponderCliPath(): string {
  * `evmchain`). `/ready` alone turns 200 at the finalized block, before the newest rows exist.
  * @param url - the service base URL
  * @param blockNumber - block that must be indexed
- * @param timeoutMs - give up after this long
+ * @param timeoutMs - give up after this long (default `SERVICE_START_TIMEOUT_MS`, 60 s)
+ * @param onProgress - called with the indexed block (`undefined` before the first) each time it changes
  * @throws Error on timeout
  */
-export async function waitIndexed(url: string, blockNumber: bigint, timeoutMs = 60_000): Promise<void> {
+export async function waitIndexed(
+  url: string,
+  blockNumber: bigint,
+  timeoutMs = serviceStartTimeoutMs(),
+  onProgress?: (indexedBlock: bigint | undefined) => void,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  let reported: bigint | undefined | null = null;
   while (Date.now() < deadline) {
     try {
       const status = (await (await fetch(`${url}/status`)).json()) as { evmchain?: { block?: { number?: number } } };
       const indexed = status.evmchain?.block?.number;
-      if (indexed !== undefined && BigInt(indexed) >= blockNumber) return;
+      const block = indexed === undefined ? undefined : BigInt(indexed);
+      if (onProgress && block !== reported) {
+        reported = block;
+        onProgress(block);
+      }
+      if (block !== undefined && block >= blockNumber) return;
     } catch {
       // not listening or not indexing yet
     }
@@ -136,20 +194,49 @@ export async function waitIndexed(url: string, blockNumber: bigint, timeoutMs = 
 }
 
 /**
- * Waits until `GET /ready` answers 200 (historical indexing reached the chain head).
- * @param url - the service base URL
- * @param timeoutMs - give up after this long
- * @throws Error on timeout
+ * The service's readiness endpoint (api/readiness.ts): 200 only while the indexed head is within
+ * `READY_MAX_LAG_BLOCKS` of the chain head and progressing. Ponder's own `/ready` turns 200 once its
+ * historical sync reached the finalized block (block 0 on a young chain, before any history is indexed).
  */
-export async function waitReady(url: string, timeoutMs = 60_000): Promise<void> {
+export const SERVICE_READY_PATH = "/api/v1/ready";
+
+/** What {@link waitReady} hands to `onProgress`: the readiness answer's block fields. */
+export type ReadyProgress = { status: number; indexedBlock: number | null; chainHeadBlock: number | null; reason: string | null };
+
+/**
+ * Waits until the readiness endpoint answers 200: by default the service's own
+ * {@link SERVICE_READY_PATH} ("serving current data"), or Ponder's `/ready` with `path: "/ready"`
+ * (historical sync done; what an API replica's `ponder serve` reports and what a benchmark that
+ * measures the catch-up itself waits for).
+ * @param url - the service base URL
+ * @param timeoutMs - give up after this long (default `SERVICE_START_TIMEOUT_MS`, 60 s)
+ * @param options.path - readiness path (default {@link SERVICE_READY_PATH})
+ * @param options.onProgress - called with each answer whose indexed block or status changed
+ * @throws Error on timeout, naming the path and the last reason the service gave
+ */
+export async function waitReady(
+  url: string,
+  timeoutMs = serviceStartTimeoutMs(),
+  options: { path?: string; onProgress?: (progress: ReadyProgress) => void } = {},
+): Promise<void> {
+  const path = options.path ?? SERVICE_READY_PATH;
   const deadline = Date.now() + timeoutMs;
+  let last = "";
+  let lastReason: string | null = null;
   while (Date.now() < deadline) {
     try {
-      if ((await fetch(`${url}/ready`)).ok) return;
+      const res = await fetch(`${url}${path}`);
+      const body = (await res.json().catch(() => ({}))) as { indexed_block?: number | null; chain_head_block?: number | null; reason?: string | null };
+      lastReason = body.reason ?? null;
+      const progress: ReadyProgress = { status: res.status, indexedBlock: body.indexed_block ?? null, chainHeadBlock: body.chain_head_block ?? null, reason: lastReason };
+      const key = `${progress.status}/${progress.indexedBlock}/${progress.chainHeadBlock}`;
+      if (options.onProgress && key !== last) options.onProgress(progress);
+      last = key;
+      if (res.ok) return;
     } catch {
       // not listening yet
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`${url}/ready did not turn 200 within ${timeoutMs} ms`);
+  throw new Error(`${url}${path} did not turn 200 within ${timeoutMs} ms${lastReason ? ` (last reason: ${lastReason})` : ""}`);
 }

@@ -1,29 +1,42 @@
 /**
  * `npm start`: the main job.
  *
- * Devnet (default): starts anvil (chain id 4663), deploys WETH9, Uniswap V3 and our contracts,
- * writes `.devnet/manifest.json`, seeds demo activity, starts the service (Ponder indexer + API)
- * on a fresh PGlite folder, then keeps trading so live indexing can be watched.
+ * Devnet (default): takes the data folder's lock (`.devnet`, `--data-dir`/`DEVNET_DIR`; a second
+ * start on the same folder refuses and says how to run another instance), starts anvil (chain id
+ * 4663), deploys WETH9, Uniswap V3 and our contracts, writes `<dir>/manifest.json`, seeds demo
+ * activity, starts the service (Ponder indexer + API) on a fresh PGlite folder, then keeps trading
+ * so live indexing can be watched. Each step is printed with the seconds since start.
  * Production (`LAUNCH_FACTORY_ADDRESS` set): only starts the service against the configured chain.
  *
- * Every setting is validated first (`config/env.ts`): a bad value prints a message naming the
- * variable and exits with code 1 before anything starts. SIGTERM/SIGINT stop the demo trading,
- * then the service (Ponder drains in-flight requests and closes the databases and the offchain
- * store), then anvil; if the service exits by itself, this process exits with its code.
+ * `.env` in the working directory is loaded first (the real environment wins), then every setting
+ * is validated (`config/env.ts`): a bad value prints a message naming the variable and exits with
+ * code 1 before anything starts.
+ *
+ * Stopping: SIGTERM/SIGINT abort the demo trading and seeding at once, then stop the service
+ * (Ponder drains in-flight requests and closes the databases and the offchain store; SIGKILL when
+ * its share of the budget is spent), then anvil. The whole sequence is bounded by
+ * `SHUTDOWN_TIMEOUT_MS` (default 8,000): whatever still runs then is killed and the process exits.
+ * A second SIGINT/SIGTERM forces the exit at once (children get SIGKILL). If the service exits by
+ * itself, this process stops the rest and exits with its code.
  *
  * Flags: `--no-seed` (no demo activity), `--port <n>` (HTTP, default 42069 or `PORT`),
  * `--rpc-port <n>` (anvil, default 8545), `--block-time <sec>` (interval mining after seeding,
- * default 1), `--trade-interval-ms <n>` (demo trading pace, default 2000; 0 disables).
+ * default 1), `--trade-interval-ms <n>` (demo trading pace, default 2000; 0 disables),
+ * `--data-dir <path>` (devnet folder, default `DEVNET_DIR` or `.devnet`).
  */
-import { mkdirSync, rmSync } from "node:fs";
+import "../config/dotenv";
+import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createPublicClient, http } from "viem";
 import { startAnvil } from "../devnet/anvil";
 import { deployStack } from "../devnet/deploy";
 import { writeManifest } from "../devnet/manifest";
+import { acquireDevnetLock, DevnetLockedError } from "../devnet/instanceLock";
 import { seedDemo, startRandomTrading } from "../devnet/seed";
-import { startPonder, waitIndexed, waitReady } from "./ponderProcess";
+import { SERVICE_READY_PATH, startPonder, waitReady, type PonderProcess } from "./ponderProcess";
+import { rpcAnswers, superviseIndexer } from "./indexerSupervisor";
 import { ConfigError, loadEnv, type Env } from "../config/env";
 import { loadStoreConfig, openStore } from "../store/index";
 import { createApiKey } from "../store/keys";
@@ -45,6 +58,7 @@ const { values: flags } = parseArgs({
     "rpc-port": { type: "string", default: "8545" },
     "block-time": { type: "string", default: "1" },
     "trade-interval-ms": { type: "string", default: "2000" },
+    "data-dir": { type: "string", default: env.DEVNET_DIR },
   },
 });
 
@@ -55,53 +69,179 @@ for (const name of ["port", "rpc-port", "block-time", "trade-interval-ms"] as co
     process.exit(1);
   }
 }
+if (!flags["data-dir"]) {
+  console.error('invalid flag --data-dir: expected a folder path, got ""');
+  process.exit(1);
+}
 const port = Number(flags.port);
 const schema = env.DATABASE_SCHEMA;
-/** Stop functions, run last-registered first. */
-const shutdown: Array<() => Promise<void>> = [];
+const startedAt = Date.now();
+
+/** Prints one progress line with the seconds since start, e.g. `[  3.4 s] deployed: …`. */
+function step(message: string): void {
+  console.log(`[${((Date.now() - startedAt) / 1000).toFixed(1).padStart(5)} s] ${message}`);
+}
+
+/** One step of the stop sequence: `stop` within its budget, else `kill`. */
+type StopStep = { name: string; stop: (budgetMs: number) => Promise<void>; kill?: () => void };
+/** Stop steps, run last-registered first. */
+const shutdown: StopStep[] = [];
+/** Aborted on the first signal: seeding and trading give up their waits at once. */
+const lifetime = new AbortController();
 let stopping = false;
 
-async function stopAll(code: number) {
+/**
+ * Runs the stop steps in reverse order within `SHUTDOWN_TIMEOUT_MS` overall, kills what did not
+ * stop in time, and exits with `code`.
+ */
+async function stopAll(code: number, why: string) {
   if (stopping) return;
   stopping = true;
-  for (const stop of shutdown.reverse()) await stop().catch(() => undefined);
+  lifetime.abort(new Error(why));
+  const deadline = Date.now() + env.SHUTDOWN_TIMEOUT_MS;
+  step(`stopping (${why}); at most ${env.SHUTDOWN_TIMEOUT_MS} ms, a second Ctrl-C forces it`);
+  for (const s of shutdown.reverse()) {
+    const budgetMs = Math.max(0, deadline - Date.now());
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = await Promise.race([
+      s.stop(budgetMs).then(
+        () => false,
+        (err: Error) => {
+          console.error(`stopping ${s.name} failed: ${err.message}`);
+          return false;
+        },
+      ),
+      new Promise<boolean>((r) => (timer = setTimeout(() => r(true), budgetMs))),
+    ]);
+    clearTimeout(timer);
+    if (timedOut) {
+      console.error(`${s.name} did not stop within the shutdown budget (SHUTDOWN_TIMEOUT_MS); killing it`);
+      s.kill?.();
+    } else step(`stopped ${s.name}`);
+  }
   process.exit(code);
 }
-process.on("SIGINT", () => void stopAll(0));
-process.on("SIGTERM", () => void stopAll(0));
+
+/**
+ * Copies of one Ctrl-C arrive within this window and are not a second Ctrl-C: the terminal signals
+ * the whole process group, and npm and tsx also relay the signal to their child (tsx when the child
+ * has not acknowledged it within 30 ms, e.g. under load).
+ */
+const DUPLICATE_SIGNAL_WINDOW_MS = 1000;
+let firstSignalAt = 0;
+
+/** First signal: orderly stop. Second (after the duplicate window): kill the children and exit now. */
+function onSignal(signal: NodeJS.Signals) {
+  if (!stopping) {
+    firstSignalAt = Date.now();
+    void stopAll(0, `${signal}`);
+    return;
+  }
+  if (firstSignalAt && Date.now() - firstSignalAt < DUPLICATE_SIGNAL_WINDOW_MS) return;
+  console.error(`${signal} again: forcing the exit (children get SIGKILL)`);
+  for (const s of shutdown) s.kill?.();
+  process.exit(130);
+}
+process.on("SIGINT", onSignal);
+process.on("SIGTERM", onSignal);
+
+/** The supervisor is replacing the service: its exit is expected. */
+let restartingService = false;
 
 /** The service must not die unnoticed: exit with its code (1 when killed by a signal). */
 function exitWithService(service: { exited: Promise<number | null> }) {
   void service.exited.then((code) => {
-    if (stopping) return;
+    if (stopping || restartingService) return;
     console.error(`the service exited with code ${code ?? "null (signal)"}; stopping`);
-    void stopAll(code || 1);
+    void stopAll(code || 1, "the service exited");
   });
+}
+
+/** The service's stop step: SIGTERM, SIGKILL once its share of the budget is spent (the current process, after restarts too). */
+function serviceStep(current: { service: PonderProcess }): StopStep {
+  return { name: "the service", stop: (budgetMs) => current.service.stop(Math.max(0, budgetMs - 500)), kill: () => current.service.child.kill("SIGKILL") };
+}
+
+/**
+ * Restarts the service when it stalls while the chain advances (`INDEXER_RESTART_STALLED_SEC`;
+ * scripts/indexerSupervisor.ts): a new `ponder start` on the same database resumes from its
+ * checkpoint. Stopped first on shutdown.
+ */
+function supervise(current: { service: PonderProcess }, start: () => Promise<PonderProcess>, indexerRpcUrls: string[]) {
+  if (env.INDEXER_RESTART_STALLED_SEC === 0) return;
+  const supervisor = superviseIndexer({
+    serviceUrl: () => current.service.url,
+    restartAfterSec: env.INDEXER_RESTART_STALLED_SEC,
+    indexerRpcAnswers: () => rpcAnswers(indexerRpcUrls),
+    onEvent: step,
+    restart: async () => {
+      restartingService = true;
+      try {
+        await current.service.stop(Math.max(1_000, env.SHUTDOWN_TIMEOUT_MS - 500));
+        if (stopping) return;
+        current.service = await start().catch((err: Error) => {
+          void stopAll(1, "restarting the service failed");
+          throw err;
+        });
+      } finally {
+        restartingService = false;
+      }
+      exitWithService(current.service);
+      step(`the service is back on ${current.service.url} (restart ${supervisor.restarts()})`);
+    },
+  });
+  shutdown.push({ name: "the indexer supervisor", stop: async () => supervisor.stop() });
 }
 
 async function main() {
   if (process.env.LAUNCH_FACTORY_ADDRESS) {
-    const service = await startPonder({ port, schema, inheritOutput: true });
-    shutdown.push(service.stop);
+    step(`starting the service (production configuration), waiting for http://127.0.0.1:${port}/health`);
+    const startService = () => startPonder({ port, schema, inheritOutput: true, onWait: step });
+    const current = { service: await startService() };
+    const service = current.service;
+    shutdown.push(serviceStep(current));
     exitWithService(service);
-    console.log(`service on ${service.url} (production configuration)`);
+    const indexerUrls = (env.INDEXER_RPC_URLS || env.RPC_URL || "").split(",").map((u) => u.trim()).filter(Boolean);
+    supervise(current, startService, indexerUrls);
+    step(`service on ${service.url} (production configuration)`);
+    console.log(
+      env.METRICS_TOKEN
+        ? `metrics: curl -s -H "Authorization: Bearer $METRICS_TOKEN" ${service.url}/metrics`
+        : "metrics: not served (set METRICS_TOKEN to scrape /metrics with Authorization: Bearer <token>)",
+    );
     return;
   }
 
-  const devnetDir = resolve(".devnet");
-  mkdirSync(devnetDir, { recursive: true });
-  const anvil = await startAnvil({ port: Number(flags["rpc-port"]) });
-  shutdown.push(anvil.stop);
-  console.log(`anvil on ${anvil.rpcUrl} (chain id 4663)`);
+  const devnetDir = resolve(flags["data-dir"]!);
+  // Before anything in the folder is touched: a second start on it must not break the first.
+  const lock = acquireDevnetLock(devnetDir, {});
+  shutdown.push({ name: "the devnet lock", stop: async () => lock.release(), kill: () => lock.release() });
+  step(`devnet folder ${devnetDir} (locked: ${lock.path})`);
 
+  step(`starting anvil on 127.0.0.1:${flags["rpc-port"]}`);
+  const anvil = await startAnvil({ port: Number(flags["rpc-port"]) });
+  const killAnvil = () => {
+    try {
+      process.kill(anvil.pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  };
+  shutdown.push({ name: "anvil", stop: () => anvil.stop(), kill: killAnvil });
+  lock.update({ rpcUrl: anvil.rpcUrl });
+  step(`anvil on ${anvil.rpcUrl} (chain id 4663)`);
+
+  step("deploying WETH9, Uniswap V3, the fee locker and the launch factory");
   const manifest = await deployStack({ rpcUrl: anvil.rpcUrl });
   const manifestPath = join(devnetDir, "manifest.json");
   writeManifest(manifestPath, manifest);
-  console.log(`deployed: launch factory ${manifest.contracts.launchFactory}, fee locker ${manifest.contracts.feeLocker}`);
+  lock.update({ manifestPath });
+  step(`deployed: launch factory ${manifest.contracts.launchFactory}, fee locker ${manifest.contracts.feeLocker}`);
 
   if (!flags["no-seed"]) {
-    const seeded = await seedDemo(manifest);
-    console.log(`seeded demo activity: ${JSON.stringify(seeded, (_k, v) => (typeof v === "bigint" ? v.toString() : v))}`);
+    step("seeding demo activity (3 launches, 12 trades, 1 fee collection)");
+    const seeded = await seedDemo(manifest, { signal: lifetime.signal });
+    step(`seeded: ${seeded.tokens.map((t) => `${t.symbol} ${t.token}`).join(", ")}; ${seeded.buys} buys, ${seeded.sells} sells`);
   }
 
   // A new devnet has a new history: index it into a fresh PGlite folder, and keep the offchain
@@ -110,47 +250,89 @@ async function main() {
   const storeDir = join(devnetDir, "store");
   rmSync(pgliteDir, { recursive: true, force: true });
   rmSync(storeDir, { recursive: true, force: true });
-  const serviceEnv = { DEPLOYMENT_MANIFEST: manifestPath, PONDER_PGLITE_DIR: pgliteDir, STORE_PGLITE_DIR: storeDir };
+  // The devnet's anvil URL is local and holds no secret, so the devnet publishes it explicitly as
+  // the wallets' RPC (`rpc_urls` / `wallet_add_ethereum_chain`); the service itself never falls
+  // back to its own RPC_URL (docs/launch.md "Network for wallets").
+  // /metrics needs a bearer token (docs/operations.md "Metrics"): the configured one, else one
+  // made up for this devnet run and printed below.
+  const metricsToken = env.METRICS_TOKEN ?? randomBytes(32).toString("base64url");
+  const serviceEnv = {
+    DEPLOYMENT_MANIFEST: manifestPath,
+    PONDER_PGLITE_DIR: pgliteDir,
+    STORE_PGLITE_DIR: storeDir,
+    PUBLIC_RPC_URL: env.PUBLIC_RPC_URL || anvil.rpcUrl,
+    METRICS_TOKEN: metricsToken,
+    // Ready only with every block indexed: the devnet is idle until the start is done, and one
+    // block behind is one second behind here (production's default, 30, is 3 s of 100 ms blocks).
+    READY_MAX_LAG_BLOCKS: process.env.READY_MAX_LAG_BLOCKS || "0",
+  };
   // A demo API key (dev account 0) in the fresh store, before the service holds the folder.
+  step(`creating the devnet API key in a fresh offchain store (${storeDir})`);
   const store = await openStore(loadStoreConfig({ ...process.env, ...serviceEnv }));
   const { secret: devnetKey } = await createApiKey(store, { wallet: devAccount(0).address, label: "devnet", createdVia: "cli" });
   await store.close();
-  const service = await startPonder({
-    port,
-    schema,
-    inheritOutput: env.LOG_PONDER === "1",
-    env: serviceEnv,
-  });
-  shutdown.push(service.stop);
+  lock.update({ storeDir });
+
+  step(`starting the service (ponder start), waiting for http://127.0.0.1:${port}/health`);
+  const startService = () =>
+    startPonder({
+      port,
+      schema,
+      inheritOutput: env.LOG_PONDER === "1",
+      env: serviceEnv,
+      onWait: step,
+    });
+  const current = { service: await startService() };
+  const service = current.service;
+  shutdown.push(serviceStep(current));
   exitWithService(service);
-  await waitReady(service.url);
-  const client = createPublicClient({ transport: http(anvil.rpcUrl) });
-  // The seeded history must be served before we say "ready".
-  await waitIndexed(service.url, await client.getBlockNumber());
+  lock.update({ serviceUrl: service.url });
+  // The seeded history must be served before we say "ready": the service's own readiness
+  // (/api/v1/ready; on the devnet READY_MAX_LAG_BLOCKS is 0 unless set: every seeded block
+  // indexed), not Ponder's /ready, which is 200 at the finalized block 0 (docs/operations.md
+  // "Readiness and stalls").
+  step(`service answers on ${service.url}; waiting for ${service.url}${SERVICE_READY_PATH} (the seeded history indexed)`);
+  let lastProgressAt = 0;
+  await waitReady(service.url, undefined, {
+    onProgress: ({ status, indexedBlock, chainHeadBlock }) => {
+      // At most one line every 2 s, and the last one.
+      if (Date.now() - lastProgressAt < 2_000 && status !== 200) return;
+      lastProgressAt = Date.now();
+      step(`indexed block ${indexedBlock ?? "none yet"} of ${chainHeadBlock ?? "?"}`);
+    },
+  });
+  const client = createPublicClient({ transport: http(anvil.rpcUrl, { timeout: 5_000 }) });
+  supervise(current, startService, [anvil.rpcUrl]);
 
   await client.request({ method: "evm_setIntervalMining" as never, params: [Number(flags["block-time"])] as never });
   const intervalMs = Number(flags["trade-interval-ms"]);
   if (!flags["no-seed"] && intervalMs > 0) {
-    const trading = startRandomTrading(manifest, { intervalMs });
-    shutdown.push(trading.stop); // stopped first, before the service and anvil
+    const trading = startRandomTrading(manifest, { intervalMs, signal: lifetime.signal });
+    shutdown.push({ name: "the demo trading", stop: () => trading.stop() }); // stopped first, before the service and anvil
   }
 
   const base = service.url;
+  step(`ready: ${base}`);
   console.log(
     [
-      "",
-      `ready: ${base}`,
       `  curl -s ${base}/api/public/tokens/new?limit=5`,
       `  curl -s ${base}/api/public/trades/recent?limit=5`,
       `  curl -s -H "Authorization: Bearer ${devnetKey}" "${base}/api/v1/evmchain/tokens/<address>/candles?resolution=1m"`,
-      `  curl -s ${base}/metrics`,
-      `devnet API key (dev account 0, this devnet's store ${storeDir} only): ${devnetKey}`,
-      "Ctrl-C stops anvil and the service.",
+      `  curl -s -H "Authorization: Bearer ${metricsToken}" ${base}/metrics`,
+      `devnet API key (dev account 0): ${devnetKey}`,
+      `devnet key store: ${storeDir} (held by the running service; cleared at the next start).`,
+      `  more keys while it runs: npm run keys -- create --wallet <dev account address>${flags["data-dir"] === ".devnet" ? "" : ` --data-dir ${flags["data-dir"]}`}`,
+      "Ctrl-C stops the trading, the service and anvil (a second Ctrl-C forces it).",
     ].join("\n"),
   );
 }
 
 main().catch(async (err) => {
+  if (stopping) return; // a stop is under way; its own exit follows
+  if (err instanceof DevnetLockedError) {
+    console.error(err.message);
+    process.exit(1);
+  }
   console.error(err);
-  await stopAll(1);
+  await stopAll(1, "start failed");
 });

@@ -6,7 +6,7 @@
 import { ponder } from "ponder:registry";
 import { event as eventTable, feeClaim, token } from "../ponder.schema";
 import { eventId } from "./domain/events";
-import { lower } from "./recordTrade";
+import { lower } from "./domain/hex";
 
 ponder.on("FeeLocker:FeesCollected", async ({ event, context }) => {
   const args = event.args;

@@ -17,7 +17,8 @@ import { eventId } from "./domain/events";
 import { isToken0, marketCapWei, priceWeiPerToken } from "./domain/price";
 import { assignSlug, slugBase } from "./domain/slug";
 import { takePrelaunchLogs } from "./prelaunchLogs";
-import { lower, recordTrade } from "./recordTrade";
+import { recordTrade } from "./recordTrade";
+import { lower } from "./domain/hex";
 
 const deployment = loadDeployment();
 const thresholds = loadMarketThresholds();

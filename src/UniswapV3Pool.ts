@@ -6,7 +6,8 @@ import { ponder } from "ponder:registry";
 import { pool, token } from "../ponder.schema";
 import { loadMarketThresholds } from "../config/market";
 import { recordPrelaunchLog } from "./prelaunchLogs";
-import { lower, recordTrade } from "./recordTrade";
+import { recordTrade } from "./recordTrade";
+import { lower } from "./domain/hex";
 
 const thresholds = loadMarketThresholds();
 

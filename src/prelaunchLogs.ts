@@ -7,7 +7,7 @@
  */
 import type { Context } from "ponder:registry";
 import { prelaunchPoolLogs, type PrelaunchPoolLog } from "../ponder.schema";
-import { lower } from "./recordTrade";
+import { lower } from "./domain/hex";
 
 type Db = Context["db"];
 

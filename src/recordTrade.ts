@@ -10,6 +10,7 @@ import type { MarketThresholds } from "../config/market";
 import { bucketStartSec, RESOLUTIONS } from "./domain/candles";
 import { eventId } from "./domain/events";
 import { marketCapWei, orientSwap, priceWeiPerToken } from "./domain/price";
+import { lower } from "./domain/hex";
 
 type TokenRow = typeof token.$inferSelect;
 type Db = Context["db"];
@@ -156,7 +157,3 @@ export async function recordTrade(
   return { priceWei, marketCapWei: mcapWei, graduated: graduates };
 }
 
-/** Lowercase form of an address or hash, as stored. */
-export function lower<T extends string>(value: T): `0x${string}` {
-  return value.toLowerCase() as `0x${string}`;
-}

@@ -2,8 +2,9 @@
  * One-time wallet challenges of the browser key flow: issued to a session for a wallet, consumed
  * at most once (atomic conditional update), valid for {@link CHALLENGE_TTL_MS}.
  */
-import { and, desc, eq, gt, isNull } from "drizzle-orm";
-import type { Store } from "./index";
+import { and, count, desc, eq, gt, isNull, lt, min } from "drizzle-orm";
+import { inTransaction, type Store } from "./index";
+import { BoundReachedError, LOCK_NAMESPACE, lockOwner } from "./locks";
 import { keyChallenges } from "./schema";
 
 /** A challenge may be signed for 5 minutes. */
@@ -15,6 +16,32 @@ export type ChallengeRecord = typeof keyChallenges.$inferSelect;
 /** Stores a new challenge. */
 export async function insertChallenge(store: Store, row: typeof keyChallenges.$inferInsert): Promise<void> {
   await store.db.insert(keyChallenges).values(row);
+}
+
+/**
+ * Stores a new challenge unless its session already holds `maxOpen` open ones (not consumed, not
+ * expired at `nowMs`). Race-free: count and insert run under a per-session advisory lock.
+ * @param maxOpen - bound on the session's open challenges (docs/trust.md "Limits": 5)
+ * @throws BoundReachedError (nothing stored); `retryAtMs` is when the oldest open one expires
+ * @example await insertChallengeBounded(store, row, 5) // resolves, or throws at the 6th open challenge
+ */
+export async function insertChallengeBounded(store: Store, row: typeof keyChallenges.$inferInsert, maxOpen: number, nowMs = Date.now()): Promise<void> {
+  await inTransaction(store, async (tx) => {
+    await lockOwner(tx, LOCK_NAMESPACE.sessionChallenges, row.sessionId);
+    const open = await tx.db
+      .select({ n: count(), oldestExpiry: min(keyChallenges.expiresAtMs) })
+      .from(keyChallenges)
+      .where(and(eq(keyChallenges.sessionId, row.sessionId), isNull(keyChallenges.consumedAtMs), gt(keyChallenges.expiresAtMs, nowMs)));
+    if (Number(open[0]?.n ?? 0) >= maxOpen) {
+      throw new BoundReachedError("open key challenges per session", maxOpen, Number(open[0]?.oldestExpiry ?? nowMs));
+    }
+    await tx.db.insert(keyChallenges).values(row);
+  });
+}
+
+/** Deletes challenges that expired before `nowMs`, used or not (housekeeping). */
+export async function pruneChallenges(store: Store, nowMs = Date.now()): Promise<void> {
+  await store.db.delete(keyChallenges).where(lt(keyChallenges.expiresAtMs, nowMs));
 }
 
 /**

@@ -4,9 +4,10 @@
  * secret exists only in the return value of {@link createApiKey}.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, count, desc, eq, isNull } from "drizzle-orm";
 import { getAddress, type Address } from "viem";
-import type { Store } from "./index";
+import { inTransaction, type Store } from "./index";
+import { LOCK_NAMESPACE, lockOwner } from "./locks";
 import { apiKeys } from "./schema";
 
 /** Fixed live-key prefix (documented in docs/trust.md). */
@@ -22,6 +23,28 @@ export const DEFAULT_SCOPES = [
   "evmchain:launch:read",
   "evmchain:market:read",
 ] as const;
+
+/**
+ * Default cap on a wallet's active (not revoked) keys, across every creation path (browser
+ * signature, CLI). Documented in docs/trust.md "Limits"; `API_KEYS_PER_WALLET` overrides it.
+ */
+export const MAX_ACTIVE_KEYS_PER_WALLET = 10;
+
+/**
+ * Thrown by {@link createApiKey} when the wallet already holds `limit` active keys; nothing was
+ * stored. The HTTP layer maps it to 409 `key_limit_reached`.
+ */
+export class ActiveKeyLimitError extends Error {
+  override readonly name = "ActiveKeyLimitError";
+  constructor(
+    /** Checksummed wallet. */
+    readonly wallet: Address,
+    /** The cap that applied. */
+    readonly limit: number,
+  ) {
+    super(`wallet ${wallet} already has ${limit} active API keys (the maximum); revoke one first`);
+  }
+}
 
 /** A scope name. */
 export type Scope = (typeof DEFAULT_SCOPES)[number];
@@ -47,15 +70,34 @@ export function hashApiKey(secret: string): string {
 }
 
 /**
- * Creates a key with the default scopes.
+ * Counts a wallet's active (not revoked) keys.
+ * @param wallet - any case
+ * @example await countActiveKeys(store, "0xf39F…") // 2
+ */
+export async function countActiveKeys(store: Store, wallet: string): Promise<number> {
+  const rows = await store.db
+    .select({ n: count() })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.wallet, getAddress(wallet)), isNull(apiKeys.revokedAtMs)));
+  return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * Creates a key with the default scopes, unless the wallet already holds `maxActiveKeys` active
+ * keys. Race-free: the count and the insert run in one transaction holding a per-wallet advisory
+ * lock (`pg_advisory_xact_lock`), so concurrent creations for one wallet (several requests, API
+ * processes or the CLI on a shared PostgreSQL store) never exceed the cap.
  * @param input.wallet - owner wallet (any case; stored checksummed)
  * @param input.label - optional free text (<= 100 chars)
  * @param input.createdVia - `wallet_signature` or `cli`
+ * @param input.maxActiveKeys - cap on the wallet's active keys (default {@link MAX_ACTIVE_KEYS_PER_WALLET})
  * @returns the record and the secret, which is never retrievable again
+ * @throws ActiveKeyLimitError when the wallet is at the cap (nothing stored)
+ * @example await createApiKey(store, { wallet: "0xf39F…", createdVia: "cli" }) // { secret: "sk_live_…", key: { id: "key_…", … } }
  */
 export async function createApiKey(
   store: Store,
-  input: { wallet: string; label?: string | null; createdVia: "wallet_signature" | "cli"; nowMs?: number },
+  input: { wallet: string; label?: string | null; createdVia: "wallet_signature" | "cli"; nowMs?: number; maxActiveKeys?: number },
 ): Promise<{ secret: string; key: ApiKeyRecord }> {
   const secret = API_KEY_PREFIX + randomBytes(32).toString("base64url");
   const row = {
@@ -69,7 +111,12 @@ export async function createApiKey(
     createdAtMs: input.nowMs ?? Date.now(),
     revokedAtMs: null,
   };
-  await store.db.insert(apiKeys).values(row);
+  const limit = input.maxActiveKeys ?? MAX_ACTIVE_KEYS_PER_WALLET;
+  await inTransaction(store, async (tx) => {
+    await lockOwner(tx, LOCK_NAMESPACE.walletKeys, row.wallet);
+    if ((await countActiveKeys(tx, row.wallet)) >= limit) throw new ActiveKeyLimitError(row.wallet, limit);
+    await tx.db.insert(apiKeys).values(row);
+  });
   const { keyHash: _hash, ...key } = row;
   return { secret, key: key as ApiKeyRecord };
 }

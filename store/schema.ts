@@ -30,6 +30,12 @@ export const sessions = pgTable("sessions", {
   csrfSecret: text("csrf_secret").notNull(),
   createdAtMs: ms("created_at_ms").notNull(),
   expiresAtMs: ms("expires_at_ms").notNull(),
+  /**
+   * Checksummed wallet this session proved control of with a Sign-In with Ethereum (EIP-4361)
+   * signature; null until it signs in. The session surface acts only for this wallet.
+   */
+  wallet: text("wallet"),
+  signedInAtMs: ms("signed_in_at_ms"),
 });
 
 /** API keys. Only the SHA-256 (hex) of the secret is stored, plus a non-secret display id/prefix. */
@@ -54,11 +60,16 @@ export const apiKeys = pgTable(
   (t) => [index("api_keys_wallet_idx").on(t.wallet)],
 );
 
-/** One-time wallet challenges of the browser key flow (EIP-4361 style message). */
+/**
+ * One-time Sign-In with Ethereum (EIP-4361) challenges of the session surface: signing one proves
+ * the wallet for the session, and (`purpose = sign_in_and_create_key`) also creates an API key.
+ */
 export const keyChallenges = pgTable(
   "key_challenges",
   {
     nonce: text("nonce").primaryKey(),
+    /** `sign_in` or `sign_in_and_create_key`. */
+    purpose: text("purpose").notNull().default("sign_in_and_create_key"),
     /** SHA-256 id of the session that asked for it; only that session may consume it. */
     sessionId: text("session_id").notNull(),
     wallet: text("wallet").notNull(),
@@ -75,8 +86,9 @@ export const keyChallenges = pgTable(
  * also the coin flow's drafts) or from a session build (`surface = session`). `state` follows the
  * state machine in `launch/states.ts`: `intent_created` -> `built` -> `submitted` -> `confirmed`,
  * or `failed` / `expired`. A `confirmed` row is the persisted launch and its creator metadata (the
- * public token records merge it in); a transaction hash confirms at most one launch and a token
- * is confirmed at most once (partial unique indexes).
+ * public token records merge it in). One on-chain launch has exactly one canonical confirmed
+ * record (partial unique indexes on `tx_hash` and `token_address`); further records of the same
+ * creator that the same transaction confirms point at it with `canonical_launch_id`.
  */
 export const launches = pgTable(
   "launches",
@@ -127,6 +139,11 @@ export const launches = pgTable(
     /** Verifier code and message of the last failed confirmation (state `failed`). */
     failureCode: text("failure_code"),
     failureMessage: text("failure_message"),
+    /**
+     * Set when another launch record of the same creator confirmed the same transaction first:
+     * the id of that record, which holds the token's metadata. Null on the canonical record.
+     */
+    canonicalLaunchId: text("canonical_launch_id"),
     createdAtMs: ms("created_at_ms").notNull(),
     updatedAtMs: ms("updated_at_ms").notNull(),
   },
@@ -134,8 +151,8 @@ export const launches = pgTable(
     index("launches_api_key_idx").on(t.apiKeyId),
     index("launches_tx_hash_idx").on(t.txHash),
     index("launches_session_creator_idx").on(t.sessionId, t.creator),
-    uniqueIndex("launches_confirmed_tx_uidx").on(t.txHash).where(sql`state = 'confirmed'`),
-    uniqueIndex("launches_confirmed_token_uidx").on(t.tokenAddress).where(sql`state = 'confirmed'`),
+    uniqueIndex("launches_canonical_tx_uidx").on(t.txHash).where(sql`state = 'confirmed' and canonical_launch_id is null`),
+    uniqueIndex("launches_canonical_token_uidx").on(t.tokenAddress).where(sql`state = 'confirmed' and canonical_launch_id is null`),
   ],
 );
 

@@ -5,14 +5,14 @@
 import { createHash, randomBytes } from "node:crypto";
 import Tokens from "csrf";
 import { and, eq, gt, lt } from "drizzle-orm";
-import type { Store } from "./index";
-import { sessions } from "./schema";
+import { inTransaction, type Store } from "./index";
+import { launches, sessions } from "./schema";
 
 /** Session lifetime: 24 hours from creation (absolute). */
 export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
 
-/** A live session. */
-export type SessionRecord = { id: string; csrfSecret: string; createdAtMs: number; expiresAtMs: number };
+/** A live session; `wallet` is the wallet it proved with Sign-In with Ethereum, or null. */
+export type SessionRecord = typeof sessions.$inferSelect;
 
 const tokens = new Tokens();
 
@@ -27,7 +27,14 @@ export function sessionIdOf(cookieValue: string): string {
  */
 export async function createSession(store: Store, nowMs = Date.now()): Promise<{ cookieValue: string; session: SessionRecord }> {
   const cookieValue = randomBytes(32).toString("base64url");
-  const session = { id: sessionIdOf(cookieValue), csrfSecret: tokens.secretSync(), createdAtMs: nowMs, expiresAtMs: nowMs + SESSION_TTL_MS };
+  const session: SessionRecord = {
+    id: sessionIdOf(cookieValue),
+    csrfSecret: tokens.secretSync(),
+    createdAtMs: nowMs,
+    expiresAtMs: nowMs + SESSION_TTL_MS,
+    wallet: null,
+    signedInAtMs: null,
+  };
   await store.db.insert(sessions).values(session);
   return { cookieValue, session };
 }
@@ -56,4 +63,37 @@ export function verifyCsrfToken(session: SessionRecord, token: string): boolean 
 /** Deletes sessions that expired before `nowMs` (housekeeping). */
 export async function pruneSessions(store: Store, nowMs = Date.now()): Promise<void> {
   await store.db.delete(sessions).where(lt(sessions.expiresAtMs, nowMs));
+}
+
+/**
+ * Records that a session proved control of `wallet` (a verified Sign-In with Ethereum signature)
+ * and rotates its identifier: the old cookie stops working and a new one is issued, so a cookie
+ * known before the sign-in (session fixation) never carries the proven wallet. The CSRF secret,
+ * the expiry and this session's launch builds move to the new identifier in one transaction.
+ * @returns the new cookie value (send it in `Set-Cookie`) and the signed-in record, or `null`
+ *   when the session expired or was already rotated by a concurrent sign-in
+ */
+export async function signInSession(
+  store: Store,
+  session: SessionRecord,
+  wallet: string,
+  nowMs = Date.now(),
+): Promise<{ cookieValue: string; session: SessionRecord } | null> {
+  const cookieValue = randomBytes(32).toString("base64url");
+  const next: SessionRecord = { ...session, id: sessionIdOf(cookieValue), wallet, signedInAtMs: nowMs };
+  return inTransaction(store, async (tx) => {
+    const removed = await tx.db
+      .delete(sessions)
+      .where(and(eq(sessions.id, session.id), gt(sessions.expiresAtMs, nowMs)))
+      .returning({ id: sessions.id });
+    if (removed.length === 0) return null;
+    await tx.db.insert(sessions).values(next);
+    await tx.db.update(launches).set({ sessionId: next.id }).where(eq(launches.sessionId, session.id));
+    return { cookieValue, session: next };
+  });
+}
+
+/** Forgets the wallet a session proved (sign-out); the session and its CSRF secret stay. */
+export async function signOutSession(store: Store, sessionId: string): Promise<void> {
+  await store.db.update(sessions).set({ wallet: null, signedInAtMs: null }).where(eq(sessions.id, sessionId));
 }

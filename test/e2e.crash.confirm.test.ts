@@ -34,6 +34,7 @@ import { loadStoreConfig, openStore } from "../store/index";
 import { hashApiKey } from "../store/keys";
 import { apiKeys, counters, launches } from "../store/schema";
 import { startStack, until, jsonPost as json, type Stack } from "./harness";
+import { coinQuotaBucket } from "../api/middleware/rateLimit";
 import { postgresAvailable } from "./postgres";
 import { startRpcProxy, type RpcProxy } from "./rpcProxy";
 
@@ -92,7 +93,7 @@ async function killService(stack: Stack): Promise<void> {
 async function storeFacts(stack: Stack, hash: Hash) {
   const store = await openStore(loadStoreConfig(stack.serviceEnv));
   try {
-    const key = (await store.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.keyHash, hashApiKey(stack.apiKey))))[0]!;
+    const key = (await store.db.select({ id: apiKeys.id, wallet: apiKeys.wallet }).from(apiKeys).where(eq(apiKeys.keyHash, hashApiKey(stack.apiKey))))[0]!;
     const withTx = await store.db.select({ id: launches.id, state: launches.state }).from(launches).where(eq(launches.txHash, hash.toLowerCase()));
     const confirmed = await store.db
       .select({ n: sql<number>`count(*)::int` })
@@ -101,7 +102,7 @@ async function storeFacts(stack: Stack, hash: Hash) {
     const finalized = await store.db
       .select({ n: sql<number>`coalesce(sum(${counters.hits}), 0)::int` })
       .from(counters)
-      .where(eq(counters.bucket, `quota:coins_finalized:${key.id}`));
+      .where(eq(counters.bucket, coinQuotaBucket("coins_finalized", key.wallet)));
     return { withTx, confirmedOfKey: confirmed[0]!.n, finalizedCount: finalized[0]!.n };
   } finally {
     await store.close();

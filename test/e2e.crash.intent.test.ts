@@ -28,6 +28,7 @@ import { loadStoreConfig, openStore } from "../store/index";
 import { hashApiKey } from "../store/keys";
 import { apiKeys, counters, idempotencyRecords, launches } from "../store/schema";
 import { startStack, until, jsonPost as json, type Stack } from "./harness";
+import { coinQuotaBucket } from "../api/middleware/rateLimit";
 import { postgresAvailable } from "./postgres";
 
 const postgresUp = await postgresAvailable();
@@ -70,12 +71,12 @@ describe.skipIf(!postgresUp)("kill -9 in the middle of a launch intent (PostgreS
   async function storeFacts(name: string, idempotencyKey: string) {
     const store = await openStore(loadStoreConfig(stack.serviceEnv));
     try {
-      const key = (await store.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.keyHash, hashApiKey(stack.apiKey))))[0]!;
+      const key = (await store.db.select({ id: apiKeys.id, wallet: apiKeys.wallet }).from(apiKeys).where(eq(apiKeys.keyHash, hashApiKey(stack.apiKey))))[0]!;
       const named = await store.db.select({ id: launches.id }).from(launches).where(and(eq(launches.apiKeyId, key.id), eq(launches.name, name)));
       const created = await store.db
         .select({ n: sql<number>`coalesce(sum(${counters.hits}), 0)::int` })
         .from(counters)
-        .where(eq(counters.bucket, `quota:coins_created:${key.id}`));
+        .where(eq(counters.bucket, coinQuotaBucket("coins_created", key.wallet)));
       const record = (
         await store.db
           .select({ state: idempotencyRecords.state })

@@ -135,7 +135,8 @@ beforeAll(async () => {
   const zero = await launch(1, true, "0.05");
   const one = await launch(2, false, "0.08");
   await launch(3, false, "0"); // no first buy: the join's reserves are the block's balances
-  for (const [walletIndex, p, amount] of [[4, zero, "0.03"], [4, one, "0.2"], [5, zero, "0.01"]] as const) {
+  // The last two are 1-wei buys the 1 % fee swallows whole: WETH in, 0 tokens out (still buys).
+  for (const [walletIndex, p, amount] of [[4, zero, "0.03"], [4, one, "0.2"], [5, zero, "0.01"], [6, zero, "0.000000000000000001"], [6, one, "0.000000000000000001"]] as const) {
     const w = stack.wallet(walletIndex);
     const { receipt } = await buyToken(w, stack.publicClient, stack.manifest, p.token, parseEther(amount));
     await collect(receipt, w.account.address);
@@ -177,8 +178,20 @@ describe("events", () => {
     const { status, body } = await stack.request(`${PREFIX}/events?fromBlock=${firstBlock}&toBlock=${lastBlock}`);
     expect(status).toBe(200);
     expect(Object.keys(body)).toEqual(["events"]);
-    expect(expected.filter((e) => e.eventType === "swap")).toHaveLength(7); // 2 first buys, 3 buys, 2 sells
+    expect(expected.filter((e) => e.eventType === "swap")).toHaveLength(9); // 2 first buys, 5 buys, 2 sells
     expect(body.events).toEqual(expected);
+    // The 1-wei buys moved no token and are served as WETH in (the receipts' positive delta).
+    const zeroToken = body.events.filter((e: Record<string, string>) => e.asset0Out === "0" || e.asset1Out === "0");
+    expect(zeroToken).toHaveLength(2);
+    for (const e of zeroToken) {
+      const p = pools.get(getAddress(e.pairId))!;
+      const wethIs0 = p.token0 !== p.token;
+      expect(wethIs0 ? e.asset0In : e.asset1In).toBe("0.000000000000000001");
+      // ... and the trade record says buy.
+      const { body: page } = await stack.request(`/api/public/token/${p.token}/trades?limit=200`);
+      const trade = page.trades.find((t: { tx_hash: string }) => t.tx_hash === e.txnId);
+      expect(trade).toMatchObject({ side: "buy", token_amount: "0", eth_amount_wei: "1" });
+    }
     for (const e of body.events.filter((x: { eventType: string }) => x.eventType === "swap")) {
       const sides = ["asset0In", "asset1In", "asset0Out", "asset1Out"].filter((k) => k in e);
       expect([["asset0In", "asset1Out"], ["asset1In", "asset0Out"]]).toContainEqual(sides);

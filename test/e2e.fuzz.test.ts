@@ -17,7 +17,9 @@
  * 1. No response is a 5xx (the RPC is up, so not even 503 `chain_unavailable`); every non-2xx
  *    body is the error shape `{ok: false, error, message, request_id}` with `error` in
  *    `ERROR_CATALOGUE` (which includes the media module's image codes) and the HTTP status the
- *    catalogue gives it. A session POST with a broken session/CSRF pair is always 403 `csrf_failed`.
+ *    catalogue gives it. A session POST with a broken session/CSRF pair is always 403 `csrf_failed`,
+ *    unless its body breaks the app's body rules (api/middleware/jsonBody.ts), which run before
+ *    every router and answer with their own code (400 `invalid_request` / `forbidden_field`, 413).
  *    Feeds, the token list and media may be non-JSON on success.
  * 2. A rejected request changes nothing: the offchain store's tables (every row of `sessions`,
  *    `api_keys`, `key_challenges`, `launches`, `idempotency_records`, `media`) are snapshotted
@@ -36,9 +38,11 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getAddress, keccak256, parseEther, toHex, type Address } from "viem";
 import { ERROR_CATALOGUE } from "../api/errors";
-import { png } from "../api/media/fixtures";
+import { checkJsonBodyText } from "../api/middleware/jsonBody";
+import { png } from "./fixtures/images";
 import { buyToken, launchToken } from "../devnet/actions";
 import { devAccount } from "../devnet/clients";
+import { signedInSession } from "./helpers/session";
 import { startStack, until, type Stack } from "./harness";
 import { postgresAvailable, TEST_DATABASE_URL } from "./postgres";
 
@@ -315,6 +319,8 @@ const SESSION_POSTS: [string, () => Record<string, unknown>][] = [
   ["build-direct-v3-launch", () => ({ creator: devAccount(6).address, name: "Fuzz Coin", symbol: "FUZZ", first_buy_wei: "0", slippage_bps: 300, description: "d" })],
   ["verify-direct-v3-launch", () => ({ tx_hash: keccak256(toHex("nope")), creator: devAccount(6).address, write: true, metadata: { name: "Fuzz Coin", symbol: "FUZZ" } })],
   ["build-creator-rewards-claim", () => ({ wallet: devAccount(1).address })],
+  ["sign-in/challenge", () => ({ wallet: devAccount(7).address, create_api_key: true })],
+  ["sign-in", () => ({ wallet: devAccount(7).address, signature: `0x${"ab".repeat(65)}`, label: "fuzz" })],
 ];
 
 const sessionValid = () =>
@@ -334,7 +340,20 @@ const sessionValid = () =>
       });
     });
 
-/** Session POSTs whose session/CSRF pair is broken in one way: always 403 csrf_failed. */
+/** The code the app's body parser answers for a JSON body text, or null when the body passes it. */
+function bodyRuleCode(text: string): string | null {
+  try {
+    checkJsonBodyText(text);
+    return null;
+  } catch (err) {
+    return (err as { code: string }).code;
+  }
+}
+
+/**
+ * Session POSTs whose session/CSRF pair is broken in one way: 403 csrf_failed, or the body
+ * parser's code when the body itself breaks a body rule (the parser runs before every router).
+ */
 const sessionBroken = () =>
   fc
     .tuple(
@@ -362,7 +381,8 @@ const sessionBroken = () =>
         case "not-json": text = `csrf_token=${session.csrf}&${junk}`; break;
         case "garbage-token": headers["X-CSRF-Token"] = junk.trim() || "x"; body.csrf_token = junk.trim() || "x"; break;
       }
-      return { method: "POST", path: `/api/evm/evmchain/${name}`, headers, body: text ?? JSON.stringify(body), expect: "csrf_failed" };
+      const bodyText = text ?? JSON.stringify(body);
+      return { method: "POST", path: `/api/evm/evmchain/${name}`, headers, body: bodyText, expect: bodyRuleCode(bodyText) ?? "csrf_failed" };
     });
 
 const getHeaders = fc.option(
@@ -554,7 +574,9 @@ beforeAll(async () => {
       expect(built.status).toBe(200);
     }
   }
-  session = await newSession();
+  // The fuzzed session is signed in (EIP-4361) as the wallet its build and verify bodies name, so
+  // fuzzed bodies reach the builder and verifier, not only the sign-in check.
+  session = await signedInSession((path, init) => fetch(`${stack.service.url}${path}`, init), stack.service.url, devAccount(6));
   otherSession = await newSession();
 }, 180_000);
 
@@ -631,4 +653,32 @@ describe.skipIf(!pgUp)("fuzz: 10,000 generated requests against one service", ()
     },
     600_000,
   );
+
+  it("caps bodies on the wire (chunked and declared), and answers deep and NUL bodies with 400, through the real server", async () => {
+    const url = `${stack.service.url}/api/v1/evmchain/launches/intent`;
+    const headers = { Authorization: `Bearer ${stack.apiKey}`, "Content-Type": "application/json", "Idempotency-Key": randomUUID() };
+    const big = JSON.stringify({ creator: devAccount(0).address, name: "Wire", symbol: "WIRE", description: "a".repeat(100 * 1024) });
+    const declared = await fetch(url, { method: "POST", headers, body: big });
+    expect([declared.status, ((await declared.json()) as any).error]).toEqual([413, "body_too_large"]);
+    // No Content-Length: Transfer-Encoding chunked, counted as the bytes arrive.
+    const bytes = new TextEncoder().encode(big);
+    const chunked = await fetch(url, {
+      method: "POST",
+      headers: { ...headers, "Idempotency-Key": randomUUID() },
+      body: new ReadableStream({
+        start(controller) {
+          for (let i = 0; i < bytes.length; i += 8 * 1024) controller.enqueue(bytes.subarray(i, i + 8 * 1024));
+          controller.close();
+        },
+      }),
+      duplex: "half",
+    } as RequestInit);
+    expect([chunked.status, ((await chunked.json()) as any).error]).toEqual([413, "body_too_large"]);
+    for (const body of ['{"a":'.repeat(5_000) + "1" + "}".repeat(5_000), JSON.stringify({ creator: devAccount(0).address, name: "Nul", symbol: "NUL", description: "\u0000" })]) {
+      const res = await fetch(url, { method: "POST", headers: { ...headers, "Idempotency-Key": randomUUID() }, body });
+      expect([res.status, ((await res.json()) as any).error]).toEqual([400, "invalid_request"]);
+    }
+    // The service still answers after the oversize bodies.
+    expect([200, 503]).toContain((await fetch(`${stack.service.url}/api/v1/health`)).status);
+  });
 });

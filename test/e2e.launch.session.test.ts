@@ -11,7 +11,10 @@ import { getAddress, keccak256, parseEther, toHex, type Hash, type Hex } from "v
 import { launchToken } from "../devnet/actions";
 import { devAccount } from "../devnet/clients";
 import { deployLookAlikeFactory } from "../devnet/deploy";
+import { seedDemo } from "../devnet/seed";
+import { launchFactoryAbi } from "../abis/LaunchFactory";
 import { startStack, until, type Stack } from "./harness";
+import { openSession, sessionPost, signedInSession, type BrowserSession, type Fetcher } from "./helpers/session";
 
 let stack: Stack;
 
@@ -23,24 +26,22 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-type Session = { cookie: string; csrf: string };
+type Session = BrowserSession;
 type Tx = { chainId: Hex; from: Hex; to: Hex; value: Hex; data: Hex; gas: Hex };
 
-async function newSession(): Promise<Session> {
-  const res = await stack.request("/api/evm/evmchain/session");
-  return { cookie: (res.headers.get("set-cookie") ?? "").split(";")[0]!, csrf: res.body.csrf_token };
+const fetcher: Fetcher = (path, init) => fetch(`${stack.service.url}${path}`, init);
+const newSession = () => openSession(fetcher);
+const post = (session: Session, path: string, body: Record<string, unknown>) => sessionPost(fetcher, stack.service.url, session, path, body);
+
+/** One browser session per dev account, signed in as that account (EIP-4361). */
+const signedIn = new Map<number, Session>();
+async function sessionOf(wallet: number): Promise<Session> {
+  if (!signedIn.has(wallet)) signedIn.set(wallet, await signedInSession(fetcher, stack.service.url, devAccount(wallet)));
+  return signedIn.get(wallet)!;
 }
 
-function post(session: Session, path: string, body: Record<string, unknown>, headers: Record<string, string> = {}) {
-  return stack.request(`/api/evm/evmchain/${path}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: stack.service.url, Cookie: session.cookie, "X-CSRF-Token": session.csrf, ...headers },
-    body: JSON.stringify({ ...body, csrf_token: session.csrf }),
-  });
-}
-
-async function sessionBuild(session: Session, wallet: number, body: Record<string, unknown>) {
-  const res = await post(session, "build-direct-v3-launch", { creator: devAccount(wallet).address, first_buy_wei: "0", ...body });
+async function sessionBuild(wallet: number, body: Record<string, unknown>) {
+  const res = await post(await sessionOf(wallet), "build-direct-v3-launch", { creator: devAccount(wallet).address, first_buy_wei: "0", ...body });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as { launch_id: string; transaction: Tx; predicted_token_address: string; amount_out_minimum: string; policy: Record<string, string> };
 }
@@ -57,8 +58,10 @@ async function send(wallet: number, tx: Tx, overrides: { to?: Hex; value?: bigin
   return hash;
 }
 
-const verify = (session: Session, wallet: number, tx_hash: Hash, write: boolean, metadata?: Record<string, unknown>) =>
+const verifyIn = (session: Session, wallet: number, tx_hash: Hash, write: boolean, metadata?: Record<string, unknown>) =>
   post(session, "verify-direct-v3-launch", { tx_hash, creator: devAccount(wallet).address, write, ...(metadata ? { metadata } : {}) });
+
+const verify = async (wallet: number, tx_hash: Hash, write: boolean, metadata?: Record<string, unknown>) => verifyIn(await sessionOf(wallet), wallet, tx_hash, write, metadata);
 
 async function tokenMetadataOf(address: string) {
   return until(`token ${address} indexed`, async () => {
@@ -67,14 +70,26 @@ async function tokenMetadataOf(address: string) {
   });
 }
 
-let session: Session;
+/** A v1 launch (the harness key, dev account 0's) for `wallet` as creator, built with its signature. */
+async function v1IntentAndBuild(wallet: number, body: Record<string, unknown>): Promise<{ launch_id: string; transaction: Tx }> {
+  const intent = await stack.request("/api/v1/evmchain/launches/intent", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "Idempotency-Key": `session-e2e-${Math.random()}` },
+    body: JSON.stringify({ creator: devAccount(wallet).address, first_buy_wei: "0", ...body }),
+  });
+  expect(intent.status, JSON.stringify(intent.body)).toBe(201);
+  const intent_signature = await stack.wallet(wallet).signMessage({ message: intent.body.intent.message });
+  const built = await stack.request("/api/v1/evmchain/launches/build", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ launch_id: intent.body.launch_id, intent_signature }) });
+  expect(built.status, JSON.stringify(built.body)).toBe(200);
+  return { launch_id: intent.body.launch_id, transaction: built.body.transaction };
+}
+
+const v1Confirm = (launch_id: string, tx_hash: Hash) =>
+  stack.request("/api/v1/evmchain/launches/confirm", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ launch_id, tx_hash }) });
+
 let confirmedTx: Hash;
 
 describe("session surface: status, build, verify", () => {
-  beforeAll(async () => {
-    session = await newSession();
-  });
-
   it("GET /status describes the network for wallet_addEthereumChain and the service's readiness", async () => {
     const res = await stack.request("/api/evm/evmchain/status");
     expect(res.status).toBe(200);
@@ -106,7 +121,7 @@ describe("session surface: status, build, verify", () => {
 
   it("builds and verifies a launch with a first buy: a dry run persists nothing, write persists, redirect_ready after indexing", async () => {
     const firstBuyWei = parseEther("0.03");
-    const built = await sessionBuild(session, 1, { name: "Browser Coin", symbol: "BRWS", first_buy_wei: firstBuyWei.toString(), website_url: "https://browser.example" });
+    const built = await sessionBuild(1, { name: "Browser Coin", symbol: "BRWS", first_buy_wei: firstBuyWei.toString(), website_url: "https://browser.example" });
     const minimum = BigInt(stack.manifest.launchFactory.minimumPoolLiquidityWei);
     expect(built).toMatchObject({
       ok: true,
@@ -116,12 +131,12 @@ describe("session surface: status, build, verify", () => {
     });
     const hash = await send(1, built.transaction);
 
-    const dry = await verify(session, 1, hash, false, { name: "Browser Coin", symbol: "BRWS" });
+    const dry = await verify(1, hash, false, { name: "Browser Coin", symbol: "BRWS" });
     expect(dry.status).toBe(200);
     expect(dry.body).toMatchObject({ ok: true, verified: true, persisted: false, redirect_ready: false, token_address: built.predicted_token_address });
     expect((await tokenMetadataOf(built.predicted_token_address)).is_default).toBe(true);
 
-    const res = await verify(session, 1, hash, true, { name: "Browser Coin", symbol: "BRWS", description: "Made in a browser." });
+    const res = await verify(1, hash, true, { name: "Browser Coin", symbol: "BRWS", description: "Made in a browser." });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({
       ok: true,
@@ -138,29 +153,29 @@ describe("session surface: status, build, verify", () => {
     // The token page resolves, with the creator's metadata.
     expect(await tokenMetadataOf(built.predicted_token_address)).toMatchObject({ description: "Made in a browser.", website_url: "https://browser.example", is_default: false });
     // Repeating verify returns the same result and keeps one record.
-    const again = await verify(session, 1, hash, true, { name: "Browser Coin", symbol: "BRWS", description: "Made in a browser." });
+    const again = await verify(1, hash, true, { name: "Browser Coin", symbol: "BRWS", description: "Made in a browser." });
     expect(again.body).toEqual(res.body);
     confirmedTx = hash;
   });
 
   it("builds and verifies a launch without a first buy (metadata defaults)", async () => {
-    const built = await sessionBuild(session, 2, { name: "Browser Plain", symbol: "BPLN" });
+    const built = await sessionBuild(2, { name: "Browser Plain", symbol: "BPLN" });
     expect(built.amount_out_minimum).toBe("0");
     const hash = await send(2, built.transaction);
-    const res = await verify(session, 2, hash, true);
+    const res = await verify(2, hash, true);
     expect(res.body).toMatchObject({ state: "confirmed", persisted: true, redirect_ready: true, first_buy_wei: "0" });
     expect(await tokenMetadataOf(built.predicted_token_address)).toMatchObject({ description: "Browser Plain (BPLN) launched on evmchain.", is_default: true });
   });
 
   it("answers 202 while the transaction is not mined", async () => {
-    await sessionBuild(session, 2, { name: "Browser Wait", symbol: "BWAIT" });
-    const res = await verify(session, 2, keccak256(toHex(`never ${Date.now()}`)), true, { name: "Browser Wait", symbol: "BWAIT" });
+    await sessionBuild(2, { name: "Browser Wait", symbol: "BWAIT" });
+    const res = await verify(2, keccak256(toHex(`never ${Date.now()}`)), true, { name: "Browser Wait", symbol: "BWAIT" });
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ ok: true, state: "submitted", verified: false, redirect_ready: false, token_url: null, pending: { code: "receipt_pending" } });
   });
 
   it("returns ok:false with a message for a failed build", async () => {
-    const res = await post(session, "build-direct-v3-launch", { creator: devAccount(1).address, name: "   ", symbol: "X", first_buy_wei: "0" });
+    const res = await post(await sessionOf(1), "build-direct-v3-launch", { creator: devAccount(1).address, name: "   ", symbol: "X", first_buy_wei: "0" });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ ok: false, error: "invalid_request" });
     expect(res.body.message).toMatch(/name/);
@@ -170,71 +185,79 @@ describe("session surface: status, build, verify", () => {
 describe("session surface: forged cases are rejected, nothing persisted", () => {
   it("refuses a look-alike factory that emits the same event", async () => {
     const lookAlike = await deployLookAlikeFactory(stack.wallet(0), stack.publicClient, stack.manifest);
-    const built = await sessionBuild(session, 3, { name: "Fake Twin", symbol: "FTWN", first_buy_wei: parseEther("0.01").toString() });
+    const built = await sessionBuild(3, { name: "Fake Twin", symbol: "FTWN", first_buy_wei: parseEther("0.01").toString() });
     const hash = await send(3, built.transaction, { to: lookAlike });
-    const res = await verify(session, 3, hash, true, { name: "Fake Twin", symbol: "FTWN" });
+    const res = await verify(3, hash, true, { name: "Fake Twin", symbol: "FTWN" });
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ ok: false, error: "factory_not_accepted", verified: false, persisted: false, redirect_ready: false, token_url: null, state: "failed" });
   });
 
   it("refuses a real launch by another creator, and a creator with no build in this session", async () => {
-    await sessionBuild(session, 4, { name: "Taken", symbol: "TKN" });
+    await sessionBuild(4, { name: "Taken", symbol: "TKN" });
     const other = await launchToken(stack.wallet(5), stack.publicClient, stack.manifest, { name: "Taken", symbol: "TKN" });
-    const res = await verify(session, 4, other.hash, true, { name: "Taken", symbol: "TKN" });
+    const res = await verify(4, other.hash, true, { name: "Taken", symbol: "TKN" });
     expect(res.status).toBe(422);
     expect(res.body.error).toBe("creator_mismatch");
-    // Claiming the launch as its real creator fails too: this session never built for wallet 5.
-    const claim = await verify(session, 5, other.hash, true, { name: "Taken", symbol: "TKN" });
-    expect({ status: claim.status, error: claim.body.error }).toEqual({ status: 404, error: "launch_not_found" });
+    // This session cannot act for the real creator (wallet 5): it signed in as wallet 4.
+    const claim = await verifyIn(await sessionOf(4), 5, other.hash, true, { name: "Taken", symbol: "TKN" });
+    expect({ status: claim.status, error: claim.body.error }).toEqual({ status: 403, error: "wallet_mismatch" });
+    // The real creator's own session never built it: nothing to confirm.
+    const own = await verify(5, other.hash, true, { name: "Taken", symbol: "TKN" });
+    expect({ status: own.status, error: own.body.error }).toEqual({ status: 404, error: "launch_not_found" });
     expect((await tokenMetadataOf(getAddress(other.event.token))).is_default).toBe(true);
   });
 
   it("refuses a reverted transaction and a receipt without the built first-buy swap", async () => {
-    const slipped = await sessionBuild(session, 6, { name: "Slip", symbol: "SLIP", first_buy_wei: parseEther("1").toString(), slippage_bps: 0 });
+    const slipped = await sessionBuild(6, { name: "Slip", symbol: "SLIP", first_buy_wei: parseEther("1").toString(), slippage_bps: 0 });
     const reverted = await send(6, slipped.transaction, { value: BigInt(slipped.transaction.value) - 1n });
-    expect((await verify(session, 6, reverted, true, { name: "Slip", symbol: "SLIP" })).body.error).toBe("transaction_reverted");
+    expect((await verify(6, reverted, true, { name: "Slip", symbol: "SLIP" })).body.error).toBe("transaction_reverted");
 
-    const noSwap = await sessionBuild(session, 7, { name: "No Swap", symbol: "NSWP", first_buy_wei: parseEther("0.02").toString() });
+    const noSwap = await sessionBuild(7, { name: "No Swap", symbol: "NSWP", first_buy_wei: parseEther("0.02").toString() });
     const hash = await send(7, noSwap.transaction, { value: BigInt(stack.manifest.launchFactory.minimumPoolLiquidityWei) });
-    const res = await verify(session, 7, hash, true, { name: "No Swap", symbol: "NSWP" });
+    const res = await verify(7, hash, true, { name: "No Swap", symbol: "NSWP" });
     expect(res.status).toBe(422);
     expect(["value_mismatch", "first_buy_missing"]).toContain(res.body.error);
     expect((await tokenMetadataOf(noSwap.predicted_token_address)).is_default).toBe(true);
   });
 
   it("never lets another session verify (and choose the metadata of) this session's build", async () => {
-    const built = await sessionBuild(session, 8, { name: "Mine Only", symbol: "MINE" });
+    const built = await sessionBuild(8, { name: "Mine Only", symbol: "MINE" });
     const hash = await send(8, built.transaction);
-    const intruder = await newSession();
-    const res = await verify(intruder, 8, hash, true, { name: "Mine Only", symbol: "MINE", description: "hijacked" });
-    expect({ status: res.status, error: res.body.error }).toEqual({ status: 404, error: "launch_not_found" });
-    const mine = await verify(session, 8, hash, true, { name: "Mine Only", symbol: "MINE" });
+    const anonymous = await newSession();
+    const res = await verifyIn(anonymous, 8, hash, true, { name: "Mine Only", symbol: "MINE", description: "hijacked" });
+    expect({ status: res.status, error: res.body.error }).toEqual({ status: 403, error: "sign_in_required" });
+    // Another session of the same wallet never built it.
+    const secondTab = await signedInSession(fetcher, stack.service.url, devAccount(8));
+    const other = await verifyIn(secondTab, 8, hash, true, { name: "Mine Only", symbol: "MINE", description: "hijacked" });
+    expect({ status: other.status, error: other.body.error }).toEqual({ status: 404, error: "launch_not_found" });
+    const mine = await verify(8, hash, true, { name: "Mine Only", symbol: "MINE" });
     expect(mine.body).toMatchObject({ state: "confirmed", persisted: true });
   });
 
-  it("refuses a replayed transaction of another launch, on both surfaces", async () => {
-    await sessionBuild(session, 1, { name: "Browser Coin", symbol: "BRWS", first_buy_wei: parseEther("0.03").toString() });
-    const res = await verify(session, 1, confirmedTx, true, { name: "Browser Coin", symbol: "BRWS" });
+  it("confirms a transaction only for its own launch, whichever surface sees it", async () => {
+    await sessionBuild(1, { name: "Browser Coin", symbol: "BRWS", first_buy_wei: parseEther("0.03").toString() });
+    const res = await verify(1, confirmedTx, true, { name: "Browser Coin", symbol: "BRWS" });
     expect(res.status).toBe(200); // the same launch: idempotent, the build confirmed with this hash answers
     expect(res.body.state).toBe("confirmed");
-    // Another build of this session cannot be confirmed with that transaction.
-    const other = await sessionBuild(session, 1, { name: "Second Coin", symbol: "SCND" });
-    const replayed = await verify(session, 1, confirmedTx, true, { name: "Second Coin", symbol: "SCND" });
+    // Another build of this session (another token) cannot be confirmed with that transaction.
+    const other = await sessionBuild(1, { name: "Second Coin", symbol: "SCND" });
+    const replayed = await verify(1, confirmedTx, true, { name: "Second Coin", symbol: "SCND" });
     expect({ status: replayed.status, error: replayed.body.error, state: replayed.body.state }).toEqual({ status: 409, error: "tx_already_used", state: "built" });
-    expect((await verify(session, 1, confirmedTx, true, { name: "Second Coin", symbol: "SCND", description: "x" })).status).toBe(409);
+    expect((await verify(1, confirmedTx, true, { name: "Second Coin", symbol: "SCND", description: "x" })).status).toBe(409);
     expect((other as unknown as { state: string }).state).toBe("built");
 
-    // A v1 launch (same creator, name, symbol) cannot confirm with the session's transaction.
-    const intent = await stack.request("/api/v1/evmchain/launches/intent", {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "Idempotency-Key": `session-replay-${Date.now()}` },
-      body: JSON.stringify({ creator: devAccount(1).address, name: "Browser Coin", symbol: "BRWS", first_buy_wei: parseEther("0.03").toString() }),
-    });
-    const signature = await stack.wallet(1).signMessage({ message: intent.body.intent.message });
-    const built = await stack.request("/api/v1/evmchain/launches/build", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ launch_id: intent.body.launch_id, intent_signature: signature }) });
-    expect(built.status).toBe(200);
-    const replay = await stack.request("/api/v1/evmchain/launches/confirm", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ launch_id: intent.body.launch_id, tx_hash: confirmedTx }) });
-    expect({ status: replay.status, error: replay.body.error }).toEqual({ status: 409, error: "tx_already_used" });
+    // The creator's v1 launch of the same token confirms with the session's transaction (200, not
+    // 409): one launch, one confirmation; the token keeps the first confirmation's metadata.
+    const v1 = await v1IntentAndBuild(1, { name: "Browser Coin", symbol: "BRWS", first_buy_wei: parseEther("0.03").toString(), description: "from v1" });
+    const confirmed = await v1Confirm(v1.launch_id, confirmedTx);
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+    expect(confirmed.body).toMatchObject({ ok: true, launch_id: v1.launch_id, state: "confirmed", tx_hash: confirmedTx, token_address: res.body.token_address, canonical_launch_id: res.body.launch_id });
+    expect((await v1Confirm(v1.launch_id, confirmedTx)).body).toEqual(confirmed.body);
+    expect((await tokenMetadataOf(res.body.token_address)).description).toBe("Made in a browser.");
+    // A v1 launch of another token cannot.
+    const foreign = await v1IntentAndBuild(1, { name: "Third Coin", symbol: "THRD" });
+    const refused = await v1Confirm(foreign.launch_id, confirmedTx);
+    expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 409, error: "tx_already_used" });
   });
 
   it("refuses every forbidden body field and a missing CSRF token, changing nothing", async () => {
@@ -253,20 +276,132 @@ describe("session surface: forged cases are rejected, nothing persisted", () => 
       { metadata: { name: "A", symbol: "A", seed: "x" } },
     ];
     for (const extra of extras) {
-      const b = await post(session, "build-direct-v3-launch", { creator: devAccount(9).address, name: "Guard", symbol: "GRD", first_buy_wei: "0", ...extra });
+      const b = await post(await sessionOf(9), "build-direct-v3-launch", { creator: devAccount(9).address, name: "Guard", symbol: "GRD", first_buy_wei: "0", ...extra });
       expect({ extra, status: b.status, error: b.body.error }).toEqual({ extra, status: 400, error: "forbidden_field" });
-      const v = await post(session, "verify-direct-v3-launch", { tx_hash: confirmedTx, creator: devAccount(9).address, write: true, ...extra });
+      const v = await post(await sessionOf(9), "verify-direct-v3-launch", { tx_hash: confirmedTx, creator: devAccount(9).address, write: true, ...extra });
       expect({ extra, status: v.status, error: v.body.error }).toEqual({ extra, status: 400, error: "forbidden_field" });
     }
     // Nothing was built for wallet 9 by those requests.
-    const none = await verify(session, 9, confirmedTx, true);
+    const none = await verify(9, confirmedTx, true);
     expect(none.body.error).toBe("launch_not_found");
 
+    const session = await sessionOf(9);
     const noHeader = await stack.request("/api/evm/evmchain/build-direct-v3-launch", {
       method: "POST",
       headers: { "Content-Type": "application/json", Origin: stack.service.url, Cookie: session.cookie },
       body: JSON.stringify({ creator: devAccount(9).address, name: "Guard", symbol: "GRD", csrf_token: session.csrf }),
     });
     expect({ status: noHeader.status, error: noHeader.body.error }).toEqual({ status: 403, error: "csrf_failed" });
+  });
+});
+
+/**
+ * The critical finding of the hostile-client review (docs/security.md, row S-1): an anonymous
+ * session built for another wallet's launch and confirmed it with that wallet's transaction,
+ * taking over its metadata and leaving the creator's own v1 launch `built` forever.
+ */
+describe("session surface: nobody confirms, or attaches metadata to, another wallet's launch", () => {
+  const attackerWallet = 9;
+  const attack = async (session: Session, victim: number, tx_hash: Hash, token: { name: string; symbol: string }) => {
+    const build = await post(session, "build-direct-v3-launch", { creator: devAccount(victim).address, ...token, first_buy_wei: "0", website_url: "https://attacker.example", description: "attacker" });
+    const verified = await verifyIn(session, victim, tx_hash, true, { ...token, description: "attacker" });
+    const dry = await verifyIn(session, victim, tx_hash, false, token);
+    return [build, verified, dry].map((r) => ({ status: r.status, error: r.body.error }));
+  };
+  const refusedAs = (error: string) => [
+    { status: 403, error },
+    { status: 403, error },
+    { status: 403, error },
+  ];
+
+  it("v1 first, then the session: the attack is refused and the creator's v1 confirm succeeds", async () => {
+    const victim = 3;
+    const token = { name: "Victim One", symbol: "VONE" };
+    const v1 = await v1IntentAndBuild(victim, { ...token, first_buy_wei: parseEther("0.01").toString(), website_url: "https://victim.example" });
+    const hash = await send(victim, v1.transaction);
+    expect(await attack(await newSession(), victim, hash, token)).toEqual(refusedAs("sign_in_required"));
+    expect(await attack(await sessionOf(attackerWallet), victim, hash, token)).toEqual(refusedAs("wallet_mismatch"));
+    const confirmed = await v1Confirm(v1.launch_id, hash);
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+    expect(confirmed.body).toMatchObject({ state: "confirmed", canonical_launch_id: null });
+    expect(await tokenMetadataOf(confirmed.body.token_address)).toMatchObject({ website_url: "https://victim.example" });
+    // After the confirmation the attack still fails, and changes nothing.
+    expect(await attack(await sessionOf(attackerWallet), victim, hash, token)).toEqual(refusedAs("wallet_mismatch"));
+    expect(await tokenMetadataOf(confirmed.body.token_address)).toMatchObject({ website_url: "https://victim.example" });
+  });
+
+  it("the session first, then v1: the creator's own session confirms, and its v1 intent becomes confirmed with that transaction", async () => {
+    const victim = 6;
+    const token = { name: "Victim Two", symbol: "VTWO" };
+    const v1 = await v1IntentAndBuild(victim, { ...token, website_url: "https://v1.example" });
+    const hash = await send(victim, v1.transaction);
+    expect(await attack(await newSession(), victim, hash, token)).toEqual(refusedAs("sign_in_required"));
+    expect(await attack(await sessionOf(attackerWallet), victim, hash, token)).toEqual(refusedAs("wallet_mismatch"));
+    // The creator, signed in, confirms through the session surface first.
+    await sessionBuild(victim, { ...token, website_url: "https://session.example" });
+    const viaSession = await verify(victim, hash, true, token);
+    expect(viaSession.status, JSON.stringify(viaSession.body)).toBe(200);
+    expect(viaSession.body).toMatchObject({ state: "confirmed", canonical_launch_id: null });
+    // Its v1 intent sees the same launch as confirmed (200, not 409), idempotently.
+    const viaV1 = await v1Confirm(v1.launch_id, hash);
+    expect(viaV1.status, JSON.stringify(viaV1.body)).toBe(200);
+    expect(viaV1.body).toMatchObject({ launch_id: v1.launch_id, state: "confirmed", tx_hash: hash, token_address: viaSession.body.token_address, canonical_launch_id: viaSession.body.launch_id });
+    const status = await stack.request(`/api/v1/evmchain/launches/status?launch_id=${v1.launch_id}`);
+    expect(status.body).toMatchObject({ state: "confirmed", tx_hash: hash, token_address: viaSession.body.token_address });
+    expect(await tokenMetadataOf(viaSession.body.token_address)).toMatchObject({ website_url: "https://session.example" });
+  });
+
+  it("a launch made directly through the factory, and the seeded demo tokens, cannot be claimed by another session", async () => {
+    const direct = await launchToken(stack.wallet(7), stack.publicClient, stack.manifest, { name: "Direct Victim", symbol: "DVIC" });
+    expect(await attack(await newSession(), 7, direct.hash, { name: "Direct Victim", symbol: "DVIC" })).toEqual(refusedAs("sign_in_required"));
+    expect(await attack(await sessionOf(attackerWallet), 7, direct.hash, { name: "Direct Victim", symbol: "DVIC" })).toEqual(refusedAs("wallet_mismatch"));
+    expect((await tokenMetadataOf(getAddress(direct.event.token))).is_default).toBe(true);
+
+    const seeded = await seedDemo(stack.manifest, { trades: 0 });
+    for (const t of seeded.tokens) {
+      const creatorIndex = Array.from({ length: 10 }, (_, i) => i).find((i) => devAccount(i).address === t.creator)!;
+      const launch = await stack.publicClient.getContractEvents({ address: stack.manifest.contracts.launchFactory, abi: launchFactoryAbi, eventName: "TokenLaunched", args: { token: t.token }, fromBlock: 0n });
+      const hash = launch[0]!.transactionHash;
+      expect(await attack(await sessionOf(attackerWallet), creatorIndex, hash, { name: t.name, symbol: t.symbol })).toEqual(refusedAs("wallet_mismatch"));
+      expect((await tokenMetadataOf(t.token)).is_default).toBe(true);
+    }
+  });
+});
+
+describe("CORS only on the public read surface (the running service, behind Ponder's own server)", () => {
+  const EVIL = "https://evil.example";
+  const raw = (path: string, init: RequestInit = {}) => fetch(`${stack.service.url}${path}`, init);
+  const corsHeaders = (res: Response) => [...res.headers.keys()].filter((name) => name.startsWith("access-control-"));
+  const preflight = (path: string, method: string, requestHeaders: string) =>
+    raw(path, { method: "OPTIONS", headers: { Origin: EVIL, "Access-Control-Request-Method": method, "Access-Control-Request-Headers": requestHeaders } });
+
+  it("grants any origin on the public read surface (reads and their preflights)", async () => {
+    for (const path of ["/api/public", "/api/public/tokens/new?limit=1", "/token-list/evmchain.json", "/feed/new-launches.xml", "/api/openapi.json"]) {
+      const res = await raw(path, { headers: { Origin: EVIL } });
+      expect({ path, allow: res.headers.get("access-control-allow-origin") }).toEqual({ path, allow: "*" });
+      expect(res.headers.get("access-control-allow-credentials")).toBeNull();
+    }
+    const pre = await preflight("/api/public/tokens/new", "GET", "content-type");
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get("access-control-allow-origin")).toBe("*");
+  });
+
+  it("grants nothing on the session surface, /api/v1, the pages and the operational routes: no Access-Control-* header, preflights included", async () => {
+    const responses: [string, Response][] = [
+      ["GET session", await raw("/api/evm/evmchain/session", { headers: { Origin: EVIL } })],
+      ["GET status", await raw("/api/evm/evmchain/status", { headers: { Origin: EVIL } })],
+      ["POST build (cross-origin)", await raw("/api/evm/evmchain/build-direct-v3-launch", { method: "POST", headers: { Origin: EVIL, "Content-Type": "application/json" }, body: "{}" })],
+      ["OPTIONS build", await preflight("/api/evm/evmchain/build-direct-v3-launch", "POST", "content-type,x-csrf-token")],
+      ["OPTIONS api-keys", await preflight("/api/evm/evmchain/api-keys", "POST", "content-type,x-csrf-token")],
+      ["GET v1 descriptor", await raw("/api/v1", { headers: { Origin: EVIL } })],
+      ["GET v1 token (key)", await raw(`/api/v1/evmchain/tokens/${stack.manifest.contracts.launchFactory}`, { headers: { Origin: EVIL, Authorization: `Bearer ${stack.apiKey}` } })],
+      ["OPTIONS v1 intent", await preflight("/api/v1/evmchain/launches/intent", "POST", "authorization,content-type,idempotency-key")],
+      ["GET launch page", await raw("/launch", { headers: { Origin: EVIL } })],
+      ["GET /status (Ponder)", await raw("/status", { headers: { Origin: EVIL } })],
+      ["OPTIONS /metrics (Ponder)", await preflight("/metrics", "GET", "authorization")],
+    ];
+    for (const [what, res] of responses) expect({ what, cors: corsHeaders(res) }).toEqual({ what, cors: [] });
+    // The session POST from another origin is refused on its own merits too.
+    expect(responses[2]![1].status).toBe(403);
   });
 });

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getAddress, keccak256, parseEther, toHex, type Hash, type Hex } from "viem";
-import * as fx from "../api/media/fixtures";
+import * as fx from "./fixtures/images";
 import { launchToken } from "../devnet/actions";
 import { devAccount } from "../devnet/clients";
 import { deployLookAlikeFactory } from "../devnet/deploy";
@@ -286,12 +286,18 @@ describe("forged cases are rejected and nothing is persisted", () => {
     await expectNotPersisted(launchId);
   });
 
-  it("refuses a replayed confirm of another launch's transaction (409, nothing changes)", async () => {
-    const { launchId } = await intentAndBuild(1, { name: "Launch One", symbol: "ONE" });
+  it("refuses a replayed confirm of another token's or another creator's transaction (409, nothing changes)", async () => {
+    // The same creator, another token.
+    const { launchId } = await intentAndBuild(1, { name: "Launch Two", symbol: "TWO" });
     const res = await confirm(launchId, confirmedTx);
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ error: "tx_already_used", state: "built" });
     expect((await expectNotPersisted(launchId)).state).toBe("built");
+    // Another creator, the same name and symbol.
+    const other = await intentAndBuild(2, { name: "Launch One", symbol: "ONE" });
+    const refused = await confirm(other.launchId, confirmedTx);
+    expect(refused.body).toMatchObject({ error: "tx_already_used", state: "built" });
+    expect((await expectNotPersisted(other.launchId)).state).toBe("built");
   });
 
   it("refuses every forbidden body field on build, confirm and the coin flow with 400 forbidden_field, changing nothing", async () => {
@@ -339,12 +345,12 @@ describe("launch metrics", () => {
       return line ? Number(line.split(" ")[1]) : 0;
     };
     // Everything above ran through this service: successful launches and forged receipts.
-    expect(value('launch_builds_total{outcome="ok"}')).toBeGreaterThanOrEqual(4);
-    expect(value('launch_confirmations_total{outcome="ok"}')).toBeGreaterThanOrEqual(3);
-    expect(value('launch_verifications_total{outcome="ok"}')).toBeGreaterThanOrEqual(3);
-    expect(value('launch_verifications_total{outcome="factory_not_accepted"}')).toBeGreaterThanOrEqual(1);
-    expect(value('launch_verifications_total{outcome="transaction_reverted"}')).toBeGreaterThanOrEqual(1);
-    expect(value('launch_confirmations_total{outcome="tx_already_used"}')).toBeGreaterThanOrEqual(1);
+    expect(value('launchpad_launch_builds_total{outcome="ok"}')).toBeGreaterThanOrEqual(4);
+    expect(value('launchpad_launch_confirmations_total{outcome="ok"}')).toBeGreaterThanOrEqual(3);
+    expect(value('launchpad_launch_verifications_total{outcome="ok"}')).toBeGreaterThanOrEqual(3);
+    expect(value('launchpad_launch_verifications_total{outcome="factory_not_accepted"}')).toBeGreaterThanOrEqual(1);
+    expect(value('launchpad_launch_verifications_total{outcome="transaction_reverted"}')).toBeGreaterThanOrEqual(1);
+    expect(value('launchpad_launch_confirmations_total{outcome="tx_already_used"}')).toBeGreaterThanOrEqual(1);
   });
 });
 

@@ -265,6 +265,47 @@ describe.each(modes)("market data over HTTP equals the receipts ($database)", ({
     }
   });
 
+  it("pages v1 trades with the public trade lists' cursor and with before_timestamp", async () => {
+    const s = scenarios[0]!;
+    const base = `/api/v1/evmchain/tokens/${s.tokenAddress}/trades`;
+    const all = (await getJson(`${base}?limit=200`)).body;
+    expect(all.trades.length).toBeGreaterThan(3);
+    expect(all.next_cursor).toBeNull();
+    const paged: unknown[] = [];
+    let cursor: string | null = null;
+    do {
+      const { status, body } = await getJson(`${base}?limit=2${cursor ? `&cursor=${cursor}` : ""}`);
+      expect(status).toBe(200);
+      expect(body.trades.length).toBeLessThanOrEqual(2);
+      paged.push(...body.trades);
+      cursor = body.next_cursor;
+    } while (cursor);
+    expect(paged).toEqual(all.trades);
+    // The same cursor as the public token trades: each surface accepts the other's.
+    const pub = (await getJson(`/api/public/token/${s.tokenAddress}/trades?limit=2`)).body;
+    const v1 = (await getJson(`${base}?limit=2`)).body;
+    expect(v1.next_cursor).toBe(pub.next_cursor);
+    expect((await getJson(`${base}?limit=2&cursor=${pub.next_cursor}`)).body.trades).toEqual(all.trades.slice(2, 4));
+    // before_timestamp keeps trades with an earlier block time (strictly), combinable with limit.
+    const times = [...new Set(all.trades.map((t: { timestamp_sec: number }) => t.timestamp_sec))] as number[];
+    for (const before of [...times, Math.max(...times) + 1, Math.min(...times) - 1]) {
+      const older = (await getJson(`${base}?limit=200&before_timestamp=${before}`)).body;
+      expect(older.trades).toEqual(all.trades.filter((t: { timestamp_sec: number }) => t.timestamp_sec < before));
+    }
+    const newest = Math.max(...times) + 1;
+    expect((await getJson(`${base}?limit=1&before_timestamp=${newest}`)).body.trades).toEqual(all.trades.slice(0, 1));
+    // Anything but an issued cursor is 400 invalid_cursor; a bad before_timestamp invalid_request.
+    const forged = Buffer.from(JSON.stringify({ s: 1 })).toString("base64url");
+    for (const bad of ["garbage", "not*base64", forged, "x".repeat(401)]) {
+      const { status, body } = await getJson(`${base}?cursor=${bad}`);
+      expect({ bad, status, error: body.error }).toEqual({ bad, status: 400, error: "invalid_cursor" });
+    }
+    for (const bad of ["-1", "1.5", "soon"]) {
+      const { status, body } = await getJson(`${base}?before_timestamp=${bad}`);
+      expect({ status, ok: body.ok, error: body.error, message: body.message }).toEqual({ status: 400, ok: false, error: "invalid_request", message: "before_timestamp: before_timestamp must be unix seconds (a non-negative integer)" });
+    }
+  });
+
   it("answers bad input with 400 and the error body, unknown tokens with 404", async () => {
     const tokenAddress = scenarios[0]!.tokenAddress;
     const cases: Array<[string, number, string]> = [
@@ -273,8 +314,11 @@ describe.each(modes)("market data over HTTP equals the receipts ($database)", ({
       [`/api/v1/evmchain/tokens/${tokenAddress}/trades?limit=0`, 400, "invalid_request"],
       [`/api/v1/evmchain/tokens/${tokenAddress}/trades?limit=201`, 400, "invalid_request"],
       [`/api/v1/evmchain/tokens/${tokenAddress}/trades?limit=abc`, 400, "invalid_request"],
-      [`/api/v1/evmchain/tokens/${tokenAddress}/candles?resolution=2m`, 400, "invalid_request"],
+      [`/api/v1/evmchain/tokens/${tokenAddress}/candles?resolution=2m`, 400, "invalid_resolution"],
+      [`/api/v1/evmchain/tokens/${tokenAddress}/candles?resolution=2h`, 400, "invalid_resolution"],
       [`/api/v1/evmchain/tokens/${tokenAddress}/candles`, 400, "invalid_request"],
+      [`/api/v1/evmchain/tokens/${tokenAddress}/candles?resolution=1&format=udf&countback=2000`, 400, "invalid_request"],
+      [`/api/v1/evmchain/tokens/${tokenAddress}/trades?cursor=garbage`, 400, "invalid_cursor"],
       [`/api/v1/evmchain/tokens/${tokenAddress}/candles?resolution=1m&from=200&to=100`, 400, "invalid_range"],
       [`/api/v1/evmchain/tokens/${tokenAddress}/candles?resolution=1m&from=0&to=6000000`, 400, "invalid_range"],
       [`/api/v1/evmchain/tokens/${tokenAddress}/candles?resolution=1m&from=-5`, 400, "invalid_request"],
@@ -289,5 +333,18 @@ describe.each(modes)("market data over HTTP equals the receipts ($database)", ({
       expect({ path, status: res.status, ok: res.body.ok, error: res.body.error }).toEqual({ path, status, ok: false, error });
       expect(typeof res.body.message).toBe("string");
     }
+    // The catalogue's wording through the real service, not the schema library's.
+    const message = async (path: string) => (await getJson(path)).body.message;
+    expect(await message(`/api/v1/evmchain/tokens/${tokenAddress}/candles`)).toBe("resolution: missing (required)");
+    expect(await message(`/api/v1/evmchain/tokens/${tokenAddress}/candles?resolution=2h`)).toBe("resolution: resolution must be one of 1m, 5m, 15m, 1h, 4h, 1d (or UDF 1, 5, 15, 60, 240, 1D, D)");
+    expect(await message(`/api/v1/evmchain/tokens/${tokenAddress}/candles?resolution=1&format=udf&countback=2000`)).toBe("countback: countback must be an integer from 1 to 1440");
+    expect(await message("/api/public/integrations/evmchain/token-metadata")).toBe("address: missing (required)");
+    // "A day of 1m candles": from = to − 86,400 (1,441 inclusive bucket starts) is served; one
+    // second more is refused.
+    const to = Math.floor(Date.now() / 1000);
+    const day = await getJson(`/api/v1/evmchain/tokens/${tokenAddress}/candles?resolution=1m&from=${to - 86_400}&to=${to}`);
+    expect([day.status, day.body.ok, day.body.from_sec, day.body.to_sec]).toEqual([200, true, to - 86_400, to]);
+    const more = await getJson(`/api/v1/evmchain/tokens/${tokenAddress}/candles?resolution=1m&from=${to - 86_401}&to=${to}`);
+    expect([more.status, more.body.error]).toEqual([400, "invalid_range"]);
   });
 });

@@ -8,7 +8,7 @@ import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PonderProcess } from "../scripts/ponderProcess";
-import { startStack, type Stack } from "./harness";
+import { startStack, until, type Stack } from "./harness";
 import { postgresAvailable, TEST_DATABASE_URL } from "./postgres";
 import { loadStoreConfig, openStore } from "../store/index";
 import { createApiKey } from "../store/keys";
@@ -45,14 +45,20 @@ async function roomInMinute(seconds: number) {
 describe.skipIf(!available)("an indexer and an API replica on one PostgreSQL", () => {
   it("the replica is `ponder serve`: same API, same indexed data, its own /metrics with ours and Ponder's", async () => {
     expect(replica.output()).not.toContain("Started live indexing");
-    const [a, b] = await Promise.all([call(stack.service.url, "/api/v1/health"), call(replica.url, "/api/v1/health")]);
+    // Both 200 once caught up with the chain (READY_MAX_LAG_BLOCKS): poll rather than race a block.
+    const [a, b] = await until("both processes healthy", async () => {
+      const both = await Promise.all([call(stack.service.url, "/api/v1/health"), call(replica.url, "/api/v1/health")]);
+      return both.every((r) => r.status === 200) ? both : undefined;
+    });
     expect(a.status).toBe(200);
     expect(b.status).toBe(200);
     expect(b.body.store).toMatchObject({ ok: true, kind: "postgres" });
     expect(Math.abs(a.body.indexer.block_number - b.body.indexer.block_number)).toBeLessThanOrEqual(2);
-    const families = parsePrometheusTextFormat(await (await fetch(`${replica.url}/metrics`)).text()) as Array<{ name: string }>;
+    // `ponder serve` guards /metrics as `ponder start` does: only with the bearer token.
+    expect((await fetch(`${replica.url}/metrics`)).status).toBe(401);
+    const families = parsePrometheusTextFormat(await (await fetch(`${replica.url}/metrics`, { headers: { Authorization: `Bearer ${stack.metricsToken}` } })).text()) as Array<{ name: string }>;
     const names = new Set(families.map((f) => f.name));
-    for (const name of ["http_requests_total", "indexer_head_block", "rpc_requests_total", "ponder_http_server_request_duration_ms"]) expect(names.has(name), name).toBe(true);
+    for (const name of ["launchpad_http_requests_total", "launchpad_indexer_head_block", "launchpad_rpc_requests_total", "ponder_http_server_request_duration_ms"]) expect(names.has(name), name).toBe(true);
   });
 
   it("60 requests of one key split across both processes: the 61st is 429 on either", async () => {

@@ -3,11 +3,19 @@
  * uncollected fees read from the chain at its indexed head, builds the claim transaction behind
  * the session CSRF check, the creator's wallet sends it as is, and balances move exactly 70/30
  * while the indexed claimed totals update.
+ *
+ * The served `unclaimed` split is checked against the fee locker itself: `collectFees` and
+ * `collectFeesMany` simulated (eth_call / eth_simulateV1) at the reported `as_of_block`, their
+ * `FeesCollected` logs giving the creator's per-position shares. The trades are chosen so that
+ * the locker's per-position floor and a 70 % floor of the summed amounts differ.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { erc20Abi, getAddress, parseEther, type Address, type Hex } from "viem";
+import { encodeFunctionData, erc20Abi, getAddress, parseEther, parseEventLogs, type Address, type Hex } from "viem";
+import { feeLockerAbi } from "../abis/FeeLocker";
 import { buyToken, launchToken, sellToken } from "../devnet/actions";
+import { devAccount } from "../devnet/clients";
 import { startStack, until, type Stack } from "./harness";
+import { openSession, sessionPost, signedInSession, type Fetcher } from "./helpers/session";
 
 let stack: Stack;
 let token: Address;
@@ -19,18 +27,53 @@ beforeAll(async () => {
   await buyToken(stack.wallet(2), stack.publicClient, stack.manifest, token, parseEther("0.5"));
   const bal = await stack.publicClient.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [stack.wallet(2).account.address] });
   await sellToken(stack.wallet(2), stack.publicClient, stack.manifest, token, bal / 2n);
+  // Small buys until the locker's per-position floor pays the creator less WETH than 70 % of the
+  // summed amounts would (each buy adds fees to both positions; a handful suffices).
+  for (let i = 0; ; i++) {
+    const { perPosition, ofSum } = await creatorWeiSplits(await stack.publicClient.getBlockNumber({ cacheTime: 0 }));
+    if (perPosition !== ofSum) break;
+    if (i >= 40) throw new Error("no fee amounts where the two splits differ");
+    await buyToken(stack.wallet(3), stack.publicClient, stack.manifest, token, 7_777n + BigInt(i) * 1_013n);
+  }
 });
+
+/** The launch's locked position ids (both carry WETH fees after a buy). */
+async function positionIds(): Promise<bigint[]> {
+  const logs = await stack.publicClient.getContractEvents({ address: stack.manifest.contracts.feeLocker, abi: feeLockerAbi, eventName: "PositionLocked", fromBlock: 0n });
+  return logs.filter((l) => getAddress(l.args.token!) === token).map((l) => l.args.positionId!);
+}
+
+/**
+ * What the fee locker pays at `blockNumber`, from `collectFeesMany` simulated with eth_simulateV1
+ * (its FeesCollected logs): per position the WETH collected and the creator's WETH share, plus
+ * the creator's total and 70 % of the summed WETH floored (what a split of the sum would give).
+ */
+async function creatorWeiSplits(blockNumber: bigint) {
+  const ids = await positionIds();
+  const [block] = await stack.publicClient.simulateBlocks({
+    blockNumber,
+    blocks: [{ calls: [{ account: stack.wallet(4).account.address, to: stack.manifest.contracts.feeLocker, data: encodeFunctionData({ abi: feeLockerAbi, functionName: "collectFeesMany", args: [ids] }) }] }],
+  });
+  const call = block!.calls[0]!;
+  if (call.status !== "success") throw new Error(`collectFeesMany simulation failed: ${call.error?.message}`);
+  const collected = parseEventLogs({ abi: feeLockerAbi, eventName: "FeesCollected", logs: call.logs ?? [] });
+  const wethIs0 = getAddress(stack.manifest.contracts.weth) === getAddress(collected[0]!.args.token0);
+  const positions = collected.map((l) => ({
+    positionId: l.args.positionId,
+    wei: wethIs0 ? l.args.amount0 : l.args.amount1,
+    creatorWei: wethIs0 ? l.args.creatorAmount0 : l.args.creatorAmount1,
+    token: wethIs0 ? l.args.amount1 : l.args.amount0,
+    creatorToken: wethIs0 ? l.args.creatorAmount1 : l.args.creatorAmount0,
+  }));
+  const sumWei = positions.reduce((s, p) => s + p.wei, 0n);
+  return { ids, positions, perPosition: positions.reduce((s, p) => s + p.creatorWei, 0n), ofSum: (sumWei * 7000n) / 10000n };
+}
 
 afterAll(async () => {
   await stack?.stop();
 });
 
-async function session(): Promise<{ cookie: string; csrf: string }> {
-  const res = await fetch(`${stack.service.url}/api/evm/evmchain/session`);
-  const body = (await res.json()) as { csrf_token: string };
-  const cookie = res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-  return { cookie, csrf: body.csrf_token };
-}
+const fetcher: Fetcher = (path, init) => fetch(`${stack.service.url}${path}`, init);
 
 describe("creator rewards", () => {
   it("reports claimed and uncollected fees, builds the claim, and the claim pays exactly 70/30", async () => {
@@ -46,12 +89,25 @@ describe("creator rewards", () => {
     expect(entry.claimed).toEqual({ creator_wei: "0", creator_token: "0", protocol_wei: "0", protocol_token: "0" });
     const uncollectedWei = entry.positions.reduce((s: bigint, p: { uncollected_wei: string }) => s + BigInt(p.uncollected_wei), 0n);
     const uncollectedToken = entry.positions.reduce((s: bigint, p: { uncollected_token: string }) => s + BigInt(p.uncollected_token), 0n);
-    // 1% of the WETH paid in by the two buys (0.1 + 0.5), rounded down by the pool per swap.
+    // 1% of the WETH paid in by the buys (0.1 + 0.5 + a few small ones), rounded down by the pool.
     expect(uncollectedWei).toBeGreaterThan(parseEther("0.0059"));
-    expect(uncollectedWei).toBeLessThanOrEqual(parseEther("0.006"));
+    expect(uncollectedWei).toBeLessThanOrEqual(parseEther("0.0061"));
     expect(uncollectedToken, JSON.stringify(entry)).toBeGreaterThan(0n);
-    expect(entry.unclaimed.creator_wei).toBe(((uncollectedWei * 7000n) / 10000n).toString());
+    // The locker itself, simulated at the stated block: per position, collectFees collects what
+    // is reported, and collectFeesMany pays the creator exactly the served split.
+    const asOf = BigInt(before.as_of_block);
+    const locker = await creatorWeiSplits(asOf);
+    expect(entry.positions.map((p: { position_id: string }) => BigInt(p.position_id))).toEqual(locker.ids);
+    for (const p of entry.positions) {
+      const { result } = await stack.publicClient.simulateContract({ address: stack.manifest.contracts.feeLocker, abi: feeLockerAbi, functionName: "collectFees", args: [BigInt(p.position_id)], account: stack.wallet(4).account, blockNumber: asOf });
+      const wethIs0 = getAddress(stack.manifest.contracts.weth).toLowerCase() < token.toLowerCase();
+      expect([p.uncollected_wei, p.uncollected_token]).toEqual((wethIs0 ? [result[0], result[1]] : [result[1], result[0]]).map(String));
+    }
+    expect(locker.perPosition).not.toBe(locker.ofSum); // the amounts tell the two rules apart
+    expect(entry.unclaimed.creator_wei).toBe(locker.perPosition.toString());
+    expect(entry.unclaimed.creator_token).toBe(locker.positions.reduce((s, p) => s + p.creatorToken, 0n).toString());
     expect(BigInt(entry.unclaimed.protocol_wei)).toBe(uncollectedWei - BigInt(entry.unclaimed.creator_wei));
+    expect(before.totals.unclaimed_creator_wei).toBe(entry.unclaimed.creator_wei);
 
     // The claim builder requires the session CSRF token (header + body) and a session cookie.
     const noCsrf = await stack.request(`/api/evm/evmchain/build-creator-rewards-claim`, {
@@ -60,12 +116,16 @@ describe("creator rewards", () => {
       body: JSON.stringify({ wallet: creator }),
     });
     expect([noCsrf.status, noCsrf.body.error]).toEqual([403, "csrf_failed"]);
-    const { cookie, csrf } = await session();
-    const built = await stack.request(`/api/evm/evmchain/build-creator-rewards-claim`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf, Cookie: cookie, Origin: stack.service.url },
-      body: JSON.stringify({ wallet: creator, csrf_token: csrf }),
-    });
+    // ... and a session signed in as the creator (EIP-4361): not anonymous, not another wallet.
+    const anonymous = await openSession(fetcher);
+    const refused = await sessionPost(fetcher, stack.service.url, anonymous, "build-creator-rewards-claim", { wallet: creator });
+    expect([refused.status, refused.body.error]).toEqual([403, "sign_in_required"]);
+    const other = await signedInSession(fetcher, stack.service.url, devAccount(5));
+    const foreign = await sessionPost(fetcher, stack.service.url, other, "build-creator-rewards-claim", { wallet: creator });
+    expect([foreign.status, foreign.body.error]).toEqual([403, "wallet_mismatch"]);
+    const mine = await signedInSession(fetcher, stack.service.url, devAccount(1));
+    const claim = () => sessionPost(fetcher, stack.service.url, mine, "build-creator-rewards-claim", { wallet: creator });
+    const built = await claim();
     expect(built.status, JSON.stringify(built.body)).toBe(200);
     const tx = built.body.transaction;
     expect(tx).toMatchObject({ chainId: "0x1237", from: creator, to: stack.manifest.contracts.feeLocker, value: "0x0" });
@@ -89,10 +149,10 @@ describe("creator rewards", () => {
     // Nothing traded since the stated block, so the claim collects exactly what was reported.
     expect(gotWei).toBe(uncollectedWei);
     expect(gotToken).toBe(uncollectedToken);
-    // Per position the locker floors 70% for the creator; summed over the two positions.
-    const expectedCreatorWei = entry.positions.reduce((s: bigint, p: { uncollected_wei: string }) => s + (BigInt(p.uncollected_wei) * 7000n) / 10000n, 0n);
-    expect(cw1! - cw0!).toBe(expectedCreatorWei);
-    expect(pw1! - pw0!).toBe(uncollectedWei - expectedCreatorWei);
+    // The claim pays exactly the served split (per position floored), not 70 % of the sum.
+    expect(cw1! - cw0!).toBe(BigInt(entry.unclaimed.creator_wei));
+    expect(pw1! - pw0!).toBe(BigInt(entry.unclaimed.protocol_wei));
+    expect(ct1! - ct0!).toBe(BigInt(entry.unclaimed.creator_token));
 
     const after = await until("claim indexed", async () => {
       const { body } = await stack.request(`/api/evm/evmchain/creator-rewards?wallet=${creator}`);
@@ -105,11 +165,7 @@ describe("creator rewards", () => {
       protocol_token: (pt1! - pt0!).toString(),
     });
     expect(after.tokens[0].unclaimed).toEqual({ creator_wei: "0", creator_token: "0", protocol_wei: "0", protocol_token: "0" });
-    const again = await stack.request(`/api/evm/evmchain/build-creator-rewards-claim`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf, Cookie: cookie, Origin: stack.service.url },
-      body: JSON.stringify({ wallet: creator, csrf_token: csrf }),
-    });
+    const again = await claim();
     expect([again.status, again.body.error]).toEqual([409, "nothing_to_claim"]);
     const none = await stack.request(`/api/evm/evmchain/creator-rewards?wallet=${stack.wallet(5).account.address}`);
     expect(none.body.tokens).toEqual([]);

@@ -158,7 +158,7 @@ describe("events feed", () => {
 });
 
 describe("token list", () => {
-  it("is a valid Uniswap token list with hostile labels sanitised, versioned by the launch count", async () => {
+  it("is a valid Uniswap token list with hostile labels sanitised, versioned by its content whatever the limit", async () => {
     const ajv = new Ajv({ allErrors: true });
     addFormats(ajv);
     const validate = ajv.compile(tokenListSchema);
@@ -171,7 +171,7 @@ describe("token list", () => {
     expect(hostile).toMatchObject({ name: "Evil <script>&]]> x", symbol: "EVIL<&", chainId: 4663, decimals: 18, extensions: { sanitized: true, slug: "ev-il" } });
     const small = await stack.request(`/token-list/evmchain.json?limit=2`);
     expect(validate(small.body)).toBe(true);
-    expect(small.body.version).toEqual({ major: 3, minor: 0, patch: 0 });
+    expect(small.body.version).toEqual({ major: 1, minor: 4, patch: 0 }); // the same list content, a smaller window
     expect(small.body.tokens.map((t: { address: string }) => t.address)).toEqual(launched.slice(2).map((t) => t.address));
     const notModified = await fetch(`${stack.service.url}/token-list/evmchain.json`, { headers: { "If-None-Match": res.headers.get("etag")! } });
     expect(notModified.status).toBe(304);

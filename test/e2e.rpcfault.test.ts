@@ -22,6 +22,7 @@ import { buyToken, launchToken, sellToken } from "../devnet/actions";
 import { devAccount } from "../devnet/clients";
 import { waitIndexed } from "../scripts/ponderProcess";
 import { startStack, until, jsonPost as json, type Stack } from "./harness";
+import { signedInSession } from "./helpers/session";
 import { startRpcProxy, type RpcProxy, type RpcProxyMode } from "./rpcProxy";
 
 const OUTAGE_MS = Number(process.env.RPC_OUTAGE_SEC ?? 20) * 1000;
@@ -104,8 +105,8 @@ describe("RPC outage: refuse, then stall, then recovery", () => {
       );
       expect(intent.status, JSON.stringify(intent.body)).toBe(201);
       const intentSignature = await stack.wallet(4).signMessage({ message: intent.body.intent.message });
-      const sessionRes = await stack.request("/api/evm/evmchain/session");
-      const session = { cookie: (sessionRes.headers.get("set-cookie") ?? "").split(";")[0]!, csrf: sessionRes.body.csrf_token as string };
+      // Signed in (EIP-4361) before the outage, as the creator the session builds for.
+      const session = await signedInSession((path, init) => fetch(`${stack.service.url}${path}`, init), stack.service.url, devAccount(5));
       const v1Build = () => stack.request("/api/v1/evmchain/launches/build", json({ launch_id: intent.body.launch_id, intent_signature: intentSignature }));
       const sessionBuild = () =>
         stack.request("/api/evm/evmchain/build-direct-v3-launch", {
@@ -120,6 +121,9 @@ describe("RPC outage: refuse, then stall, then recovery", () => {
 
       const phase = async (mode: RpcProxyMode) => {
         proxy.setMode(mode);
+        // Health and status reuse one RPC probe for a second (api/chainProbe.ts): from the first
+        // probe after the outage began, every answer must report it.
+        await until(`${mode}: health sees the outage`, async () => ((await stack.request("/api/v1/health")).body?.rpc?.ok === false ? true : undefined), 10_000);
         const deadline = Date.now() + OUTAGE_MS;
         let built = false;
         while (Date.now() < deadline) {

@@ -2,18 +2,21 @@
  * End-to-end harness: a fresh anvil with the full stack deployed, and the real service (Ponder +
  * the Hono API) on PGlite in a temporary folder. Every e2e test file starts its own, on free ports.
  */
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createPublicClient, createWalletClient, http, type PublicClient } from "viem";
 import { devAccount } from "../devnet/clients";
-import { findFreePort, startAnvil, type AnvilInstance } from "../devnet/anvil";
+import { findFreePort, startAnvil, type AnvilInstance, type StartAnvilOptions } from "../devnet/anvil";
 import { deployStack } from "../devnet/deploy";
 import { writeManifest, type DeploymentManifest } from "../devnet/manifest";
 import { startPonder, waitReady, type PonderProcess } from "../scripts/ponderProcess";
+import { rpcAnswers, superviseIndexer } from "../scripts/indexerSupervisor";
 import { createDevnetDatabase, uniqueSchemaName, type DevnetDatabase } from "./postgres";
 import { loadStoreConfig, openStore } from "../store/index";
 import { createApiKey } from "../store/keys";
+import { answer } from "./helpers/session";
 
 /** A running devnet + service. */
 export type Stack = {
@@ -34,9 +37,14 @@ export type Stack = {
    */
   apiKey: string;
   /**
+   * The service's `METRICS_TOKEN` (random per stack unless `env` sets one); `request` sends it as
+   * `Authorization: Bearer …` on `/metrics` unless `init` sets `Authorization`.
+   */
+  metricsToken: string;
+  /**
    * Stops the service and starts it again on the same port, Ponder schema, PGlite/store folders
    * (or PostgreSQL schemas) and anvil, with `env` merged over the first start's environment;
-   * resolves when `/ready` is 200. `service` then refers to the new process.
+   * resolves when `GET /api/v1/ready` is 200. `service` then refers to the new process.
    */
   restart: (options?: { env?: NodeJS.ProcessEnv }) => Promise<void>;
   /** Ponder database schema of the service (unique per run on PostgreSQL). */
@@ -48,6 +56,8 @@ export type Stack = {
    * PostgreSQL) on a free port; resolves when `/health` answers; `stop` stops it too.
    */
   startExtra: (options: { command: "start" | "serve"; env?: NodeJS.ProcessEnv }) => Promise<PonderProcess>;
+  /** Restarts made by the supervisor (`superviseIndexer`; 0 without it). */
+  restarts: () => number;
   /** Stops the service and anvil and removes the data folder. */
   stop: () => Promise<void>;
 };
@@ -57,7 +67,8 @@ function makeWallet(rpcUrl: string, index: number) {
 }
 
 /**
- * Starts anvil, deploys the stack and starts the service; resolves when `/ready` is 200.
+ * Starts anvil, deploys the stack and starts the service; resolves when the service's readiness
+ * (`GET /api/v1/ready`, `waitReady`) is 200: every deployed block indexed.
  * @param options.schema - Ponder database schema (unique per test file keeps logs apart)
  * @param options.database - `pglite` (default, a temporary folder) or `postgres` (a database of
  *   its own on the test PostgreSQL, created here and dropped by `stop`)
@@ -65,6 +76,7 @@ function makeWallet(rpcUrl: string, index: number) {
  * @param options.serviceRpcUrl - given anvil's URL, returns the RPC URL the service (indexer and
  *   API) uses instead (`RPC_URL`), e.g. a fault-injecting proxy; the stack's own clients
  *   (`publicClient`, `wallet`) keep talking to anvil directly
+ * @param options.anvil - options of the devnet's anvil (`startAnvil`)
  * @param options.indexerRpcUrl - given anvil's URL, returns the RPC URL of the indexer alone
  *   (`INDEXER_RPC_URLS`), e.g. anvil itself while the API goes through `serviceRpcUrl`'s proxy, so
  *   the proxy sees only the API's requests
@@ -75,12 +87,19 @@ export async function startStack(options: {
   env?: NodeJS.ProcessEnv;
   serviceRpcUrl?: (anvilRpcUrl: string) => string | Promise<string>;
   indexerRpcUrl?: (anvilRpcUrl: string) => string;
+  /** Options of the devnet's anvil (e.g. a past `genesisTimestampSec`). */
+  anvil?: StartAnvilOptions;
+  /**
+   * Supervise the service as `npm start` does (scripts/indexerSupervisor.ts): restart it after it
+   * has been `stalled` for `restartAfterSec` while the chain advances; `stack.restarts()` counts.
+   */
+  superviseIndexer?: { restartAfterSec: number };
 }): Promise<Stack> {
   const onPostgres = options.database === "postgres";
   const schema = onPostgres ? uniqueSchemaName(options.schema) : options.schema;
   const dataDir = mkdtempSync(join(tmpdir(), "launch-e2e-"));
   const storeSchema = onPostgres ? uniqueSchemaName(`${options.schema}_store`) : "launch_store";
-  const anvil = await startAnvil();
+  const anvil = await startAnvil(options.anvil);
   // PostgreSQL: a database of this devnet's own (Ponder's raw-data cache is per database and
   // keyed by chain id; test/postgres.ts `createDevnetDatabase`).
   let database: DevnetDatabase | null = null;
@@ -90,20 +109,31 @@ export async function startStack(options: {
     const manifestPath = join(dataDir, "manifest.json");
     writeManifest(manifestPath, manifest);
     // The offchain store: its own PGlite folder, or a unique schema in the test PostgreSQL.
-    // E2E tests poll, so the per-key v1 limit is raised unless a test sets it.
+    // E2E tests poll, so the per-key v1 limit and the per-IP health and pages limits are raised
+    // unless a test sets them.
     const storeEnv = {
       STORE_PGLITE_DIR: join(dataDir, "store"),
       STORE_SCHEMA: storeSchema,
       DATABASE_URL: database?.url ?? "",
       V1_RATE_LIMIT_PER_MINUTE: "100000",
+      HEALTH_RATE_LIMIT_PER_MINUTE: "100000",
+      PAGES_RATE_LIMIT_PER_MINUTE: "100000",
+      // As `npm start`'s devnet: ready (GET /api/v1/ready, what `startStack` and `restart` wait
+      // for) only with every block indexed; the test chain mines only when a test sends something.
+      READY_MAX_LAG_BLOCKS: "0",
       ...options.env,
     };
     const store = await openStore(loadStoreConfig(storeEnv));
     const { secret: apiKey } = await createApiKey(store, { wallet: devAccount(0).address, label: "e2e harness", createdVia: "cli" });
     await store.close();
+    // /metrics is served only with its bearer token (docs/operations.md "Metrics").
+    const metricsToken = options.env?.METRICS_TOKEN ?? randomBytes(32).toString("base64url");
     const serviceEnv: NodeJS.ProcessEnv = {
       DEPLOYMENT_MANIFEST: manifestPath,
       PONDER_PGLITE_DIR: join(dataDir, "pglite"),
+      // As `npm start` does: the devnet publishes its (secret-free) anvil URL for wallets.
+      PUBLIC_RPC_URL: anvil.rpcUrl,
+      METRICS_TOKEN: metricsToken,
       ...storeEnv,
     };
     if (options.serviceRpcUrl) serviceEnv.RPC_URL = await options.serviceRpcUrl(anvil.rpcUrl);
@@ -114,17 +144,23 @@ export async function startStack(options: {
     const request: Stack["request"] = async (path, init) => {
       const headers = new Headers(init?.headers);
       if (path.startsWith("/api/v1/") && !headers.has("Authorization")) headers.set("Authorization", `Bearer ${apiKey}`);
-      const res = await fetch(`${service.url}${path}`, { ...init, headers });
-      const text = await res.text();
-      let body: unknown = text;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        // not JSON: keep the text
-      }
-      return { status: res.status, headers: res.headers, body };
+      if (path.split("?")[0] === "/metrics" && !headers.has("Authorization")) headers.set("Authorization", `Bearer ${metricsToken}`);
+      return answer(await fetch(`${service.url}${path}`, { ...init, headers }));
     };
     const extras: PonderProcess[] = [];
+    // Same restart as npm start's supervisor: SIGTERM, then a new process on the same folders.
+    const supervisor = options.superviseIndexer
+      ? superviseIndexer({
+          serviceUrl: () => service.url,
+          restartAfterSec: options.superviseIndexer.restartAfterSec,
+          indexerRpcAnswers: () => rpcAnswers((serviceEnv.INDEXER_RPC_URLS || serviceEnv.RPC_URL || anvil.rpcUrl).split(",")),
+          restart: async () => {
+            await service.stop();
+            service = await startPonder({ port, schema, env: serviceEnv });
+            stack.service = service;
+          },
+        })
+      : undefined;
     const stack: Stack = {
       anvil,
       manifest,
@@ -135,6 +171,7 @@ export async function startStack(options: {
       wallet: (index) => makeWallet(anvil.rpcUrl, index),
       request,
       apiKey,
+      metricsToken,
       schema,
       serviceEnv,
       startExtra: async (extraOptions) => {
@@ -148,7 +185,9 @@ export async function startStack(options: {
         stack.service = service;
         await waitReady(service.url);
       },
+      restarts: () => supervisor?.restarts() ?? 0,
       stop: async () => {
+        supervisor?.stop();
         for (const extra of extras) await extra.stop();
         await service.stop();
         await anvil.stop();

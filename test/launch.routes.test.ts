@@ -14,8 +14,10 @@ import { PGlite } from "@electric-sql/pglite";
 import { and, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/pglite";
 import { createPublicClient, createWalletClient, http, type Hash, type PublicClient } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../api/app";
+import { coinQuotaBucket } from "../api/middleware/rateLimit";
 import type { MarketDb } from "../api/market/queries";
 import { deploymentSchema, type Deployment } from "../config/deployment";
 import { startAnvil, type AnvilInstance } from "../devnet/anvil";
@@ -91,13 +93,17 @@ async function sendBuilt(wallet: number, tx: { to: `0x${string}`; data: `0x${str
   return hash;
 }
 
-const finalizedToday = async (keyId: string, onStore: Store = store) =>
-  (await onStore.db.select().from(counters).where(eq(counters.bucket, `quota:coins_finalized:${keyId}`))).reduce((n, r) => n + r.hits, 0);
+/** The finalized-coin count of a wallet (all its keys) over every stored window. */
+const finalizedToday = async (wallet: string, onStore: Store = store) =>
+  (await onStore.db.select().from(counters).where(eq(counters.bucket, coinQuotaBucket("coins_finalized", wallet)))).reduce((n, r) => n + r.hits, 0);
+
+/** A fresh wallet address: quotas and the key cap count per wallet, so each test gets its own. */
+const freshWallet = () => privateKeyToAccount(generatePrivateKey()).address;
 
 describe("launch write path over app.request()", () => {
   it("expires an intent exactly at expires_at_sec on a pinned clock", async () => {
     const app = makeApp();
-    const { secret } = await createApiKey(store, { wallet: devAccount(0).address, createdVia: "cli" });
+    const { secret } = await createApiKey(store, { wallet: freshWallet(), createdVia: "cli" });
     const intent = await call(app, secret, "/api/v1/evmchain/launches/intent", { creator: devAccount(1).address, name: "Clock", symbol: "CLK" }, { "Idempotency-Key": "clock-1" });
     const signature = await devAccount(1).signMessage({ message: intent.body.intent.message });
     const saved = clock;
@@ -117,7 +123,7 @@ describe("launch write path over app.request()", () => {
 
   it("counts one finalized coin per confirmed launch; over the quota nothing is persisted", async () => {
     const app = makeApp({ coinsFinalizedPerDay: 1 });
-    const { secret, key } = await createApiKey(store, { wallet: devAccount(0).address, createdVia: "cli" });
+    const { secret, key } = await createApiKey(store, { wallet: freshWallet(), createdVia: "cli" });
     const a = await builtLaunch(app, secret, 2, "Quota A");
     const b = await builtLaunch(app, secret, 3, "Quota B");
     const txA = await sendBuilt(2, a.built.transaction);
@@ -125,7 +131,7 @@ describe("launch write path over app.request()", () => {
     expect((await call(app, secret, "/api/v1/evmchain/launches/confirm", { launch_id: a.launchId, tx_hash: txA })).status).toBe(200);
     // Replays of a confirmed launch do not count again.
     expect((await call(app, secret, "/api/v1/evmchain/launches/confirm", { launch_id: a.launchId, tx_hash: txA })).status).toBe(200);
-    expect(await finalizedToday(key.id)).toBe(1);
+    expect(await finalizedToday(key.wallet)).toBe(1);
     const over = await call(app, secret, "/api/v1/evmchain/launches/confirm", { launch_id: b.launchId, tx_hash: txB });
     expect({ status: over.status, error: over.body.error }).toEqual({ status: 429, error: "quota_exceeded" });
     const row = (await store.db.select().from(launches).where(eq(launches.id, b.launchId)))[0]!;
@@ -135,7 +141,7 @@ describe("launch write path over app.request()", () => {
 
   it("persists one record and counts the quota once under concurrent confirms", async () => {
     const app = makeApp();
-    const { secret, key } = await createApiKey(store, { wallet: devAccount(0).address, createdVia: "cli" });
+    const { secret, key } = await createApiKey(store, { wallet: freshWallet(), createdVia: "cli" });
     const l = await builtLaunch(app, secret, 4, "Race");
     const tx = await sendBuilt(4, l.built.transaction);
     const results = await Promise.all(
@@ -145,13 +151,39 @@ describe("launch write path over app.request()", () => {
     expect(new Set(results.map((r) => JSON.stringify(r.body))).size).toBe(1);
     const confirmed = await store.db.select().from(launches).where(and(eq(launches.txHash, tx.toLowerCase()), eq(launches.state, "confirmed")));
     expect(confirmed).toHaveLength(1);
-    expect(await finalizedToday(key.id)).toBe(1);
+    expect(await finalizedToday(key.wallet)).toBe(1);
+  });
+
+  it("lets a key of wallet A open an intent for creator B, but builds it only with B's signature (A's own signature is refused)", async () => {
+    const app = makeApp();
+    const walletA = devAccount(7);
+    const creatorB = devAccount(8);
+    const { secret } = await createApiKey(store, { wallet: walletA.address, createdVia: "cli" });
+    const intent = await call(app, secret, "/api/v1/evmchain/launches/intent", { creator: creatorB.address, name: "For B", symbol: "FORB", description: "B's coin" }, { "Idempotency-Key": `for-b-${++seq}` });
+    expect(intent.status).toBe(201);
+    expect(intent.body.intent.creator).toBe(creatorB.address);
+    const launchId = intent.body.launch_id as string;
+    // The key's owner signing the message: refused, nothing built.
+    const byA = await call(app, secret, "/api/v1/evmchain/launches/build", { launch_id: launchId, intent_signature: await walletA.signMessage({ message: intent.body.intent.message }) });
+    expect(byA.body).toMatchObject({ ok: false, error: "invalid_signature", state: "intent_created" });
+    expect(byA.status).toBe(401);
+    // B's signature of another message (different metadata hash) is refused too.
+    const tampered = (intent.body.intent.message as string).replace(/Metadata SHA-256: [0-9a-f]{64}/, `Metadata SHA-256: ${"0".repeat(64)}`);
+    expect(tampered).not.toBe(intent.body.intent.message);
+    const byBOther = await call(app, secret, "/api/v1/evmchain/launches/build", { launch_id: launchId, intent_signature: await creatorB.signMessage({ message: tampered }) });
+    expect(byBOther.status).toBe(401);
+    const row = (await store.db.select().from(launches).where(eq(launches.id, launchId)))[0]!;
+    expect({ state: row.state, build: row.build }).toEqual({ state: "intent_created", build: null });
+    // B's signature of the intent's message builds a transaction that only B can send.
+    const byB = await call(app, secret, "/api/v1/evmchain/launches/build", { launch_id: launchId, intent_signature: await creatorB.signMessage({ message: intent.body.intent.message }) });
+    expect(byB.status, JSON.stringify(byB.body)).toBe(200);
+    expect(byB.body).toMatchObject({ state: "built", transaction: { from: creatorB.address } });
   });
 
   it("hides a launch from other API keys (404) and returns the same build to its own key", async () => {
     const app = makeApp();
-    const mine = await createApiKey(store, { wallet: devAccount(0).address, createdVia: "cli" });
-    const theirs = await createApiKey(store, { wallet: devAccount(0).address, createdVia: "cli" });
+    const mine = await createApiKey(store, { wallet: freshWallet(), createdVia: "cli" });
+    const theirs = await createApiKey(store, { wallet: freshWallet(), createdVia: "cli" });
     const l = await builtLaunch(app, mine.secret, 5, "Private");
     const peek = await call(app, theirs.secret, `/api/v1/evmchain/launches/status?launch_id=${l.launchId}`);
     expect({ status: peek.status, error: peek.body.error }).toEqual({ status: 404, error: "launch_not_found" });
@@ -185,7 +217,7 @@ describe.skipIf(!(await postgresAvailable()))("a confirm whose process loses the
   it("counts the finalized coin only together with the persisted launch; the retry counts it once", async () => {
     // The "process" that dies: an app on its own store (its own connection pool).
     const first = await openStore({ kind: "postgres", url: TEST_DATABASE_URL, schema });
-    const { secret, key } = await createApiKey(first, { wallet: devAccount(0).address, createdVia: "cli" });
+    const { secret, key } = await createApiKey(first, { wallet: freshWallet(), createdVia: "cli" });
     const app = makeApp({}, first);
     const l = await builtLaunch(app, secret, 6, "Torn");
     const tx = await sendBuilt(6, l.built.transaction);
@@ -220,12 +252,12 @@ describe.skipIf(!(await postgresAvailable()))("a confirm whose process loses the
     try {
       const row = (await second.db.select().from(launches).where(eq(launches.id, l.launchId)))[0]!;
       expect(row.state).toBe("built");
-      expect(await finalizedToday(key.id, second)).toBe(0);
+      expect(await finalizedToday(key.wallet, second)).toBe(0);
       // Its retry confirms, and the coin is counted once.
       const retry = await call(makeApp({}, second), secret, "/api/v1/evmchain/launches/confirm", { launch_id: l.launchId, tx_hash: tx });
       expect(retry.status, JSON.stringify(retry.body)).toBe(200);
       expect(retry.body).toMatchObject({ state: "confirmed", tx_hash: tx });
-      expect(await finalizedToday(key.id, second)).toBe(1);
+      expect(await finalizedToday(key.wallet, second)).toBe(1);
       const confirmed = await second.db.select().from(launches).where(and(eq(launches.txHash, tx.toLowerCase()), eq(launches.state, "confirmed")));
       expect(confirmed).toHaveLength(1);
     } finally {

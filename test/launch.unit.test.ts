@@ -5,7 +5,10 @@
 import { describe, expect, it } from "vitest";
 import { findForbiddenField } from "../api/launch/forbidden";
 import { resolveTokenMetadata } from "../api/launch/metadata";
-import { addEthereumChainParameter } from "../launch/network";
+import { addEthereumChainParameter, hasPublicRpc } from "../launch/network";
+import { loadDeployment } from "../config/deployment";
+import { loadEnv } from "../config/env";
+import { redactPrivateUrls, REDACTED_URL } from "../config/redact";
 import { intentExpired, isTerminal, LAUNCH_STATES, nextActions, nextState, TRANSITIONS, type LaunchEvent } from "../launch/states";
 
 describe("launch state machine", () => {
@@ -78,16 +81,60 @@ describe("token metadata", () => {
 });
 
 describe("wallet_addEthereumChain parameters", () => {
-  it("defaults to the deployment RPC and no explorer; honours PUBLIC_RPC_URL, BLOCK_EXPLORER_URL and CHAIN_NAME", () => {
-    expect(addEthereumChainParameter(4663, "http://127.0.0.1:8545", {})).toEqual({
+  it("serves PUBLIC_RPC_URL only (no fallback: an empty list without it), no explorer by default; honours BLOCK_EXPLORER_URL and CHAIN_NAME", () => {
+    expect(addEthereumChainParameter(4663, {})).toEqual({
       chainId: "0x1237",
       chainName: "evmchain",
       nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-      rpcUrls: ["http://127.0.0.1:8545"],
+      rpcUrls: [],
     });
+    expect(hasPublicRpc(addEthereumChainParameter(4663, {}))).toBe(false);
+    expect(addEthereumChainParameter(4663, { PUBLIC_RPC_URL: "http://127.0.0.1:8545" }).rpcUrls).toEqual(["http://127.0.0.1:8545"]);
     expect(
-      addEthereumChainParameter(4663, "http://10.0.0.5:8545", { PUBLIC_RPC_URL: "https://rpc.one.example, https://rpc.two.example", BLOCK_EXPLORER_URL: "https://scan.example", CHAIN_NAME: "Chain" }),
+      addEthereumChainParameter(4663, { PUBLIC_RPC_URL: "https://rpc.one.example, https://rpc.two.example", BLOCK_EXPLORER_URL: "https://scan.example", CHAIN_NAME: "Chain" }),
     ).toMatchObject({ chainName: "Chain", rpcUrls: ["https://rpc.one.example", "https://rpc.two.example"], blockExplorerUrls: ["https://scan.example"] });
-    expect(() => addEthereumChainParameter(4663, "http://x", { PUBLIC_RPC_URL: "ftp://nope" })).toThrow(/PUBLIC_RPC_URL/);
+    expect(() => addEthereumChainParameter(4663, { PUBLIC_RPC_URL: "ftp://nope" })).toThrow(/PUBLIC_RPC_URL/);
+  });
+
+  it("never publishes a production RPC_URL: the parsed configuration without PUBLIC_RPC_URL serves no RPC URL", () => {
+    const secret = "https://rpc.provider.example/v3/0123456789abcdef?apikey=SECRET-4663";
+    const production = {
+      LAUNCH_FACTORY_ADDRESS: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+      RPC_URL: secret,
+      START_BLOCK: "1",
+      FEE_LOCKER_ADDRESS: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+      PROTOCOL_FEE_RECIPIENT: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+      WETH_ADDRESS: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+      UNISWAP_V3_FACTORY_ADDRESS: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+      NONFUNGIBLE_POSITION_MANAGER_ADDRESS: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+      SWAP_ROUTER_ADDRESS: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+      QUOTER_V2_ADDRESS: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+    };
+    const env = loadEnv(production);
+    expect(env.RPC_URL).toBe(secret);
+    expect(env.PUBLIC_RPC_URL).toBeUndefined();
+    const deployment = loadDeployment(production);
+    expect(deployment.rpcUrl).toBe(secret);
+    const network = addEthereumChainParameter(deployment.chainId, production);
+    expect(network.rpcUrls).toEqual([]);
+    expect(JSON.stringify(network)).not.toContain("SECRET");
+    expect(addEthereumChainParameter(deployment.chainId, { ...production, PUBLIC_RPC_URL: "https://public.example" }).rpcUrls).toEqual(["https://public.example"]);
+  });
+});
+
+describe("redactPrivateUrls", () => {
+  const url = "https://user:pw-12345678@rpc.provider.example/v3/0123456789abcdef?apikey=SECRET-4663";
+  it("hides a private URL in any form viem or a log prints it, and its secret parts on their own", () => {
+    const viemLike = `HTTP request failed.\n\nURL: https://rpc.provider.example/v3/0123456789abcdef?apikey=SECRET-4663\nRequest body: {}`;
+    for (const text of [url, viemLike, `key SECRET-4663 in apikey=SECRET-4663`, `path /v3/0123456789abcdef`, `password pw-12345678`]) {
+      const out = redactPrivateUrls(text, [url]);
+      expect(out).not.toMatch(/SECRET-4663|0123456789abcdef|pw-12345678/);
+    }
+    expect(redactPrivateUrls(viemLike, [url])).toContain(`URL: ${REDACTED_URL}`);
+  });
+
+  it("leaves ordinary text alone (short parts such as /rpc are not secrets)", () => {
+    expect(redactPrivateUrls("no route for GET /rpc/x", ["http://127.0.0.1:8545/rpc"])).toBe("no route for GET /rpc/x");
+    expect(redactPrivateUrls("nothing to hide", [])).toBe("nothing to hide");
   });
 });

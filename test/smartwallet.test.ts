@@ -1,12 +1,13 @@
 /**
  * Smart-wallet signatures (EIP-1271) are accepted wherever the service checks a personal_sign
- * (API-key challenges, launch intents): a real ERC-1271 contract wallet on anvil, whose owner
+ * (Sign-In with Ethereum and API-key challenges, launch intents): a real ERC-1271 contract wallet on anvil, whose owner
  * signs, must verify; a signature by anyone else must not.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPublicClient, createWalletClient, http, type Address, type PublicClient } from "viem";
 import { ownerWalletAbi, ownerWalletBytecode } from "../abis/OwnerWallet";
 import { creatorSigned } from "../api/launch/flow";
+import { signInMessage, signInSignatureValid } from "../api/session/signIn";
 import { startAnvil, type AnvilInstance } from "../devnet/anvil";
 import { devAccount } from "../devnet/clients";
 
@@ -43,5 +44,44 @@ describe("creatorSigned (the intent signature check)", () => {
     const signature = await devAccount(7).signMessage({ message });
     expect(await creatorSigned(client, devAccount(7).address, message, signature)).toBe(true);
     expect(await creatorSigned(client, devAccount(8).address, message, signature)).toBe(false);
+  });
+});
+
+describe("Sign-In with Ethereum (EIP-4361) signature check", () => {
+  const party = { publicBaseUrl: "https://launch.example", chainId: 4663 };
+  const issuedAtMs = Date.UTC(2026, 0, 1);
+  const expiresAtMs = issuedAtMs + 300_000;
+  const nonce = "a1b2c3d4e5f6a7b8c9d0";
+  const deps = () => ({ publicClient: client, party });
+  const messageFor = (wallet: Address, p = party) => signInMessage({ party: p, wallet, nonce, purpose: "sign_in", issuedAtMs, expiresAtMs });
+
+  it("accepts an EOA and an ERC-1271 wallet's owner before expiry", async () => {
+    const eoa = devAccount(7);
+    const eoaMessage = messageFor(eoa.address);
+    expect(eoaMessage).toMatch(/^launch\.example wants you to sign in with your Ethereum account:\n0x/);
+    expect(eoaMessage).toContain("URI: https://launch.example\nVersion: 1\nChain ID: 4663\nNonce: a1b2c3d4e5f6a7b8c9d0");
+    const at = issuedAtMs + 1_000;
+    expect(await signInSignatureValid(deps(), { message: eoaMessage, nonce, wallet: eoa.address, signature: await eoa.signMessage({ message: eoaMessage }) }, at)).toBe(true);
+    const walletMessage = messageFor(smartWallet);
+    const signature = await devAccount(5).signMessage({ message: walletMessage });
+    expect(await signInSignatureValid(deps(), { message: walletMessage, nonce, wallet: smartWallet, signature }, at)).toBe(true);
+  });
+
+  it("refuses another signer, an expired message, another nonce, another chain and another domain", async () => {
+    const eoa = devAccount(7);
+    const message = messageFor(eoa.address);
+    const signature = await eoa.signMessage({ message });
+    const at = issuedAtMs + 1_000;
+    const check = (over: Partial<{ message: string; nonce: string; wallet: Address; signature: `0x${string}` }>, when = at, p = party) =>
+      signInSignatureValid({ publicClient: client, party: p }, { message, nonce, wallet: eoa.address, signature, ...over }, when);
+    expect(await check({ signature: await devAccount(8).signMessage({ message }) })).toBe(false);
+    expect(await check({ wallet: devAccount(8).address })).toBe(false);
+    expect(await check({}, expiresAtMs + 1)).toBe(false);
+    expect(await check({ nonce: "ffffffffffffffffffff" })).toBe(false);
+    expect(await check({}, at, { ...party, chainId: 1 })).toBe(false);
+    expect(await check({}, at, { ...party, publicBaseUrl: "https://evil.example" })).toBe(false);
+    // The smart wallet refuses a signature of someone who is not its owner.
+    const walletMessage = messageFor(smartWallet);
+    expect(await signInSignatureValid(deps(), { message: walletMessage, nonce, wallet: smartWallet, signature: await devAccount(6).signMessage({ message: walletMessage }) }, at)).toBe(false);
   });
 });

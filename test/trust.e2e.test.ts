@@ -29,14 +29,19 @@ describe("trust layer through the real service", () => {
     expect(setCookie).toMatch(/^session=[A-Za-z0-9_-]{43};/);
     expect(setCookie).toMatch(/HttpOnly/);
     expect(setCookie).toMatch(/SameSite=Strict/);
-    const cookie = setCookie.split(";")[0]!;
+    let cookie = setCookie.split(";")[0]!;
     const csrf = session.body.csrf_token as string;
-    const post = (path: string, body: Record<string, unknown>) =>
-      stack.request(path, {
+    const post = async (path: string, body: Record<string, unknown>) => {
+      const res = await stack.request(path, {
         method: "POST",
         headers: { "Content-Type": "application/json", Origin: origin, Cookie: cookie, "X-CSRF-Token": csrf },
         body: JSON.stringify({ ...body, csrf_token: csrf }),
       });
+      // Signing in rotates the session cookie.
+      const rotated = res.headers.getSetCookie().find((c) => c.startsWith("session="));
+      if (rotated) cookie = rotated.split(";")[0]!;
+      return res;
+    };
 
     const wallet = devAccount(4).address;
     const challenge = await post("/api/evm/evmchain/api-keys/challenge", { wallet });
@@ -49,6 +54,8 @@ describe("trust layer through the real service", () => {
     const signature = await rpcWallet.signMessage({ account: wallet, message: challenge.body.message });
     const created = await post("/api/evm/evmchain/api-keys", { wallet, signature });
     expect(created.status).toBe(201);
+    // The same signature signed the session in as that wallet.
+    expect((await stack.request("/api/evm/evmchain/session", { headers: { Cookie: cookie } })).body.wallet).toBe(wallet);
     const apiKey = created.body.api_key as string;
     expect(apiKey).toMatch(/^sk_live_[A-Za-z0-9_-]{43}$/);
     expect(created.body.key.scopes).toEqual([
@@ -76,7 +83,12 @@ describe("trust layer through the real service", () => {
     const anonymous = await stack.request(`/api/v1/evmchain/tokens/${token}`, { headers: { Authorization: "" } });
     expect({ status: anonymous.status, error: anonymous.body.error }).toEqual({ status: 401, error: "missing_api_key" });
 
-    const health = await stack.request("/api/v1/health");
+    // Health is 200 once the indexer has caught up with the chain (READY_MAX_LAG_BLOCKS): the
+    // launch's block may still be on its way, so wait for it rather than race it.
+    const health = await until("health ok (caught up)", async () => {
+      const res = await stack.request("/api/v1/health");
+      return res.status === 200 ? res : undefined;
+    });
     expect(health.status).toBe(200);
     expect(health.body).toMatchObject({ ok: true, status: "ok", store: { ok: true, kind: "pglite" }, rpc: { ok: true, chain_id: 4663 }, indexer: { ok: true } });
     expect(health.body.indexer.block_number).toBeGreaterThan(0);

@@ -4,28 +4,34 @@
  * anvil with the stack deployed (signature verification and the RPC part of health).
  * No mocks: every rule is exercised through HTTP and checked in the store.
  */
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { count, eq, sql } from "drizzle-orm";
+import { and, count, eq, inArray, isNull, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/pglite";
 import sharp from "sharp";
 import { createPublicClient, http, type PublicClient } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../api/app";
-import * as fx from "../api/media/fixtures";
+import * as fx from "./fixtures/images";
 import type { MarketDb } from "../api/market/queries";
 import { scopeFor, SCOPE_TABLE } from "../api/middleware/auth";
 import { consumeCoinQuota } from "../api/middleware/rateLimit";
+import { INTENT_CREATOR_RULE } from "../api/openapi/launchDocs";
 import { deploymentSchema, type Deployment } from "../config/deployment";
+import { compileProxyTrust } from "../config/proxyTrust";
 import { startAnvil, type AnvilInstance } from "../devnet/anvil";
 import { devAccount } from "../devnet/clients";
 import { deployStack } from "../devnet/deploy";
 import { executeRows, openStore, type Store } from "../store/index";
 import { reserveIdempotencyKey } from "../store/idempotency";
-import { createApiKey, hashApiKey, revokeApiKey } from "../store/keys";
-import { apiKeys, idempotencyRecords, keyChallenges, launches, media } from "../store/schema";
+import { ActiveKeyLimitError, createApiKey, hashApiKey, listApiKeys, revokeApiKey } from "../store/keys";
+import { pruneExpired } from "../store/housekeeping";
+import { apiKeys, idempotencyRecords, keyChallenges, launches, media, sessions } from "../store/schema";
+import { signedInSession } from "./helpers/session";
 import { dropSchema, postgresAvailable, TEST_DATABASE_URL, uniqueSchemaName } from "./postgres";
 
 import migrationJournal from "../store/migrations/meta/_journal.json";
@@ -101,14 +107,17 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
     return createApp({ db: marketDb, publicBaseUrl: BASE, store, deployment, publicClient, ...overrides });
   }
 
-  async function newKey(wallet = CREATOR) {
+  /** A key of a fresh wallet (default): quotas and the key cap count per wallet, so tests stay independent. */
+  async function newKey(wallet: string = privateKeyToAccount(generatePrivateKey()).address) {
     return (await createApiKey(store, { wallet, createdVia: "cli" })).secret;
   }
 
-  async function call(path: string, init: RequestInit & { key?: string; target?: ReturnType<typeof createApp> } = {}) {
+  async function call(path: string, init: RequestInit & { key?: string; target?: ReturnType<typeof createApp>; socket?: string } = {}) {
     const headers = new Headers(init.headers);
     if (init.key) headers.set("Authorization", `Bearer ${init.key}`);
-    const res = await (init.target ?? app).request(`${BASE}${path}`, { ...init, headers });
+    // `socket`: the peer address Ponder's node server passes in `c.env.incoming` (clientIp).
+    const env = init.socket ? { incoming: { socket: { remoteAddress: init.socket } } } : undefined;
+    const res = await (init.target ?? app).request(`${BASE}${path}`, { ...init, headers }, env);
     const text = await res.text();
     let body: any = text;
     try {
@@ -221,7 +230,8 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
       const before = await launchCount();
       const intent = await postIntent(secret, "scope-1", intentBody());
       expect({ status: intent.status, error: intent.body.error }).toEqual({ status: 403, error: "insufficient_scope" });
-      const upload = await call("/api/v1/evmchain/media/upload", { method: "POST", key: secret });
+      // An empty multipart form: the body parser passes multipart on, so the scope check answers.
+      const upload = await call("/api/v1/evmchain/media/upload", { method: "POST", key: secret, body: new FormData() });
       expect({ status: upload.status, error: upload.body.error }).toEqual({ status: 403, error: "insufficient_scope" });
       expect(await launchCount()).toBe(before);
     });
@@ -231,10 +241,10 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
       expect({ status: res.status, error: res.body.error }).toEqual({ status: 401, error: "missing_api_key" });
     });
 
-    it("maps every registered /api/v1 route to a scope (the open descriptor and health excepted)", () => {
+    it("maps every registered /api/v1 route to a scope (the open descriptor, health and readiness excepted)", () => {
       const routes = app.routes.filter((r) => r.path.startsWith("/api/v1") && r.method !== "ALL");
       const unmapped = routes
-        .filter((r) => r.path !== "/api/v1" && r.path !== "/api/v1/health")
+        .filter((r) => r.path !== "/api/v1" && r.path !== "/api/v1/health" && r.path !== "/api/v1/ready")
         .filter((r) => !scopeFor(r.method, r.path))
         .map((r) => `${r.method} ${r.path}`);
       expect(unmapped).toEqual([]);
@@ -276,20 +286,48 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
 
     it("limits the public and session surfaces per client IP (X-Forwarded-For only behind a trusted proxy)", async () => {
       await awayFromMinuteEdge(5_000);
-      const proxied = makeApp({ trustProxy: true, limits: { publicRequestsPerMinute: 3, sessionRequestsPerMinute: 2 } });
-      const ip = `203.0.113.${Math.floor(Math.random() * 250)}-${kind}-${Date.now()}`;
+      // One trusted hop (TRUST_PROXY=1): the proxy at 127.0.0.1 appends the client's address.
+      const proxied = makeApp({ trustProxy: compileProxyTrust("1"), limits: { publicRequestsPerMinute: 3, sessionRequestsPerMinute: 2 } });
+      const ip = `203.0.113.${Math.floor(Math.random() * 250)}`;
+      const via = (xff: string) => ({ target: proxied, socket: "127.0.0.1", headers: { "X-Forwarded-For": xff } });
       const statuses: number[] = [];
-      for (let i = 0; i < 4; i++) statuses.push((await call("/api/public", { target: proxied, headers: { "X-Forwarded-For": `${ip}, 10.0.0.1` } })).status);
+      for (let i = 0; i < 4; i++) statuses.push((await call("/api/public", via(`10.0.0.${i}, ${ip}`))).status);
       expect(statuses).toEqual([200, 200, 200, 429]);
-      const limited = await call("/api/public", { target: proxied, headers: { "X-Forwarded-For": ip } });
+      const limited = await call("/api/public", via(ip));
       expect({ status: limited.status, error: limited.body.error }).toEqual({ status: 429, error: "rate_limited" });
       expect(limited.headers.get("ratelimit-policy")).toBe("3;w=60");
       expect(limited.headers.get("retry-after")).toBeTruthy();
       // Another client is not affected.
-      expect((await call("/api/public", { target: proxied, headers: { "X-Forwarded-For": `${ip}-other` } })).status).toBe(200);
+      expect((await call("/api/public", via(`198.51.100.${Math.floor(Math.random() * 250)}`))).status).toBe(200);
       const session: number[] = [];
-      for (let i = 0; i < 3; i++) session.push((await call("/api/evm/evmchain/session", { target: proxied, headers: { "X-Forwarded-For": ip } })).status);
+      for (let i = 0; i < 3; i++) session.push((await call("/api/evm/evmchain/session", via(ip))).status);
       expect(session).toEqual([200, 200, 429]);
+    });
+
+    it("a spoofed first X-Forwarded-For entry does not bypass the per-IP limit (trusted hops, not the first entry)", async () => {
+      await awayFromMinuteEdge(5_000);
+      // The issue's reproduction: TRUST_PROXY=1, limit 5, a client on 127.0.0.1 sending
+      // `X-Forwarded-For: 10.0.0.$i, 127.0.0.1` seven times. Each request is the same client.
+      const trusting = makeApp({ trustProxy: compileProxyTrust("1"), limits: { publicRequestsPerMinute: 5, sessionRequestsPerMinute: 5 } });
+      const statuses: number[] = [];
+      for (let i = 1; i <= 7; i++) {
+        statuses.push((await call("/api/public", { target: trusting, socket: "127.0.0.1", headers: { "X-Forwarded-For": `10.0.0.${i}, 127.0.0.1` } })).status);
+      }
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+      // Behind a listed proxy range: entries left of the first untrusted address are ignored.
+      const listed = makeApp({ trustProxy: compileProxyTrust("loopback, 10.0.0.0/8"), limits: { publicRequestsPerMinute: 5, sessionRequestsPerMinute: 5 } });
+      const client = `198.51.100.${Math.floor(Math.random() * 250)}`;
+      const listedStatuses: number[] = [];
+      for (let i = 1; i <= 7; i++) {
+        listedStatuses.push((await call("/api/public", { target: listed, socket: "10.1.2.3", headers: { "X-Forwarded-For": `192.0.2.${i}, ${client}, 10.9.9.9` } })).status);
+      }
+      expect(listedStatuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+      // The session surface keys the same way.
+      const session: number[] = [];
+      for (let i = 1; i <= 7; i++) {
+        session.push((await call("/api/evm/evmchain/session", { target: trusting, socket: "127.0.0.1", headers: { "X-Forwarded-For": `10.0.1.${i}, 127.0.0.2` } })).status);
+      }
+      expect(session).toEqual([200, 200, 200, 200, 200, 429, 429]);
     });
 
     it("enforces the daily coins-created quota on intents and exports the finalized quota", async () => {
@@ -305,11 +343,11 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
       const idem = (await store.db.select().from(idempotencyRecords).where(eq(idempotencyRecords.idempotencyKey, "quota-3"))).length;
       expect(idem).toBe(0);
 
-      const keyId = `key_finalize_${kind}`;
-      for (let i = 1; i <= 3; i++) expect((await consumeCoinQuota(store, keyId, "coins_finalized", { limit: 3 })).used).toBe(i);
-      await expect(consumeCoinQuota(store, keyId, "coins_finalized", { limit: 3 })).rejects.toMatchObject({ code: "quota_exceeded", status: 429 });
+      const wallet = privateKeyToAccount(generatePrivateKey()).address;
+      for (let i = 1; i <= 3; i++) expect((await consumeCoinQuota(store, wallet, "coins_finalized", { limit: 3 })).used).toBe(i);
+      await expect(consumeCoinQuota(store, wallet, "coins_finalized", { limit: 3 })).rejects.toMatchObject({ code: "quota_exceeded", status: 429 });
       // The default is the spec's 500 per day.
-      expect((await consumeCoinQuota(store, `${keyId}_default`, "coins_finalized")).limit).toBe(500);
+      expect((await consumeCoinQuota(store, privateKeyToAccount(generatePrivateKey()).address, "coins_finalized")).limit).toBe(500);
     });
   });
 
@@ -373,9 +411,19 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
       expect(sameOriginNoHeader.status).toBe(200);
     });
 
+    /** Posts with the session's cookie and token; a rotated cookie (sign-in) replaces `s.cookie`. */
+    function trackedPost(s: { cookie: string; token: string }) {
+      return async (path: string, body: Record<string, unknown>) => {
+        const res = await sessionPost(path, { cookie: s.cookie, header: s.token, bodyToken: s.token, body });
+        const rotated = res.headers.getSetCookie().find((c) => c.startsWith("session="));
+        if (rotated) s.cookie = rotated.split(";")[0]!;
+        return res;
+      };
+    }
+
     it("creates a key from a wallet signature once; replays and wrong signers are refused", async () => {
       const s = await session();
-      const post = (path: string, body: Record<string, unknown>) => sessionPost(path, { cookie: s.cookie, header: s.token, bodyToken: s.token, body });
+      const post = trackedPost(s);
       const account = devAccount(2);
 
       const c1 = await post("/api/evm/evmchain/api-keys/challenge", { wallet: account.address });
@@ -414,6 +462,258 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
         body: { wallet: account.address, signature: await account.signMessage({ message: c3.body.message }) },
       });
       expect(elsewhere.body.error).toBe("challenge_not_found");
+    });
+
+    it("signs a session in with an EIP-4361 signature: the cookie rotates, the session acts only for that wallet", async () => {
+      const s = await session();
+      const before = s.cookie;
+      const post = trackedPost(s);
+      const account = devAccount(4);
+      const anonymous = await call("/api/evm/evmchain/session", { headers: { Cookie: s.cookie } });
+      expect(anonymous.body).toMatchObject({ wallet: null, signed_in_at_sec: null });
+
+      const challenge = await post("/api/evm/evmchain/sign-in/challenge", { wallet: account.address });
+      expect(challenge.status).toBe(200);
+      expect(challenge.body).toMatchObject({ purpose: "sign_in" });
+      expect(challenge.body.message).toMatch(/^localhost:42069 wants you to sign in with your Ethereum account:\n0x/);
+      expect(challenge.body.message).toContain(`URI: http://localhost:42069\nVersion: 1\nChain ID: ${deployment.chainId}\nNonce: ${challenge.body.nonce}`);
+      expect(challenge.body.message).toMatch(/\nExpiration Time: \d{4}-/);
+      const keysBefore = (await store.db.select({ n: count() }).from(apiKeys))[0]!.n;
+      const signedIn = await post("/api/evm/evmchain/sign-in", { wallet: account.address, signature: await account.signMessage({ message: challenge.body.message }) });
+      expect(signedIn.status).toBe(200);
+      expect(signedIn.body).toMatchObject({ ok: true, wallet: account.address });
+      expect(signedIn.body).not.toHaveProperty("api_key");
+      expect((await store.db.select({ n: count() }).from(apiKeys))[0]!.n).toBe(keysBefore);
+      // Session fixation: the cookie known before the sign-in no longer works; the new one does,
+      // with the same CSRF token.
+      expect(s.cookie).not.toBe(before);
+      const stale = await sessionPost("/api/evm/evmchain/sign-out", { cookie: before, header: s.token, bodyToken: s.token, body: {} });
+      expect({ status: stale.status, error: stale.body.error }).toEqual({ status: 403, error: "csrf_failed" });
+      const now = await call("/api/evm/evmchain/session", { headers: { Cookie: s.cookie } });
+      expect(now.body).toMatchObject({ wallet: account.address });
+
+      // Acting for another wallet is refused before anything is built or stored.
+      const launchesBefore = (await store.db.select({ n: count() }).from(launches))[0]!.n;
+      const foreign = await post("/api/evm/evmchain/build-direct-v3-launch", { creator: devAccount(5).address, name: "Not Mine", symbol: "NOPE" });
+      expect({ status: foreign.status, error: foreign.body.error }).toEqual({ status: 403, error: "wallet_mismatch" });
+      const claim = await post("/api/evm/evmchain/build-creator-rewards-claim", { wallet: devAccount(5).address });
+      expect({ status: claim.status, error: claim.body.error }).toEqual({ status: 403, error: "wallet_mismatch" });
+      expect((await store.db.select({ n: count() }).from(launches))[0]!.n).toBe(launchesBefore);
+
+      // Sign-out forgets the wallet: the session surface acts for nobody.
+      const out = await post("/api/evm/evmchain/sign-out", {});
+      expect(out.body).toMatchObject({ ok: true, wallet: null });
+      const after = await post("/api/evm/evmchain/build-direct-v3-launch", { creator: account.address, name: "Signed Out", symbol: "OUT" });
+      expect({ status: after.status, error: after.body.error }).toEqual({ status: 403, error: "sign_in_required" });
+      expect((await store.db.select({ n: count() }).from(launches))[0]!.n).toBe(launchesBefore);
+    });
+
+    it("one signature signs in and creates the API key; an expired or foreign challenge signs nothing in", async () => {
+      const s = await session();
+      const post = trackedPost(s);
+      const account = devAccount(6);
+      const challenge = await post("/api/evm/evmchain/sign-in/challenge", { wallet: account.address, create_api_key: true });
+      expect(challenge.body.purpose).toBe("sign_in_and_create_key");
+      expect(challenge.body.message).toContain("create an API key");
+      const signedIn = await post("/api/evm/evmchain/sign-in", { wallet: account.address, signature: await account.signMessage({ message: challenge.body.message }), label: "laptop" });
+      expect(signedIn.status).toBe(200);
+      expect(signedIn.body).toMatchObject({ wallet: account.address, key: { wallet: account.address } });
+      expect(signedIn.body.api_key).toMatch(/^sk_live_/);
+      expect((await call("/api/v1/evmchain/tokens/0x123", { key: signedIn.body.api_key })).status).toBe(400); // authenticated
+
+      // A plain sign-in challenge cannot create a key through the key route.
+      const plain = await post("/api/evm/evmchain/sign-in/challenge", { wallet: account.address });
+      const viaKeyRoute = await post("/api/evm/evmchain/api-keys", { wallet: account.address, signature: await account.signMessage({ message: plain.body.message }) });
+      expect(viaKeyRoute.body.error).toBe("challenge_not_found");
+
+      // An expired challenge is refused.
+      const t = await session();
+      const tPost = trackedPost(t);
+      const late = await tPost("/api/evm/evmchain/sign-in/challenge", { wallet: account.address });
+      await store.db.update(keyChallenges).set({ expiresAtMs: Date.now() - 1 }).where(eq(keyChallenges.nonce, late.body.nonce));
+      const expired = await tPost("/api/evm/evmchain/sign-in", { wallet: account.address, signature: await account.signMessage({ message: late.body.message }) });
+      expect({ status: expired.status, error: expired.body.error }).toEqual({ status: 400, error: "challenge_not_found" });
+      // A wrong signer burns the challenge and signs nothing in.
+      const fresh = await tPost("/api/evm/evmchain/sign-in/challenge", { wallet: account.address });
+      const wrong = await tPost("/api/evm/evmchain/sign-in", { wallet: account.address, signature: await devAccount(7).signMessage({ message: fresh.body.message }) });
+      expect({ status: wrong.status, error: wrong.body.error }).toEqual({ status: 401, error: "invalid_signature" });
+      expect((await call("/api/evm/evmchain/session", { headers: { Cookie: t.cookie } })).body.wallet).toBeNull();
+    });
+  });
+
+  describe("abuse limits: per-wallet quotas and keys, per-session bounds (docs/trust.md \"Limits\")", () => {
+    type App = ReturnType<typeof createApp>;
+    const fresh = () => privateKeyToAccount(generatePrivateKey());
+    async function newSession(target: App, headers: Record<string, string> = {}) {
+      const res = await target.request(`${BASE}/api/evm/evmchain/session`, { headers });
+      const setCookie = res.headers.get("set-cookie") ?? "";
+      return { cookie: setCookie.split(";")[0]!, token: ((await res.json()) as { csrf_token: string }).csrf_token };
+    }
+    function post(target: App, s: { cookie: string; token: string }, path: string, body: Record<string, unknown>) {
+      return call(`/api/evm/evmchain/${path}`, {
+        target,
+        method: "POST",
+        headers: { "Content-Type": "application/json", Origin: new URL(BASE).origin, Cookie: s.cookie, "X-CSRF-Token": s.token },
+        body: JSON.stringify({ ...body, csrf_token: s.token }),
+      });
+    }
+    const activeKeysOf = async (wallet: string) => (await store.db.select({ n: count() }).from(apiKeys).where(and(eq(apiKeys.wallet, wallet), isNull(apiKeys.revokedAtMs))))[0]!.n;
+
+    it("counts the daily coin quota per wallet over all its keys; another wallet is not affected", async () => {
+      const limited = makeApp({ limits: { coinsCreatedPerDay: 2 } });
+      const wallet = fresh().address;
+      const [k1, k2, k3] = [await newKey(wallet), await newKey(wallet), await newKey(wallet)];
+      expect((await postIntent(k1, "pw-1", intentBody({ name: "Per Wallet 1" }), limited)).status).toBe(201);
+      expect((await postIntent(k2, "pw-2", intentBody({ name: "Per Wallet 2" }), limited)).status).toBe(201);
+      const before = await launchCount();
+      // A third key of the same wallet buys no more coins.
+      const third = await postIntent(k3, "pw-3", intentBody({ name: "Per Wallet 3" }), limited);
+      expect({ status: third.status, error: third.body.error }).toEqual({ status: 429, error: "quota_exceeded" });
+      expect(third.body.message).toMatch(/per wallet/);
+      expect(Number(third.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(await launchCount()).toBe(before);
+      expect((await postIntent(await newKey(), "pw-4", intentBody({ name: "Per Wallet 4" }), limited)).status).toBe(201);
+      // Concurrent intents from several keys of one wallet never overshoot the wallet's quota.
+      const racer = fresh().address;
+      const keys = [await newKey(racer), await newKey(racer), await newKey(racer)];
+      const raced = await Promise.all(Array.from({ length: 6 }, (_, i) => postIntent(keys[i % 3]!, `pw-race-${kind}-${i}`, intentBody({ name: `Race ${i}` }), limited)));
+      expect(raced.map((r) => r.status).sort()).toEqual([201, 201, 429, 429, 429, 429]);
+    });
+
+    it("caps a wallet's active keys in createApiKey (the CLI's path): 12 concurrent creations make exactly the cap", async () => {
+      const wallet = fresh().address;
+      const results = await Promise.allSettled(Array.from({ length: 12 }, () => createApiKey(store, { wallet, createdVia: "cli", maxActiveKeys: 4 })));
+      expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(4);
+      const refused = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+      expect(refused).toHaveLength(8);
+      for (const r of refused) expect(r.reason).toBeInstanceOf(ActiveKeyLimitError);
+      expect(await activeKeysOf(wallet)).toBe(4);
+      // Revoking one frees a slot; the default cap is 10.
+      const [oldest] = await listApiKeys(store, wallet);
+      await revokeApiKey(store, oldest!.id);
+      await createApiKey(store, { wallet, createdVia: "cli", maxActiveKeys: 4 });
+      await expect(createApiKey(store, { wallet, createdVia: "cli", maxActiveKeys: 4 })).rejects.toBeInstanceOf(ActiveKeyLimitError);
+      expect(await activeKeysOf(wallet)).toBe(4);
+      const other = fresh().address;
+      for (let i = 0; i < 10; i++) await createApiKey(store, { wallet: other, createdVia: "cli" });
+      await expect(createApiKey(store, { wallet: other, createdVia: "cli" })).rejects.toMatchObject({ name: "ActiveKeyLimitError", limit: 10 });
+    });
+
+    it.runIf(kind === "pglite")("caps a wallet's active keys in the keys CLI (npm run keys -- create): exit 1 with the reason at the cap, nothing created", () => {
+      const cliDir = mkdtempSync(join(tmpdir(), "keys-cli-"));
+      try {
+        const wallet = fresh().address;
+        const keysCli = (...args: string[]) =>
+          spawnSync(process.execPath, [join("node_modules", "tsx", "dist", "cli.mjs"), "scripts/keys.ts", ...args], {
+            env: { ...process.env, DATABASE_URL: "", STORE_PGLITE_DIR: cliDir, STORE_SCHEMA: "launch_store", API_KEYS_PER_WALLET: "2" },
+            encoding: "utf8",
+            timeout: 60_000,
+          });
+        const runs = [keysCli("create", "--wallet", wallet), keysCli("create", "--wallet", wallet), keysCli("create", "--wallet", wallet)];
+        expect(runs.map((r) => r.status), runs.map((r) => r.stderr).join("\n")).toEqual([0, 0, 1]);
+        expect(runs[2]!.stderr).toContain(`already has 2 active API keys`);
+        expect(runs[2]!.stdout).not.toContain("sk_live_");
+        const listed = keysCli("list", "--wallet", wallet, "--json");
+        expect(JSON.parse(listed.stdout)).toHaveLength(2);
+      } finally {
+        rmSync(cliDir, { recursive: true, force: true });
+      }
+    });
+
+    it("caps a wallet's active keys on the browser path: concurrent signed creations from 5 sessions make exactly the cap, then 409 key_limit_reached", async () => {
+      const capped = makeApp({ limits: { activeKeysPerWallet: 2 } });
+      const account = fresh();
+      const signed = [];
+      for (let i = 0; i < 5; i++) {
+        const s = await newSession(capped);
+        const challenge = await post(capped, s, "api-keys/challenge", { wallet: account.address });
+        expect(challenge.status).toBe(200);
+        signed.push({ s, signature: await account.signMessage({ message: challenge.body.message }) });
+      }
+      const created = await Promise.all(signed.map(({ s, signature }) => post(capped, s, "api-keys", { wallet: account.address, signature })));
+      const statuses = created.map((r) => r.status).sort();
+      expect(statuses).toEqual([201, 201, 409, 409, 409]);
+      for (const r of created.filter((x) => x.status === 409)) expect(r.body).toMatchObject({ ok: false, error: "key_limit_reached" });
+      expect(await activeKeysOf(account.address)).toBe(2);
+      // At the cap a wallet gets no challenge to sign.
+      const s = await newSession(capped);
+      const refused = await post(capped, s, "api-keys/challenge", { wallet: account.address });
+      expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 409, error: "key_limit_reached" });
+    });
+
+    it("bounds open key challenges per session (race-free): 429 session_limit_reached with Retry-After, nothing stored", async () => {
+      const bounded = makeApp({ limits: { openChallengesPerSession: 2 } });
+      const s = await newSession(bounded);
+      const wallet = fresh().address;
+      const results = await Promise.all(Array.from({ length: 6 }, () => post(bounded, s, "api-keys/challenge", { wallet })));
+      expect(results.map((r) => r.status).sort()).toEqual([200, 200, 429, 429, 429, 429]);
+      const over = results.find((r) => r.status === 429)!;
+      expect(over.body).toMatchObject({ ok: false, error: "session_limit_reached" });
+      const retryAfter = Number(over.headers.get("retry-after"));
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(300);
+      expect((await store.db.select({ n: count() }).from(keyChallenges).where(eq(keyChallenges.wallet, wallet)))[0]!.n).toBe(2);
+      // Another session has its own bound.
+      expect((await post(bounded, await newSession(bounded), "api-keys/challenge", { wallet })).status).toBe(200);
+    });
+
+    it("bounds new sessions per client IP per hour", async () => {
+      const proxied = makeApp({ trustProxy: true, limits: { sessionsPerIpPerHour: 2 } });
+      // The client as the one trusted proxy (the socket's peer) reports it.
+      const ip = `198.51.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+      const statuses: number[] = [];
+      let first = "";
+      for (let i = 0; i < 3; i++) {
+        const res = await proxied.request(`${BASE}/api/evm/evmchain/session`, { headers: { "X-Forwarded-For": ip } }, { incoming: { socket: { remoteAddress: "127.0.0.1" } } });
+        statuses.push(res.status);
+        if (i === 0) first = (res.headers.get("set-cookie") ?? "").split(";")[0]!;
+        if (res.status === 429) {
+          expect(await res.json()).toMatchObject({ ok: false, error: "session_limit_reached" });
+          expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+          expect(res.headers.get("set-cookie")).toBeNull();
+        }
+      }
+      expect(statuses).toEqual([200, 200, 429]);
+      // A client with a live session keeps using it.
+      expect((await proxied.request(`${BASE}/api/evm/evmchain/session`, { headers: { "X-Forwarded-For": ip, Cookie: first } })).status).toBe(200);
+    });
+
+    it("bounds open session builds per session (race-free) before any RPC work", async () => {
+      const bounded = makeApp({ limits: { openBuildsPerSession: 2 } });
+      // Signed in as the creator (EIP-4361): the session surface builds only for that wallet.
+      const signed = await signedInSession(async (path, init) => bounded.request(`${BASE}${path}`, init), new URL(BASE).origin, devAccount(1));
+      const s = { cookie: signed.cookie, token: signed.csrf };
+      const body = (i: number) => ({ creator: CREATOR, name: `Bound ${i}`, symbol: `BND${i}`, first_buy_wei: "0" });
+      const results = await Promise.all([1, 2, 3, 4].map((i) => post(bounded, s, "build-direct-v3-launch", body(i))));
+      expect(results.map((r) => r.status).sort(), JSON.stringify(results.map((r) => r.body))).toEqual([200, 200, 429, 429]);
+      const over = results.find((r) => r.status === 429)!;
+      expect(over.body).toMatchObject({ ok: false, error: "session_limit_reached" });
+      expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(86_000);
+      const stored = await store.db.select({ id: launches.id }).from(launches).where(and(eq(launches.surface, "session"), inArray(launches.name, ["Bound 1", "Bound 2", "Bound 3", "Bound 4"])));
+      expect(stored).toHaveLength(2);
+    });
+
+    it("housekeeping deletes expired sessions and challenges and stale session builds, never a confirmed launch", async () => {
+      const nowMs = Date.now();
+      const sessionId = `hk-${kind}-${nowMs}`;
+      const base = { chainId: 4663, factory: deployment.contracts.launchFactory, creator: CREATOR, name: "Old", symbol: "OLD", firstBuyWei: "0", slippageBps: 300, metadataSha256: "0".repeat(64) };
+      const old = nowMs - 25 * 3_600_000;
+      await store.db.insert(launches).values([
+        { ...base, id: `lnch_hk_built_${kind}`, surface: "session", sessionId, state: "built", createdAtMs: old, updatedAtMs: old },
+        { ...base, id: `lnch_hk_fresh_${kind}`, surface: "session", sessionId, state: "built", createdAtMs: nowMs, updatedAtMs: nowMs },
+        { ...base, id: `lnch_hk_conf_${kind}`, surface: "session", sessionId, state: "confirmed", createdAtMs: old, updatedAtMs: old },
+        { ...base, id: `lnch_hk_v1_${kind}`, surface: "v1", apiKeyId: "key_x", state: "built", createdAtMs: old, updatedAtMs: old },
+      ]);
+      await store.db.insert(keyChallenges).values({ nonce: `hk-${kind}-${nowMs}`, sessionId, wallet: CREATOR, message: "m", issuedAtMs: old, expiresAtMs: old + 300_000 });
+      await store.db.insert(sessions).values([
+        { id: `${sessionId}-expired`, csrfSecret: "s", createdAtMs: old, expiresAtMs: old + 86_400_000 },
+        { id: `${sessionId}-live`, csrfSecret: "s", createdAtMs: nowMs, expiresAtMs: nowMs + 86_400_000 },
+      ]);
+      await pruneExpired(store, nowMs);
+      expect((await store.db.select({ id: sessions.id }).from(sessions).where(inArray(sessions.id, [`${sessionId}-expired`, `${sessionId}-live`]))).map((r) => r.id)).toEqual([`${sessionId}-live`]);
+      const left = (await store.db.select({ id: launches.id }).from(launches).where(inArray(launches.id, [`lnch_hk_built_${kind}`, `lnch_hk_fresh_${kind}`, `lnch_hk_conf_${kind}`, `lnch_hk_v1_${kind}`]))).map((r) => r.id).sort();
+      expect(left).toEqual([`lnch_hk_conf_${kind}`, `lnch_hk_fresh_${kind}`, `lnch_hk_v1_${kind}`]);
+      expect(await store.db.select().from(keyChallenges).where(eq(keyChallenges.nonce, `hk-${kind}-${nowMs}`))).toHaveLength(0);
     });
   });
 
@@ -643,8 +943,11 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
         const res = await upload(key, file, "logo.png", type);
         expect({ name, status: res.status, error: res.body.error }).toEqual({ name, status: 400, error });
       }
+      // Raw bytes are not multipart, so the app's body parser reads them as JSON and refuses them.
       const notMultipart = await call("/api/v1/evmchain/media/upload", { method: "POST", key, headers: { "Content-Type": "image/png" }, body: Buffer.from(png) });
-      expect({ status: notMultipart.status, error: notMultipart.body.error }).toEqual({ status: 400, error: "image_missing" });
+      expect({ status: notMultipart.status, error: notMultipart.body.error }).toEqual({ status: 400, error: "invalid_request" });
+      const jsonInstead = await call("/api/v1/evmchain/media/upload", { method: "POST", key, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ image: "iVBORw0KGgo=" }) });
+      expect({ status: jsonInstead.status, error: jsonInstead.body.error }).toEqual({ status: 400, error: "image_missing" });
       expect(await mediaCount()).toBe(before);
     });
   });
@@ -664,6 +967,12 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
       for (const field of ["name", "docs", "endpoints", "notes", "request_id"]) expect(res.body).toHaveProperty(field);
       expect(res.body.request_id).toBe(res.headers.get("x-request-id"));
       expect(res.body.endpoints.launch_intent).toBe("POST /api/v1/evmchain/launches/intent");
+      // Per-wallet limits and who may open an intent are stated (docs/launch.md "Who may open an intent").
+      expect(res.body.limits).toMatchObject({ coin_quotas_per: "wallet", active_keys_per_wallet: 10 });
+      expect(res.body.notes).toContain(INTENT_CREATOR_RULE);
+      const openapi = (await call("/api/openapi.json")).body;
+      expect(openapi.paths["/api/v1/evmchain/launches/intent"].post.description).toBe(INTENT_CREATOR_RULE);
+      expect(openapi.paths["/api/v1/coins/create-draft"].post.description).toBe(INTENT_CREATOR_RULE);
       expect(Object.values(res.body.endpoints).every((v) => /^(GET|POST) \/api\/v1/.test(v as string))).toBe(true);
     });
 
@@ -674,6 +983,49 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
       for (const field of ["name", "docs", "well_known", "authentication", "endpoints", "feeds"]) expect(res.body).toHaveProperty(field);
       expect(res.body.feeds).toEqual([`${BASE}/feed/new-launches.xml`, `${BASE}/feed/big-buys.xml`, `${BASE}/feed/graduations.xml`]);
       expect(res.headers.get("ratelimit-policy")).toBe("600;w=60");
+    });
+
+    it("never publishes or logs the private RPC URL (status, descriptors, OpenAPI, pages, errors, health)", async () => {
+      // A production-style RPC URL with secrets in its path and query, unreachable so every RPC
+      // failure path runs; no PUBLIC_RPC_URL is configured in this process.
+      expect(process.env.PUBLIC_RPC_URL ?? "").toBe("");
+      const secretUrl = "http://127.0.0.1:1/v3/0123456789abcdef?apikey=SECRET-4663";
+      const leaky = makeApp({
+        deployment: { ...deployment, rpcUrl: secretUrl },
+        publicClient: createPublicClient({ transport: http(secretUrl, { retryCount: 0, timeout: 1_000 }) }),
+      });
+      const logged: string[] = [];
+      const spy = vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(" ")));
+      const bodies: string[] = [];
+      try {
+        const status = await call("/api/evm/evmchain/status", { target: leaky });
+        expect(status.status).toBe(200);
+        expect(status.body).toMatchObject({ rpc_urls: [], wallet_add_ethereum_chain: null, readiness: { rpc: { ok: false } } });
+        bodies.push(status.text);
+        for (const path of ["/api/v1", "/api/v1/health", "/api/public", "/api/openapi.json", "/api/docs", "/launch", "/api/evm/evmchain/creator-rewards?wallet=" + CREATOR, "/no/such/route"]) {
+          bodies.push((await call(path, { target: leaky })).text);
+        }
+        // A launch build needs the RPC: it fails with a catalogued error whose message is clean.
+        const session = await leaky.request(`${BASE}/api/evm/evmchain/session`);
+        const cookie = (session.headers.get("set-cookie") ?? "").split(";")[0]!;
+        const token = ((await session.json()) as { csrf_token: string }).csrf_token;
+        const build = await call("/api/evm/evmchain/build-direct-v3-launch", {
+          target: leaky,
+          method: "POST",
+          headers: { "Content-Type": "application/json", Origin: new URL(BASE).origin, Cookie: cookie, "X-CSRF-Token": token },
+          body: JSON.stringify({ creator: CREATOR, name: "Leak", symbol: "LEAK", csrf_token: token }),
+        });
+        expect(build.status).toBeGreaterThanOrEqual(400);
+        bodies.push(build.text);
+        const intent = await postIntent(await newKey(), "leak-1", intentBody({ name: "Leak" }), leaky);
+        bodies.push(intent.text);
+      } finally {
+        spy.mockRestore();
+      }
+      for (const text of [...bodies, ...logged]) {
+        expect(text).not.toContain("SECRET-4663");
+        expect(text).not.toContain("0123456789abcdef");
+      }
     });
 
     it("reports store and RPC state in /api/v1/health (503 when the indexer status is unavailable)", async () => {

@@ -4,8 +4,9 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { assertNoForbiddenFields, findForbiddenField, looksLikeSeedPhrase } from "../api/launch/forbidden";
-import { buildIntentMessage, intentRequestSchema, mediaIdFromUrl, metadataSha256 } from "../api/launch/intent";
+import { assertNoForbiddenFields, findForbiddenField } from "../api/launch/forbidden";
+import { looksLikeSeedPhrase } from "../api/launch/keyMaterial";
+import { buildIntentMessage, intentMetadata, intentRequestSchema, mediaIdFromUrl, metadataSha256 } from "../api/launch/intent";
 import { scopeFor } from "../api/middleware/auth";
 import { canonicalJson, parseIdempotencyKey, requestFingerprint } from "../api/middleware/idempotency";
 import { windowStart } from "../store/counters";
@@ -104,6 +105,25 @@ describe("intent message and fields", () => {
       expect(message).toContain(line);
     }
     expect(metadataSha256(intentRequestSchema.parse({ ...request, creator: request.creator, description: "x" }))).not.toBe(fields.metadataSha256);
+    // No metadata: no metadata lines, only the hash.
+    expect(message).not.toMatch(/^(Description|Website|X|Telegram|Image): /m);
+  });
+
+  it("states the creator's metadata in words before its hash, the description quoted on one line", () => {
+    const withMetadata = intentRequestSchema.parse({
+      ...request,
+      description: "Line one.\nLine two.",
+      website_url: "https://mine.example",
+      twitter_url: "https://x.com/mine",
+    });
+    const message = buildIntentMessage({ ...fields, metadataSha256: metadataSha256(withMetadata), metadata: intentMetadata(withMetadata) });
+    const tail = message.split("\n").slice(-4);
+    expect(tail).toEqual([
+      'Description: "Line one.\\nLine two."',
+      "Website: https://mine.example",
+      "X: https://x.com/mine",
+      `Metadata SHA-256: ${metadataSha256(withMetadata)}`,
+    ]);
   });
 
   it("recognises only media URLs this service issued", () => {

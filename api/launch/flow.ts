@@ -59,10 +59,9 @@ export type FinalizeQuota = {
   consume: (tx: Store) => Promise<void>;
 };
 
-/** Page URL of a token: `{base}/token/{checksummed address}`. */
-export function tokenUrl(publicBaseUrl: string, token: string): string {
-  return `${publicBaseUrl}/token/${getAddress(token)}`;
-}
+import { tokenUrl } from "../../src/domain/urls";
+
+export { tokenUrl };
 
 const sec = (ms: number | null) => (ms === null ? null : Math.floor(ms / 1000));
 
@@ -231,13 +230,16 @@ function verifiedJson(v: VerifiedLaunch): Record<string, unknown> {
  * The confirmation result of a confirmed launch (identical on every repetition).
  * @returns `{launch_id, state: "confirmed", tx_hash, block_number, block_hash, factory,
  *   token_address, token_url, pool_address, creator, name, symbol, position_ids, liquidity_wei,
- *   first_buy_wei, first_buy_tokens_out, metadata, confirmed_at_sec}`
+ *   first_buy_wei, first_buy_tokens_out, metadata, canonical_launch_id, confirmed_at_sec}`;
+ *   `canonical_launch_id` is null, or the record of the same launch confirmed first (whose
+ *   metadata the token's public record shows)
  */
 export function confirmedBody(launch: LaunchRecord, publicBaseUrl: string): Record<string, unknown> {
   return {
     launch_id: launch.id,
     state: "confirmed",
     ...launch.verified,
+    canonical_launch_id: launch.canonicalLaunchId,
     token_url: tokenUrl(publicBaseUrl, launch.tokenAddress!),
     metadata: resolveTokenMetadata(launch, launch, publicBaseUrl),
     confirmed_at_sec: sec(launch.confirmedAtMs),
@@ -259,7 +261,10 @@ export const PENDING_RETRY_AFTER_SEC = 2;
  *
  * - `confirmed` with the same hash -> the same result (idempotent); another hash -> 409;
  * - `intent_created` / `expired` -> 409 `launch_state_conflict` (build first / expired);
- * - the hash confirmed another launch -> 409 `tx_already_used`, nothing changes;
+ * - the hash confirmed a launch of another creator or another name/symbol -> 409
+ *   `tx_already_used`, nothing changes; the same launch confirmed through another record (the
+ *   other surface, another key of the creator) -> this record is confirmed too, as an alias
+ *   (`canonical_launch_id`), after its own verification: one launch, one confirmation;
  * - receipt not mined yet -> 202 state `submitted` (retry the same call);
  * - a check fails -> 422 with the verifier's code, state `failed` (a confirm with another hash
  *   may still succeed);
@@ -286,7 +291,7 @@ export async function confirmLaunch(
 }
 
 /**
- * Runs `verifyLaunch` and counts its outcome (`launch_verifications_total`). The one place both
+ * Runs `verifyLaunch` and counts its outcome (`launchpad_launch_verifications_total`). The one place both
  * surfaces verify a receipt.
  */
 export async function verifyAndCount(
@@ -298,11 +303,36 @@ export async function verifyAndCount(
   return result;
 }
 
+/**
+ * Whether two launch records describe the same on-chain launch: the same creator, name and
+ * symbol (the verifier then checks the receipt against each record's own first buy and minimum).
+ */
+function sameLaunch(a: LaunchRecord, b: LaunchRecord): boolean {
+  return a.creator.toLowerCase() === b.creator.toLowerCase() && a.name === b.name && a.symbol === b.symbol;
+}
+
+function txAlreadyUsed(hash: string, launch: LaunchRecord): ApiError {
+  return new ApiError("tx_already_used", `transaction ${hash} already confirmed a launch of another creator or another token`, { launch_id: launch.id, state: launch.state });
+}
+
+/**
+ * The rule "one launch, one confirmation, whichever surface sees it first" (docs/launch.md): the
+ * canonical confirmed record of `hash` when it is another record of the same launch as `launch`
+ * (this record then confirms as its alias), `null` when the transaction confirmed nothing yet.
+ * @throws ApiError 409 `tx_already_used` when it confirmed a launch of another creator or token
+ */
+export async function canonicalRecordOf(store: Store, hash: string, launch: LaunchRecord): Promise<LaunchRecord | null> {
+  const canonical = await findConfirmedByTx(store, hash);
+  if (!canonical || canonical.id === launch.id) return null;
+  if (!sameLaunch(canonical, launch)) throw txAlreadyUsed(hash, launch);
+  return canonical;
+}
+
 async function confirmLaunchOnce(
   deps: LaunchFlowDeps,
   launch: LaunchRecord,
   txHash: Hash,
-  options: { quota?: FinalizeQuota; descriptionOverride?: string },
+  options: { quota?: FinalizeQuota; descriptionOverride?: string; retriedAfterRace?: boolean },
 ): Promise<ConfirmOutcome> {
   const hash = txHash.toLowerCase() as Hash;
   const state = launch.state as LaunchState;
@@ -313,10 +343,7 @@ async function confirmLaunchOnce(
   if (state === "intent_created") throw conflict(launch, "build the launch before confirming it");
   if (state === "expired") throw conflict(launch, "the intent expired before it was built");
 
-  const other = await findConfirmedByTx(deps.store, hash);
-  if (other && other.id !== launch.id) {
-    throw new ApiError("tx_already_used", `transaction ${hash} already confirmed another launch`, { launch_id: launch.id, state: launch.state });
-  }
+  const canonical = await canonicalRecordOf(deps.store, hash, launch);
 
   const result = await verifyAndCount(deps, {
     txHash: hash,
@@ -365,6 +392,7 @@ async function confirmLaunchOnce(
         confirmedAtMs: deps.nowSec() * 1000,
         failureCode: null,
         failureMessage: null,
+        canonicalLaunchId: canonical?.id ?? null,
         ...(options.descriptionOverride !== undefined ? { description: options.descriptionOverride } : {}),
       });
       // Lost a race (another request moved the launch first): roll the count back.
@@ -373,7 +401,10 @@ async function confirmLaunchOnce(
     });
   } catch (err) {
     if (err instanceof TxAlreadyUsedError) {
-      throw new ApiError("tx_already_used", `transaction ${hash} already confirmed another launch`, { launch_id: launch.id, state: launch.state });
+      // A concurrent confirmation of the same transaction became canonical first: confirm this
+      // record against it (once), or refuse when it is another creator's or another token's.
+      if (canonical || options.retriedAfterRace) throw txAlreadyUsed(hash, launch);
+      return confirmLaunchOnce(deps, launch, hash, { ...options, retriedAfterRace: true });
     }
     if (!(err instanceof LostTransition)) throw err;
     confirmed = null;

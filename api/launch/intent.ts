@@ -8,7 +8,9 @@
  * x.com/twitter.com, telegram_url on t.me/telegram.me), image_url an image this service issued,
  * first_buy_wei a decimal string in [0, 100 ETH], slippage_bps an integer in [0, 5000] (default
  * 300). Unknown fields are refused (400 `invalid_request`); fields naming contracts or calldata,
- * and anything that looks like a key or seed phrase, are refused first (400 `forbidden_field`).
+ * anything that looks like key material (400 `forbidden_field`), control characters and, in name
+ * and symbol, invisible formatting characters (400 `invalid_request`) are refused before this
+ * schema runs, by the app's body parser (`api/middleware/jsonBody.ts`).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { getAddress, isAddress, parseEther, type Address } from "viem";
@@ -128,9 +130,23 @@ export type IntentMessageFields = {
   firstBuyWei: string;
   slippageBps: number;
   metadataSha256: string;
+  /**
+   * The metadata itself, stated in words before its hash, so the creator sees what the token's
+   * page will show (the links, image and description); absent fields are omitted.
+   */
+  metadata?: ReturnType<typeof intentMetadata>;
   issuedAtSec: number;
   expiresAtSec: number;
 };
+
+/** Message labels of the metadata fields, in message order. */
+const METADATA_LINES = [
+  ["description", "Description"],
+  ["website_url", "Website"],
+  ["twitter_url", "X"],
+  ["telegram_url", "Telegram"],
+  ["image_url", "Image"],
+] as const;
 
 const iso = (sec: number) => new Date(sec * 1000).toISOString();
 
@@ -161,6 +177,12 @@ export function buildIntentMessage(f: IntentMessageFields): string {
     `Token Symbol: ${f.symbol}`,
     `First Buy (wei): ${f.firstBuyWei}`,
     `Slippage (bps): ${f.slippageBps}`,
+    // The description may hold line breaks: it is quoted as a JSON string, one line.
+    ...METADATA_LINES.flatMap(([field, label]) => {
+      const value = f.metadata?.[field];
+      if (value === null || value === undefined) return [];
+      return [`${label}: ${field === "description" ? JSON.stringify(value) : value}`];
+    }),
     `Metadata SHA-256: ${f.metadataSha256}`,
   ].join("\n");
 }
@@ -194,6 +216,7 @@ export function prepareIntent(input: {
     firstBuyWei: req.first_buy_wei,
     slippageBps: req.slippage_bps,
     metadataSha256: metadataSha256(req),
+    metadata: intentMetadata(req),
     issuedAtSec: input.nowSec,
     expiresAtSec: input.nowSec + (input.ttlSec ?? INTENT_TTL_SEC),
   };

@@ -3,7 +3,7 @@
  * "v1 launch flow" and "Coin flow"). `POST /api/v1/evmchain/launches/{intent,build,confirm}`,
  * `GET …/launches/status` and the coin flow (`/api/v1/coins/…`, the same operations under draft
  * naming) are thin routes over these handlers, so both share validation, the safety rule, the
- * state machine, the builder, the verifier and the per-key daily quotas.
+ * state machine, the builder, the verifier and the per-wallet daily quotas (counted over all the keys of the key's wallet).
  */
 import type { Context } from "hono";
 import { isHex, type Hash, type Hex } from "viem";
@@ -18,7 +18,7 @@ import type { MarketDb } from "../market/queries";
 import { currentKey, type TrustDeps, type TrustEnv, type Limits } from "../middleware/context";
 import { commitIdempotentResponse } from "../middleware/idempotency";
 import { consumeCoinQuota } from "../middleware/rateLimit";
-import { assertNoForbiddenFields } from "./forbidden";
+import { parsedJsonBody } from "../middleware/jsonBody";
 import { buildFromIntent, confirmLaunch, finalizeQuota, launchStatus, PENDING_RETRY_AFTER_SEC, type LaunchFlowDeps } from "./flow";
 import { intentRequestSchema, mediaIdFromUrl, prepareIntent, type IntentRequest } from "./intent";
 
@@ -36,21 +36,16 @@ export const signatureSchema = z
   .transform((v) => v as Hex);
 
 /**
- * Reads a JSON object body, applies the safety rule (400 `forbidden_field` before anything else,
- * `tx_hash` excepted from the private-key shape), then validates it with `schema` (unknown fields
- * -> 400 `invalid_request`; an issue may name `invalid_address`).
- * @throws ApiError 400 `invalid_request` / `invalid_address` / `forbidden_field`
+ * Validates the request's JSON body with `schema` (unknown fields -> 400 `invalid_request`; an
+ * issue may name `invalid_address`). Reading, size and depth caps, the object shape, the safety
+ * rule and the text rules already ran in the app's body parser (`api/middleware/jsonBody.ts`).
+ * @param c - the request context
+ * @param schema - the zod schema of the body
+ * @returns the parsed body
+ * @throws ApiError 400 `invalid_request` / `invalid_address`
  */
-export async function parseLaunchBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
-  let raw: unknown;
-  try {
-    raw = await c.req.json();
-  } catch {
-    throw new ApiError("invalid_request", "body: must be a JSON object");
-  }
-  if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new ApiError("invalid_request", "body: must be a JSON object");
-  assertNoForbiddenFields(raw, { hashFields: ["tx_hash"] });
-  const parsed = schema.safeParse(raw);
+export function parseLaunchBody<T extends z.ZodType>(c: Context, schema: T): z.infer<T> {
+  const parsed = schema.safeParse(parsedJsonBody(c));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const code = (issue as { params?: { code?: "invalid_address" } } | undefined)?.params?.code ?? "invalid_request";
@@ -139,7 +134,7 @@ export function keyLaunchHandlers(deps: KeyFlowDeps) {
   return {
     /**
      * Intent / create-draft: validates, stores the launch in `intent_created`, counts one coin
-     * against the key's daily "created" quota. 201 `{launch_id | draft_id, state, intent}`.
+     * against the daily "created" quota of the key's wallet. 201 `{launch_id | draft_id, state, intent}`.
      * The quota, the launch and the `Idempotency-Key` response are one transaction: after a crash
      * either all three exist (the retry replays the response) or none (the retry runs afresh).
      */
@@ -151,7 +146,7 @@ export function keyLaunchHandlers(deps: KeyFlowDeps) {
       const { launch, body } = prepareIntent({ request, deployment: deps.deployment, publicBaseUrl: deps.publicBaseUrl, apiKeyId: key.id, nowSec: deps.nowSec(), ttlSec });
       const response = withId(field, body);
       await inTransaction(store, async (tx) => {
-        await consumeCoinQuota(tx, key.id, "coins_created", { limit: deps.limits.coinsCreatedPerDay, c });
+        await consumeCoinQuota(tx, key.wallet, "coins_created", { limit: deps.limits.coinsCreatedPerDay, c });
         await insertLaunch(tx, launch);
         await commitIdempotentResponse(c, tx, { status: 201, jsonText: okJsonText(response) });
       });
@@ -169,7 +164,7 @@ export function keyLaunchHandlers(deps: KeyFlowDeps) {
 
     /**
      * Confirm / finalize: `{<id>, tx_hash}` -> 200 confirmed, 202 pending (`Retry-After`), or an
-     * error; counts one coin against the key's daily "finalized" quota when it persists.
+     * error; counts one coin against the daily "finalized" quota of the key's wallet when it persists.
      */
     async confirm(c: Context<TrustEnv>, field: IdField) {
       const body = await parseLaunchBody(c, confirmBodySchema(field));
@@ -177,7 +172,7 @@ export function keyLaunchHandlers(deps: KeyFlowDeps) {
       const launch = await ownLaunch(c, flow.store, body[field]!, field);
       const key = currentKey(c);
       // Counted inside the transaction that persists the launch (see `FinalizeQuota`).
-      const quota = finalizeQuota((tx) => consumeCoinQuota(tx, key.id, "coins_finalized", { limit: deps.limits.coinsFinalizedPerDay, c }));
+      const quota = finalizeQuota((tx) => consumeCoinQuota(tx, key.wallet, "coins_finalized", { limit: deps.limits.coinsFinalizedPerDay, c }));
       const outcome = await confirmLaunch(flow, launch, body.tx_hash as Hash, { quota });
       if (outcome.status === 202) c.header("Retry-After", String(PENDING_RETRY_AFTER_SEC));
       return { status: outcome.status, body: withId(field, outcome.body) };

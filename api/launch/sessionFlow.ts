@@ -14,10 +14,12 @@
 import { TransactionNotFoundError, type Address, type Hash } from "viem";
 import { z } from "zod";
 import type { Store } from "../../store/index";
-import { findConfirmedByTx, findSessionBuilds, insertLaunch, type LaunchRecord } from "../../store/launches";
+import { countOpenSessionBuilds, findSessionBuilds, insertSessionBuildBounded, type LaunchRecord } from "../../store/launches";
+import { BoundReachedError } from "../../store/locks";
 import { ApiError, type ErrorCode } from "../errors";
+import { LIMITS } from "../middleware/rateLimit";
 import { addressParam } from "../validation";
-import { confirmLaunch, runBuilder, tokenIndexed, tokenUrl, verifyAndCount, type LaunchFlowDeps, PENDING_RETRY_AFTER_SEC } from "./flow";
+import { canonicalRecordOf, confirmLaunch, runBuilder, tokenIndexed, tokenUrl, verifyAndCount, type LaunchFlowDeps, PENDING_RETRY_AFTER_SEC } from "./flow";
 import { intentMetadata, intentRequestSchema, metadataSha256, newLaunchId } from "./intent";
 import { assertOwnImage, launchIdSchema, txHashSchema } from "./keyFlow";
 
@@ -64,10 +66,22 @@ export function redirectWaitFromEnv(env: NodeJS.ProcessEnv = process.env): numbe
  * @returns 200 body `{launch_id, state: "built", transaction, policy, predicted_token_address,
  *   predicted_pool_address, gas_limit, amount_out_minimum, expected_tokens_out, slippage_bps,
  *   simulated_at_block, built_at_sec}`
+ * @param options.maxOpenBuilds - bound on this session's open builds (state `built`, younger than
+ *   24 h; default 20, `LIMITS.openBuildsPerSession`), checked before the builder runs (no RPC work
+ *   for a session at its bound) and again, race-free, when the build is stored
  * @throws ApiError 400 `invalid_image_url`, 422 `launch_simulation_failed`, 503 `chain_unavailable`
+ * @throws BoundReachedError when the session holds `maxOpenBuilds` open builds (nothing stored)
  */
-export async function sessionBuild(deps: LaunchFlowDeps, sessionId: string, body: z.infer<typeof sessionBuildSchema>): Promise<Record<string, unknown>> {
+export async function sessionBuild(
+  deps: LaunchFlowDeps,
+  sessionId: string,
+  body: z.infer<typeof sessionBuildSchema>,
+  options: { maxOpenBuilds?: number } = {},
+): Promise<Record<string, unknown>> {
   const { csrf_token: _csrf, ...request } = body;
+  const maxOpen = options.maxOpenBuilds ?? LIMITS.openBuildsPerSession;
+  const before = await countOpenSessionBuilds(deps.store, sessionId, deps.nowSec() * 1000);
+  if (before.open >= maxOpen) throw new BoundReachedError("open session builds per session", maxOpen, before.freesAtMs ?? deps.nowSec() * 1000);
   await assertOwnImage(deps.store, request, deps.publicBaseUrl);
   const { built, body: buildBody } = await runBuilder(deps, {
     creator: request.creator,
@@ -103,7 +117,7 @@ export async function sessionBuild(deps: LaunchFlowDeps, sessionId: string, body
     createdAtMs: nowMs,
     updatedAtMs: nowMs,
   };
-  await insertLaunch(deps.store, launch);
+  await insertSessionBuildBounded(deps.store, launch, maxOpen, nowMs);
   return { launch_id: launch.id, state: "built", ...buildBody, metadata: intentMetadata(request), built_at_sec: deps.nowSec() };
 }
 
@@ -160,10 +174,8 @@ export async function sessionVerify(
 ): Promise<{ status: 200 | 202; body: Record<string, unknown> }> {
   try {
     const build = await pickBuild(deps, deps.store, sessionId, req);
-    const other = await findConfirmedByTx(deps.store, req.tx_hash);
-    if (other && other.id !== build.id) {
-      throw new ApiError("tx_already_used", `transaction ${req.tx_hash} already confirmed another launch`, { launch_id: build.id, state: build.state });
-    }
+    // One launch, one confirmation: another creator's or another token's transaction is 409.
+    await canonicalRecordOf(deps.store, req.tx_hash, build);
     if (req.metadata && (req.metadata.name !== build.name || req.metadata.symbol !== build.symbol)) {
       throw new ApiError("metadata_mismatch", "metadata.name / metadata.symbol differ from the built launch", { launch_id: build.id, state: build.state });
     }

@@ -3,6 +3,7 @@
  * swap mapping onto asset0/asset1 in both pool orientations (exactly one in and one out side).
  */
 import { describe, expect, it } from "vitest";
+import { orientSwap } from "../../src/domain/price";
 import { priceNative, sortEvents, swapEvent, type DsEvent } from "./dexscreener";
 
 const TOKEN = "0x1111111111111111111111111111111111111111";
@@ -66,6 +67,18 @@ describe("swapEvent", () => {
     const e = swapEvent({ ...trade, side: "sell" }, { address: TOKEN, weth: WETH, tokenIsToken0: false, decimals: 18 });
     expect(e).toMatchObject({ asset1In: "1.5", asset0Out: "0.02", reserves: { asset0: "1", asset1: "0.000000000000000005" } });
     expect(Object.keys(e).filter((k) => /^asset[01](In|Out)$/.test(k)).sort()).toEqual(["asset0Out", "asset1In"]);
+  });
+
+  it("reports a zero-token buy (1 wei of WETH in, 0 tokens out) as WETH in, in both orientations", () => {
+    for (const tokenIsToken0 of [true, false]) {
+      // Pool deltas: WETH +1 wei, token 0 (the 1 % fee took the whole input).
+      const swap = tokenIsToken0 ? orientSwap(0n, 1n, true) : orientSwap(1n, 0n, false);
+      const e = swapEvent({ ...trade, ...swap }, { address: TOKEN, weth: WETH, tokenIsToken0, decimals: 18 });
+      const wethAsset = tokenIsToken0 ? "asset1" : "asset0";
+      const tokenAsset = tokenIsToken0 ? "asset0" : "asset1";
+      expect(e).toMatchObject({ [`${wethAsset}In`]: "0.000000000000000001", [`${tokenAsset}Out`]: "0" });
+      expect(e[`${tokenAsset}In` as keyof typeof e]).toBeUndefined();
+    }
   });
 
   it("orders events by block, transaction index, event index", () => {

@@ -3,13 +3,14 @@
  * bounded by a `limit`; keyset cursors use `launch_seq` (or a trade's block/log position) as the
  * unique tie-breaker.
  */
-import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, or, sql } from "ponder";
+import { and, asc, desc, eq, gt, gte, ilike, inArray, isNull, like, lt, lte, or, sql } from "ponder";
 type SQL = NonNullable<ReturnType<typeof and>>;
 import * as schema from "../../ponder.schema";
 import { trendingScore, type HourBucket } from "../../src/domain/market";
-import type { MarketDb } from "./queries";
+import type { MarketDb } from "./db";
 import { getAddress } from "viem";
 import { storedMetadataFor, type StoredTokenMetadata } from "../launch/metadata";
+import { ponderInternalTable } from "./ponderTables";
 
 type TokenRow = typeof schema.token.$inferSelect;
 
@@ -48,7 +49,7 @@ export function decodeCheckpointBlock(checkpoint: string): IndexedHead {
 
 /** The indexer's raw checkpoint string (changes with every indexed block), or null before the first. */
 export async function indexedCheckpoint(db: MarketDb): Promise<string | null> {
-  const rows = rowsOf(await db.execute(sql`SELECT latest_checkpoint FROM _ponder_checkpoint`));
+  const rows = rowsOf(await db.execute(sql`SELECT latest_checkpoint FROM ${ponderInternalTable("_ponder_checkpoint")}`));
   return rows[0] ? String(rows[0].latest_checkpoint) : null;
 }
 
@@ -110,13 +111,15 @@ export async function withStats(db: MarketDb, rows: TokenRow[], nowSec: number):
   const needClose = addresses.filter((a) => !thenBy.has(a));
   if (needClose.length > 0) {
     // One index descent per token (candle primary key: token, resolution, bucket_start_sec).
+    // `${c}` renders the schema-qualified table (api/market/ponderTables.ts): an unqualified
+    // `candle` would read the empty temporary table Ponder's flush leaves in a PGlite session.
     const closes = rowsOf(
       await db.execute(sql`
         SELECT v.token, last.close_wei FROM (VALUES ${sql.join(needClose.map((a) => sql`(${a})`), sql`, `)}) AS v(token)
         CROSS JOIN LATERAL (
-          SELECT close_wei FROM candle
-          WHERE candle.token = v.token AND candle.resolution = '1m' AND candle.bucket_start_sec < ${edgeStart}
-          ORDER BY candle.bucket_start_sec DESC LIMIT 1
+          SELECT ${c.closeWei} AS close_wei FROM ${c}
+          WHERE ${c.token} = v.token AND ${c.resolution} = '1m' AND ${c.bucketStartSec} < ${edgeStart}
+          ORDER BY ${c.bucketStartSec} DESC LIMIT 1
         ) AS last`),
     );
     for (const row of closes) thenBy.set(String(row.token), BigInt(String(row.close_wei)));
@@ -224,15 +227,19 @@ export async function trendingTokens(db: MarketDb, nowSec: number, limit: number
     .slice(0, limit);
 }
 
-/** Trades of every token (or one), newest first, strictly before the cursor position. */
+/**
+ * Trades of every token (or one), newest first, strictly before the cursor position and, with
+ * `beforeTimestampSec`, with a block timestamp strictly below it (unix seconds).
+ */
 export async function tradePage(
   db: MarketDb,
-  opts: { limit: number; token?: `0x${string}`; before?: { b: bigint; l: number } },
+  opts: { limit: number; token?: `0x${string}`; before?: { b: bigint; l: number }; beforeTimestampSec?: bigint },
 ) {
   const t = schema.trade;
   const where: (SQL | undefined)[] = [];
   if (opts.token) where.push(eq(t.token, opts.token));
   if (opts.before) where.push(or(lt(t.blockNumber, opts.before.b), and(eq(t.blockNumber, opts.before.b), lt(t.logIndex, opts.before.l))));
+  if (opts.beforeTimestampSec !== undefined) where.push(lt(t.timestampSec, opts.beforeTimestampSec));
   return db
     .select()
     .from(t)
@@ -285,4 +292,26 @@ export async function candleBefore(db: MarketDb, token: `0x${string}`, resolutio
     .orderBy(desc(c.bucketStartSec))
     .limit(1);
   return rows[0] ?? null;
+}
+
+/**
+ * Tokens matching a search text, for the UDF datafeed's `/search`: symbol, name or slug containing
+ * the text (case-insensitive), or an address starting with it (`0x…` hex prefix). Exact symbol or
+ * slug matches first, then newer launches first. At most `limit` rows.
+ * @param text - the user's query (LIKE wildcards in it are matched literally)
+ */
+export async function searchTokens(db: MarketDb, text: string, limit: number): Promise<TokenRow[]> {
+  const tk = schema.token;
+  const q = text.trim();
+  const escaped = q.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+  const contains = `%${escaped}%`;
+  const conditions: SQL[] = [ilike(tk.symbol, contains), ilike(tk.name, contains), ilike(tk.slug, contains)];
+  if (/^0x[0-9a-fA-F]{0,40}$/.test(q)) conditions.push(like(tk.address, `${q.toLowerCase()}%`));
+  const where = q === "" ? undefined : or(...conditions);
+  return db
+    .select()
+    .from(tk)
+    .where(where)
+    .orderBy(sql`(lower(${tk.symbol}) = lower(${q}) or ${tk.slug} = lower(${q})) desc`, desc(tk.launchSeq))
+    .limit(limit);
 }

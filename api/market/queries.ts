@@ -2,18 +2,20 @@
  * Read queries over the indexer's tables. Every query is bounded by a `limit` and served by an
  * index declared in `ponder.schema.ts`.
  */
-import { and, asc, desc, eq, gte, lte, type ReadonlyDrizzle } from "ponder";
+import { and, asc, desc, eq, gte, lte } from "ponder";
 import type { Address } from "viem";
 import * as schema from "../../ponder.schema";
 import type { Resolution } from "../../src/domain/candles";
+import { lower } from "../../src/domain/hex";
 import { withStats } from "./publicQueries";
 
-/** The read-only database handle the API receives (Ponder's `ponder:api` db). */
-export type MarketDb = ReadonlyDrizzle<typeof schema>;
+import type { MarketDb } from "./db";
+
+export type { MarketDb } from "./db";
 
 /** The token with this address and its 24 h figures (`withStats`, now = wall clock), or null. */
 export async function findToken(db: MarketDb, address: Address) {
-  const rows = await db.select().from(schema.token).where(eq(schema.token.address, lowerHex(address))).limit(1);
+  const rows = await db.select().from(schema.token).where(eq(schema.token.address, lower(address))).limit(1);
   if (!rows[0]) return null;
   const [row] = await withStats(db, rows, Math.floor(Date.now() / 1000));
   return row ?? null;
@@ -25,7 +27,7 @@ export async function findToken(db: MarketDb, address: Address) {
  * @returns the stored (lowercase) address, or null
  */
 export async function findTokenAddress(db: MarketDb, address: Address): Promise<`0x${string}` | null> {
-  const rows = await db.select({ address: schema.token.address }).from(schema.token).where(eq(schema.token.address, lowerHex(address))).limit(1);
+  const rows = await db.select({ address: schema.token.address }).from(schema.token).where(eq(schema.token.address, lower(address))).limit(1);
   return rows[0]?.address ?? null;
 }
 
@@ -35,16 +37,6 @@ export async function newestTokens(db: MarketDb, limit: number) {
     .select()
     .from(schema.token)
     .orderBy(desc(schema.token.launchBlockNumber), desc(schema.token.launchLogIndex))
-    .limit(limit);
-}
-
-/** The token's trades, newest first. */
-export async function tokenTrades(db: MarketDb, address: Address, limit: number) {
-  return db
-    .select()
-    .from(schema.trade)
-    .where(eq(schema.trade.token, lowerHex(address)))
-    .orderBy(desc(schema.trade.blockNumber), desc(schema.trade.logIndex))
     .limit(limit);
 }
 
@@ -60,7 +52,7 @@ export async function tokenCandles(db: MarketDb, address: Address, resolution: R
     .from(schema.candle)
     .where(
       and(
-        eq(schema.candle.token, lowerHex(address)),
+        eq(schema.candle.token, lower(address)),
         eq(schema.candle.resolution, resolution),
         gte(schema.candle.bucketStartSec, fromSec),
         lte(schema.candle.bucketStartSec, toSec),
@@ -69,6 +61,3 @@ export async function tokenCandles(db: MarketDb, address: Address, resolution: R
     .orderBy(asc(schema.candle.bucketStartSec));
 }
 
-function lowerHex(address: Address): `0x${string}` {
-  return address.toLowerCase() as `0x${string}`;
-}

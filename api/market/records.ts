@@ -9,6 +9,7 @@ import { loadMarketThresholds } from "../../config/market";
 import { graduationProgressBps, priceChangeBps } from "../../src/domain/market";
 import { resolveTokenMetadata, type StoredTokenMetadata } from "../launch/metadata";
 import type { Stats24h } from "./publicQueries";
+import { tokenUrl } from "../../src/domain/urls";
 
 type TokenRow = typeof token.$inferSelect & { stats24h?: Stats24h; storedMetadata?: StoredTokenMetadata };
 const thresholds = loadMarketThresholds();
@@ -78,7 +79,7 @@ export function tokenRecord(row: TokenRow, publicBaseUrl: string) {
     protocol_fees_wei: row.protocolFeesWei,
     protocol_fees_token: row.protocolFeesToken,
     metadata: tokenMetadata(row, publicBaseUrl),
-    token_url: `${publicBaseUrl}/token/${address}`,
+    token_url: tokenUrl(publicBaseUrl, address),
   };
 }
 

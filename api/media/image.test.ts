@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import fc from "fast-check";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import * as fx from "./fixtures.js";
+import * as fx from "../../test/fixtures/images";
 import {
   IMAGE_CONTENT_TYPES,
   IMAGE_ERROR_CODES,

@@ -33,6 +33,7 @@
  */
 import { createHash } from "node:crypto";
 import sharp, { type SharpOptions } from "sharp";
+import { DECODE_QUEUE_DEFAULTS, DecodeOverloadedError, type DecodeQueue } from "./decodeQueue";
 
 /** Formats accepted as input; the output keeps the input's format (see {@link sanitizeImage}). */
 export type ImageFormat = "png" | "jpeg" | "webp" | "gif";
@@ -135,12 +136,22 @@ export type SanitizedImage = {
  * supported by libvips, so an APNG becomes its still default image. JPEG/PNG/WebP EXIF
  * orientation is applied to the pixels before the metadata is dropped.
  *
+ * The byte checks (steps 1-4) run at once; the sharp steps (5-7, the CPU-heavy part) run inside
+ * `options.schedule` when given, e.g. a bounded {@link DecodeQueue}'s `run`, so a flood of uploads
+ * waits for a slot (or is refused as overload) instead of decoding all at once.
+ *
  * @param bytes the uploaded file, as received.
+ * @param options.schedule runs the sharp part (default: at once)
  * @returns the sanitized image; see {@link SanitizedImage}.
  * @throws {InvalidImageError} with one of the {@link IMAGE_ERROR_CODES}; nothing else is thrown
  *   for bad input (sharp failures on the input are mapped to `image_corrupt`).
+ * @throws {DecodeOverloadedError} when the server, not the image, is at fault: sharp's time
+ *   limit ran out (`decode_timeout`), or `schedule` refused the work (`queue_full`, `wait_timeout`).
  */
-export async function sanitizeImage(bytes: Uint8Array): Promise<SanitizedImage> {
+export async function sanitizeImage(
+  bytes: Uint8Array,
+  options: { schedule?: <T>(task: () => Promise<T>) => Promise<T> } = {},
+): Promise<SanitizedImage> {
   if (!(bytes instanceof Uint8Array) || bytes.byteLength === 0) {
     throw new InvalidImageError("image_missing", "The upload is empty.");
   }
@@ -156,6 +167,12 @@ export async function sanitizeImage(bytes: Uint8Array): Promise<SanitizedImage> 
   checkDimensions(layout.width, layout.height, layout.frames, "declares");
   scanForPayload(bytes, "input");
 
+  const schedule = options.schedule ?? ((task) => task());
+  return schedule(() => decodeAndReencode(bytes, format, layout));
+}
+
+/** Steps 5-7 of {@link sanitizeImage}: sharp's header check, decode, re-encode, output check. */
+async function decodeAndReencode(bytes: Uint8Array, format: ImageFormat, layout: Layout): Promise<SanitizedImage> {
   const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const animated = layout.frames > 1;
   const options: SharpOptions = {
@@ -592,7 +609,8 @@ async function withSharpErrors<T>(run: () => Promise<T>): Promise<T> {
       throw new InvalidImageError("image_type_unsupported", "The image format is not supported.", { cause: err });
     }
     if (/timeout/i.test(msg)) {
-      throw new InvalidImageError("image_corrupt", "The image took too long to decode.", { cause: err });
+      // Time ran out because the machine is busy: the server's fault, not the image's (503).
+      throw new DecodeOverloadedError("decode_timeout", DECODE_QUEUE_DEFAULTS.retryAfterSec, `decoding took longer than ${IMAGE_LIMITS.decodeTimeoutSeconds} s`, { cause: err });
     }
     throw new InvalidImageError("image_corrupt", "The image is truncated or corrupt and could not be decoded.", {
       cause: err,

@@ -4,10 +4,14 @@
  *
  * One snapshot is taken per scrape (shared by the gauges, cached {@link SNAPSHOT_TTL_MS}); a
  * source that fails (database or RPC) leaves its gauges empty for that scrape instead of failing
- * the scrape, and counts `metrics_collect_errors_total{source}`.
+ * the scrape, and counts `launchpad_metrics_collect_errors_total{source}`.
  */
 import client from "prom-client";
+import type { Readiness } from "../readiness";
 import { metrics } from "./registry";
+import { SOURCE_TIMEOUT_MS, withTimeout } from "../timeout";
+
+export { SOURCE_TIMEOUT_MS, withTimeout };
 
 /** Where the scrape-time values come from (wired in `api/index.ts`). */
 export type GaugeSources = {
@@ -17,32 +21,20 @@ export type GaugeSources = {
   chainHead: () => Promise<bigint>;
   /** Newest event id (any) and newest confirmed event id, null when there is none. */
   eventsHead: (indexedHeadBlock: bigint) => Promise<{ newestId: bigint | null; confirmedId: bigint | null }>;
+  /** The service's readiness check (api/readiness.ts; absent: the readiness gauges have no sample). */
+  readiness?: () => Promise<Readiness>;
 };
 
 /** How long one snapshot serves concurrent collectors, milliseconds. */
 export const SNAPSHOT_TTL_MS = 500;
-/** Upper bound of one source's answer during a scrape, milliseconds. */
-export const SOURCE_TIMEOUT_MS = 2_000;
 
 type Snapshot = {
   indexed?: { blockNumber: bigint; timestampSec: bigint } | null;
   chain?: bigint;
   events?: { newestId: bigint | null; confirmedId: bigint | null };
+  readiness?: Readiness;
 };
 
-/**
- * Rejects with "timed out after {ms} ms" unless `promise` settles first (the work itself goes on).
- * Used wherever an answer must come within a bound even when a dependency hangs.
- */
-export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
-    promise.then(
-      (v) => (clearTimeout(timer), resolve(v)),
-      (e) => (clearTimeout(timer), reject(e)),
-    );
-  });
-}
 
 type GaugeState = { sources?: GaugeSources; cached?: { at: number; value: Promise<Snapshot> } };
 const shared = globalThis as { __launchServiceGauges?: GaugeState };
@@ -50,10 +42,15 @@ const state: GaugeState = (shared.__launchServiceGauges ??= {});
 
 async function takeSnapshot(sources: GaugeSources): Promise<Snapshot> {
   const snap: Snapshot = {};
-  const [indexed, chain] = await Promise.allSettled([
+  const [indexed, chain, readiness] = await Promise.allSettled([
     withTimeout(sources.indexedHead(), SOURCE_TIMEOUT_MS),
     withTimeout(sources.chainHead(), SOURCE_TIMEOUT_MS),
+    sources.readiness ? withTimeout(sources.readiness(), SOURCE_TIMEOUT_MS) : Promise.resolve(undefined),
   ]);
+  // The readiness check never rejects (a failing source is a "degraded" answer); a timeout is a
+  // database that does not answer.
+  if (readiness.status === "fulfilled") snap.readiness = readiness.value;
+  else collectErrors().inc({ source: "database" });
   if (indexed.status === "fulfilled") snap.indexed = indexed.value;
   else collectErrors().inc({ source: "database" });
   if (chain.status === "fulfilled") snap.chain = chain.value;
@@ -94,25 +91,47 @@ function createGauges() {
     });
   return {
     collectErrors: new client.Counter({
-      name: "metrics_collect_errors_total",
+      name: "launchpad_metrics_collect_errors_total",
       help: "Scrape-time gauge sources that failed or timed out (their gauges are absent from that scrape), by source.",
       labelNames: ["source"] as const,
       registers,
     }),
-    indexedBlock: gauge("indexer_head_block", "Newest block the indexer has fully processed (block number).", (s, g) => {
+    indexedBlock: gauge("launchpad_indexer_head_block", "Newest block the indexer has fully processed (block number).", (s, g) => {
       if (s.indexed) g.set(Number(s.indexed.blockNumber));
     }),
-    indexedTimestamp: gauge("indexer_head_timestamp_seconds", "Timestamp of the newest indexed block, unix seconds (lag in seconds: time() - this).", (s, g) => {
+    indexedTimestamp: gauge("launchpad_indexer_head_timestamp_seconds", "Timestamp of the newest indexed block, unix seconds (lag in seconds: time() - this).", (s, g) => {
       if (s.indexed) g.set(Number(s.indexed.timestampSec));
     }),
-    chainBlock: gauge("chain_head_block", "Newest block of the chain as the API's RPC reports it (block number).", (s, g) => {
+    chainBlock: gauge("launchpad_chain_head_block", "Newest block of the chain as the API's RPC reports it (block number).", (s, g) => {
       if (s.chain !== undefined) g.set(Number(s.chain));
     }),
-    lagBlocks: gauge("indexer_lag_blocks", "Blocks the indexer is behind the RPC's head (chain_head_block - indexer_head_block, at least 0).", (s, g) => {
+    lagBlocks: gauge("launchpad_indexer_lag_blocks", "Blocks the indexer is behind the RPC's head (launchpad_chain_head_block - launchpad_indexer_head_block, at least 0).", (s, g) => {
       if (s.chain !== undefined && s.indexed) g.set(Math.max(0, Number(s.chain - s.indexed.blockNumber)));
     }),
+    ready: gauge(
+      "launchpad_indexer_ready",
+      "1 while GET /api/v1/ready answers 200 (indexed head within READY_MAX_LAG_BLOCKS of the chain head and progressing), else 0.",
+      (s, g) => {
+        if (s.readiness) g.set(s.readiness.ready ? 1 : 0);
+      },
+    ),
+    status: gauge(
+      "launchpad_indexer_status",
+      "The indexer's health status as /api/v1/health reports it: 1 for the current status (ok, degraded or stalled), 0 for the others.",
+      (s, g) => {
+        if (s.readiness) for (const status of ["ok", "degraded", "stalled"] as const) g.set({ status }, s.readiness.status === status ? 1 : 0);
+      },
+      ["status"],
+    ),
+    behindFor: gauge(
+      "launchpad_indexer_behind_seconds",
+      "Seconds this process has seen the chain ahead of the same indexed block (0 when caught up or progressing); stalled beyond READY_MAX_INDEXED_AGE_SEC.",
+      (s, g) => {
+        if (s.readiness) g.set(s.readiness.behind_for_sec);
+      },
+    ),
     eventsHead: gauge(
-      "events_feed_head_id",
+      "launchpad_events_feed_head_id",
       "Newest id of GET /api/public/events: state=indexed (any event) or state=confirmed (what the feed serves without include_pending).",
       (s, g) => {
         if (s.events?.newestId != null) g.set({ state: "indexed" }, Number(s.events.newestId));

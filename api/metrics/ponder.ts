@@ -30,7 +30,8 @@ import { serviceRegistry } from "./registry";
 type PonderLogFn = (fields: Record<string, unknown>) => void;
 /** The part of Ponder's `common` object the service uses. */
 type PonderCommon = {
-  metrics?: { registry?: Registry };
+  metrics?: { registry?: Registry; port?: number };
+  options?: { port?: number };
   logger?: { info: PonderLogFn; warn: PonderLogFn; error: PonderLogFn };
   apiShutdown?: { add: (callback: () => unknown) => void };
 };
@@ -103,4 +104,15 @@ export function onPonderShutdown(callback: () => Promise<void>): boolean {
   if (!shutdown) return false;
   shutdown.add(callback);
   return true;
+}
+
+/**
+ * The port Ponder's HTTP server (the API) listens on: `metrics.port`, which Ponder sets once the
+ * server listens, else the configured `options.port` (`PORT` or `--port`).
+ * @returns the port, or undefined outside Ponder
+ * @example ponderApiPort() // 42069
+ */
+export function ponderApiPort(): number | undefined {
+  const common = ponderCommon();
+  return common?.metrics?.port ?? common?.options?.port;
 }

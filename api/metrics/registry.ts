@@ -26,67 +26,67 @@ function createMetrics() {
   return {
     registry,
     httpRequests: new client.Counter({
-      name: "http_requests_total",
+      name: "launchpad_http_requests_total",
       help: "HTTP requests answered by the API, by route template, method, status code and surface.",
       labelNames: ["route", "method", "status", "surface"] as const,
       registers,
     }),
     httpDuration: new client.Histogram({
-      name: "http_request_duration_seconds",
+      name: "launchpad_http_request_duration_seconds",
       help: "Time from receiving an API request to its response, in seconds, by route template, method, status and surface.",
       labelNames: ["route", "method", "status", "surface"] as const,
       buckets: HTTP_DURATION_BUCKETS,
       registers,
     }),
     httpInFlight: new client.Gauge({
-      name: "http_requests_in_flight",
+      name: "launchpad_http_requests_in_flight",
       help: "API requests being handled right now (drained on shutdown).",
       registers,
     }),
     launchBuilds: new client.Counter({
-      name: "launch_builds_total",
+      name: "launchpad_launch_builds_total",
       help: "Launch transactions built (outcome ok) or refused (outcome = error code).",
       labelNames: ["outcome"] as const,
       registers,
     }),
     launchVerifications: new client.Counter({
-      name: "launch_verifications_total",
+      name: "launchpad_launch_verifications_total",
       help: "Launch receipts verified (outcome ok) or rejected (outcome = verification error code).",
       labelNames: ["outcome"] as const,
       registers,
     }),
     launchConfirmations: new client.Counter({
-      name: "launch_confirmations_total",
+      name: "launchpad_launch_confirmations_total",
       help: "Launch confirm/finalize requests by outcome (ok or error code).",
       labelNames: ["outcome"] as const,
       registers,
     }),
     rateLimitRejections: new client.Counter({
-      name: "rate_limit_rejections_total",
+      name: "launchpad_rate_limit_rejections_total",
       help: "Requests refused with 429 by a rate limit or daily quota, by limit (v1, public, session, quota_coins_created, quota_coins_finalized).",
       labelNames: ["limit"] as const,
       registers,
     }),
     uploadRejections: new client.Counter({
-      name: "upload_rejections_total",
+      name: "launchpad_upload_rejections_total",
       help: "Media uploads refused, by error code (image_too_large, image_polyglot, ...).",
       labelNames: ["code"] as const,
       registers,
     }),
     rpcRequests: new client.Counter({
-      name: "rpc_requests_total",
+      name: "launchpad_rpc_requests_total",
       help: "JSON-RPC requests the API made to the chain node, by method (retries included in one request).",
       labelNames: ["method"] as const,
       registers,
     }),
     rpcErrors: new client.Counter({
-      name: "rpc_errors_total",
+      name: "launchpad_rpc_errors_total",
       help: "JSON-RPC requests of the API that failed, by method and kind (http, timeout: the node did not answer; rpc: it answered with a JSON-RPC error such as a revert; other).",
       labelNames: ["method", "kind"] as const,
       registers,
     }),
     rpcDuration: new client.Histogram({
-      name: "rpc_request_duration_seconds",
+      name: "launchpad_rpc_request_duration_seconds",
       help: "Duration of the API's JSON-RPC requests in seconds, by method.",
       labelNames: ["method"] as const,
       buckets: RPC_DURATION_BUCKETS,
@@ -118,7 +118,7 @@ function outcomeLabel(outcome: string): string {
  * Hook for the launch write path: call once per build request after it is decided.
  * @param outcome - `"ok"`, or the error code returned (e.g. `launch_simulation_failed`,
  *   `rpc_unavailable`, `intent_expired`); anything not snake_case is counted as `other`
- * @example recordLaunchBuild("ok") // launch_builds_total{outcome="ok"} += 1
+ * @example recordLaunchBuild("ok") // launchpad_launch_builds_total{outcome="ok"} += 1
  */
 export function recordLaunchBuild(outcome: string): void {
   metrics.launchBuilds.inc({ outcome: outcomeLabel(outcome) });

@@ -9,7 +9,7 @@
 import { http, type HttpTransportConfig, type Transport } from "viem";
 import { metrics } from "./registry";
 
-/** Failure kind (label `kind` of `rpc_errors_total`). */
+/** Failure kind (label `kind` of `launchpad_rpc_errors_total`). */
 export type RpcErrorKind = "http" | "timeout" | "rpc" | "other";
 
 /**
@@ -27,8 +27,8 @@ export function rpcErrorKind(err: unknown): RpcErrorKind {
 }
 
 /**
- * Wraps any viem transport so its requests are counted in `rpc_requests_total`,
- * `rpc_errors_total{kind}` and `rpc_request_duration_seconds`.
+ * Wraps any viem transport so its requests are counted in `launchpad_rpc_requests_total`,
+ * `launchpad_rpc_errors_total{kind}` and `launchpad_rpc_request_duration_seconds`.
  * @param transport - e.g. `http(url)`
  * @returns a transport with the same behaviour
  * @example createPublicClient({ transport: instrumentTransport(http(rpcUrl)) })

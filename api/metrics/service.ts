@@ -8,6 +8,7 @@ import { lt, sql } from "ponder";
 import type { PublicClient } from "viem";
 import * as schema from "../../ponder.schema";
 import type { Store } from "../../store/index";
+import type { Readiness } from "../readiness";
 import { indexedHead } from "../market/publicQueries";
 import type { MarketDb } from "../market/queries";
 import { registerServiceGauges } from "./gauges";
@@ -48,6 +49,7 @@ export async function eventsFeedHead(
  * @param deps.store - the offchain store being opened
  * @param deps.confirmationBlocks - `EVENTS_CONFIRMATION_BLOCKS`
  * @param deps.onShutdown - extra cleanup run before the store closes (timers)
+ * @param deps.readiness - the readiness check shared with `/api/v1/ready` (status gauges)
  * @returns the request logger to pass to `createApp` (undefined outside Ponder)
  */
 export function wireOperations(deps: {
@@ -56,11 +58,14 @@ export function wireOperations(deps: {
   store: Promise<Store>;
   confirmationBlocks: number;
   onShutdown?: () => void;
+  /** The service's readiness check (api/readiness.ts) behind the `launchpad_indexer_*` status gauges. */
+  readiness?: () => Promise<Readiness>;
 }): RequestLogger | undefined {
   registerServiceGauges({
     indexedHead: () => indexedHead(deps.db),
     chainHead: () => deps.publicClient.getBlockNumber({ cacheTime: 0 }),
     eventsHead: (head) => eventsFeedHead(deps.db, head, deps.confirmationBlocks),
+    readiness: deps.readiness,
   });
   // After the gauges exist: every service metric joins the registry Ponder serves.
   attachToPonder();

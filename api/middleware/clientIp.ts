@@ -1,21 +1,49 @@
 /**
  * The client address used as the key of per-IP limits (public and session surfaces).
  *
- * `X-Forwarded-For` is honoured only when `TRUST_PROXY=1` (the service runs behind a reverse
- * proxy that sets it); otherwise the socket's remote address (Node server) is used, and
- * `unknown` when there is none (in-process `app.request()` calls).
+ * Behind reverse proxies the client address is found with the trusted-hop semantics of
+ * `proxy-addr` (the library Express uses): walk `X-Forwarded-For` from the right, starting at the
+ * socket's peer, and stop at the first address that is not a trusted proxy. Entries left of that
+ * point were written by the client and are never used, so a client cannot pick its own key by
+ * sending `X-Forwarded-For: <anything>, …`.
+ *
+ * The trust setting (`TRUST_PROXY`, validated in `config/env.ts`, compiled once by
+ * `compileProxyTrust` in `config/proxyTrust.ts`) is one of:
+ * - `0` (default): no proxy; the socket's remote address is the client;
+ * - a hop count `N` (1-32): the socket peer and the next `N - 1` entries from the right are
+ *   proxies (`1`: one load balancer in front of the service);
+ * - a comma-separated list of addresses, CIDR ranges and the names `loopback`, `linklocal`,
+ *   `uniquelocal`: those addresses are proxies, e.g. `loopback, 10.0.0.0/8`.
+ *
+ * Without a socket (an in-process `app.request()` with no `env.incoming`) the address is
+ * `unknown` whatever the headers say: a header is only believed when the peer that sent it is.
  */
 import type { Context } from "hono";
+import proxyaddr from "proxy-addr";
+import type { ProxyTrust } from "../../config/proxyTrust";
+
+export type { ProxyTrust };
 
 /**
- * @param trustProxy - honour the first `X-Forwarded-For` entry
- * @example clientIp(c, false) // "127.0.0.1"
+ * The client address of a request, for per-IP limits.
+ *
+ * @param c - the Hono context; the socket address is read from `c.env.incoming.socket`
+ *   (`@hono/node-server`, as Ponder serves the app)
+ * @param trust - the compiled `TRUST_PROXY` setting (`compileProxyTrust`); `false` ignores
+ *   `X-Forwarded-For`, `true` trusts one hop
+ * @returns the address (at most 64 characters), or `unknown` when the request has no socket
+ * @example clientIp(c, false) // "127.0.0.1" (the socket peer)
+ * @example clientIp(c, compileProxyTrust("1")) // with X-Forwarded-For "10.0.0.9, 203.0.113.5"
+ *   // from peer 127.0.0.1: "203.0.113.5" (the entry the proxy appended); "10.0.0.9" is ignored
  */
-export function clientIp(c: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header("X-Forwarded-For")?.split(",")[0]?.trim();
-    if (forwarded) return forwarded.slice(0, 64);
-  }
+export function clientIp(c: Context, trust: ProxyTrust): string {
   const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress ?? "unknown";
+  const remoteAddress = env?.incoming?.socket?.remoteAddress;
+  if (!remoteAddress) return "unknown";
+  if (trust === false) return remoteAddress;
+  const fn = trust === true ? (_address: string, hopIndex: number) => hopIndex < 1 : trust;
+  const forwardedFor = c.req.header("X-Forwarded-For");
+  // proxy-addr reads only these two fields of a Node request.
+  const request = { headers: forwardedFor === undefined ? {} : { "x-forwarded-for": forwardedFor }, connection: { remoteAddress }, socket: { remoteAddress } };
+  return proxyaddr(request as unknown as Parameters<typeof proxyaddr>[0], fn).slice(0, 64);
 }

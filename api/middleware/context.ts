@@ -9,13 +9,17 @@ import type { IdempotencyClaim } from "../../store/idempotency";
 import type { ApiKeyRecord } from "../../store/keys";
 import type { SessionRecord } from "../../store/sessions";
 import { ApiError } from "../errors";
-import type { LIMITS } from "./rateLimit";
+import type { JsonBodyVariables } from "./jsonBody";
+import type { LIMITS } from "./limits";
+import type { ChainProbeResult } from "../chainProbe";
+import type { Readiness } from "../readiness";
+import type { ProxyTrust } from "../../config/proxyTrust";
 
 /** The limits table ({@link LIMITS}). */
 export type Limits = { -readonly [K in keyof typeof LIMITS]: number };
 
 /** Context variables set by the trust-layer middleware. */
-export type TrustVariables = {
+export type TrustVariables = JsonBodyVariables & {
   requestId: string;
   /** The authenticated API key (set by `identifyApiKey` when the bearer key is valid). */
   apiKey?: ApiKeyRecord;
@@ -75,10 +79,18 @@ export type TrustDeps = {
   deployment: Deployment;
   /** viem client on the deployment's RPC (signature verification, health). */
   publicClient: PublicClient;
-  /** Ponder's `/status` URL for the indexer part of `GET /api/v1/health` (absent: not reported). */
-  indexerStatusUrl?: string;
   /** Overrides of the default limits (tests; `*_PER_MINUTE` environment in production). */
   limits?: Partial<Limits>;
-  /** Honour `X-Forwarded-For` for per-IP limits (behind a reverse proxy). */
-  trustProxy?: boolean;
+  /** Which peers are trusted proxies for per-IP limits (`TRUST_PROXY`, `compileProxyTrust`). */
+  trustProxy?: ProxyTrust;
+  /**
+   * The shared, cached RPC probe of health and the session status (`api/chainProbe.ts`);
+   * `createApp` builds one per app when absent.
+   */
+  chainProbe?: () => Promise<ChainProbeResult>;
+  /**
+   * The service's readiness check (`api/readiness.ts`: indexed head against the chain head, one
+   * progress tracker per process); `createApp` builds one from `db` and the probe when absent.
+   */
+  readiness?: () => Promise<Readiness>;
 };

@@ -54,21 +54,52 @@ function readCookie(c: Context): string | undefined {
 /**
  * The request's session, creating one (and setting the cookie) when there is none or it expired.
  * Used by `GET /api/evm/evmchain/session`.
+ * @param options.beforeCreate - runs before a new session is stored (e.g. the per-IP bound on new
+ *   sessions); what it throws leaves the request without a session
+ * @returns the live session
  */
-export async function loadOrCreateSession(c: Context<TrustEnv>, getStore: () => Promise<Store>): Promise<SessionRecord> {
+export async function loadOrCreateSession(
+  c: Context<TrustEnv>,
+  getStore: () => Promise<Store>,
+  options: { beforeCreate?: (store: Store) => Promise<void> } = {},
+): Promise<SessionRecord> {
   const store = await getStore();
   const existing = await findSession(store, readCookie(c));
   if (existing) return existing;
+  await options.beforeCreate?.(store);
   const { cookieValue, session } = await createSession(store);
+  setSessionCookie(c, cookieValue, session.expiresAtMs);
+  return session;
+}
+
+/**
+ * Sets the session cookie (HttpOnly, SameSite=Strict, Secure except on localhost) to `cookieValue`,
+ * living until `expiresAtMs` (unix ms). Used when a session is created and when sign-in rotates it.
+ */
+export function setSessionCookie(c: Context, cookieValue: string, expiresAtMs: number): void {
   const secure = cookieIsSecure(c);
   setCookie(c, secure ? SECURE_SESSION_COOKIE : LOCAL_SESSION_COOKIE, cookieValue, {
     httpOnly: true,
     sameSite: "Strict",
     secure,
     path: "/",
-    maxAge: Math.floor(SESSION_TTL_MS / 1000),
+    maxAge: Math.max(0, Math.min(Math.floor(SESSION_TTL_MS / 1000), Math.ceil((expiresAtMs - Date.now()) / 1000))),
   });
-  return session;
+}
+
+/**
+ * The wallet a CSRF-checked session request acts for: passes only when the session (set on the
+ * context by {@link requireCsrf}) proved control of `wallet` with Sign-In with Ethereum.
+ * @throws ApiError 403 `sign_in_required` (no wallet proven), 403 `wallet_mismatch` (another wallet)
+ */
+export function assertSessionWallet(c: Context<TrustEnv>, wallet: string, field = "creator"): void {
+  const session = c.get("session");
+  if (!session?.wallet) {
+    throw new ApiError("sign_in_required", "sign in with this wallet first: POST /api/evm/evmchain/sign-in/challenge, sign the message, POST /api/evm/evmchain/sign-in");
+  }
+  if (session.wallet.toLowerCase() !== wallet.toLowerCase()) {
+    throw new ApiError("wallet_mismatch", `${field} ${wallet} is not the wallet this session signed in with (${session.wallet})`);
+  }
 }
 
 function sameOrigin(c: Context, allowed: string[]): boolean {

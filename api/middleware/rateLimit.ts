@@ -12,23 +12,15 @@ import type { Context, MiddlewareHandler } from "hono";
 import { MemoryStore, rateLimiter, type ClientRateLimitInfo, type Store as RateLimitStore } from "hono-rate-limiter";
 import { decrementCounter, incrementCounterBelow, readCounter, incrementCounter, resetCounter } from "../../store/counters";
 import type { Store } from "../../store/index";
+import type { BoundReachedError } from "../../store/locks";
+import { getAddress } from "viem";
 import { ApiError } from "../errors";
 import { recordRateLimitRejection } from "../metrics/registry";
 import type { TrustEnv } from "./context";
 
-/** Default limits (documented in docs/trust.md). */
-export const LIMITS = {
-  /** Key-authenticated surface: requests per minute per API key (spec: default_requests_per_minute). */
-  v1RequestsPerMinute: 60,
-  /** Public surface: requests per minute per client IP. */
-  publicRequestsPerMinute: 600,
-  /** Session surface: requests per minute per client IP. */
-  sessionRequestsPerMinute: 120,
-  /** Coins (intents/drafts) created per API key per UTC day (spec: default_coins_per_day). */
-  coinsCreatedPerDay: 500,
-  /** Coins finalized (confirmed) per API key per UTC day (spec: default_finalized_coins_per_day). */
-  coinsFinalizedPerDay: 500,
-} as const;
+import { LIMITS } from "./limits";
+
+export { LIMITS };
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -106,11 +98,22 @@ function limiter(options: LimiterOptions, store: RateLimitStore<TrustEnv>): Midd
   });
 }
 
-/** A daily per-key counter kind. */
+/** A daily per-wallet counter kind. */
 export type CoinQuotaKind = "coins_created" | "coins_finalized";
 
 /**
- * Counts one coin against the key's daily quota (UTC day), atomically and without overshoot.
+ * The `counters` bucket of a wallet's daily coin quota: `quota:<kind>:wallet:<checksummed
+ * wallet>`. Every key of the wallet counts into the same bucket.
+ * @example coinQuotaBucket("coins_created", "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266") // "quota:coins_created:wallet:0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
+ */
+export function coinQuotaBucket(kind: CoinQuotaKind, wallet: string): string {
+  return `quota:${kind}:wallet:${getAddress(wallet)}`;
+}
+
+/**
+ * Counts one coin against the daily quota (UTC day) of the key's wallet — one bucket per wallet,
+ * shared by all its keys, so creating more keys buys no more coins — atomically and without
+ * overshoot.
  * Call it once per coin created (intent / create-draft) or finalized (confirm / finalize), before
  * persisting; an idempotent replay must not call it again. Given a transaction's store (see
  * `inTransaction`), the count commits or rolls back with the rest of that transaction (confirm
@@ -120,22 +123,50 @@ export type CoinQuotaKind = "coins_created" | "coins_finalized";
  * @returns the count today (including this one), the limit and when the day ends (unix ms)
  * @throws ApiError `quota_exceeded` (429); when `c` is given, `Retry-After` (seconds to the
  *   next UTC midnight) is set on the response
- * @example await consumeCoinQuota(store, key.id, "coins_finalized", { c })
+ * @param wallet - the API key's wallet (`key.wallet`), any case
+ * @example await consumeCoinQuota(store, key.wallet, "coins_finalized", { c })
  */
 export async function consumeCoinQuota(
   store: Store,
-  apiKeyId: string,
+  wallet: string,
   kind: CoinQuotaKind,
   options: { limit?: number; nowMs?: number; c?: Context } = {},
 ): Promise<{ used: number; limit: number; resetAtMs: number }> {
   const limit = options.limit ?? (kind === "coins_created" ? LIMITS.coinsCreatedPerDay : LIMITS.coinsFinalizedPerDay);
   const nowMs = options.nowMs ?? Date.now();
-  const result = await incrementCounterBelow(store, `quota:${kind}:${apiKeyId}`, DAY_MS, limit, nowMs);
+  const result = await incrementCounterBelow(store, coinQuotaBucket(kind, wallet), DAY_MS, limit, nowMs);
   if (!result) {
     recordRateLimitRejection(`quota_${kind}`);
     const resetAtMs = nowMs - (nowMs % DAY_MS) + DAY_MS;
     options.c?.header("Retry-After", String(Math.max(1, Math.ceil((resetAtMs - nowMs) / 1000))));
-    throw new ApiError("quota_exceeded", `daily quota of ${limit} ${kind.replace("_", " ")} per key reached (resets at 00:00 UTC)`);
+    throw new ApiError("quota_exceeded", `daily quota of ${limit} ${kind.replace("_", " ")} per wallet reached, over all its API keys (resets at 00:00 UTC)`);
   }
   return { used: result.hits, limit, resetAtMs: result.resetAtMs };
+}
+
+/**
+ * Turns a store bound (`BoundReachedError`: open challenges or session builds per session) into
+ * 429 `session_limit_reached`, setting `Retry-After` to the seconds until a slot frees up.
+ * @returns the error to throw
+ * @example throw sessionBoundError(c, err) // 429 {error: "session_limit_reached", message: "at most 5 open key challenges per session; …"}
+ */
+export function sessionBoundError(c: Context, err: BoundReachedError, nowMs = Date.now()): ApiError {
+  recordRateLimitRejection("session_bound");
+  c.header("Retry-After", String(Math.max(1, Math.ceil((err.retryAtMs - nowMs) / 1000))));
+  return new ApiError("session_limit_reached", `${err.message}; finish or wait for one to expire (Retry-After)`);
+}
+
+/**
+ * Counts one new browser session for a client IP in the hour (UTC-aligned window) and refuses it
+ * above `limit` (`LIMITS.sessionsPerIpPerHour`): the store rows a client can make are bounded,
+ * not only its request rate.
+ * @throws ApiError 429 `session_limit_reached` with `Retry-After` (seconds to the next hour)
+ */
+export async function consumeNewSession(store: Store, c: Context, ip: string, limit: number, nowMs = Date.now()): Promise<void> {
+  const hourMs = 60 * MINUTE_MS;
+  if (await incrementCounterBelow(store, `session_new:${ip}`, hourMs, limit, nowMs)) return;
+  recordRateLimitRejection("session_new");
+  const resetAtMs = nowMs - (nowMs % hourMs) + hourMs;
+  c.header("Retry-After", String(Math.max(1, Math.ceil((resetAtMs - nowMs) / 1000))));
+  throw new ApiError("session_limit_reached", `at most ${limit} new sessions per client per hour; keep the session cookie you have`);
 }

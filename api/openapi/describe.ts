@@ -17,6 +17,7 @@ export const TAGS = {
   public: "Public surface",
   integrations: "Integration feeds",
   dexscreener: "DEX Screener adapter",
+  udf: "TradingView UDF datafeed (/api/public/udf)",
   feeds: "Token list and XML feeds",
   media: "Media",
   pages: "Browser pages",

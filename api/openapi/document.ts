@@ -30,6 +30,10 @@ const SURFACE_ERRORS: readonly { prefix: string; methods?: readonly string[]; co
   { prefix: "/media/", codes: ["rate_limited"] },
 ];
 
+/** Errors the app's body parser (api/middleware/jsonBody.ts) can return on every POST/PUT/PATCH. */
+const BODY_ERRORS: readonly ErrorCode[] = ["invalid_request", "forbidden_field", "body_too_large"];
+const BODY_METHODS = ["post", "put", "patch"];
+
 /**
  * Generates the document for `app` (call once; the result is immutable for the app's lifetime).
  * @param app - the app from `createApp`
@@ -78,7 +82,11 @@ function applySurface(path: string, method: string, operation: OpenAPIV3_1.Opera
   else if (path.startsWith("/api/evm/evmchain/") && method === "post") operation.security = [{ sessionCookie: [], csrfToken: [] }];
   else operation.security = [];
   const surface = SURFACE_ERRORS.find((s) => path.startsWith(s.prefix) && (!s.methods || s.methods.includes(method)));
-  const extra = errorResponses([...(surface?.codes ?? []), "internal_error"], { $ref: "#/components/schemas/Error" }) as Record<string, OpenAPIV3_1.ResponseObject>;
+  const bodyCodes = BODY_METHODS.includes(method) ? BODY_ERRORS : [];
+  // A code the route already documents is not listed twice.
+  const documented = (code: ErrorCode) => Object.values(operation.responses ?? {}).some((r) => (r as OpenAPIV3_1.ResponseObject).description?.includes(`\`${code}\``));
+  const codes = [...bodyCodes, ...(surface?.codes ?? []), "internal_error" as const].filter((code) => !documented(code));
+  const extra = errorResponses(codes, { $ref: "#/components/schemas/Error" }) as Record<string, OpenAPIV3_1.ResponseObject>;
   for (const [status, response] of Object.entries(extra)) {
     const existing = operation.responses![status] as OpenAPIV3_1.ResponseObject | undefined;
     operation.responses![status] = existing ? { ...existing, description: `${existing.description}\n\n${response.description}` } : response;

@@ -8,10 +8,18 @@ import { launchStateWire, policyWire, transactionWire, uintString, addressWire }
 
 type LaunchDoc = Omit<RouteDoc, "tag">;
 
+/**
+ * Who an intent may name as creator (docs/launch.md "Who may open an intent"): stated in the
+ * descriptor and in the OpenAPI description of the intent endpoints.
+ */
+export const INTENT_CREATOR_RULE =
+  "An API key may open intents for any creator address (a partner key acting for its users), not only its own wallet: nothing is built until the creator signs intent.message (which quotes the metadata SHA-256) with personal_sign, and only the creator's own wallet can send the built transaction.";
+
 /** Intent / create-draft. */
 export const intentDoc: LaunchDoc = {
   status: 201,
   summary: "Create a launch intent for the creator to sign (personal_sign)",
+  description: INTENT_CREATOR_RULE,
   ok: launchStateWire.extend({
     ok: z.literal(true),
     intent: z.looseObject({ message: z.string().meta({ description: "the exact text the creator signs with personal_sign (EIP-191)" }), expires_at_sec: z.number().int() }),

@@ -102,7 +102,7 @@ export const tradeWire = z
     id: z.string(),
     token: addressWire,
     pool: addressWire,
-    side: z.enum(["buy", "sell"]),
+    side: z.enum(["buy", "sell"]).meta({ description: "buy: the token left the pool; sell: it entered; when no token moved (token_amount 0), the WETH direction decides (WETH in = buy)" }),
     trader: addressWire,
     recipient: addressWire,
     token_amount: uintString,

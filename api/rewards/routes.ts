@@ -21,11 +21,12 @@ import { sendOk } from "../json";
 import { indexedHead, tokensByCreator } from "../market/publicQueries";
 import type { MarketDb } from "../market/queries";
 import type { TrustEnv } from "../middleware/context";
+import { assertSessionWallet } from "../middleware/csrf";
 import { addressParam, validate } from "../validation";
 import { documented } from "../openapi/describe";
 import { addressWire, okBody, transactionWire, uintString } from "../openapi/schemas";
 import { readAccruedFees } from "./accrued";
-import { splitFees } from "./split";
+import { splitFeesPerPosition } from "./split";
 
 /** Most tokens of one creator served (and claimed) per request. */
 export const MAX_CREATOR_TOKENS = 100;
@@ -83,17 +84,15 @@ export function creatorRewardsRoutes(deps: RewardsDeps) {
     return {
       head,
       tokens: tokens.map((t) => {
-        let wei = 0n;
-        let tok = 0n;
         const positions = t.positionIds.map((id) => {
           const a = byId.get(id)!;
           const [aTok, aWei] = t.tokenIsToken0 ? [a.amount0, a.amount1] : [a.amount1, a.amount0];
-          wei += aWei;
-          tok += aTok;
           return { position_id: id.toString(), uncollected_wei: aWei, uncollected_token: aTok };
         });
-        const w = splitFees(wei);
-        const k = splitFees(tok);
+        // The locker floors the creator's 70 % per position (FeeLocker._collect -> _pay), so the
+        // split is applied to each position's amounts and then summed, never to the sum.
+        const w = splitFeesPerPosition(positions.map((p) => p.uncollected_wei));
+        const k = splitFeesPerPosition(positions.map((p) => p.uncollected_token));
         return {
           token: getAddress(t.address),
           slug: t.slug,
@@ -120,7 +119,7 @@ export function creatorRewardsRoutes(deps: RewardsDeps) {
        * totals}`; amounts decimal strings (wei / token base units). 400 `invalid_address`;
        * 503 `chain_unavailable` / `not_indexed_yet`.
        */
-      .get("/creator-rewards", documented({ tag: "session", summary: "A creator's LP fees: claimed and uncollected (70% creator share), per token", ok: okBody({ wallet: addressWire, as_of_block: z.number().int(), as_of_timestamp_sec: z.number().int(), creator_share_bps: z.literal(7000), tokens: z.array(z.looseObject({})), totals: z.looseObject({}) }), errors: ["invalid_request", "invalid_address", "not_indexed_yet", "chain_unavailable"] }), validate("query", walletQuery), async (c) => {
+      .get("/creator-rewards", documented({ tag: "session", summary: "A creator's LP fees: claimed and uncollected (70% creator share, floored per position as the fee locker pays it), per token", ok: okBody({ wallet: addressWire, as_of_block: z.number().int(), as_of_timestamp_sec: z.number().int(), creator_share_bps: z.literal(7000), tokens: z.array(z.looseObject({})), totals: z.looseObject({}) }), errors: ["invalid_request", "invalid_address", "not_indexed_yet", "chain_unavailable"] }), validate("query", walletQuery), async (c) => {
         const { wallet } = c.req.valid("query");
         const r = await rewardsOf(wallet);
         const sum = (pick: (t: (typeof r.tokens)[number]) => bigint) => r.tokens.reduce((s, t) => s + pick(t), 0n);
@@ -140,10 +139,12 @@ export function creatorRewardsRoutes(deps: RewardsDeps) {
        * POST /build-creator-rewards-claim — body `{wallet, csrf_token}` (+ header `X-CSRF-Token`).
        * 200 `{ok, transaction, transactions, position_ids, as_of_block}` where each transaction is
        * `{chainId: "0x1237", from: wallet, to: fee locker, value: "0x0", data}` (spec: Transaction).
-       * 400 `invalid_address`/`invalid_request`; 403 `csrf_failed`; 409 `nothing_to_claim`.
+       * 400 `invalid_address`/`invalid_request`; 403 `csrf_failed`, `sign_in_required` /
+       * `wallet_mismatch` (the session must have signed in as `wallet`); 409 `nothing_to_claim`.
        */
-      .post("/build-creator-rewards-claim", documented({ tag: "session", summary: "Unsigned collectFeesMany transaction(s) for the creator's positions", ok: okBody({ transaction: transactionWire, transactions: z.array(transactionWire), position_ids: z.array(uintString), as_of_block: z.number().int() }), errors: ["invalid_request", "invalid_address", "nothing_to_claim", "not_indexed_yet", "chain_unavailable"] }), deps.claimGuard, validate("json", claimBody), async (c) => {
+      .post("/build-creator-rewards-claim", documented({ tag: "session", summary: "Unsigned collectFeesMany transaction(s) for the creator's positions", ok: okBody({ transaction: transactionWire, transactions: z.array(transactionWire), position_ids: z.array(uintString), as_of_block: z.number().int() }), errors: ["invalid_request", "invalid_address", "sign_in_required", "wallet_mismatch", "nothing_to_claim", "not_indexed_yet", "chain_unavailable"] }), deps.claimGuard, validate("json", claimBody), async (c) => {
         const { wallet } = c.req.valid("json");
+        assertSessionWallet(c, wallet, "wallet");
         const r = await rewardsOf(wallet);
         const ids = r.tokens.flatMap((t) =>
           t.positions.filter((p) => p.uncollected_wei > 0n || p.uncollected_token > 0n).map((p) => BigInt(p.position_id)),

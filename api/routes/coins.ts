@@ -3,7 +3,7 @@
  * "Coin flow"): the v1 launch flow under draft naming. A draft *is* a launch intent — `draft_id` is
  * the launch id (`lnch_…`), so `GET /api/v1/evmchain/launches/status?launch_id=` shows drafts too —
  * and every step runs the same handlers (`api/launch/keyFlow.ts`): the same validation and safety
- * rule, builder, verifier, state machine and per-key daily quotas. Mounted behind the v1 auth,
+ * rule, builder, verifier, state machine and per-wallet daily quotas. Mounted behind the v1 auth,
  * per-key rate limit and the scope table.
  */
 import { Hono } from "hono";

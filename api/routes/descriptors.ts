@@ -8,6 +8,7 @@ import { sendOk } from "../json";
 import { z } from "zod";
 import { documented } from "../openapi/describe";
 import { okBody } from "../openapi/schemas";
+import { INTENT_CREATOR_RULE } from "../openapi/launchDocs";
 import { OPENAPI_PATH, REFERENCE_PATH } from "../openapi/paths";
 import { SCOPE_TABLE } from "../middleware/auth";
 import type { Limits, TrustEnv } from "../middleware/context";
@@ -55,7 +56,7 @@ export function v1Descriptor(publicBaseUrl: string, limits: Limits, requestId: s
       scopes: [...DEFAULT_SCOPES],
       endpoint_scopes: Object.fromEntries(SCOPE_TABLE.map((r) => [`${r.method} ${r.path.replace(/:([a-z_]+)/g, "{$1}")}`, r.scope])),
       open_endpoints: [V1_ENDPOINTS.index, V1_ENDPOINTS.health],
-      key_creation: "browser: POST /api/evm/evmchain/api-keys/challenge then POST /api/evm/evmchain/api-keys (wallet signature); operators: npm run keys -- create --wallet <address>",
+      key_creation: "browser: POST /api/evm/evmchain/sign-in/challenge {wallet, create_api_key: true} then POST /api/evm/evmchain/sign-in (one EIP-4361 signature signs the session in and creates the key); operators: npm run keys -- create --wallet <address>",
     },
     base_url: `${publicBaseUrl}/api/v1`,
     endpoints: V1_ENDPOINTS,
@@ -63,6 +64,8 @@ export function v1Descriptor(publicBaseUrl: string, limits: Limits, requestId: s
       default_requests_per_minute: limits.v1RequestsPerMinute,
       default_coins_per_day: limits.coinsCreatedPerDay,
       default_finalized_coins_per_day: limits.coinsFinalizedPerDay,
+      coin_quotas_per: "wallet",
+      active_keys_per_wallet: limits.activeKeysPerWallet,
       idempotency_key_ttl_sec: IDEMPOTENCY_TTL_MS / 1000,
       intent_ttl_sec: INTENT_TTL_SEC,
       image_max_bytes: IMAGE_LIMITS.maxBytes,
@@ -85,6 +88,8 @@ export function v1Descriptor(publicBaseUrl: string, limits: Limits, requestId: s
       "POST /api/v1/evmchain/launches/intent requires an Idempotency-Key header; records are kept 24 hours.",
       "Amounts are decimal strings in wei; times are unix seconds (*_sec); addresses are checksummed.",
       "The creator signs intent.message with personal_sign; the wallet signs and broadcasts, the service never holds keys.",
+      INTENT_CREATOR_RULE,
+      "The daily coin quotas count per wallet, over all API keys of the key's wallet; a wallet holds at most limits.active_keys_per_wallet active keys.",
     ],
     request_id: requestId,
   };

@@ -17,6 +17,7 @@ import type { MarketDb } from "../market/queries";
 import { limitParam, validate } from "../validation";
 import { documented } from "../openapi/describe";
 import { sendConditional } from "./conditional";
+import { tokenUrl } from "../../src/domain/urls";
 
 /** What the feeds router reads. */
 export type FeedsDeps = { db: MarketDb; publicBaseUrl: string; deployment: Deployment };
@@ -56,7 +57,7 @@ export function feedsRoutes(deps: FeedsDeps) {
       const list = renderTokenList({
         name: "evmchain launches",
         chainId,
-        version: tokenListVersion(count, limit),
+        version: tokenListVersion(count),
         timestampSec: Number(newest.launchTimestampSec),
         keywords: ["evmchain", "launches"],
         tokens: rows.map((r) => ({
@@ -86,7 +87,7 @@ export function feedsRoutes(deps: FeedsDeps) {
         const t = tokens.get(e.token);
         if (!t) continue;
         const label = `${t.name} (${t.symbol})`;
-        const link = `${deps.publicBaseUrl}/token/${getAddress(t.address)}`;
+        const link = tokenUrl(deps.publicBaseUrl, t.address);
         const p = e.payload;
         if (feed.kind === "launch") {
           items.push({

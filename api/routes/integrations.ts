@@ -18,6 +18,7 @@ import { tokenMetadata, tokenRecord } from "../market/records";
 import { addressParam, limitParam, validate } from "../validation";
 import { documented } from "../openapi/describe";
 import { addressWire, okBody, tokenWire, uintString } from "../openapi/schemas";
+import { tokenUrl } from "../../src/domain/urls";
 
 /** What the integrations router reads. */
 export type IntegrationsDeps = { db: MarketDb; publicBaseUrl: string; deployment: Deployment; nowSec?: () => number };
@@ -96,7 +97,7 @@ export function integrationsRoutes(deps: IntegrationsDeps) {
             quote_token: getAddress(row.weth),
             launch_timestamp_sec: Number(row.launchTimestampSec),
             ...tokenMetadata(row, deps.publicBaseUrl),
-            token_url: `${deps.publicBaseUrl}/token/${getAddress(row.address)}`,
+            token_url: tokenUrl(deps.publicBaseUrl, row.address),
           },
         });
       })
@@ -151,7 +152,7 @@ export function integrationsRoutes(deps: IntegrationsDeps) {
             createdAtBlock: Number(r.launchBlockNumber),
             txHash: r.launchTxHash,
             imageUrl: config.defaultImageUrl(deps.publicBaseUrl),
-            url: `${deps.publicBaseUrl}/token/${getAddress(r.address)}`,
+            url: tokenUrl(deps.publicBaseUrl, r.address),
           })),
           nextOrderId: rows.at(-1)?.launchSeq ?? orderId,
         });

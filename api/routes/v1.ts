@@ -12,23 +12,30 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
+import { redactPrivateUrls } from "../../config/redact";
 import { pingStore } from "../../store/index";
 import { insertMedia } from "../../store/media";
 import { ApiError } from "../errors";
 import { sendOk } from "../json";
-import { SOURCE_TIMEOUT_MS, withTimeout } from "../metrics/gauges";
+import { chainProbe } from "../chainProbe";
+import { readinessMonitor } from "../readiness";
+import { indexedHead } from "../market/publicQueries";
 import { keyLaunchHandlers } from "../launch/keyFlow";
 import { coinsRoutes } from "./coins";
 import { IMAGE_LIMITS, InvalidImageError, sanitizeImage } from "../media/image";
+import { decodeQueue, DecodeOverloadedError, type DecodeQueue } from "../media/decodeQueue";
+import { recordUploadRejection } from "../metrics/registry";
 import { identifyApiKey, requireApiKey, requireScope } from "../middleware/auth";
 import { currentKey, storeGetter, type TrustDeps, type TrustEnv } from "../middleware/context";
 import { idempotency } from "../middleware/idempotency";
 import { clientIp } from "../middleware/clientIp";
-import { LIMITS, storeRateLimiter } from "../middleware/rateLimit";
+import { LIMITS, memoryRateLimiter, storeRateLimiter } from "../middleware/rateLimit";
 import { v1Descriptor } from "./descriptors";
-import { candlesQuery, tradesQuery } from "../market/params";
+import { candlesQuery, tradePageQuery } from "../market/params";
+import { decodeCursor, encodeCursor, tradeCursorShape } from "../market/cursor";
+import { tradePage } from "../market/publicQueries";
 import { candlesResponse } from "../market/candlesResponse";
-import { findToken, findTokenAddress, tokenTrades, type MarketDb } from "../market/queries";
+import { findToken, findTokenAddress, type MarketDb } from "../market/queries";
 import { tokenRecord, tradeRecord } from "../market/records";
 import { addressParam, describedInput, validate } from "../validation";
 import { documented } from "../openapi/describe";
@@ -44,6 +51,8 @@ export type V1Deps = {
   nowSec?: () => number;
   /** Launch intent lifetime in seconds (default `LAUNCH_INTENT_TTL_SEC`, else 15 minutes). */
   intentTtlSec?: number;
+  /** Bounds concurrent image decodes of the upload (default: `decodeQueue()` with its defaults). */
+  imageQueue?: DecodeQueue;
 };
 
 const addressPath = z.object({ address: addressParam });
@@ -64,15 +73,31 @@ export function v1Routes(deps: V1Deps) {
         return sendOk(c, { token: tokenRecord(row, deps.publicBaseUrl) });
       })
       /**
-       * GET /api/v1/evmchain/tokens/{address}/trades?limit= — swaps mirrored as trades, newest
-       * first. `limit` default 50, max 200. 200 `{ok, token, trades}`; 400; 404.
+       * GET /api/v1/evmchain/tokens/{address}/trades?limit=&cursor=&before_timestamp= — swaps
+       * mirrored as trades, newest first (block, log index). `limit` default 50, max 200;
+       * `cursor` = the previous page's `next_cursor` (the public trade lists' keyset cursor,
+       * docs/public.md "Lists and cursors"); `before_timestamp` (unix seconds) keeps trades with an
+       * earlier block time. 200 `{ok, token, trades, next_cursor}` (`next_cursor` null after a
+       * short page); 400 `invalid_request`/`invalid_cursor`/`invalid_address`; 404 `token_not_found`.
        */
-      .get("/tokens/:address/trades", documented({ tag: "v1", summary: "Swaps mirrored as trades, newest first", ok: okBody({ token: addressWire, trades: z.array(tradeWire) }), errors: ["invalid_request", "invalid_address", "token_not_found"] }), validate("param", addressPath), validate("query", tradesQuery), async (c) => {
+      .get("/tokens/:address/trades", documented({ tag: "v1", summary: "Swaps mirrored as trades, newest first, paged by cursor and/or before_timestamp", ok: okBody({ token: addressWire, trades: z.array(tradeWire), next_cursor: z.string().nullable() }), errors: ["invalid_request", "invalid_cursor", "invalid_address", "token_not_found"] }), validate("param", addressPath), validate("query", tradePageQuery), async (c) => {
         const { address } = c.req.valid("param");
-        const { limit } = c.req.valid("query");
-        if (!(await findTokenAddress(deps.db, address))) throw new ApiError("token_not_found", `no launched token at ${address}`);
-        const rows = await tokenTrades(deps.db, address, limit);
-        return sendOk(c, { token: address, trades: rows.map(tradeRecord) });
+        const { limit, cursor, before_timestamp } = c.req.valid("query");
+        const position = cursor !== undefined ? decodeCursor(cursor, tradeCursorShape) : undefined;
+        const token = await findTokenAddress(deps.db, address);
+        if (!token) throw new ApiError("token_not_found", `no launched token at ${address}`);
+        const rows = await tradePage(deps.db, {
+          limit,
+          token,
+          before: position ? { b: BigInt(position.b), l: position.l } : undefined,
+          beforeTimestampSec: before_timestamp !== undefined ? BigInt(before_timestamp) : undefined,
+        });
+        const last = rows.at(-1);
+        return sendOk(c, {
+          token: address,
+          trades: rows.map(tradeRecord),
+          next_cursor: rows.length === limit && last ? encodeCursor({ b: last.blockNumber.toString(), l: last.logIndex }) : null,
+        });
       })
       /**
        * GET /api/v1/evmchain/tokens/{address}/candles?resolution=&from=&to= — OHLCV candles,
@@ -117,6 +142,12 @@ export function v1Surface(deps: V1SurfaceDeps) {
   const limits = { ...LIMITS, ...deps.limits };
   const nowSec = deps.nowSec ?? (() => Math.floor(Date.now() / 1000));
   const launchOps = keyLaunchHandlers({ ...deps, getStore, limits, nowSec, intentTtlSec: deps.intentTtlSec });
+  const imageQueue = deps.imageQueue ?? decodeQueue();
+  const probe = deps.chainProbe ?? chainProbe({ client: deps.publicClient, expectedChainId: deps.deployment.chainId });
+  const readiness = deps.readiness ?? readinessMonitor({ indexedHead: () => indexedHead(deps.db), probe });
+  // Open health is throttled per client IP in this process's memory (like the public surface):
+  // each call reads the store and Ponder's /status (docs/trust.md "Limits").
+  const healthLimiter = memoryRateLimiter({ prefix: "health:", limit: limits.healthRequestsPerMinute, key: (c) => clientIp(c, deps.trustProxy ?? false) });
   const authenticated = [
     identifyApiKey(getStore),
     // Keyed by the API key's id; requests without a valid key are counted per client IP, so even
@@ -136,32 +167,65 @@ export function v1Surface(deps: V1SurfaceDeps) {
       /** GET /api/v1 — the index descriptor (open). */
       .get("/", documented({ tag: "v1", summary: "Index descriptor of the key-authenticated surface (open)", ok: okBody({ name: z.string(), version: z.literal("v1"), status: z.string(), docs: z.string(), authentication: z.record(z.string(), z.unknown()), base_url: z.string(), endpoints: z.record(z.string(), z.string()), limits: z.record(z.string(), z.unknown()), notes: z.array(z.string()), request_id: z.string() }) }), (c) => sendOk(c, v1Descriptor(deps.publicBaseUrl, limits, c.get("requestId"))))
       /**
-       * GET /api/v1/health — store, RPC and indexer state (open). 200 when all are up, else 503
-       * with `ok: false`, `error: "service_unavailable"` and the same fields. The RPC probe is bounded
-       * to 2 s; `indexer.lag_blocks` is null while the RPC is down, `indexer.age_sec` is the age of
-       * the newest indexed block (docs/operations.md "RPC outage").
+       * GET /api/v1/ready — whether this process serves current data (open; what a load balancer
+       * routes by; docs/operations.md "Readiness and stalls"). 200 `{ok: true, ready: true,
+       * status: "ok", reason: null, indexed_block, chain_head_block, lag_blocks,
+       * indexed_block_age_sec, behind_for_sec, max_lag_blocks, max_indexed_age_sec}` while the
+       * indexed head (Ponder's checkpoint) is at most `READY_MAX_LAG_BLOCKS` behind the chain head
+       * the RPC reports and not stalled (behind with the same block for more than
+       * `READY_MAX_INDEXED_AGE_SEC`); else 503 `{ok: false, error: "service_unavailable",
+       * message: reason, ready: false, status: "degraded" | "stalled", …same fields}`. Block
+       * numbers and seconds are JSON numbers (null when unknown: the RPC down, nothing indexed).
+       * Not rate-limited (a load balancer polls it; the RPC probe is shared and cached for 1 s,
+       * the indexed head is one one-row read). Ponder's own `/ready` (historical sync reached the
+       * finalized block) is unchanged.
        */
-      .get("/health", documented({ tag: "v1", summary: "Store, RPC and indexer state (open)", ok: okBody({ status: z.literal("ok"), store: z.record(z.string(), z.unknown()), rpc: z.record(z.string(), z.unknown()), indexer: z.record(z.string(), z.unknown()), time_sec: z.number().int(), request_id: z.string() }), errors: ["service_unavailable"] }), async (c) => {
-        const [store, rpc, indexer] = await Promise.all([
+      .get("/ready", documented({ tag: "v1", summary: "Readiness: 200 only while the indexed head is within READY_MAX_LAG_BLOCKS of the chain head and progressing (open)", ok: okBody({ ready: z.literal(true), status: z.literal("ok"), reason: z.null(), indexed_block: z.number().int(), chain_head_block: z.number().int(), lag_blocks: z.number().int(), indexed_block_timestamp_sec: z.number().int(), indexed_block_age_sec: z.number().int(), behind_for_sec: z.number().int(), max_lag_blocks: z.number().int(), max_indexed_age_sec: z.number().int() }), errors: ["service_unavailable"] }), async (c) => {
+        const r = await readiness();
+        c.header("Cache-Control", "no-store");
+        if (r.ready) return sendOk(c, r);
+        return c.body(JSON.stringify({ ok: false, error: "service_unavailable", message: r.reason, request_id: c.get("requestId"), ...r }), 503, {
+          "content-type": "application/json; charset=utf-8",
+        });
+      })
+      /**
+       * GET /api/v1/health — store, RPC and indexer state (open). 200 `{ok: true, status: "ok",
+       * lag_blocks, indexed_block_age_sec, reason: null, readiness, store, rpc, indexer, time_sec}`
+       * when all are up and the indexer is ready (see `GET /api/v1/ready`); else 503 with `ok:
+       * false`, `error: "service_unavailable"`, `status: "degraded"` (a dependency down, or the
+       * indexer more than `READY_MAX_LAG_BLOCKS` behind) or `"stalled"` (no block indexed for
+       * more than `READY_MAX_INDEXED_AGE_SEC` while the chain is ahead), `reason` and the same
+       * fields. `lag_blocks` (blocks) is null while the RPC is down; `indexed_block_age_sec`
+       * (seconds since the indexed block's timestamp) is not, so it keeps growing through an
+       * outage while the chain makes blocks (docs/operations.md "RPC outage"). `indexer` keeps its
+       * earlier fields (`ok`, `block_number`, `block_timestamp_sec`, `lag_blocks`, `age_sec`) and
+       * adds `status`. The RPC probe is bounded to 2 s and shared with the session `/status` for
+       * one second (api/chainProbe.ts). Per client IP at most `HEALTH_RATE_LIMIT_PER_MINUTE`
+       * calls (60), then 429 `rate_limited` with `Retry-After`.
+       */
+      .get("/health", documented({ tag: "v1", summary: "Store, RPC and indexer state: ok, degraded or stalled (open)", ok: okBody({ status: z.literal("ok"), lag_blocks: z.number().int().nullable(), indexed_block_age_sec: z.number().int().nullable(), reason: z.string().nullable(), readiness: z.record(z.string(), z.unknown()), store: z.record(z.string(), z.unknown()), rpc: z.record(z.string(), z.unknown()), indexer: z.record(z.string(), z.unknown()), time_sec: z.number().int(), request_id: z.string() }), errors: ["rate_limited", "service_unavailable"] }), healthLimiter, async (c) => {
+        const [store, rpc, ready] = await Promise.all([
           getStore()
             .then(async (s) => ({ ok: true, kind: s.kind, latency_ms: await pingStore(s) }))
             .catch((err: Error) => ({ ok: false, error: err.message })),
-          // Bounded: a stalled RPC makes health answer "rpc down" within 2 s instead of hanging.
-          withTimeout(Promise.all([deps.publicClient.getChainId(), deps.publicClient.getBlockNumber()]), SOURCE_TIMEOUT_MS)
-            .then(([chainId, block]) => ({ ok: chainId === deps.deployment.chainId, chain_id: chainId, block_number: Number(block) }))
-            .catch((err: Error) => ({ ok: false, error: (err as { shortMessage?: string }).shortMessage ?? err.message })),
-          indexerState(deps.indexerStatusUrl),
+          // Shared and cached for a second (api/chainProbe.ts): N concurrent calls make one probe;
+          // bounded, so a stalled RPC makes health answer "rpc down" within 2 s instead of hanging.
+          probe().then(({ checked_at_ms: _, ...rpc }) => ("error" in rpc ? { ...rpc, error: redactPrivateUrls(rpc.error, [deps.deployment.rpcUrl]) } : rpc)),
+          readiness(),
         ]);
-        if (indexer.ok) {
-          const extra = indexer as Record<string, unknown>;
-          // Lag in blocks needs the chain head (null while the RPC is down); the age of the indexed
-          // block does not, so it keeps growing through an outage when the chain makes blocks.
-          extra.lag_blocks = "block_number" in rpc && typeof indexer.block_number === "number" ? Math.max(0, rpc.block_number - indexer.block_number) : null;
-          if (typeof indexer.block_timestamp_sec === "number") extra.age_sec = Math.max(0, nowSec() - indexer.block_timestamp_sec);
-        }
-        const healthy = store.ok && rpc.ok && indexer.ok;
+        const redact = (text: string | null) => (text === null ? null : redactPrivateUrls(text, [deps.deployment.rpcUrl]));
+        const indexer =
+          ready.indexed_block === null
+            ? { ok: false, status: ready.status, error: redact(ready.reason) }
+            : { ok: true, status: ready.status, block_number: ready.indexed_block, block_timestamp_sec: ready.indexed_block_timestamp_sec, lag_blocks: ready.lag_blocks, age_sec: ready.indexed_block_age_sec };
+        const healthy = store.ok && rpc.ok && ready.ready;
+        const reason = healthy ? null : (redact(ready.reason) ?? ("error" in store ? `the offchain store is unavailable: ${store.error}` : "the RPC answers for another chain"));
         const body = {
-          status: healthy ? "ok" : "degraded",
+          status: healthy ? "ok" : ready.status === "stalled" ? "stalled" : "degraded",
+          lag_blocks: ready.lag_blocks,
+          indexed_block_age_sec: ready.indexed_block_age_sec,
+          reason,
+          readiness: { ...ready, reason: redact(ready.reason) },
           store,
           rpc,
           indexer,
@@ -169,7 +233,7 @@ export function v1Surface(deps: V1SurfaceDeps) {
           request_id: c.get("requestId"),
         };
         if (healthy) return sendOk(c, body);
-        return c.body(JSON.stringify({ ok: false, error: "service_unavailable", message: "a dependency is down", ...body }), 503, {
+        return c.body(JSON.stringify({ ok: false, error: "service_unavailable", message: body.reason, ...body }), 503, {
           "content-type": "application/json; charset=utf-8",
         });
       })
@@ -249,7 +313,9 @@ export function v1Surface(deps: V1SurfaceDeps) {
        * 256 frames). The bytes are checked and re-encoded (metadata stripped) and stored in the
        * offchain store. 201 `{ok, image_url, content_type, width, height, byte_length}`; 400 with
        * the image error identifier (`image_missing`, `image_too_large`, `image_type_unsupported`,
-       * `image_corrupt`, `image_dimensions_exceeded`, `image_polyglot`), nothing stored.
+       * `image_corrupt`, `image_dimensions_exceeded`, `image_polyglot`), nothing stored. Decodes run
+       * in a bounded queue (one per core, two waiting per slot, 10 s wait): overload is 503
+       * `image_processing_busy` with `Retry-After`, nothing stored.
        */
       .post(
         "/evmchain/media/upload",
@@ -258,7 +324,7 @@ export function v1Surface(deps: V1SurfaceDeps) {
           status: 201,
           summary: "Upload a logo (multipart field `image`): checked, re-encoded, hosted",
           ok: okBody({ image_url: z.string(), content_type: z.string(), width: z.number().int(), height: z.number().int(), byte_length: z.number().int() }),
-          errors: ["image_missing", "image_too_large", "image_type_unsupported", "image_corrupt", "image_dimensions_exceeded", "image_polyglot"],
+          errors: ["image_missing", "image_too_large", "image_type_unsupported", "image_corrupt", "image_dimensions_exceeded", "image_polyglot", "image_processing_busy"],
         }),
         describedInput("form", z.object({ image: z.file().meta({ description: "PNG, JPEG, WebP or GIF; at most 2 MiB, 4,096 px per side" }) })),
         bodyLimit({
@@ -282,9 +348,16 @@ export function v1Surface(deps: V1SurfaceDeps) {
           if (!(file instanceof File)) throw new ApiError("image_missing", "no file in field `image`");
           let image;
           try {
-            image = await sanitizeImage(new Uint8Array(await file.arrayBuffer()));
+            // The decode waits for a slot of the bounded queue (api/media/decodeQueue.ts).
+            image = await sanitizeImage(new Uint8Array(await file.arrayBuffer()), { schedule: imageQueue.run });
           } catch (err) {
             if (err instanceof InvalidImageError) throw new ApiError(err.code, err.message);
+            if (err instanceof DecodeOverloadedError) {
+              // Overload is the server's state, never the client's fault: 503 + Retry-After.
+              recordUploadRejection("image_processing_busy");
+              c.header("Retry-After", String(err.retryAfterSec));
+              throw new ApiError("image_processing_busy", `${err.message}; retry after ${err.retryAfterSec} s`);
+            }
             throw err;
           }
           const id = image.sha256.slice(0, 32);
@@ -316,19 +389,4 @@ export function v1Surface(deps: V1SurfaceDeps) {
       .route("/evmchain", v1Routes(deps))
       .route("/coins", coinsRoutes({ launchOps, getStore }))
   );
-}
-
-/** Ponder's `/status` for our chain: the latest indexed block. */
-async function indexerState(url: string | undefined): Promise<{ ok: boolean; block_number?: number; block_timestamp_sec?: number; error?: string }> {
-  if (!url) return { ok: false, error: "indexer status is not available in this process" };
-  try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
-    if (!res.ok) return { ok: false, error: `indexer status answered ${res.status}` };
-    const status = (await res.json()) as Record<string, { block?: { number?: number; timestamp?: number } }>;
-    const chain = Object.values(status)[0];
-    if (!chain?.block) return { ok: false, error: "indexer has not started" };
-    return { ok: true, block_number: chain.block.number, block_timestamp_sec: chain.block.timestamp };
-  } catch (err) {
-    return { ok: false, error: (err as Error).message };
-  }
 }

@@ -1,7 +1,9 @@
-// The launch page's flow (docs/pages.md): connect -> API key -> (logo upload) -> build -> switch
-// chain -> send the built transaction unchanged -> verify until redirect_ready -> token page.
+// The launch page's flow (docs/pages.md): connect -> sign in (+ API key, one signature) -> check the
+// form -> (logo upload) -> build -> review (total ETH, expected tokens, predicted address) ->
+// switch chain -> send the built transaction unchanged -> verify until redirect_ready -> token page.
 import { parseEther } from "/assets/vendor/viem/parseEther.js";
-import { api, connectWallet, csrfToken, ensureApiKey, ensureChain, plainMessage, sendTransaction, sleep } from "/assets/wallet.js";
+import { formatAmount, percentToBps, bpsToPercent, unitsToDecimal } from "/assets/format.js";
+import { api, connectWallet, csrfToken, ensureChain, plainMessage, sendTransaction, signIn, sleep } from "/assets/wallet.js";
 
 const form = document.getElementById("launch-form");
 const launchButton = document.getElementById("launch");
@@ -9,6 +11,13 @@ const connectButton = document.getElementById("connect");
 const accountLabel = document.getElementById("account");
 const statusLine = document.getElementById("status");
 const progress = document.getElementById("progress");
+const review = document.getElementById("review");
+
+const LIMITS = { name: 32, symbol: 11, description: 1000 };
+const MAX_FIRST_BUY_WEI = 100n * 10n ** 18n;
+const MAX_SLIPPAGE_BPS = Number(document.getElementById("field-slippage_pct").dataset.maxBps || 5000);
+/** API field name -> form field name, where they differ. */
+const FORM_FIELD = { first_buy_wei: "first_buy_eth", slippage_bps: "slippage_pct", image_url: "logo", image: "logo" };
 
 let account = null;
 let apiKey = null;
@@ -24,9 +33,62 @@ function step(text) {
   progress.append(item);
 }
 
+/** A failure that belongs to one form field: shown next to it, the field marked and focused. */
+class FieldError extends Error {
+  constructor(field, message) {
+    super(message);
+    this.field = field;
+  }
+}
+
+function clearFieldErrors() {
+  for (const control of form.querySelectorAll("[aria-invalid]")) control.removeAttribute("aria-invalid");
+  for (const line of form.querySelectorAll(".field-error")) line.textContent = "";
+}
+
+function showFieldError(field, message) {
+  const control = form.elements.namedItem(field);
+  const line = document.getElementById(`error-${field}`);
+  if (!control || !line) return false;
+  control.setAttribute("aria-invalid", "true");
+  line.textContent = message;
+  control.focus();
+  return true;
+}
+
+/** The label people see for a field ("First buy in ETH (optional)" -> "First buy in ETH"). */
+function fieldLabel(field) {
+  const label = form.querySelector(`label[for="field-${field}"]`);
+  return label ? label.textContent.replace(/\s*\(optional\)\s*$/, "").trim() : field;
+}
+
+/**
+ * An API validation message ("first_buy_wei: must be at most 100 ETH (100000000000000000000 wei)")
+ * as the form field it names and words without wei; null when it names no field of the form.
+ */
+function apiFieldError(err) {
+  if (!err || !err.apiError) return null;
+  const match = /^([a-z_]+): (.+)$/s.exec(err.message || "");
+  if (!match) return null;
+  const field = FORM_FIELD[match[1]] ?? match[1];
+  if (!form.elements.namedItem(field)) return null;
+  return new FieldError(field, match[2]);
+}
+
 function fail(err) {
-  setStatus(plainMessage(err), "error");
+  const fieldError = err instanceof FieldError ? err : apiFieldError(err);
+  if (fieldError && showFieldError(fieldError.field, wordsOnly(fieldError.message))) {
+    setStatus(`Check ${fieldLabel(fieldError.field)}: ${wordsOnly(fieldError.message)}`, "error");
+  } else {
+    setStatus(plainMessage(err), "error");
+  }
+  review.hidden = true;
   launchButton.disabled = account === null;
+}
+
+/** Drops wei figures an API message adds in parentheses (the page speaks ETH). */
+function wordsOnly(text) {
+  return plainMessage({ message: text });
 }
 
 connectButton.addEventListener("click", async () => {
@@ -34,39 +96,100 @@ connectButton.addEventListener("click", async () => {
   try {
     account = await connectWallet();
     accountLabel.textContent = account;
-    setStatus("Sign the message in your wallet to create this browser's API key (it stays in this browser).");
-    apiKey = await ensureApiKey(account);
+    setStatus("Sign the message in your wallet to sign in (it also creates this browser's API key, which stays in this browser). Signing costs nothing.");
+    apiKey = await signIn(account);
     connectButton.textContent = "Connected";
     connectButton.disabled = true;
     launchButton.disabled = false;
     setStatus("Connected. Fill in the form and press Launch.");
   } catch (err) {
+    // Never half-connected: without the sign-in the page shows no account.
     account = null;
+    apiKey = null;
+    accountLabel.textContent = "";
     fail(err);
   }
 });
 
-/** Reads the form; throws plain errors for values the page can check itself. */
+// Live counters: the length is shown as it is typed; nothing is cut.
+for (const [field, max] of Object.entries(LIMITS)) {
+  const control = form.elements.namedItem(field);
+  const counter = document.getElementById(`counter-${field}`);
+  const update = () => {
+    const length = control.value.trim().length;
+    counter.textContent = `${length} / ${max}`;
+    counter.classList.toggle("error", length > max);
+  };
+  control.addEventListener("input", update);
+  update();
+}
+
+/** Reads and checks the form; throws a FieldError naming the field for a value it can check itself. */
 function readForm() {
   const data = new FormData(form);
   const text = (name) => String(data.get(name) ?? "").trim();
   const request = { creator: account, name: text("name"), symbol: text("symbol") };
-  if (!request.name) throw new Error("Give the token a name.");
-  if (!request.symbol) throw new Error("Give the token a symbol.");
+  if (!request.name) throw new FieldError("name", "Give the token a name.");
+  if (request.name.length > LIMITS.name) {
+    throw new FieldError("name", `The name has ${request.name.length} characters; at most ${LIMITS.name} are allowed. Shorten it: it is permanent once launched.`);
+  }
+  if (!request.symbol) throw new FieldError("symbol", "Give the token a symbol.");
+  if (!/^[A-Za-z0-9]{1,11}$/.test(request.symbol)) throw new FieldError("symbol", `The symbol must be 1 to ${LIMITS.symbol} letters or digits.`);
+  if (text("description").length > LIMITS.description) {
+    throw new FieldError("description", `The description has ${text("description").length} characters; at most ${LIMITS.description} are allowed.`);
+  }
   for (const field of ["description", "website_url", "twitter_url", "telegram_url"]) if (text(field)) request[field] = text(field);
   const firstBuy = text("first_buy_eth");
   if (firstBuy) {
-    if (!/^\d+(\.\d{1,18})?$/.test(firstBuy)) throw new Error("The first buy must be an amount of ETH such as 0.05 (at most 18 decimals).");
-    request.first_buy_wei = parseEther(firstBuy).toString(); // exact: decimal string -> wei bigint
+    if (!/^\d+(\.\d{1,18})?$/.test(firstBuy)) throw new FieldError("first_buy_eth", "Enter an amount of ETH such as 0.05 (at most 18 decimals).");
+    const wei = parseEther(firstBuy); // exact: decimal string -> wei bigint
+    if (wei > MAX_FIRST_BUY_WEI) throw new FieldError("first_buy_eth", `The first buy can be at most ${unitsToDecimal(MAX_FIRST_BUY_WEI)} ETH.`);
+    request.first_buy_wei = wei.toString();
   }
-  const slippage = text("slippage_bps");
-  if (slippage) request.slippage_bps = Number.parseInt(slippage, 10);
+  const slippage = text("slippage_pct");
+  if (slippage) {
+    const bps = percentToBps(slippage); // exact: "0.5" -> 50
+    if (bps === null || bps > MAX_SLIPPAGE_BPS) {
+      throw new FieldError("slippage_pct", `Enter a slippage from 0 to ${bpsToPercent(MAX_SLIPPAGE_BPS)} % with at most two decimals, such as 0.5.`);
+    }
+    request.slippage_bps = bps;
+  }
   const logo = data.get("logo");
   return { request, logo: logo instanceof File && logo.size > 0 ? logo : null };
 }
 
+/** Shows the review card and resolves true (confirm) or false (cancel). */
+function confirmReview(built, request, symbol) {
+  const policy = built.policy;
+  document.getElementById("review-total").textContent = `${unitsToDecimal(policy.total_transaction_value_wei)} ETH`;
+  document.getElementById("review-split").textContent =
+    `${unitsToDecimal(policy.minimum_pool_liquidity_wei)} ETH pool liquidity + ${unitsToDecimal(policy.first_buy_amount_wei)} ETH first buy`;
+  document.getElementById("review-tokens").textContent =
+    BigInt(built.expected_tokens_out) === 0n
+      ? "No first buy."
+      : `about ${formatAmount(built.expected_tokens_out, 18, 2)} ${symbol} (at least ${formatAmount(built.amount_out_minimum, 18, 2)} with ${bpsToPercent(built.slippage_bps)} % slippage)`;
+  document.getElementById("review-address").textContent = built.predicted_token_address;
+  review.hidden = false;
+  const confirm = document.getElementById("review-confirm");
+  const cancel = document.getElementById("review-cancel");
+  confirm.focus();
+  return new Promise((resolve) => {
+    const done = (answer) => {
+      confirm.removeEventListener("click", yes);
+      cancel.removeEventListener("click", no);
+      review.hidden = true;
+      resolve(answer);
+    };
+    const yes = () => done(true);
+    const no = () => done(false);
+    confirm.addEventListener("click", yes);
+    cancel.addEventListener("click", no);
+  });
+}
+
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
+  clearFieldErrors();
   if (!account || !apiKey) return fail(new Error("Connect your wallet first."));
   launchButton.disabled = true;
   progress.replaceChildren();
@@ -84,9 +207,15 @@ form.addEventListener("submit", async (event) => {
     setStatus("Building the launch transaction…");
     const csrf = await csrfToken();
     const { body: built } = await api("/api/evm/evmchain/build-direct-v3-launch", { method: "POST", csrfToken: csrf, body: request });
-    step(`Transaction built: it sends ${built.policy.total_transaction_value_wei} wei to the launch factory.`);
-    setStatus(`Switch your wallet to chain ${status.chain_id} if it asks.`);
-    await ensureChain(built.transaction.chainId, status.wallet_add_ethereum_chain);
+    setStatus("Review the launch below, then confirm it in your wallet.");
+    if (!(await confirmReview(built, request, request.symbol))) {
+      setStatus("Cancelled: nothing was sent.");
+      launchButton.disabled = false;
+      return;
+    }
+    step(`Transaction built: it sends ${unitsToDecimal(built.policy.total_transaction_value_wei)} ETH to the launch factory.`);
+    setStatus(`Switch your wallet to the ${status.chain_name} network if it asks.`);
+    await ensureChain(built.transaction.chainId, status.wallet_add_ethereum_chain, status.chain_name);
     setStatus("Confirm the launch transaction in your wallet.");
     const txHash = await sendTransaction(built.transaction);
     step(`Sent: ${txHash}`);

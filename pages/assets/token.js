@@ -1,55 +1,114 @@
-// The token page's live parts (docs/pages.md): the candle chart with its resolution switch, trades
-// that update live (polling the token's trades every 2 s), and the creator's rewards with the
-// claim transaction sent through the wallet.
+// The token page's live parts (docs/pages.md): the candle chart with its resolution switch and its
+// loading / empty / error states, trades that update live (polling the token's trades every 2 s,
+// with a visible notice while polls fail), and the creator's rewards with the claim transaction
+// sent through the wallet.
 import { createChart, CandlestickSeries, HistogramSeries } from "/assets/vendor/lightweight-charts.mjs";
-import { formatEther } from "/assets/vendor/viem/formatEther.js";
-import { api, connectWallet, csrfToken, ensureChain, plainMessage, sendTransaction, waitForReceipt } from "/assets/wallet.js";
+import { compactNumberText, compactPrice, formatAmount, shortHex, unitsToDecimal } from "/assets/format.js";
+import { api, connectWallet, csrfToken, ensureChain, plainMessage, sendTransaction, signIn, waitForReceipt } from "/assets/wallet.js";
 
 const article = document.getElementById("token");
 const token = article.dataset.token;
 const creator = article.dataset.creator;
 const POLL_MS = 2000;
+const BUY = "#1a7f4b";
+const SELL = "#b3261e";
 
 // ---- chart -------------------------------------------------------------------------------
 const chartBox = document.getElementById("chart");
-const chart = createChart(chartBox, { height: 320, layout: { attributionLogo: false }, timeScale: { timeVisible: true, secondsVisible: false } });
-const candles = chart.addSeries(CandlestickSeries, { priceFormat: { type: "price", precision: 12, minMove: 1e-12 } });
-const volume = chart.addSeries(HistogramSeries, { priceScaleId: "", priceFormat: { type: "volume" } });
-volume.priceScale().applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
+const chartStatus = document.getElementById("chart-status");
+const chart = createChart(chartBox, {
+  autoSize: true, // follows its box: no fixed width to overflow a phone, no axis label cut off
+  layout: { attributionLogo: false, background: { color: "#ffffff" }, textColor: "#1b1f24" },
+  localization: { priceFormatter: compactNumberText },
+  rightPriceScale: { scaleMargins: { top: 0.15, bottom: 0.1 } },
+  timeScale: { timeVisible: true, secondsVisible: false, maxBarSpacing: 40, rightOffset: 1, fixLeftEdge: false },
+});
+const candles = chart.addSeries(CandlestickSeries, {
+  upColor: BUY,
+  downColor: SELL,
+  borderUpColor: BUY,
+  borderDownColor: SELL,
+  wickUpColor: BUY,
+  wickDownColor: SELL,
+  priceFormat: { type: "custom", formatter: compactNumberText, minMove: 1e-14 }, // 1/minMove must be an exact power of ten
+});
+// Volume in its own pane (index 1) with its own scale: it never overlaps the candles and its value
+// is not drawn on the price axis.
+const volume = chart.addSeries(HistogramSeries, { priceFormat: { type: "volume" }, lastValueVisible: false, priceLineVisible: false }, 1);
+chart.panes()[0]?.setStretchFactor(3);
+chart.panes()[1]?.setStretchFactor(1);
 let resolution = chartBox.dataset.resolution || "1h";
+let chartLoad = 0;
 
 /** Wei per whole token (decimal string) -> ETH per token as a chart number (display only). */
-const eth = (wei) => Number(formatEther(BigInt(wei)));
+const eth = (wei) => Number(unitsToDecimal(wei));
 
-async function loadCandles() {
-  try {
-    const { body } = await api(`/api/public/token/${token}/candles?resolution=${resolution}`);
-    candles.setData(body.candles.map((c) => ({ time: c.bucket_start_sec, open: eth(c.open_wei), high: eth(c.high_wei), low: eth(c.low_wei), close: eth(c.close_wei) })));
-    volume.setData(body.candles.map((c) => ({ time: c.bucket_start_sec, value: eth(c.volume_wei) })));
-    chartBox.dataset.candles = String(body.candles.length);
-    chartBox.dataset.loadedResolution = resolution;
-  } catch (err) {
-    chartBox.dataset.error = plainMessage(err);
+function setChartStatus(text, kind) {
+  chartStatus.textContent = text;
+  chartStatus.dataset.kind = kind;
+}
+
+/**
+ * Candles for the chart: each opens where the previous closed, so a bucket with a single trade
+ * still shows its move instead of a flat, invisible line; a flat first candle opens at the launch
+ * price (the price before the token's first trade).
+ */
+function chartCandles(rows) {
+  const flat = (c) => c.open_wei === c.close_wei && c.high_wei === c.low_wei;
+  let previousClose = rows[0] && flat(rows[0]) && article.dataset.launchPriceWei ? article.dataset.launchPriceWei : rows[0]?.open_wei;
+  return rows.map((c) => {
+    const open = eth(previousClose ?? c.open_wei);
+    const close = eth(c.close_wei);
+    previousClose = c.close_wei;
+    return { time: c.bucket_start_sec, open, high: Math.max(eth(c.high_wei), open), low: Math.min(eth(c.low_wei), open), close };
+  });
+}
+
+/** Few candles are centred in a window of at least MIN_BARS bars instead of crowding one edge. */
+const MIN_BARS = 30;
+function fitChart(count) {
+  chart.timeScale().fitContent();
+  if (count > 0 && count < MIN_BARS) {
+    const pad = (MIN_BARS - count) / 2;
+    chart.timeScale().setVisibleLogicalRange({ from: -pad, to: count - 1 + pad });
   }
 }
 
-for (const button of document.querySelectorAll("[data-resolution]")) {
-  if (button.id === "chart") continue;
+async function loadCandles() {
+  const load = ++chartLoad;
+  if (!chartStatus.textContent || chartStatus.dataset.kind === "loading") setChartStatus("Loading the chart…", "loading");
+  try {
+    const { body } = await api(`/api/public/token/${token}/candles?resolution=${resolution}`);
+    if (load !== chartLoad) return; // a newer request (another resolution) answers instead
+    const data = chartCandles(body.candles);
+    candles.setData(data);
+    volume.setData(body.candles.map((c, i) => ({ time: c.bucket_start_sec, value: eth(c.volume_wei), color: data[i].close >= data[i].open ? `${BUY}99` : `${SELL}99` })));
+    fitChart(data.length);
+    chartBox.dataset.candles = String(body.candles.length);
+    chartBox.dataset.loadedResolution = resolution;
+    if (body.candles.length > 0) setChartStatus("", "ok");
+    else if (tbody.children.length > 0) setChartStatus(`No trades in the time range of ${resolution} candles; choose a longer resolution.`, "empty");
+    else setChartStatus("No trades yet: the chart starts with the first trade.", "empty");
+  } catch (err) {
+    if (load !== chartLoad) return;
+    setChartStatus(`The chart could not be loaded: ${plainMessage(err)} It is tried again with the next update.`, "error");
+  }
+}
+
+const resolutionButtons = document.querySelectorAll(".resolutions button");
+for (const button of resolutionButtons) {
   button.addEventListener("click", () => {
     resolution = button.dataset.resolution;
-    for (const other of document.querySelectorAll(".resolutions button")) other.classList.toggle("active", other === button);
+    for (const other of resolutionButtons) other.setAttribute("aria-pressed", String(other === button));
     loadCandles();
   });
 }
 
 // ---- live trades -------------------------------------------------------------------------
 const tbody = document.querySelector("#trades tbody");
-const fmt = (wei, digits) => {
-  const [whole, fraction = ""] = formatEther(BigInt(wei)).split(".");
-  const cut = fraction.slice(0, digits).replace(/0+$/, "");
-  return cut ? `${whole}.${cut}` : whole;
-};
-const short = (hex) => `${hex.slice(0, 6)}…${hex.slice(-4)}`;
+const tradesStatus = document.getElementById("trades-status");
+const tradesEmpty = document.getElementById("trades-empty");
+let lastTradesOk = new Date();
 
 function tradeRow(t) {
   const row = document.createElement("tr");
@@ -58,11 +117,11 @@ function tradeRow(t) {
   const cells = [
     new Date(t.timestamp_sec * 1000).toISOString().replace("T", " ").slice(0, 19),
     t.side,
-    fmt(t.token_amount, 2),
-    fmt(t.eth_amount_wei, 6),
-    fmt(t.price_wei, 12),
-    short(t.trader),
-    short(t.tx_hash),
+    formatAmount(t.token_amount, 18, 2),
+    formatAmount(t.eth_amount_wei, 18, 6),
+    compactPrice(t.price_wei),
+    shortHex(t.trader),
+    shortHex(t.tx_hash),
   ];
   for (const text of cells) {
     const cell = document.createElement("td");
@@ -79,11 +138,11 @@ async function refreshStats() {
   const { body } = await api(`/api/public/token/${token}`);
   const t = body.token;
   const set = (id, text) => (document.getElementById(id).textContent = text);
-  set("stat-price", `${fmt(t.price_wei, 12)} ETH`);
-  set("stat-mcap", `${fmt(t.market_cap_wei, 4)} ETH`);
-  set("stat-volume-24h", t.volume_24h_wei === null ? "—" : `${fmt(t.volume_24h_wei, 4)} ETH`);
-  set("stat-volume", `${fmt(t.volume_wei, 4)} ETH`);
-  set("stat-liquidity", `${fmt(t.liquidity.total_value_wei, 4)} ETH`);
+  set("stat-price", `${compactPrice(t.price_wei)} ETH`);
+  set("stat-mcap", `${formatAmount(t.market_cap_wei, 18, 4)} ETH`);
+  set("stat-volume-24h", t.volume_24h_wei === null ? "—" : `${formatAmount(t.volume_24h_wei, 18, 4)} ETH`);
+  set("stat-volume", `${formatAmount(t.volume_wei, 18, 4)} ETH`);
+  set("stat-liquidity", `${formatAmount(t.liquidity.total_value_wei, 18, 4)} ETH`);
   set("stat-trades", `${t.trade_count} (${t.buy_count} buys, ${t.sell_count} sells)`);
   set("stat-graduation", t.graduated ? "graduated" : `${(t.graduation_progress_bps / 100).toFixed(2)} %`);
 }
@@ -95,11 +154,22 @@ async function refreshTrades() {
     if (newest && tbody.firstElementChild?.dataset.tradeId !== newest) {
       // The whole list is replaced, so a reorg that drops or replaces a trade shows up too.
       tbody.replaceChildren(...body.trades.map(tradeRow));
+      tradesEmpty.hidden = true;
       loadCandles();
       await refreshStats();
+    } else if (chartStatus.dataset.kind === "error") {
+      loadCandles(); // the chart failed earlier: try again now that the service answers
     }
-  } catch {
-    // Keep the rows shown; the next poll tries again (reads are safe to repeat).
+    lastTradesOk = new Date();
+    if (tradesStatus.textContent) {
+      tradesStatus.textContent = "";
+      tradesStatus.dataset.kind = "ok";
+    }
+  } catch (err) {
+    // Keep the rows shown, say they may be out of date; the next poll tries again (reads are safe
+    // to repeat).
+    tradesStatus.textContent = `Live updates paused: ${plainMessage(err)} The trades below are as of ${lastTradesOk.toISOString().slice(11, 19)} UTC and may be out of date.`;
+    tradesStatus.dataset.kind = "stale";
   }
 }
 
@@ -115,13 +185,13 @@ async function showRewards() {
   const mine = body.tokens.find((t) => t.token.toLowerCase() === token.toLowerCase());
   const wei = mine ? mine.unclaimed.creator_wei : "0";
   const tok = mine ? mine.unclaimed.creator_token : "0";
-  document.getElementById("claimable-wei").textContent = fmt(wei, 8);
-  document.getElementById("claimable-token").textContent = fmt(tok, 2);
+  document.getElementById("claimable-wei").textContent = formatAmount(wei, 18, 8);
+  document.getElementById("claimable-token").textContent = formatAmount(tok, 18, 2);
   claimButton.disabled = BigInt(wei) === 0n && BigInt(tok) === 0n;
   rewardsBox.hidden = false;
   if (mine) {
-    document.getElementById("creator-fees-wei").textContent = `${fmt(mine.claimed.creator_wei, 6)} ETH`;
-    document.getElementById("creator-fees-token").textContent = `${fmt(mine.claimed.creator_token, 2)} ${article.dataset.symbol}`;
+    document.getElementById("creator-fees-wei").textContent = `${formatAmount(mine.claimed.creator_wei, 18, 6)} WETH`;
+    document.getElementById("creator-fees-token").textContent = `${formatAmount(mine.claimed.creator_token, 18, 2)} ${article.dataset.symbol}`;
   }
 }
 
@@ -131,12 +201,16 @@ connectCreator.addEventListener("click", async () => {
     account = await connectWallet();
     if (account.toLowerCase() !== creator.toLowerCase()) {
       rewardsStatus.textContent = `This wallet (${account}) did not create this token; only its creator can claim its fees.`;
+      account = null;
       return;
     }
+    rewardsStatus.textContent = "Sign the message in your wallet to sign in as the creator (it costs nothing).";
+    await signIn(account);
     await showRewards();
     connectCreator.hidden = true;
     rewardsStatus.textContent = "";
   } catch (err) {
+    account = null;
     rewardsStatus.textContent = plainMessage(err);
   }
 });
@@ -148,12 +222,12 @@ claimButton.addEventListener("click", async () => {
     const csrf = await csrfToken();
     const { body: built } = await api("/api/evm/evmchain/build-creator-rewards-claim", { method: "POST", csrfToken: csrf, body: { wallet: account } });
     const { body: status } = await api("/api/evm/evmchain/status");
-    await ensureChain(built.transaction.chainId, status.wallet_add_ethereum_chain);
+    await ensureChain(built.transaction.chainId, status.wallet_add_ethereum_chain, status.chain_name);
     rewardsStatus.textContent = "Confirm the claim in your wallet.";
     const hash = await sendTransaction(built.transaction);
     rewardsStatus.textContent = `Claim sent (${hash}); waiting for it to be mined…`;
     await waitForReceipt(hash);
-    rewardsStatus.textContent = "Fees claimed. Totals update once the claim is indexed.";
+    rewardsStatus.textContent = "Fees claimed: the WETH and tokens are in your wallet. Totals update once the claim is indexed.";
     for (let i = 0; i < 10; i++) {
       await new Promise((r) => setTimeout(r, 1000));
       await showRewards();

@@ -1,6 +1,7 @@
 // Browser helpers shared by the pages: the EIP-1193 wallet (window.ethereum), the service's JSON
 // API, the session's CSRF token and the browser's API key. Every failure becomes an Error whose
 // message is plain words for the page to show; nothing is retried behind the user's back.
+import { unitsToDecimal } from "/assets/format.js";
 
 /** EIP-1193 / EIP-1474 error codes, in plain words. */
 const WALLET_ERRORS = {
@@ -14,16 +15,29 @@ const WALLET_ERRORS = {
   "-32603": "Your wallet reported an internal error.",
 };
 
-/** Turns a wallet or API failure into a sentence for the page. */
+/**
+ * Turns a wallet or API failure into a sentence for the page: the catalogue's message in words,
+ * never the error code; wei amounts are written in ETH, and a parenthesised wei figure that only
+ * repeats an ETH amount is dropped.
+ * @param {unknown} err - an Error (from {@link api} or the wallet), or anything thrown
+ * @returns {string}
+ * @example plainMessage({ message: "first_buy_wei: must be at most 100 ETH (100000000000000000000 wei)" }) // "first_buy_wei: must be at most 100 ETH"
+ */
 export function plainMessage(err) {
   if (!err) return "Something went wrong.";
   const text = String(err.message || err);
   if (/insufficient funds/i.test(text) || /exceeds balance/i.test(text)) {
     return "Your wallet does not have enough ETH for this transaction (the amount sent plus gas).";
   }
-  if (err.apiError) return `${err.message} (${err.apiError})`;
-  if (err.code !== undefined && WALLET_ERRORS[err.code]) return WALLET_ERRORS[err.code];
-  return text;
+  if (!err.apiError && err.code !== undefined && WALLET_ERRORS[err.code]) return WALLET_ERRORS[err.code];
+  return inEth(text);
+}
+
+/** "(100000000000000000000 wei)" after an ETH figure is dropped; "51000000000000000 wei" -> "0.051 ETH". */
+function inEth(text) {
+  return text
+    .replace(/\s*\((\d+) wei\)/g, "")
+    .replace(/\b(\d+) wei\b/g, (_, wei) => `${unitsToDecimal(wei)} ETH`);
 }
 
 /** The injected EIP-1193 provider; throws a plain error when there is none. */
@@ -43,15 +57,21 @@ export async function connectWallet() {
 
 /**
  * Switches the wallet to `chainIdHex` (EIP-3326); when the wallet does not know the chain (4902),
- * adds it with the service's EIP-3085 parameters, then switches.
+ * adds it with the service's EIP-3085 parameters (null when the service publishes no public RPC
+ * URL: then the user is asked to add the network by its name), then switches.
+ * @param {string} chainIdHex - the chain id the built transaction names ("0x1237")
+ * @param {object | null} addChainParameter - EIP-3085 parameters from the service's status
+ * @param {string} [chainName] - the network's name, for messages (never the hex id)
  */
-export async function ensureChain(chainIdHex, addChainParameter) {
+export async function ensureChain(chainIdHex, addChainParameter, chainName = addChainParameter?.chainName ?? "launch") {
   const current = await provider().request({ method: "eth_chainId" });
   if (typeof current === "string" && current.toLowerCase() === chainIdHex.toLowerCase()) return;
   try {
     await provider().request({ method: "wallet_switchEthereumChain", params: [{ chainId: chainIdHex }] });
   } catch (err) {
     if (err && (err.code === 4902 || err.code === "4902")) {
+      // null: the service publishes no public RPC URL (its own RPC URL is private).
+      if (!addChainParameter) throw new Error(`Your wallet does not know the ${chainName} network; add it in your wallet first.`);
       await provider().request({ method: "wallet_addEthereumChain", params: [addChainParameter] });
       await provider().request({ method: "wallet_switchEthereumChain", params: [{ chainId: chainIdHex }] });
       return;
@@ -102,18 +122,27 @@ export async function csrfToken() {
 const keyName = (account) => `evmchain:api-key:${account.toLowerCase()}`;
 
 /**
- * The browser's API key for `account`: kept only in this browser's localStorage; created on first
- * connect from a personal_sign signature of the service's one-time challenge.
+ * Signs this browser session in as `account` with Sign-In with Ethereum (EIP-4361), once: the
+ * session surface acts only for the wallet it signed in with. When this browser holds no API key
+ * for `account` yet, the same signature also creates one (kept only in this browser's
+ * localStorage), so the user signs one message, not two. Nothing is signed when the session is
+ * already signed in as `account` and the key exists.
+ * @returns the browser's API key for `account`
  */
-export async function ensureApiKey(account) {
+export async function signIn(account) {
+  const { body: session } = await api("/api/evm/evmchain/session");
   const stored = window.localStorage.getItem(keyName(account));
-  if (stored) return stored;
-  const csrf = await csrfToken();
-  const { body: challenge } = await api("/api/evm/evmchain/api-keys/challenge", { method: "POST", csrfToken: csrf, body: { wallet: account } });
+  if (stored && session.wallet && session.wallet.toLowerCase() === account.toLowerCase()) return stored;
+  const csrf = session.csrf_token;
+  const { body: challenge } = await api("/api/evm/evmchain/sign-in/challenge", {
+    method: "POST",
+    csrfToken: csrf,
+    body: { wallet: account, create_api_key: !stored },
+  });
   const signature = await provider().request({ method: "personal_sign", params: [challenge.message, account] });
-  const { body: created } = await api("/api/evm/evmchain/api-keys", { method: "POST", csrfToken: csrf, body: { wallet: account, signature, label: "browser" } });
-  window.localStorage.setItem(keyName(account), created.api_key);
-  return created.api_key;
+  const { body: signedIn } = await api("/api/evm/evmchain/sign-in", { method: "POST", csrfToken: csrf, body: { wallet: account, signature, label: "browser" } });
+  if (signedIn.api_key) window.localStorage.setItem(keyName(account), signedIn.api_key);
+  return signedIn.api_key ?? stored;
 }
 
 /** Sends a transaction exactly as given (eth_sendTransaction); returns its hash. */
@@ -127,10 +156,10 @@ export async function waitForReceipt(hash, timeoutMs = 120000) {
   for (;;) {
     const receipt = await provider().request({ method: "eth_getTransactionReceipt", params: [hash] });
     if (receipt) {
-      if (receipt.status !== "0x1") throw new Error(`The transaction ${hash} failed on chain.`);
+      if (receipt.status !== "0x1") throw new Error("The transaction failed on chain (it was mined but reverted); nothing was claimed.");
       return receipt;
     }
-    if (Date.now() > deadline) throw new Error(`The transaction ${hash} was not mined within ${timeoutMs / 1000} s.`);
+    if (Date.now() > deadline) throw new Error(`The transaction was not mined within ${timeoutMs / 1000} s.`);
     await sleep(1000);
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isToken0, marketCapWei, orientSwap, priceWeiPerToken, Q192 } from "./price";
+import { isToken0, marketCapWei, orientSwap, priceWeiPerToken, Q192, swapSide } from "./price";
 
 const Q96 = 1n << 96n;
 
@@ -59,5 +59,28 @@ describe("orientSwap", () => {
   it("reads a sell when the token enters the pool", () => {
     expect(orientSwap(5n, -7n, true)).toEqual({ side: "sell", tokenAmount: 5n, ethAmountWei: 7n });
     expect(orientSwap(-7n, 5n, false)).toEqual({ side: "sell", tokenAmount: 5n, ethAmountWei: 7n });
+  });
+  it("reads a zero-token swap from the WETH delta, in both orientations", () => {
+    // 1 wei of WETH in, 0 tokens out (the fee took it all): a buy.
+    expect(orientSwap(0n, 1n, true)).toEqual({ side: "buy", tokenAmount: 0n, ethAmountWei: 1n });
+    expect(orientSwap(1n, 0n, false)).toEqual({ side: "buy", tokenAmount: 0n, ethAmountWei: 1n });
+    expect(orientSwap(0n, -3n, true)).toEqual({ side: "sell", tokenAmount: 0n, ethAmountWei: 3n });
+    expect(orientSwap(-3n, 0n, false)).toEqual({ side: "sell", tokenAmount: 0n, ethAmountWei: 3n });
+  });
+});
+
+describe("swapSide", () => {
+  it("follows the token delta when the token moved, whatever the WETH delta", () => {
+    expect(swapSide(-1n, 1n)).toBe("buy");
+    expect(swapSide(-1n, 0n)).toBe("buy");
+    expect(swapSide(1n, -1n)).toBe("sell");
+    expect(swapSide(1n, 0n)).toBe("sell");
+    expect(swapSide(1n, 5n)).toBe("sell");
+  });
+  it("follows the WETH delta when no token moved", () => {
+    expect(swapSide(0n, 1n)).toBe("buy");
+    expect(swapSide(0n, 10n ** 18n)).toBe("buy");
+    expect(swapSide(0n, -1n)).toBe("sell");
+    expect(swapSide(0n, 0n)).toBe("sell");
   });
 });

@@ -62,7 +62,7 @@ export function isToken0(token: string, weth: string): boolean {
 
 /** A swap seen from the launched token's side. */
 export type TokenSwap = {
-  /** "buy": the trader received the token; "sell": the trader paid the token. */
+  /** "buy": the trader received the token (or, with no token moved, paid WETH); "sell": the reverse ({@link swapSide}). */
   side: "buy" | "sell";
   /** Token base units that moved, always positive. */
   tokenAmount: bigint;
@@ -74,7 +74,8 @@ export type TokenSwap = {
  * Orients a Uniswap V3 `Swap` event's pool deltas to the launched token.
  *
  * `amount0`/`amount1` are the pool's balance changes (positive = paid into the pool), per
- * IUniswapV3PoolEvents.Swap. A buy is a swap where the token leaves the pool.
+ * IUniswapV3PoolEvents.Swap. A buy is a swap where the token leaves the pool, or, when no token
+ * moves, where WETH enters it ({@link swapSide}).
  * @param amount0 - pool delta of token0, base units
  * @param amount1 - pool delta of token1, base units
  * @param tokenIsToken0 - orientation of the launched token
@@ -85,8 +86,27 @@ export function orientSwap(amount0: bigint, amount1: bigint, tokenIsToken0: bool
   const tokenDelta = tokenIsToken0 ? amount0 : amount1;
   const wethDelta = tokenIsToken0 ? amount1 : amount0;
   return {
-    side: tokenDelta < 0n ? "buy" : "sell",
+    side: swapSide(tokenDelta, wethDelta),
     tokenAmount: tokenDelta < 0n ? -tokenDelta : tokenDelta,
     ethAmountWei: wethDelta < 0n ? -wethDelta : wethDelta,
   };
+}
+
+/**
+ * The side of a swap from the pool's deltas of the launched token and of WETH (docs/public.md
+ * "Trade side"). The token delta decides: negative (the token left the pool) is a buy, positive a
+ * sell. A swap can move no token at all — e.g. a 1-wei WETH input that the 1 % fee consumes
+ * entirely — and then the WETH delta decides: WETH paid into the pool is a buy, WETH taken out a
+ * sell. Both zero (nothing moved) counts as a sell; a real Uniswap V3 swap always moves one side.
+ * @param tokenDeltaUnits - pool balance change of the token, base units (positive = paid in)
+ * @param wethDeltaWei - pool balance change of WETH, wei (positive = paid in)
+ * @returns "buy" or "sell"
+ * @example swapSide(-5n, 7n) // "buy"
+ * @example swapSide(5n, -7n) // "sell"
+ * @example swapSide(0n, 1n) // "buy" (1 wei in, 0 tokens out)
+ * @example swapSide(0n, -1n) // "sell"
+ */
+export function swapSide(tokenDeltaUnits: bigint, wethDeltaWei: bigint): "buy" | "sell" {
+  if (tokenDeltaUnits !== 0n) return tokenDeltaUnits < 0n ? "buy" : "sell";
+  return wethDeltaWei > 0n ? "buy" : "sell";
 }

@@ -1,0 +1,150 @@
+/**
+ * The one request-body parser (docs/trust.md "Request bodies"). `createApp` registers it for every
+ * path before any router, so every POST, PUT and PATCH of every surface passes through it and a
+ * new route cannot skip it:
+ *
+ * 1. size: `multipart/form-data` (the media upload, which checks its own bytes) is capped at
+ *    {@link BODY_LIMITS}`.multipartMaxBytes` and passed on unread; any other body is JSON and
+ *    capped at `jsonMaxBytes`, by `Content-Length` and by the bytes actually read (Hono's
+ *    `bodyLimit`) -> 413 `body_too_large`;
+ * 2. depth: a scan of the text that never recurses refuses nesting deeper than `maxDepth`
+ *    before anything parses or walks it -> 400 `invalid_request`;
+ * 3. shape: the body must be one JSON object (not empty, not an array, not a string) -> 400
+ *    `invalid_request`;
+ * 4. the safety rule (`api/launch/forbidden.ts`): contract or calldata field names, private keys,
+ *    extended private keys and seed phrases anywhere -> 400 `forbidden_field` (`tx_hash`,
+ *    `signature` and `intent_signature` are exempt from the private-key shape only when they are
+ *    exactly a hash / a signature);
+ * 5. the text rules (`api/launch/textRules.ts`): control characters, and invisible formatting
+ *    characters in `name` and `symbol` -> 400 `invalid_request`.
+ *
+ * The text is read once: Hono's request keeps it (`c.req.text()` / `c.req.json()` later read the
+ * same cached text), the raw request gets the text back as its body (a second raw reader gets the
+ * same bytes, not a locked stream), and the parsed object is on the context for
+ * {@link parsedJsonBody}.
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { ApiError } from "../errors";
+import { assertNoForbiddenFields, PUBLIC_HEX_FIELDS } from "../launch/forbidden";
+import { findBodyTextProblem } from "../launch/textRules";
+import { IMAGE_LIMITS } from "../media/image";
+
+/**
+ * Bounds of request bodies. `jsonMaxBytes`: 64 KiB (the largest launch body is a few KiB; an
+ * ERC-6492 signature can be a few KiB more). `maxDepth`: 16 levels of objects and arrays (the
+ * deepest body today has 2). `multipartMaxBytes`: twice the image limit (the upload route cuts its
+ * own body at the image limit + 64 KiB with `image_too_large`).
+ */
+export const BODY_LIMITS = {
+  jsonMaxBytes: 64 * 1024,
+  maxDepth: 16,
+  multipartMaxBytes: 2 * IMAGE_LIMITS.maxBytes,
+} as const;
+
+/** Methods whose requests carry a body the parser checks. */
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
+
+/** Context variables set by {@link jsonBody}. */
+export type JsonBodyVariables = {
+  /** The parsed, checked JSON object body (absent for multipart bodies and bodiless methods). */
+  jsonBody?: Record<string, unknown>;
+};
+
+/**
+ * Whether JSON text nests objects/arrays deeper than `maxDepth`. One pass over the characters with
+ * a counter (never recursion), skipping brackets inside strings; it does not validate the JSON.
+ * @param text - the body text
+ * @param maxDepth - deepest nesting accepted (1 = a flat object)
+ * @example exceedsJsonDepth('{"a":{"b":1}}', 1) // true
+ * @example exceedsJsonDepth('{"a":"{{{{"}', 1) // false
+ */
+export function exceedsJsonDepth(text: string, maxDepth: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 0x5c) i++; // backslash: skip the escaped character
+      else if (ch === 0x22) inString = false;
+    } else if (ch === 0x22) {
+      inString = true;
+    } else if (ch === 0x7b || ch === 0x5b) {
+      if (++depth > maxDepth) return true;
+    } else if (ch === 0x7d || ch === 0x5d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+function mediaType(c: Context): string {
+  return (c.req.header("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+function tooLarge(limit: number): never {
+  throw new ApiError("body_too_large", `the request body is larger than ${limit} bytes`);
+}
+
+/**
+ * Checks a JSON body's text and returns the parsed object (steps 2–5 of the module doc).
+ * @param text - the body as read (UTF-8 decoded)
+ * @param limits - `jsonMaxBytes` (bytes of UTF-8) and `maxDepth` (levels), default {@link BODY_LIMITS}
+ * @returns the parsed object
+ * @throws ApiError 413 `body_too_large`, 400 `invalid_request` / `forbidden_field`
+ * @example checkJsonBodyText('{"name":"A"}') // { name: "A" }
+ */
+export function checkJsonBodyText(text: string, limits: Pick<typeof BODY_LIMITS, "jsonMaxBytes" | "maxDepth"> = BODY_LIMITS): Record<string, unknown> {
+  if (Buffer.byteLength(text, "utf8") > limits.jsonMaxBytes) tooLarge(limits.jsonMaxBytes);
+  if (exceedsJsonDepth(text, limits.maxDepth)) throw new ApiError("invalid_request", `body: nested deeper than ${limits.maxDepth} levels`);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ApiError("invalid_request", "body: must be a JSON object (the body is not JSON)");
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new ApiError("invalid_request", "body: must be a JSON object");
+  assertNoForbiddenFields(value, PUBLIC_HEX_FIELDS);
+  const problem = findBodyTextProblem(value);
+  if (problem) throw new ApiError("invalid_request", problem);
+  return value as Record<string, unknown>;
+}
+
+/**
+ * The app-level body parser middleware (module doc). Register with `app.use("*", jsonBody())`
+ * before the routers.
+ * @param limits - overrides of {@link BODY_LIMITS} (tests)
+ */
+export function jsonBody(limits: Partial<typeof BODY_LIMITS> = {}): MiddlewareHandler<{ Variables: JsonBodyVariables }> {
+  const bounds = { ...BODY_LIMITS, ...limits };
+  const jsonLimit = bodyLimit({ maxSize: bounds.jsonMaxBytes, onError: () => tooLarge(bounds.jsonMaxBytes) });
+  const multipartLimit = bodyLimit({ maxSize: bounds.multipartMaxBytes, onError: () => tooLarge(bounds.multipartMaxBytes) });
+  return async (c, next) => {
+    if (!BODY_METHODS.has(c.req.method)) return next();
+    if (mediaType(c) === "multipart/form-data") return multipartLimit(c, next);
+    return jsonLimit(c, async () => {
+      let text: string;
+      try {
+        text = await c.req.text();
+      } catch {
+        throw new ApiError("invalid_request", "body: could not be read");
+      }
+      c.set("jsonBody", checkJsonBodyText(text, bounds));
+      // The stream is read; a route that reads the raw request again (Hono's `bodyLimit` on the
+      // upload route) gets a fresh copy of the same text instead of a locked stream (a 500).
+      c.req.raw = new Request(c.req.raw, { body: text });
+      await next();
+    });
+  };
+}
+
+/**
+ * The body {@link jsonBody} parsed and checked for this request.
+ * @returns the JSON object
+ * @throws ApiError 400 `invalid_request` when the request carried no JSON body (e.g. multipart)
+ */
+export function parsedJsonBody(c: Context): Record<string, unknown> {
+  const body = c.get("jsonBody") as Record<string, unknown> | undefined;
+  if (!body) throw new ApiError("invalid_request", "body: must be a JSON object (Content-Type: application/json)");
+  return body;
+}

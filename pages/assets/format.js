@@ -1,0 +1,121 @@
+// Display formatting shared by the server-rendered pages and their browser scripts (one source
+// for both): exact decimal strings from base units (bigint arithmetic, never floating point),
+// grouped with the platform's Intl.NumberFormat, and compact prices for very small numbers.
+
+const SUBSCRIPT = "₀₁₂₃₄₅₆₇₈₉";
+
+/**
+ * Base units as an exact decimal string.
+ * @param {bigint | string} amount - base units (wei, or token base units)
+ * @param {number} [decimals=18] - decimals of the unit
+ * @returns {string} the exact decimal, no trailing zeros
+ * @example unitsToDecimal(1234500000000000000n) // "1.2345"
+ */
+export function unitsToDecimal(amount, decimals = 18) {
+  let value = BigInt(amount);
+  const negative = value < 0n;
+  if (negative) value = -value;
+  const scale = 10n ** BigInt(decimals);
+  const whole = value / scale;
+  const fraction = (value % scale).toString().padStart(decimals, "0").replace(/0+$/, "");
+  return `${negative ? "-" : ""}${whole}${fraction ? `.${fraction}` : ""}`;
+}
+
+/**
+ * An amount for people: thousands grouped, at most `maxFractionDigits` fraction digits
+ * (Intl.NumberFormat formats the exact decimal string, so nothing passes through a float). An
+ * amount too small for those digits keeps its first four significant digits instead of reading 0.
+ * @param {bigint | string} amount - base units
+ * @param {number} [decimals=18]
+ * @param {number} [maxFractionDigits=4]
+ * @returns {string}
+ * @example formatAmount(20214988733848086916022490n, 18, 2) // "20,214,988.73"
+ * @example formatAmount(3755028913n, 18, 4) // "0.000000003755"
+ */
+export function formatAmount(amount, decimals = 18, maxFractionDigits = 4) {
+  const text = unitsToDecimal(amount, decimals);
+  const grouped = new Intl.NumberFormat("en-US", { maximumFractionDigits: maxFractionDigits, roundingMode: "trunc" });
+  if (BigInt(amount) !== 0n && /^-?0(\.0*)?$/.test(grouped.format(text).replace(/,/g, ""))) {
+    return new Intl.NumberFormat("en-US", { maximumSignificantDigits: 4, roundingMode: "trunc" }).format(text);
+  }
+  return grouped.format(text);
+}
+
+/**
+ * A price for people: four significant digits; below 0.001 the run of zeros after the point is
+ * written as a subscript count, as trading interfaces do ("0.0₈3755" is 0.000000003755).
+ * @param {bigint | string} priceWei - wei per whole token (or any 18-decimal amount)
+ * @returns {string}
+ * @example compactPrice(3755028913n) // "0.0₈3755"
+ * @example compactPrice(1234567000000000000n) // "1.234"
+ */
+export function compactPrice(priceWei) {
+  return compactNumberText(unitsToDecimal(priceWei, 18));
+}
+
+/**
+ * {@link compactPrice} for a decimal string or a number (the chart's axis works in numbers).
+ * @param {string | number} value
+ * @returns {string}
+ * @example compactNumberText("0.000000003755028913") // "0.0₈3755"
+ */
+export function compactNumberText(value) {
+  const text = typeof value === "number" ? toPlainDecimal(value) : value;
+  const negative = text.startsWith("-");
+  const abs = negative ? text.slice(1) : text;
+  const match = /^0\.(0{3,})(\d+)$/.exec(abs);
+  let out;
+  if (match) {
+    const zeros = match[1].length;
+    const digits = match[2].slice(0, 4).replace(/0+$/, "") || "0";
+    const count = String(zeros).split("").map((d) => SUBSCRIPT[Number(d)]).join("");
+    out = `0.0${count}${digits}`;
+  } else {
+    out = new Intl.NumberFormat("en-US", { maximumSignificantDigits: 4, roundingMode: "trunc" }).format(abs);
+  }
+  return negative ? `-${out}` : out;
+}
+
+/** A number written without exponent (Number#toString gives "3.7e-9" for small values). */
+function toPlainDecimal(value) {
+  if (!Number.isFinite(value)) return "0";
+  const text = String(value);
+  if (!/e/i.test(text)) return text;
+  return value.toFixed(Math.min(100, Math.max(0, 1 - Math.floor(Math.log10(Math.abs(value))) + 6)));
+}
+
+/**
+ * An address or hash shortened for tables: `0x1234…abcd`.
+ * @param {string} hex
+ * @returns {string}
+ * @example shortHex("0x1D84b75127c5e16B0980f0C678886a13A7bD17Fc") // "0x1D84…17Fc"
+ */
+export function shortHex(hex) {
+  return `${hex.slice(0, 6)}…${hex.slice(-4)}`;
+}
+
+/**
+ * A percentage typed by a person ("0.5", "3", "12.25") as exact basis points, or null when it is
+ * not a number with at most two decimals (string arithmetic: "0.5" is exactly 50, never 49.99…).
+ * @param {string} text
+ * @returns {number | null}
+ * @example percentToBps("0.5") // 50
+ * @example percentToBps("abc") // null
+ */
+export function percentToBps(text) {
+  const match = /^(\d{1,3})(?:[.,](\d{1,2}))?$/.exec(text.trim());
+  if (!match) return null;
+  return Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
+}
+
+/**
+ * Basis points as a percentage string: 50 -> "0.5".
+ * @param {number} bps
+ * @returns {string}
+ * @example bpsToPercent(300) // "3"
+ */
+export function bpsToPercent(bps) {
+  const whole = Math.trunc(bps / 100);
+  const fraction = String(bps % 100).padStart(2, "0").replace(/0+$/, "");
+  return fraction ? `${whole}.${fraction}` : String(whole);
+}

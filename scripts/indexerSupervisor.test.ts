@@ -1,0 +1,107 @@
+/**
+ * The supervisor's decisions against a real HTTP server that answers `/api/v1/ready` with a body
+ * the test sets (the real service is supervised in test/e2e.readiness.test.ts): no restart while
+ * ready, degraded or blind, a restart once stalled for the threshold with the indexer's RPC
+ * answering, none while that RPC does not answer, and backoff between restarts.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readServiceReadiness, rpcAnswers, superviseIndexer } from "./indexerSupervisor";
+
+let server: Server;
+let url: string;
+let readiness: Record<string, unknown> = { status: "ok", chain_head_block: 10, indexed_block: 10, reason: null };
+let rpcUp = true;
+/** `/api/v1/ready` requests served: the supervisor's checks. */
+let checks = 0;
+/** Resolves once the supervisor has made `n` more checks (so "no restart" means "none in n checks"). */
+const afterChecks = async (n: number) => {
+  const target = checks + n;
+  await expect.poll(() => checks, { timeout: 15_000 }).toBeGreaterThanOrEqual(target);
+};
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    if (req.url === "/api/v1/ready") {
+      checks++;
+      res.writeHead(readiness.status === "ok" ? 200 : 503, { "content-type": "application/json" });
+      res.end(JSON.stringify(readiness));
+      return;
+    }
+    if (!rpcUp) return; // a frozen node: the request is never answered
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ jsonrpc: "2.0", id: 1, result: "0xa" }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => {
+  server.closeAllConnections();
+  return new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+describe("readServiceReadiness and rpcAnswers", () => {
+  it("read the readiness body and tell an answering RPC from a frozen one", async () => {
+    readiness = { status: "stalled", chain_head_block: 12, indexed_block: 10, reason: "no block indexed" };
+    expect(await readServiceReadiness(url)).toEqual({ status: "stalled", chainHeadBlock: 12, indexedBlock: 10, reason: "no block indexed" });
+    expect(await readServiceReadiness("http://127.0.0.1:9")).toBeNull();
+    rpcUp = true;
+    expect(await rpcAnswers([`${url}/rpc`])).toBe(true);
+    rpcUp = false;
+    expect(await rpcAnswers([`${url}/rpc`], 300)).toBe(false);
+    rpcUp = true;
+  });
+});
+
+describe("superviseIndexer", () => {
+  it("restarts only a stall with a known chain head, after the threshold, once the indexer's RPC answers, and backs off", async () => {
+    let nowMs = 0;
+    const restarts: string[] = [];
+    rpcUp = false;
+    readiness = { status: "degraded", chain_head_block: 20, indexed_block: 10, reason: "10 blocks behind" };
+    const supervisor = superviseIndexer({
+      serviceUrl: () => url,
+      restartAfterSec: 5,
+      maxBackoffSec: 20,
+      checkIntervalMs: 10,
+      requestTimeoutMs: 1_000,
+      indexerRpcAnswers: () => rpcAnswers([`${url}/rpc`], 200),
+      restart: async (reason) => void restarts.push(reason),
+      nowMs: () => nowMs,
+    });
+    try {
+      // Degraded (behind but progressing): never a restart, however long.
+      nowMs = 60_000;
+      readiness = { status: "stalled", chain_head_block: null, indexed_block: 10, reason: "stalled, RPC down" };
+      // Blind stall (chain head unknown): not either.
+      await afterChecks(3);
+      expect(restarts).toEqual([]);
+      readiness = { status: "stalled", chain_head_block: 25, indexed_block: 10, reason: "no block indexed for 20 s" };
+      await afterChecks(2);
+      nowMs = 70_000; // 10 s stalled, but the indexer's RPC does not answer: no restart
+      await afterChecks(3);
+      expect(restarts).toEqual([]);
+      rpcUp = true;
+      await expect.poll(() => restarts.length, { timeout: 15_000 }).toBe(1);
+      expect(restarts[0]).toBe("no block indexed for 20 s");
+      await afterChecks(2); // seen stalled again at 70 s, before the clock moves
+      // Still stalled after the restart (seen from 70 s on): the next one needs the threshold
+      // again, and the backoff (5 s after the first restart, then 10 s after the second).
+      nowMs = 74_000;
+      await afterChecks(3);
+      expect(restarts).toHaveLength(1);
+      nowMs = 76_000;
+      await expect.poll(() => restarts.length, { timeout: 15_000 }).toBe(2);
+      await afterChecks(2); // seen stalled again at 76 s
+      nowMs = 84_000; // stalled 8 s again, but within 10 s of the second restart
+      await afterChecks(3);
+      expect(restarts).toHaveLength(2);
+      nowMs = 87_000;
+      await expect.poll(() => restarts.length, { timeout: 15_000 }).toBe(3);
+      expect(supervisor.restarts()).toBe(3);
+    } finally {
+      supervisor.stop();
+    }
+  });
+});
