@@ -6,7 +6,7 @@
  * seconds; prices are wei per one whole token, floored, derived from sqrtPriceX96
  * (`src/domain/price.ts`).
  */
-import { index, onchainEnum, onchainTable, primaryKey } from "ponder";
+import { index, onchainEnum, onchainTable, primaryKey, sql } from "ponder";
 
 /** Side of a trade from the launched token's point of view. */
 export const tradeSide = onchainEnum("trade_side", ["buy", "sell"]);
@@ -77,7 +77,11 @@ export const token = onchainTable(
   (table) => ({
     launchOrderIdx: index().on(table.launchBlockNumber, table.launchLogIndex),
     launchSeqIdx: index().on(table.launchSeq),
-    slugIdx: index().on(table.slug),
+    // Search (api/market/search.ts): `text_pattern_ops` makes `LIKE 'prefix%'` an index range in
+    // any collation; the slug index also serves equality lookups.
+    slugIdx: index("token_slug_search_idx").on(sql`${table.slug} text_pattern_ops`),
+    symbolSearchIdx: index("token_symbol_search_idx").on(sql`lower(${table.symbol}) text_pattern_ops`),
+    nameSearchIdx: index("token_name_search_idx").on(sql`lower(${table.name}) text_pattern_ops`),
     marketCapIdx: index().on(table.marketCapWei, table.launchSeq),
     volumeIdx: index().on(table.volumeWei, table.launchSeq),
     creatorIdx: index().on(table.creator),

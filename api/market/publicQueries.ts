@@ -3,7 +3,7 @@
  * bounded by a `limit`; keyset cursors use `launch_seq` (or a trade's block/log position) as the
  * unique tie-breaker.
  */
-import { and, asc, desc, eq, gt, gte, ilike, inArray, isNull, like, lt, lte, or, sql } from "ponder";
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, or, sql } from "ponder";
 type SQL = NonNullable<ReturnType<typeof and>>;
 import * as schema from "../../ponder.schema";
 import { trendingScore, type HourBucket } from "../../src/domain/market";
@@ -292,26 +292,4 @@ export async function candleBefore(db: MarketDb, token: `0x${string}`, resolutio
     .orderBy(desc(c.bucketStartSec))
     .limit(1);
   return rows[0] ?? null;
-}
-
-/**
- * Tokens matching a search text, for the UDF datafeed's `/search`: symbol, name or slug containing
- * the text (case-insensitive), or an address starting with it (`0x…` hex prefix). Exact symbol or
- * slug matches first, then newer launches first. At most `limit` rows.
- * @param text - the user's query (LIKE wildcards in it are matched literally)
- */
-export async function searchTokens(db: MarketDb, text: string, limit: number): Promise<TokenRow[]> {
-  const tk = schema.token;
-  const q = text.trim();
-  const escaped = q.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-  const contains = `%${escaped}%`;
-  const conditions: SQL[] = [ilike(tk.symbol, contains), ilike(tk.name, contains), ilike(tk.slug, contains)];
-  if (/^0x[0-9a-fA-F]{0,40}$/.test(q)) conditions.push(like(tk.address, `${q.toLowerCase()}%`));
-  const where = q === "" ? undefined : or(...conditions);
-  return db
-    .select()
-    .from(tk)
-    .where(where)
-    .orderBy(sql`(lower(${tk.symbol}) = lower(${q}) or ${tk.slug} = lower(${q})) desc`, desc(tk.launchSeq))
-    .limit(limit);
 }

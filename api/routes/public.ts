@@ -23,6 +23,7 @@ import {
   type TokenSort,
 } from "../market/publicQueries";
 import { eventRecord } from "../market/publicRecords";
+import { SEARCH_TIERS, searchTokens } from "../market/search";
 import { tokenRecord, tradeRecord } from "../market/records";
 import { limitParam, validate } from "../validation";
 import { candlesQuery } from "../market/params";
@@ -41,6 +42,11 @@ const tokenListQuery = z.object({ limit: limitParam(20, 100), cursor: cursorPara
 const trendingQuery = z.object({ limit: limitParam(20, 100) });
 /** Trade lists: `limit` default 50, max 200; `cursor`. */
 const tradeListQuery = z.object({ limit: limitParam(50, 200), cursor: cursorParam });
+/** Search: `q` 1-64 characters after trimming; `limit` default 10, max 50. */
+const searchQuery = z.object({
+  q: z.string().trim().min(1, "q must not be empty").max(64, "q must be at most 64 characters"),
+  limit: limitParam(10, 50),
+});
 /** Events: `since_id` default 0; `limit` default 100, max 500; `include_pending` 0/1/true/false. */
 const eventsQuery = z.object({
   since_id: z.coerce.number({ message: "since_id must be an integer" }).int("since_id must be an integer").min(0).max(Number.MAX_SAFE_INTEGER).default(0),
@@ -130,6 +136,27 @@ export function publicRoutes(deps: PublicDeps) {
         const { limit, cursor } = c.req.valid("query");
         return sendOk(c, await listTokens("market_cap", limit, cursor, true));
       })
+      /**
+       * GET /api/public/search?q=&limit= — launched tokens matching `q` over address prefix, symbol,
+       * name and slug, best match first (ranking: `api/market/search.ts`, docs/public.md "Search").
+       * Each record carries `match`, the tier it matched in. 200 `{ok, query, tokens}`; 400 `invalid_request`.
+       */
+      .get(
+        "/search",
+        documented({
+          tag: "public",
+          summary: "Search tokens by address prefix, symbol, name or slug, ranked",
+          ok: okBody({ query: z.string(), tokens: z.array(tokenWire.extend({ match: z.enum(SEARCH_TIERS) })) }),
+          errors: ["invalid_request"],
+        }),
+        validate("query", searchQuery),
+        async (c) => {
+          const { q, limit } = c.req.valid("query");
+          const hits = await searchTokens(deps.db, q, limit);
+          const records = await render(hits.map((h) => h.row));
+          return sendOk(c, { query: q, tokens: records.map((r, i) => ({ ...r, match: hits[i]!.match })) });
+        },
+      )
       /** GET /api/public/token/{address_or_slug} — one token record; 404 `token_not_found`. */
       .get("/token/:address_or_slug", documented({ tag: "public", summary: "One token record by address or slug", ok: okBody({ token: tokenWire }), errors: ["invalid_request", "token_not_found"] }), validate("param", tokenPath), async (c) => {
         const row = await resolveToken(c.req.valid("param").address_or_slug);

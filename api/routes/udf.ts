@@ -15,7 +15,8 @@ import { isSlugShaped } from "../../src/domain/slug";
 import { ApiError } from "../errors";
 import { toJsonText } from "../json";
 import { candleWindow, candlesQuery, CANDLE_MESSAGES } from "../market/params";
-import { findTokenBySlug, searchTokens } from "../market/publicQueries";
+import { findTokenBySlug, tokenPage } from "../market/publicQueries";
+import { searchTokens } from "../market/search";
 import { findToken, tokenCandles, type MarketDb } from "../market/queries";
 import { udfConfig, udfSearchItem, udfSymbolInfo, udfSymbolKey, UDF_SUPPORTED_RESOLUTIONS } from "../market/udfDatafeed";
 import { udfHistoryResponse } from "../market/udfResponse";
@@ -82,13 +83,13 @@ export function udfRoutes(deps: UdfDeps) {
       .get("/time", documented({ tag: "udf", summary: "Server time, unix seconds (text/plain)", content: { "text/plain": "unix seconds, e.g. 1795330256" } }), (c) => c.text(String(nowSec())))
       /**
        * GET /search?query=&type=&exchange=&limit= — up to `limit` (default 30, max 100) tokens
-       * whose symbol, name or slug contains `query` (case-insensitive) or whose address starts
-       * with it; exact symbol/slug matches first, then newer launches. `[{symbol, full_name,
-       * description, exchange, ticker, type}]`. 400 `invalid_request`.
+       * matching `query`, ranked as the public search (`api/market/search.ts`); an empty query
+       * lists the newest launches. `[{symbol, full_name, description, exchange, ticker, type}]`.
+       * 400 `invalid_request`.
        */
       .get("/search", documented({ tag: "udf", summary: "Symbol search (symbol, name, slug, address prefix)", description: errorsNote, ok: z.array(z.object({ symbol: z.string(), full_name: z.string(), description: z.string(), exchange: z.string(), ticker: z.string(), type: z.string() })), errors: ["invalid_request"] }), validate("query", searchQuery), async (c) => {
         const { query, limit } = c.req.valid("query");
-        const rows = await searchTokens(deps.db, query, limit);
+        const rows = query.trim() === "" ? await tokenPage(deps.db, { sort: "new", limit }) : (await searchTokens(deps.db, query, limit)).map((hit) => hit.row);
         return json(rows.map(udfSearchItem));
       })
       /**
