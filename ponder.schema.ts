@@ -82,6 +82,9 @@ export const token = onchainTable(
     slugIdx: index("token_slug_search_idx").on(sql`${table.slug} text_pattern_ops`),
     symbolSearchIdx: index("token_symbol_search_idx").on(sql`lower(${table.symbol}) text_pattern_ops`),
     nameSearchIdx: index("token_name_search_idx").on(sql`lower(${table.name}) text_pattern_ops`),
+    // Word prefixes of name and symbol (`to_tsquery('simple', 'pep:*')`); the expression must stay
+    // identical to the word tier in api/market/search.ts for the planner to use it.
+    wordSearchIdx: index("token_word_search_idx").using("gin", sql`to_tsvector('simple'::regconfig, ${table.name} || ' ' || ${table.symbol})`),
     marketCapIdx: index().on(table.marketCapWei, table.launchSeq),
     volumeIdx: index().on(table.volumeWei, table.launchSeq),
     creatorIdx: index().on(table.creator),

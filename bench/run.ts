@@ -2,7 +2,7 @@ export {};
 
 /**
  * `npm run bench -- <name> [flags]`: runs one benchmark from `bench/` (kept out of `npm test`).
- * Benchmarks: `backfill`, `live`, `read`, `build`.
+ * Benchmarks: `backfill`, `live`, `read`, `build`, `search`.
  */
 const name = process.argv[2];
 const benchmarks: Record<string, () => Promise<unknown>> = {
@@ -10,6 +10,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   live: () => import("./live"),
   read: () => import("./read"),
   build: () => import("./build"),
+  search: () => import("./search"),
 };
 const run = name ? benchmarks[name] : undefined;
 if (!run) {

@@ -1,7 +1,7 @@
 /**
  * End to end, token search (`GET /api/public/search`, docs/public.md "Search") through the real
  * service on PostgreSQL: ranking tiers, LIKE wildcards taken literally, address prefixes, bad
- * input, the UDF datafeed's `/search` on the same ranking, and the indexes the prefix tiers rely
+ * input, tsquery syntax in user text, the UDF datafeed's `/search` on the same ranking, and the indexes the prefix tiers rely
  * on (each tier's SQL shape must be an index scan once sequential scans are priced out, so a
  * dropped or unusable index fails here rather than at 100,000 tokens).
  */
@@ -50,10 +50,15 @@ describe.skipIf(!available)("token search", () => {
     await stack?.stop();
   });
 
-  it("ranks an exact symbol first, then symbol and name prefixes, then names that contain the text", async () => {
-    expect(await hits("pepe")).toEqual(["PEPE:symbol", "SPEPE:contains"]);
+  it("ranks an exact symbol first, then symbol and name prefixes, then word prefixes", async () => {
+    expect(await hits("pepe")).toEqual(["PEPE:symbol", "SPEPE:word_prefix"]);
     // Within a tier, the higher market cap first (PEPR's first buy is larger than PEPE's).
-    expect(await hits("PEP")).toEqual(["PEPR:symbol_prefix", "PEPE:symbol_prefix", "SPEPE:contains"]);
+    expect(await hits("PEP")).toEqual(["PEPR:symbol_prefix", "PEPE:symbol_prefix", "SPEPE:word_prefix"]);
+    expect(await hits("coin")).toEqual(["PEPR:word_prefix"]);
+    // Every word of the query must start a word of the name or symbol.
+    expect(await hits("super pe")).toEqual(["SPEPE:name_prefix"]);
+    expect(await hits("pe super")).toEqual(["SPEPE:word_prefix"]);
+    expect(await hits("pe zzz")).toEqual([]);
     expect(await hits("super")).toEqual(["SPEPE:name_prefix"]);
     expect(await hits("  Dog ")).toEqual(["DOGE:symbol_prefix"]);
     // Each token once, at its best tier; the record is the full token record.
@@ -63,11 +68,17 @@ describe.skipIf(!available)("token search", () => {
     expect(res.body.query).toBe("pepper");
   });
 
-  it("takes LIKE wildcards literally", async () => {
-    expect(await hits("0%_o")).toEqual(["FROG:contains"]);
+  it("takes LIKE wildcards and full-text syntax literally", async () => {
+    // As wildcards, "fro%" and "d_g" would be symbol prefixes of FROG and DOGE.
+    expect(await hits("fro%")).toEqual(["FROG:word_prefix"]);
+    expect(await hits("d_g")).toEqual([]);
     expect(await hits("%")).toEqual([]);
     expect(await hits("_")).toEqual([]);
-    expect(await hits("p_pe")).toEqual([]);
+    expect(await hits("frog 50%_off")).toEqual(["FROG:name_prefix"]);
+    // tsquery operators in user text are separators, never syntax.
+    expect(await hits("pe | zzz")).toEqual([]);
+    expect(await hits("!pepe")).toEqual(["SPEPE:word_prefix", "PEPE:word_prefix"]);
+    expect(await hits("pep:* & (")).toEqual(["PEPR:word_prefix", "SPEPE:word_prefix", "PEPE:word_prefix"]);
   });
 
   it("finds a token by an address prefix of 6 or more hex digits, in any case", async () => {
@@ -117,6 +128,7 @@ describe.skipIf(!available)("token search", () => {
       expect(await plan(`lower(name) like 'pep%'`)).toContain("token_name_search_idx");
       expect(await plan(`slug like 'pep%'`)).toContain("token_slug_search_idx");
       expect(await plan(`slug = 'pepe'`)).toContain("token_slug_search_idx");
+      expect(await plan(`to_tsvector('simple'::regconfig, name || ' ' || symbol) @@ to_tsquery('simple'::regconfig, 'pep:*')`)).toContain("token_word_search_idx");
       expect(await plan(`address >= '0xabcdef' and address < '0xabcdefg'`)).toMatch(/Index.*token_pkey|Index.*address/i);
     } finally {
       await client.end();
