@@ -124,11 +124,14 @@ describe("GET /api/v1/ready on a chain with history", () => {
     await until(
       "the fresh service's /api/v1/ready to turn 200",
       async () => {
-        const [ready, ponderReady, tokens] = await Promise.all([
+        // A transport error (a kept-alive socket the busy server closed: ECONNRESET) is no answer; poll again.
+        const polled = await Promise.all([
           getJson(fresh.url, "/api/v1/ready"),
-          fetch(`${fresh.url}/ready`).then((r) => r.status),
+          fetch(`${fresh.url}/ready`, { signal: AbortSignal.timeout(10_000) }).then((r) => r.status),
           getJson(fresh.url, "/api/public/tokens/new?limit=5"),
-        ]);
+        ]).catch(() => undefined);
+        if (!polled) return undefined;
+        const [ready, ponderReady, tokens] = polled;
         answers.push({ status: ready.status, body: ready.body, ponderReady, tokens: tokens.body?.tokens?.length ?? 0 });
         return ready.status === 200 ? true : undefined;
       },
