@@ -24,7 +24,7 @@ import { count, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/pglite";
 import fc from "fast-check";
 import { createPublicClient, http, keccak256, toHex, type PublicClient } from "viem";
-import { signedInSession } from "./helpers/session";
+import { answer, sessionCookieOf, signedInSession, type Answer } from "./helpers/session";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../api/app";
 import { ERROR_CATALOGUE } from "../api/errors";
@@ -105,7 +105,7 @@ afterAll(async () => {
 
 // ---------- requests ----------
 type Req = { path: string; headers?: Record<string, string>; body?: string | FormData | Uint8Array | ReadableStream<Uint8Array> };
-type Res = { status: number; contentType: string; text: string; json: any };
+type Res = Answer;
 
 /** Credentials a route's surface needs: the API key on `/api/v1`, session + CSRF on the session surface. */
 function credentials(path: string): Record<string, string> {
@@ -119,16 +119,8 @@ async function send(req: Req): Promise<Res> {
   if (req.body instanceof ReadableStream) init.duplex = "half";
   const res = await app.request(`${BASE}${req.path}`, init);
   // A successful sign-in (or key creation) rotates the session cookie.
-  const rotated = res.headers.getSetCookie().find((c) => c.startsWith("session="));
-  if (rotated) session.cookie = rotated.split(";")[0]!;
-  const text = await res.text();
-  let json: any;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, contentType: res.headers.get("content-type") ?? "", text, json };
+  session.cookie = sessionCookieOf(res.headers) ?? session.cookie;
+  return answer(res);
 }
 
 /** A JSON POST; session routes get `csrf_token` in the body. */

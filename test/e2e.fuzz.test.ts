@@ -42,7 +42,7 @@ import { checkJsonBodyText } from "../api/middleware/jsonBody";
 import { png } from "./fixtures/images";
 import { buyToken, launchToken } from "../devnet/actions";
 import { devAccount } from "../devnet/clients";
-import { signedInSession } from "./helpers/session";
+import { answer, sessionCookieOf, signedInSession, type Answer } from "./helpers/session";
 import { startStack, until, type Stack } from "./harness";
 import { postgresAvailable, TEST_DATABASE_URL } from "./postgres";
 
@@ -72,23 +72,16 @@ const okKeyIds = new Set<string>();
 let sent = 0;
 
 type Req = { method: "GET" | "POST"; path: string; headers?: Record<string, string>; body?: string | FormData | Uint8Array };
-type Res = { status: number; contentType: string; text: string; json: any };
+type Res = Answer;
 
 async function send(req: Req): Promise<Res> {
   const headers = new Headers(req.headers);
   if (req.path.startsWith("/api/v1/") && !headers.has("Authorization")) headers.set("Authorization", `Bearer ${stack.apiKey}`);
   const res = await fetch(`${stack.service.url}${req.path}`, { method: req.method, headers, body: req.body as RequestInit["body"], redirect: "manual" });
-  const text = await res.text();
-  let json: any;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
+  const out = await answer(res);
   sent++;
   statusCounts.set(res.status, (statusCounts.get(res.status) ?? 0) + 1);
-  const out = { status: res.status, contentType: res.headers.get("content-type") ?? "", text, json };
-  if (res.status >= 200 && res.status < 300 && json && typeof json === "object") record(json, req);
+  if (res.status >= 200 && res.status < 300 && out.json && typeof out.json === "object") record(out.json, req);
   return out;
 }
 
@@ -531,7 +524,7 @@ function changedKeys(before: Map<string, string>, after: Map<string, string>) {
 // ---------- setup ----------
 async function newSession(): Promise<Session> {
   const res = await stack.request("/api/evm/evmchain/session");
-  return { cookie: (res.headers.get("set-cookie") ?? "").split(";")[0]!, csrf: res.body.csrf_token };
+  return { cookie: sessionCookieOf(res.headers)!, csrf: res.body.csrf_token };
 }
 
 async function publicLists() {

@@ -9,6 +9,7 @@ import { createWalletClient, getAddress, http, parseEther } from "viem";
 import { launchToken } from "../devnet/actions";
 import { devAccount } from "../devnet/clients";
 import { startStack, until, type Stack } from "./harness";
+import { sessionCookieOf } from "./helpers/session";
 
 let stack: Stack;
 
@@ -38,8 +39,7 @@ describe("trust layer through the real service", () => {
         body: JSON.stringify({ ...body, csrf_token: csrf }),
       });
       // Signing in rotates the session cookie.
-      const rotated = res.headers.getSetCookie().find((c) => c.startsWith("session="));
-      if (rotated) cookie = rotated.split(";")[0]!;
+      cookie = sessionCookieOf(res.headers) ?? cookie;
       return res;
     };
 

@@ -31,7 +31,7 @@ import { reserveIdempotencyKey } from "../store/idempotency";
 import { ActiveKeyLimitError, createApiKey, hashApiKey, listApiKeys, revokeApiKey } from "../store/keys";
 import { pruneExpired } from "../store/housekeeping";
 import { apiKeys, idempotencyRecords, keyChallenges, launches, media, sessions } from "../store/schema";
-import { signedInSession } from "./helpers/session";
+import { sessionCookieOf, signedInSession } from "./helpers/session";
 import { dropSchema, postgresAvailable, TEST_DATABASE_URL, uniqueSchemaName } from "./postgres";
 
 import migrationJournal from "../store/migrations/meta/_journal.json";
@@ -415,8 +415,7 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
     function trackedPost(s: { cookie: string; token: string }) {
       return async (path: string, body: Record<string, unknown>) => {
         const res = await sessionPost(path, { cookie: s.cookie, header: s.token, bodyToken: s.token, body });
-        const rotated = res.headers.getSetCookie().find((c) => c.startsWith("session="));
-        if (rotated) s.cookie = rotated.split(";")[0]!;
+        s.cookie = sessionCookieOf(res.headers) ?? s.cookie;
         return res;
       };
     }

@@ -11,24 +11,30 @@ export type Fetcher = (path: string, init?: RequestInit) => Promise<Response>;
 /** A browser session: cookie header value and CSRF token; `wallet` once signed in. */
 export type BrowserSession = { cookie: string; csrf: string; wallet?: string };
 
-/** A parsed answer. */
-export type Answer = { status: number; headers: Headers; body: any };
+/**
+ * A parsed answer: `body` is the parsed JSON, or the text when it is not JSON; `json` is the
+ * parsed JSON or undefined; `text` and `contentType` as received.
+ */
+export type Answer = { status: number; headers: Headers; body: any; json: any; text: string; contentType: string };
 
-/** Reads a response: status, headers, and the body parsed as JSON (or its text when not JSON). */
+/** Reads a response: status, headers, text, and the body parsed as JSON when it is JSON. */
 export async function answer(res: Response): Promise<Answer> {
   const text = await res.text();
-  let body: unknown = text;
+  let json: unknown;
   try {
-    body = JSON.parse(text);
+    json = JSON.parse(text);
   } catch {
-    // not JSON: keep the text
+    json = undefined;
   }
-  return { status: res.status, headers: res.headers, body };
+  return { status: res.status, headers: res.headers, body: json === undefined ? text : json, json, text, contentType: res.headers.get("content-type") ?? "" };
 }
 
-/** The session cookie pair (`name=value`) a response sets, if any. */
-function sessionCookieOf(res: Response): string | undefined {
-  return res.headers.getSetCookie().map((c) => c.split(";")[0]!).find((c) => /^(__Host-)?session=/.test(c));
+/**
+ * The session cookie pair (`name=value`) that response headers set, if any: a new session, or
+ * the rotated cookie of a sign-in.
+ */
+export function sessionCookieOf(headers: Headers): string | undefined {
+  return headers.getSetCookie().map((c) => c.split(";")[0]!).find((c) => /^(__Host-)?session=/.test(c));
 }
 
 /**
@@ -37,7 +43,7 @@ function sessionCookieOf(res: Response): string | undefined {
  */
 export async function openSession(fetcher: Fetcher): Promise<BrowserSession> {
   const res = await fetcher("/api/evm/evmchain/session");
-  const cookie = sessionCookieOf(res);
+  const cookie = sessionCookieOf(res.headers);
   const body = (await res.json()) as { csrf_token: string };
   if (!cookie) throw new Error(`GET /api/evm/evmchain/session set no session cookie (status ${res.status})`);
   return { cookie, csrf: body.csrf_token };
@@ -53,7 +59,7 @@ export async function sessionPost(fetcher: Fetcher, origin: string, session: Bro
     headers: { "Content-Type": "application/json", Origin: origin, Cookie: session.cookie, "X-CSRF-Token": session.csrf },
     body: JSON.stringify({ ...body, csrf_token: session.csrf }),
   });
-  const rotated = sessionCookieOf(res);
+  const rotated = sessionCookieOf(res.headers);
   if (rotated) session.cookie = rotated;
   return answer(res);
 }
