@@ -27,7 +27,11 @@ export default createConfig({
       id: deployment.chainId,
       // Several providers (INDEXER_RPC_URLS): Ponder balances over them, each with its own
       // adaptive rate limit (which starts at 20 requests/s per URL).
-      rpc: env.INDEXER_RPC_URLS ? env.INDEXER_RPC_URLS.split(",").map((u) => u.trim()).filter(Boolean) : deployment.rpcUrl,
+      rpc: env.INDEXER_RPC_URLS
+        ? env.INDEXER_RPC_URLS.split(",")
+            .map((u) => u.trim())
+            .filter(Boolean)
+        : deployment.rpcUrl,
       // The production chain makes a block every ~100 ms; poll at that pace.
       pollingInterval: env.POLLING_INTERVAL_MS,
       // A devnet reuses chain id 4663 with different history on every start: never cache it.

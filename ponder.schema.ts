@@ -84,7 +84,10 @@ export const token = onchainTable(
     nameSearchIdx: index("token_name_search_idx").on(sql`lower(${table.name}) text_pattern_ops`),
     // Word prefixes of name and symbol (`to_tsquery('simple', 'pep:*')`); the expression must stay
     // identical to the word tier in api/market/search.ts for the planner to use it.
-    wordSearchIdx: index("token_word_search_idx").using("gin", sql`to_tsvector('simple'::regconfig, ${table.name} || ' ' || ${table.symbol})`),
+    wordSearchIdx: index("token_word_search_idx").using(
+      "gin",
+      sql`to_tsvector('simple'::regconfig, ${table.name} || ' ' || ${table.symbol})`,
+    ),
     marketCapIdx: index().on(table.marketCapWei, table.launchSeq),
     volumeIdx: index().on(table.volumeWei, table.launchSeq),
     creatorIdx: index().on(table.creator),
@@ -103,7 +106,15 @@ export const pool = onchainTable("pool", (t) => ({
 export type PrelaunchPoolLog =
   | { logIndex: number; kind: "Initialize"; sqrtPriceX96: string; tick: number }
   | { logIndex: number; kind: "Mint"; amount0: string; amount1: string }
-  | { logIndex: number; kind: "Swap"; amount0: string; amount1: string; sqrtPriceX96: string; tick: number; recipient: `0x${string}` };
+  | {
+      logIndex: number;
+      kind: "Swap";
+      amount0: string;
+      amount1: string;
+      sqrtPriceX96: string;
+      tick: number;
+      recipient: `0x${string}`;
+    };
 
 /**
  * Pool logs that precede their pool's launch event. The factory emits `TokenLaunched` last, after

@@ -13,7 +13,13 @@ import { defineConfig } from "vitest/config";
  * Chain-backed tests start their own anvil on a free port, so files run in parallel; timeouts are
  * generous because a cold devnet deploy and a Ponder start take seconds on a shared machine.
  */
-const CHAIN = ["test/*.routes.test.ts", "test/contracts.test.ts", "test/launch.writepath.test.ts", "test/smartwallet.test.ts", "devnet/anvil.test.ts"];
+const CHAIN = [
+  "test/*.routes.test.ts",
+  "test/contracts.test.ts",
+  "test/launch.writepath.test.ts",
+  "test/smartwallet.test.ts",
+  "devnet/anvil.test.ts",
+];
 const E2E = ["test/e2e.*.test.ts", "test/*.e2e.test.ts", "test/ops.config.test.ts"];
 const ALWAYS_EXCLUDED = ["node_modules/**", ".ponder/**", "generated/**"];
 
@@ -27,7 +33,10 @@ export default defineConfig({
     // SERVICE_START_TIMEOUT_MS wins.
     env: { SERVICE_START_TIMEOUT_MS: process.env.SERVICE_START_TIMEOUT_MS || "120000" },
     projects: [
-      { extends: true, test: { name: "unit", include: ["**/*.test.{ts,tsx}"], exclude: [...ALWAYS_EXCLUDED, ...CHAIN, ...E2E] } },
+      {
+        extends: true,
+        test: { name: "unit", include: ["**/*.test.{ts,tsx}"], exclude: [...ALWAYS_EXCLUDED, ...CHAIN, ...E2E] },
+      },
       { extends: true, test: { name: "chain", include: CHAIN, exclude: ALWAYS_EXCLUDED } },
       { extends: true, test: { name: "e2e", include: E2E, exclude: ALWAYS_EXCLUDED } },
     ],

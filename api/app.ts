@@ -98,7 +98,17 @@ export function createApp(deps: AppDeps) {
   });
   // "/api/public/*" also matches "/api/public" itself (one count per request). The pages' scripts,
   // stylesheet and default image, and the API description, are cheap reads: the same budget.
-  for (const path of ["/api/public/*", "/token-list/*", "/feed/*", "/media/*", "/assets/*", "/static/*", OPENAPI_PATH, REFERENCE_PATH]) app.use(path, publicLimiter);
+  for (const path of [
+    "/api/public/*",
+    "/token-list/*",
+    "/feed/*",
+    "/media/*",
+    "/assets/*",
+    "/static/*",
+    OPENAPI_PATH,
+    REFERENCE_PATH,
+  ])
+    app.use(path, publicLimiter);
   // HTML pages read the database (token page) or the RPC (launch page) per request: their own
   // per-IP budget, so a flood of page views cannot starve the public API (docs/trust.md "Limits").
   // Over the limit they answer 429 `rate_limited` with the JSON error body and `Retry-After`.
@@ -109,15 +119,24 @@ export function createApp(deps: AppDeps) {
   });
   for (const path of PAGE_PATHS) app.use(path, pagesLimiter);
   // Health and the session status share one RPC probe, reused for a second (api/chainProbe.ts).
-  const probe = deps.chainProbe ?? chainProbe({ client: deps.publicClient, expectedChainId: deps.deployment.chainId, ttlMs: deps.chainProbeTtlMs });
+  const probe =
+    deps.chainProbe ??
+    chainProbe({ client: deps.publicClient, expectedChainId: deps.deployment.chainId, ttlMs: deps.chainProbeTtlMs });
   // Token records merge the creator metadata of confirmed launches from the store (docs/launch.md).
   app.use("*", launchMetadataScope(getStore));
   // Market-data reads: answers reused while the indexer's checkpoint is unchanged (at most
   // `readCacheTtlMs`; api/market/readCache.ts, docs/operations.md "Read cache").
-  const marketReads = readCache({ readHead: () => indexedCheckpoint(deps.db), contentVersion: storedMetadataVersion, ttlMs: deps.readCacheTtlMs ?? 0 });
-  for (const path of ["/api/public/token/*", "/api/public/tokens/*", "/api/public/trades/*"]) app.use(path, marketReads.middleware);
+  const marketReads = readCache({
+    readHead: () => indexedCheckpoint(deps.db),
+    contentVersion: storedMetadataVersion,
+    ttlMs: deps.readCacheTtlMs ?? 0,
+  });
+  for (const path of ["/api/public/token/*", "/api/public/tokens/*", "/api/public/trades/*"])
+    app.use(path, marketReads.middleware);
   // One readiness check (and progress tracker) for /api/v1/ready, health and the session status.
-  const readiness = deps.readiness ?? readinessMonitor({ indexedHead: () => indexedHead(deps.db), probe, policy: deps.readinessPolicy });
+  const readiness =
+    deps.readiness ??
+    readinessMonitor({ indexedHead: () => indexedHead(deps.db), probe, policy: deps.readinessPolicy });
   app.route("/api/v1", v1Surface({ ...deps, chainProbe: probe, readiness }));
   app.route("/api/evm/evmchain", sessionRoutes({ ...deps, chainProbe: probe, readiness }));
   app.route("/media", mediaRoutes({ getStore }));
@@ -130,17 +149,39 @@ export function createApp(deps: AppDeps) {
   app.route("/", feedsRoutes(deps));
   // Session surface: creator rewards; the claim builder sits behind the session-bound CSRF check.
   const rewardsCsrf = requireCsrf({ getStore, allowedOrigins: [new URL(deps.publicBaseUrl).origin] });
-  app.route("/api/evm/evmchain", creatorRewardsRoutes({ db: deps.db, deployment: deps.deployment, client: deps.publicClient, claimGuard: rewardsCsrf }));
+  app.route(
+    "/api/evm/evmchain",
+    creatorRewardsRoutes({
+      db: deps.db,
+      deployment: deps.deployment,
+      client: deps.publicClient,
+      claimGuard: rewardsCsrf,
+    }),
+  );
 
   // Browser pages: launch page, token pages (docs/pages.md).
-  app.route("/", pagesRoutes({ db: deps.db, publicBaseUrl: deps.publicBaseUrl, deployment: deps.deployment, publicClient: deps.publicClient }));
+  app.route(
+    "/",
+    pagesRoutes({
+      db: deps.db,
+      publicBaseUrl: deps.publicBaseUrl,
+      deployment: deps.deployment,
+      publicClient: deps.publicClient,
+    }),
+  );
   // API description (docs/openapi.md): generated from this app's routes on first request.
   app.route("/", openApiRoutes(app, deps.publicBaseUrl));
 
   // Error text may quote the RPC URL (viem's messages do): it leaves redacted, in bodies and logs.
   const privateUrls = [deps.deployment.rpcUrl, ...(deps.privateRpcUrls ?? [])];
   const redact = (text: string) => redactPrivateUrls(text, privateUrls);
-  const notFound = (c: Context) => errorResponse(c.get("requestId"), new ApiError("not_found", `no route for ${c.req.method} ${c.req.path}`), c.res.headers, redact);
+  const notFound = (c: Context) =>
+    errorResponse(
+      c.get("requestId"),
+      new ApiError("not_found", `no route for ${c.req.method} ${c.req.path}`),
+      c.res.headers,
+      redact,
+    );
   // Ponder mounts this app with `route("/", app)`, which drops a sub-app's `notFound`: an unknown
   // path then got Ponder's plain-text "404 Not Found". The last catch-all keeps the error shape.
   app.all("*", notFound);
@@ -150,20 +191,51 @@ export function createApp(deps: AppDeps) {
     const carried = c.res.headers;
     if (err instanceof ApiError) return errorResponse(requestIdValue, err, carried, redact);
     if (err instanceof HTTPException && err.status < 500) {
-      return errorResponse(requestIdValue, new ApiError("invalid_request", err.message || "invalid request"), carried, redact);
+      return errorResponse(
+        requestIdValue,
+        new ApiError("invalid_request", err.message || "invalid request"),
+        carried,
+        redact,
+      );
     }
     console.error(redact(`request ${requestIdValue} failed: ${inspect(err)}`));
-    return errorResponse(requestIdValue, new ApiError("internal_error", "internal error; safe to retry"), carried, redact);
+    return errorResponse(
+      requestIdValue,
+      new ApiError("internal_error", "internal error; safe to retry"),
+      carried,
+      redact,
+    );
   });
   return app;
 }
 
 /** Headers set before the failure that an error response keeps (rate limits, auth challenge, cookies). */
-const CARRIED_HEADERS = ["ratelimit", "ratelimit-policy", "retry-after", "www-authenticate", "set-cookie", "cache-control"];
+const CARRIED_HEADERS = [
+  "ratelimit",
+  "ratelimit-policy",
+  "retry-after",
+  "www-authenticate",
+  "set-cookie",
+  "cache-control",
+];
 
-function errorResponse(requestIdValue: string | undefined, err: ApiError, carried?: Headers, redact: (text: string) => string = (t) => t): Response {
-  const body: ErrorBody = { ...err.extra, ok: false, error: err.code, message: redact(err.message), request_id: requestIdValue };
-  const headers = new Headers({ "content-type": "application/json; charset=utf-8", ...(requestIdValue ? { "x-request-id": requestIdValue } : {}) });
+function errorResponse(
+  requestIdValue: string | undefined,
+  err: ApiError,
+  carried?: Headers,
+  redact: (text: string) => string = (t) => t,
+): Response {
+  const body: ErrorBody = {
+    ...err.extra,
+    ok: false,
+    error: err.code,
+    message: redact(err.message),
+    request_id: requestIdValue,
+  };
+  const headers = new Headers({
+    "content-type": "application/json; charset=utf-8",
+    ...(requestIdValue ? { "x-request-id": requestIdValue } : {}),
+  });
   for (const name of CARRIED_HEADERS) {
     if (name === "set-cookie") for (const cookie of carried?.getSetCookie() ?? []) headers.append(name, cookie);
     else if (carried?.has(name)) headers.set(name, carried.get(name)!);

@@ -56,14 +56,21 @@ export function chainProbe(options: ChainProbeOptions): () => Promise<ChainProbe
       // Both calls settle before the probe does (no request outlives a failed probe unseen);
       // the whole probe is bounded by the timeout.
       const [chainId, block] = await withTimeout(
-        Promise.allSettled([options.client.getChainId(), options.client.getBlockNumber({ cacheTime: 0 })]).then(([id, head]) => {
-          if (id.status === "rejected") throw id.reason;
-          if (head.status === "rejected") throw head.reason;
-          return [id.value, head.value] as const;
-        }),
+        Promise.allSettled([options.client.getChainId(), options.client.getBlockNumber({ cacheTime: 0 })]).then(
+          ([id, head]) => {
+            if (id.status === "rejected") throw id.reason;
+            if (head.status === "rejected") throw head.reason;
+            return [id.value, head.value] as const;
+          },
+        ),
         timeoutMs,
       );
-      return { ok: chainId === options.expectedChainId, chain_id: chainId, block_number: Number(block), checked_at_ms: Date.now() };
+      return {
+        ok: chainId === options.expectedChainId,
+        chain_id: chainId,
+        block_number: Number(block),
+        checked_at_ms: Date.now(),
+      };
     } catch (err) {
       const e = err as { shortMessage?: string; message?: string };
       return { ok: false, error: e.shortMessage ?? e.message ?? String(err), checked_at_ms: Date.now() };

@@ -36,7 +36,8 @@ if (!shared.__launchStore) {
   shared.__launchStore = openStore(loadStoreConfig());
   shared.__launchStore.then(
     (s) => {
-      const prune = () => pruneExpired(s).catch((err: Error) => console.error(`store housekeeping failed: ${err.message}`));
+      const prune = () =>
+        pruneExpired(s).catch((err: Error) => console.error(`store housekeeping failed: ${err.message}`));
       shared.__launchHousekeeping = setInterval(prune, HOUSEKEEPING_INTERVAL_MS).unref();
     },
     (err: Error) => console.error(`offchain store failed to open: ${err.message}`),
@@ -55,7 +56,10 @@ const limits = {
 // Each attempt times out after API_RPC_TIMEOUT_MS, with API_RPC_RETRY_COUNT retries, so a stalled
 // RPC fails a build with 503 chain_unavailable in bounded time (viem's defaults: 10 s x 4 attempts).
 const publicClient = createPublicClient({
-  transport: instrumentedHttp(deployment.rpcUrl, { timeout: env.API_RPC_TIMEOUT_MS, retryCount: env.API_RPC_RETRY_COUNT }),
+  transport: instrumentedHttp(deployment.rpcUrl, {
+    timeout: env.API_RPC_TIMEOUT_MS,
+    retryCount: env.API_RPC_RETRY_COUNT,
+  }),
 });
 // One RPC probe (cached 1 s) and one readiness check (with its progress tracker) per process,
 // shared by /api/v1/ready, health, the session status and the status gauges (api/readiness.ts).
@@ -94,6 +98,14 @@ export default createApp({
   trustProxy: compileProxyTrust(env.TRUST_PROXY),
   requestLog,
   readCacheTtlMs: env.READ_CACHE_TTL_MS,
-  privateRpcUrls: env.INDEXER_RPC_URLS ? env.INDEXER_RPC_URLS.split(",").map((u) => u.trim()).filter(Boolean) : [],
-  imageQueue: decodeQueue({ concurrency: env.IMAGE_DECODE_CONCURRENCY, maxQueued: env.IMAGE_DECODE_QUEUE_MAX, maxWaitMs: env.IMAGE_DECODE_WAIT_MS }),
+  privateRpcUrls: env.INDEXER_RPC_URLS
+    ? env.INDEXER_RPC_URLS.split(",")
+        .map((u) => u.trim())
+        .filter(Boolean)
+    : [],
+  imageQueue: decodeQueue({
+    concurrency: env.IMAGE_DECODE_CONCURRENCY,
+    maxQueued: env.IMAGE_DECODE_QUEUE_MAX,
+    maxWaitMs: env.IMAGE_DECODE_WAIT_MS,
+  }),
 });

@@ -11,32 +11,63 @@ import { assessIndexer, ProgressTracker, readinessMonitor, type ReadinessPolicy 
 
 const policy: ReadinessPolicy = { maxLagBlocks: 3, maxIndexedAgeSec: 15 };
 const T0 = 1_700_000_000;
-const head = (blockNumber: number, timestampSec = T0): IndexedHead => ({ blockNumber: BigInt(blockNumber), timestampSec: BigInt(timestampSec) });
+const head = (blockNumber: number, timestampSec = T0): IndexedHead => ({
+  blockNumber: BigInt(blockNumber),
+  timestampSec: BigInt(timestampSec),
+});
 
 describe("assessIndexer", () => {
   it("is ready within the lag bound and says why not beyond it", () => {
-    expect(assessIndexer({ indexed: head(21), chainHead: 24, behindForSec: 0, nowSec: T0 + 1 }, policy)).toMatchObject({ ready: true, status: "ok", reason: null, lag_blocks: 3, indexed_block_age_sec: 1 });
+    expect(assessIndexer({ indexed: head(21), chainHead: 24, behindForSec: 0, nowSec: T0 + 1 }, policy)).toMatchObject({
+      ready: true,
+      status: "ok",
+      reason: null,
+      lag_blocks: 3,
+      indexed_block_age_sec: 1,
+    });
     const behind = assessIndexer({ indexed: head(0), chainHead: 24, behindForSec: 0, nowSec: T0 + 30 }, policy);
-    expect(behind).toMatchObject({ ready: false, status: "degraded", lag_blocks: 24, indexed_block: 0, chain_head_block: 24 });
+    expect(behind).toMatchObject({
+      ready: false,
+      status: "degraded",
+      lag_blocks: 24,
+      indexed_block: 0,
+      chain_head_block: 24,
+    });
     expect(behind.reason).toContain("24 blocks behind");
   });
 
   it("is not ready before the first indexed block or without the chain head", () => {
-    expect(assessIndexer({ indexed: null, chainHead: 5, behindForSec: 0, nowSec: T0 }, policy)).toMatchObject({ ready: false, status: "degraded", reason: "the indexer has not recorded a block yet", lag_blocks: null });
-    const blind = assessIndexer({ indexed: head(5), chainHead: null, chainError: "timed out after 2000 ms", behindForSec: 0, nowSec: T0 + 3 }, policy);
+    expect(assessIndexer({ indexed: null, chainHead: 5, behindForSec: 0, nowSec: T0 }, policy)).toMatchObject({
+      ready: false,
+      status: "degraded",
+      reason: "the indexer has not recorded a block yet",
+      lag_blocks: null,
+    });
+    const blind = assessIndexer(
+      { indexed: head(5), chainHead: null, chainError: "timed out after 2000 ms", behindForSec: 0, nowSec: T0 + 3 },
+      policy,
+    );
     expect(blind).toMatchObject({ ready: false, status: "degraded", lag_blocks: null, indexed_block_age_sec: 3 });
     expect(blind.reason).toContain("timed out after 2000 ms");
   });
 
   it("is stalled only when the block is old and the chain has been ahead of it past the bound", () => {
     // Behind within the lag bound, but the same block for 16 s and 20 s old: stalled.
-    expect(assessIndexer({ indexed: head(10), chainHead: 11, behindForSec: 16, nowSec: T0 + 20 }, policy)).toMatchObject({ ready: false, status: "stalled" });
+    expect(
+      assessIndexer({ indexed: head(10), chainHead: 11, behindForSec: 16, nowSec: T0 + 20 }, policy),
+    ).toMatchObject({ ready: false, status: "stalled" });
     // A backfill: old blocks, but progressing (seen behind only just now).
-    expect(assessIndexer({ indexed: head(10), chainHead: 900, behindForSec: 0, nowSec: T0 + 86_400 }, policy).status).toBe("degraded");
+    expect(
+      assessIndexer({ indexed: head(10), chainHead: 900, behindForSec: 0, nowSec: T0 + 86_400 }, policy).status,
+    ).toBe("degraded");
     // A quiet chain: the head block is an hour old, a new block just came.
-    expect(assessIndexer({ indexed: head(10), chainHead: 11, behindForSec: 1, nowSec: T0 + 3_600 }, policy).status).toBe("ok");
+    expect(
+      assessIndexer({ indexed: head(10), chainHead: 11, behindForSec: 1, nowSec: T0 + 3_600 }, policy).status,
+    ).toBe("ok");
     // A stall seen before the RPC went away stays a stall.
-    expect(assessIndexer({ indexed: head(10), chainHead: null, behindForSec: 40, nowSec: T0 + 60 }, policy).status).toBe("stalled");
+    expect(
+      assessIndexer({ indexed: head(10), chainHead: null, behindForSec: 40, nowSec: T0 + 60 }, policy).status,
+    ).toBe("stalled");
   });
 });
 
@@ -59,7 +90,12 @@ describe("readinessMonitor", () => {
     // A fresh service against a chain with history: block 10 indexed (old), the chain at 310.
     let nowMs = (T0 + 1_000) * 1000;
     const probe: ChainProbeResult = { ok: true, chain_id: 4663, block_number: 310, checked_at_ms: 0 };
-    const check = readinessMonitor({ indexedHead: async () => head(10, T0), probe: async () => probe, policy: { ...policy, backfillStallSec: 300 }, nowMs: () => nowMs });
+    const check = readinessMonitor({
+      indexedHead: async () => head(10, T0),
+      probe: async () => probe,
+      policy: { ...policy, backfillStallSec: 300 },
+      nowMs: () => nowMs,
+    });
     expect(await check()).toMatchObject({ ready: false, status: "degraded", lag_blocks: 300 });
     nowMs += 60_000; // 60 s on the same batch: past the live bound (15 s), within the backfill bound
     expect(await check()).toMatchObject({ ready: false, status: "degraded", behind_for_sec: 60 });
@@ -72,7 +108,12 @@ describe("readinessMonitor", () => {
     let indexed: IndexedHead | null = head(20, T0);
     let chain = 20;
     let probe: ChainProbeResult = { ok: true, chain_id: 4663, block_number: chain, checked_at_ms: 0 };
-    const check = readinessMonitor({ indexedHead: async () => indexed, probe: async () => probe, policy, nowMs: () => nowMs });
+    const check = readinessMonitor({
+      indexedHead: async () => indexed,
+      probe: async () => probe,
+      policy,
+      nowMs: () => nowMs,
+    });
     expect(await check()).toMatchObject({ ready: true, status: "ok" });
     // The chain moves 2 blocks, the indexer does not: within the lag bound, not yet a stall.
     chain = 22;
@@ -89,7 +130,15 @@ describe("readinessMonitor", () => {
     indexed = head(23, T0 + 22);
     expect(await check()).toMatchObject({ ready: true, status: "ok", lag_blocks: 0 });
     // A database error is an answer, not an exception.
-    const failing = readinessMonitor({ indexedHead: () => Promise.reject(new Error("connection refused")), probe: async () => probe, policy });
-    expect(await failing()).toMatchObject({ ready: false, status: "degraded", reason: "the indexed head cannot be read: connection refused" });
+    const failing = readinessMonitor({
+      indexedHead: () => Promise.reject(new Error("connection refused")),
+      probe: async () => probe,
+      policy,
+    });
+    expect(await failing()).toMatchObject({
+      ready: false,
+      status: "degraded",
+      reason: "the indexed head cannot be read: connection refused",
+    });
   });
 });

@@ -45,7 +45,11 @@ export type ReadinessPolicy = {
 export const BACKFILL_STALL_SEC = 300;
 
 /** Defaults for a chain with ~100 ms blocks (docs/operations.md "Readiness and stalls"). */
-export const DEFAULT_READINESS_POLICY: ReadinessPolicy = { maxLagBlocks: 30, maxIndexedAgeSec: 15, backfillStallSec: BACKFILL_STALL_SEC };
+export const DEFAULT_READINESS_POLICY: ReadinessPolicy = {
+  maxLagBlocks: 30,
+  maxIndexedAgeSec: 15,
+  backfillStallSec: BACKFILL_STALL_SEC,
+};
 
 /** `ok`: serving current data; `degraded`: behind, or a dependency unknown; `stalled`: no progress while the chain advances. */
 export type IndexerStatus = "ok" | "degraded" | "stalled";
@@ -117,18 +121,37 @@ export function assessIndexer(o: IndexerObservation, policy: ReadinessPolicy): R
     max_lag_blocks: policy.maxLagBlocks,
     max_indexed_age_sec: policy.maxIndexedAgeSec,
   };
-  const answer = (status: IndexerStatus, reason: string | null): Readiness => ({ ready: status === "ok", status, reason, ...base });
-  if (indexedBlock === null) return answer("degraded", o.indexedError ? `the indexed head cannot be read: ${o.indexedError}` : "the indexer has not recorded a block yet");
+  const answer = (status: IndexerStatus, reason: string | null): Readiness => ({
+    ready: status === "ok",
+    status,
+    reason,
+    ...base,
+  });
+  if (indexedBlock === null)
+    return answer(
+      "degraded",
+      o.indexedError
+        ? `the indexed head cannot be read: ${o.indexedError}`
+        : "the indexer has not recorded a block yet",
+    );
   // Stalled: behind the chain (as last seen), and both the block's age and the time seen behind
   // exceed the bound. Checked before the RPC: a stall seen before an outage stays a stall. A
   // first backfill (never caught up in this process) gets the longer bound: one batch may hold
   // the checkpoint for a while, and that is progress, not a stall.
   const stallSec = (o.caughtUpOnce ?? true) ? policy.maxIndexedAgeSec : (policy.backfillStallSec ?? BACKFILL_STALL_SEC);
   if (age !== null && Math.min(age, o.behindForSec) > stallSec) {
-    return answer("stalled", `no block indexed for ${Math.floor(o.behindForSec)} s while the chain is ahead (indexed block ${indexedBlock}, ${age} s old; bound ${stallSec} s)`);
+    return answer(
+      "stalled",
+      `no block indexed for ${Math.floor(o.behindForSec)} s while the chain is ahead (indexed block ${indexedBlock}, ${age} s old; bound ${stallSec} s)`,
+    );
   }
-  if (o.chainHead === null || lag === null) return answer("degraded", `the chain head is unknown (RPC: ${o.chainError ?? "no answer"})`);
-  if (lag > policy.maxLagBlocks) return answer("degraded", `indexed block ${indexedBlock} is ${lag} blocks behind the chain head ${o.chainHead} (ready at most ${policy.maxLagBlocks})`);
+  if (o.chainHead === null || lag === null)
+    return answer("degraded", `the chain head is unknown (RPC: ${o.chainError ?? "no answer"})`);
+  if (lag > policy.maxLagBlocks)
+    return answer(
+      "degraded",
+      `indexed block ${indexedBlock} is ${lag} blocks behind the chain head ${o.chainHead} (ready at most ${policy.maxLagBlocks})`,
+    );
   return answer("ok", null);
 }
 
@@ -205,7 +228,15 @@ export function readinessMonitor(options: ReadinessMonitorOptions): () => Promis
     const behindForSec = tracker.observe(indexed.head?.blockNumber ?? null, lag, now);
     if (lag !== null && lag <= policy.maxLagBlocks) tracker.noteCaughtUp();
     return assessIndexer(
-      { indexed: indexed.head, indexedError: indexed.error, chainHead, chainError, behindForSec, caughtUpOnce: tracker.caughtUpOnce, nowSec: Math.floor(now / 1000) },
+      {
+        indexed: indexed.head,
+        indexedError: indexed.error,
+        chainHead,
+        chainError,
+        behindForSec,
+        caughtUpOnce: tracker.caughtUpOnce,
+        nowSec: Math.floor(now / 1000),
+      },
       policy,
     );
   };

@@ -12,7 +12,10 @@ import { ApiError, type ErrorCode } from "./errors";
 /** A 20-byte hex address, checksummed (input case ignored). */
 export const addressParam = z
   .string()
-  .refine((v) => isAddress(v, { strict: false }), { message: "must be a 20-byte hex address", params: { code: "invalid_address" } })
+  .refine((v) => isAddress(v, { strict: false }), {
+    message: "must be a 20-byte hex address",
+    params: { code: "invalid_address" },
+  })
   .transform((v) => getAddress(v));
 
 /**
@@ -42,10 +45,16 @@ export function validate<T extends z.ZodType, Target extends keyof ValidationTar
     const field = issue?.path.join(".") || target;
     // A required field that is absent: the catalogue's wording ("missing"), never the schema
     // library's own text; its code is `invalid_request` whatever the field's malformed code is.
-    if (issue && issue.path.length > 0 && valueAt(result.data, issue.path) === undefined && issue.code === "invalid_type") {
+    if (
+      issue &&
+      issue.path.length > 0 &&
+      valueAt(result.data, issue.path) === undefined &&
+      issue.code === "invalid_type"
+    ) {
       throw new ApiError("invalid_request", missingMessage(field));
     }
-    const code = ((issue as { params?: { code?: ErrorCode } } | undefined)?.params?.code ?? "invalid_request") as ErrorCode;
+    const code = ((issue as { params?: { code?: ErrorCode } } | undefined)?.params?.code ??
+      "invalid_request") as ErrorCode;
     throw new ApiError(code, `${field}: ${issue?.message ?? "invalid"}`);
   });
   // hono-openapi describes zod schemas by their input side (before transforms): what clients send.
@@ -74,7 +83,10 @@ function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
  * Describes in the OpenAPI document the `target` input that a handler validates itself with
  * `schema` (the launch flow parses its bodies after the safety rule); does nothing at request time.
  */
-export function describedInput<Target extends keyof ValidationTargets>(target: Target, schema: z.ZodType): MiddlewareHandler {
+export function describedInput<Target extends keyof ValidationTargets>(
+  target: Target,
+  schema: z.ZodType,
+): MiddlewareHandler {
   const middleware: MiddlewareHandler = async (_c, next) => {
     await next();
   };

@@ -54,7 +54,12 @@ const swapsPerTransaction = Number(values["swaps-per-transaction"]);
 const blockGasLimit = BigInt(Math.max(30_000_000, swapsPerTransaction * 150_000));
 
 /** One indexer run: whole time (spawn to `/ready`), indexing time (from its log), peak RSS. */
-type IndexerRun = { seconds: number; indexingSeconds: number | null; startupSeconds: number | null; peakRssBytes: number | null };
+type IndexerRun = {
+  seconds: number;
+  indexingSeconds: number | null;
+  startupSeconds: number | null;
+  peakRssBytes: number | null;
+};
 
 const anvil = await startAnvil({ port: 0, gasLimit: blockGasLimit });
 const dataDir = mkdtempSync(join(tmpdir(), "bench-backfill-"));
@@ -67,11 +72,14 @@ try {
   const history = await buildHistory(manifest, { launches, swaps, swapsPerTransaction });
   const client = createPublicClient({ transport: http(anvil.rpcUrl, { timeout: 300_000 }) });
   const generationSec = (performance.now() - generationStart) / 1000;
-  console.log(`history built in ${generationSec.toFixed(1)} s (${history.swapTransactions} swap transactions, head ${history.lastBlock})`);
+  console.log(
+    `history built in ${generationSec.toFixed(1)} s (${history.swapTransactions} swap transactions, head ${history.lastBlock})`,
+  );
 
   // A backfill indexes history older than the finality depth: bury it under empty blocks so the
   // service indexes it in its historical (batched) mode, as it would after a real outage or deploy.
-  for (let i = 0; i < 10; i++) await client.request({ method: "anvil_mine" as never, params: [numberToHex(100)] as never });
+  for (let i = 0; i < 10; i++)
+    await client.request({ method: "anvil_mine" as never, params: [numberToHex(100)] as never });
 
   // Requests of ~6,000 logs each (viem caps a response at 10 MB).
   const floorBlocksPerRequest = Math.max(1, Math.floor(6_000 / swapsPerTransaction));
@@ -107,10 +115,14 @@ try {
     try {
       let peak: number | null = null;
       for (;;) {
-        if (service.child.exitCode !== null) throw new Error(`${name} exited while indexing:\n${service.output().slice(-4000)}`);
+        if (service.child.exitCode !== null)
+          throw new Error(`${name} exited while indexing:\n${service.output().slice(-4000)}`);
         const rss = rssBytes(service.child.pid!);
         if (rss) peak = Math.max(peak ?? 0, rss.peak, rss.current);
-        const ready = await fetch(`${service.url}/ready`).then((r) => r.ok, () => false);
+        const ready = await fetch(`${service.url}/ready`).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (ready) break;
         await new Promise((r) => setTimeout(r, 100));
       }
@@ -124,7 +136,9 @@ try {
       const startupSeconds = fetchStartMs !== null ? (fetchStartMs - processStartMs) / 1000 : null;
       const final = rssBytes(service.child.pid!);
       if (final) peak = Math.max(peak ?? 0, final.peak);
-      console.log(`${name}: ready after ${seconds.toFixed(1)} s (indexing ${indexingSeconds?.toFixed(1)} s), peak RSS ${((peak ?? 0) / 2 ** 20).toFixed(0)} MB`);
+      console.log(
+        `${name}: ready after ${seconds.toFixed(1)} s (indexing ${indexingSeconds?.toFixed(1)} s), peak RSS ${((peak ?? 0) / 2 ** 20).toFixed(0)} MB`,
+      );
       return { seconds, indexingSeconds, startupSeconds, peakRssBytes: peak };
     } finally {
       await service.stop();
@@ -135,11 +149,16 @@ try {
   const ponderFloor = await indexFromScratch("ponder_floor", join(process.cwd(), "bench", "ponder-floor"));
   const service = values["skip-service"]
     ? null
-    : await indexFromScratch("service", undefined, async (url, pid) => {
-        // Ready must mean every launch and every trade is served.
-        const { trades } = await waitForIndexedTrades(url, pid, { launches, swaps });
-        if (trades !== swaps) throw new Error(`the service serves ${trades} trades, the history has ${swaps}`);
-      }, values["cpu-prof-dir"] ? ["--cpu-prof", `--cpu-prof-dir=${values["cpu-prof-dir"]}`] : []);
+    : await indexFromScratch(
+        "service",
+        undefined,
+        async (url, pid) => {
+          // Ready must mean every launch and every trade is served.
+          const { trades } = await waitForIndexedTrades(url, pid, { launches, swaps });
+          if (trades !== swaps) throw new Error(`the service serves ${trades} trades, the history has ${swaps}`);
+        },
+        values["cpu-prof-dir"] ? ["--cpu-prof", `--cpu-prof-dir=${values["cpu-prof-dir"]}`] : [],
+      );
 
   const floorAfter = await measureLogFloor(client, manifest, history.pools, history.lastBlock, floorBlocksPerRequest);
   console.log(`getLogs floor again: ${floorAfter.seconds.toFixed(2)} s`);
@@ -168,7 +187,11 @@ try {
       what: "Ponder indexing the same events with functions that do nothing (bench/ponder-floor)",
       ...ponderFloor,
     },
-    service: service && { ...service, swapsPerSecond: swaps / service.seconds, indexingSwapsPerSecond: service.indexingSeconds ? swaps / service.indexingSeconds : null },
+    service: service && {
+      ...service,
+      swapsPerSecond: swaps / service.seconds,
+      indexingSwapsPerSecond: service.indexingSeconds ? swaps / service.indexingSeconds : null,
+    },
     ratioToFloor: service && service.seconds / floorSec,
     indexingRatioToFloor: ratio(service?.indexingSeconds ?? null, floorSec),
     ponderFloorRatioToFloor: ratio(ponderFloor.indexingSeconds, floorSec),
@@ -193,12 +216,15 @@ function logTimeMs(output: string, msg: string, endpoint?: string): number | nul
     if (!line.includes(msg)) continue;
     try {
       const entry = JSON.parse(line) as { msg?: string; time?: number; endpoint?: string };
-      if (entry.msg === msg && (endpoint === undefined || entry.endpoint === endpoint) && typeof entry.time === "number") return entry.time;
+      if (
+        entry.msg === msg &&
+        (endpoint === undefined || entry.endpoint === endpoint) &&
+        typeof entry.time === "number"
+      )
+        return entry.time;
     } catch {
       // not a JSON line
     }
   }
   return null;
 }
-
-export {};

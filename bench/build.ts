@@ -33,7 +33,16 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { createPublicClient, createWalletClient, getAddress, http, parseEther, type Address, type Hash, type Hex } from "viem";
+import {
+  createPublicClient,
+  createWalletClient,
+  getAddress,
+  http,
+  parseEther,
+  type Address,
+  type Hash,
+  type Hex,
+} from "viem";
 import { launchFactoryAbi } from "../abis/LaunchFactory";
 import { deploymentSchema } from "../config/deployment";
 import { findFreePort, startAnvil } from "../devnet/anvil";
@@ -99,7 +108,9 @@ try {
     // One wallet per key: the daily coin quotas count per wallet (over all its keys), and a
     // wallet holds at most 10 active keys; the creators of the launches are independent of it.
     const keyWallet = getAddress(`0x${(0xbe0c0000 + i).toString(16).padStart(40, "0")}`);
-    apiKeys.push((await createApiKey(store, { wallet: keyWallet, label: `bench build ${i}`, createdVia: "cli" })).secret);
+    apiKeys.push(
+      (await createApiKey(store, { wallet: keyWallet, label: `bench build ${i}`, createdVia: "cli" })).secret,
+    );
   }
   await store.close();
 
@@ -166,8 +177,14 @@ try {
     if (intent.status !== 201) throw new Error(`intent ${i}: ${intent.status} ${JSON.stringify(intent.body)}`);
     const signature = await wallet.signMessage({ message: intent.body.intent.message as string });
 
-    const build = await measured(() => post(apiKey, "/api/v1/evmchain/launches/build", { launch_id: intent.body.launch_id, intent_signature: signature }));
-    if (build.result.status !== 200) throw new Error(`build ${i}: ${build.result.status} ${JSON.stringify(build.result.body)}`);
+    const build = await measured(() =>
+      post(apiKey, "/api/v1/evmchain/launches/build", {
+        launch_id: intent.body.launch_id,
+        intent_signature: signature,
+      }),
+    );
+    if (build.result.status !== 200)
+      throw new Error(`build ${i}: ${build.result.status} ${JSON.stringify(build.result.body)}`);
     const tx = build.result.body.transaction as { to: Address; value: Hex; data: Hex; gas: Hex };
 
     // Floor: the same launch simulated once, straight against anvil.
@@ -182,12 +199,19 @@ try {
     });
     const buildFloorMs = performance.now() - floorStarted;
     // The same build again: answered from the store (signature checked again, no chain work).
-    const replay = await measured(() => post(apiKey, "/api/v1/evmchain/launches/build", { launch_id: intent.body.launch_id, intent_signature: signature }));
+    const replay = await measured(() =>
+      post(apiKey, "/api/v1/evmchain/launches/build", {
+        launch_id: intent.body.launch_id,
+        intent_signature: signature,
+      }),
+    );
     if (replay.result.status !== 200) throw new Error(`replayed build ${i}: ${replay.result.status}`);
     budgetViolations.push(...overBudget(replay.rpc, RPC_BUDGET.replay).map((v) => `launch ${i} replayed build: ${v}`));
     // An authenticated store read through the same v1 middleware (key, rate limit): the API's own floor.
     const statusStarted = performance.now();
-    const status = await fetch(`${service.url}/api/v1/evmchain/launches/status?launch_id=${intent.body.launch_id}`, { headers: { Authorization: `Bearer ${apiKey}` } });
+    const status = await fetch(`${service.url}/api/v1/evmchain/launches/status?launch_id=${intent.body.launch_id}`, {
+      headers: { Authorization: `Bearer ${apiKey}` },
+    });
     await status.json();
     const statusMs = performance.now() - statusStarted;
     if (status.status !== 200) throw new Error(`status ${i}: ${status.status}`);
@@ -197,7 +221,13 @@ try {
     await buildLaunchTransaction(direct, deployment, { creator, name, symbol, firstBuyWei });
     const builderInProcessMs = performance.now() - builderStarted;
 
-    const hash: Hash = await wallet.sendTransaction({ chain: null, to: tx.to, data: tx.data, value: BigInt(tx.value), gas: BigInt(tx.gas) });
+    const hash: Hash = await wallet.sendTransaction({
+      chain: null,
+      to: tx.to,
+      data: tx.data,
+      value: BigInt(tx.value),
+      gas: BigInt(tx.gas),
+    });
     const receipt = await direct.waitForTransactionReceipt({ hash, pollingInterval: 10 });
     const receiptStarted = performance.now();
     await direct.getTransactionReceipt({ hash });
@@ -214,8 +244,11 @@ try {
     const verifierInProcessMs = performance.now() - verifierStarted;
     if (verified.status !== "verified") throw new Error(`verifier ${i}: ${JSON.stringify(verified)}`);
 
-    const confirm = await measured(() => post(apiKey, "/api/v1/evmchain/launches/confirm", { launch_id: intent.body.launch_id, tx_hash: hash }));
-    if (confirm.result.status !== 200) throw new Error(`confirm ${i}: ${confirm.result.status} ${JSON.stringify(confirm.result.body)}`);
+    const confirm = await measured(() =>
+      post(apiKey, "/api/v1/evmchain/launches/confirm", { launch_id: intent.body.launch_id, tx_hash: hash }),
+    );
+    if (confirm.result.status !== 200)
+      throw new Error(`confirm ${i}: ${confirm.result.status} ${JSON.stringify(confirm.result.body)}`);
 
     // The first build of the process also reads the factory's immutable minimum (the budget's allowance).
     const buildBudget = i === 0 ? addCounts(RPC_BUDGET.build, RPC_BUDGET.firstBuildExtra) : RPC_BUDGET.build;
@@ -225,21 +258,46 @@ try {
     if (i < warmup) warmupBuildMs.push(build.ms);
     if (waitForIndexer) await waitIndexed(service.url, receipt.blockNumber);
     if (i >= warmup) {
-      samples.push({ variant, buildMs: build.ms, buildFloorMs, builderInProcessMs, statusMs, buildReplayMs: replay.ms, confirmMs: confirm.ms, confirmFloorMs, verifierInProcessMs, buildRpc: build.rpc, confirmRpc: confirm.rpc });
+      samples.push({
+        variant,
+        buildMs: build.ms,
+        buildFloorMs,
+        builderInProcessMs,
+        statusMs,
+        buildReplayMs: replay.ms,
+        confirmMs: confirm.ms,
+        confirmFloorMs,
+        verifierInProcessMs,
+        buildRpc: build.rpc,
+        confirmRpc: confirm.rpc,
+      });
     }
     if ((i + 1) % 50 === 0) console.log(`${i + 1}/${total}`);
   }
   await service.stop();
   await proxy.stop();
 
-  const dist = (xs: number[]) => ({ p50: percentile(xs, 0.5), p99: percentile(xs, 0.99), mean: mean(xs), max: xs.length ? Math.max(...xs) : null, samples: xs.length });
+  const dist = (xs: number[]) => ({
+    p50: percentile(xs, 0.5),
+    p99: percentile(xs, 0.99),
+    mean: mean(xs),
+    max: xs.length ? Math.max(...xs) : null,
+    samples: xs.length,
+  });
   const ratio = (a: number | null, b: number | null) => (a !== null && b ? a / b : null);
   const pick = (variant?: Variant) => samples.filter((s) => !variant || s.variant === variant);
   /** RPC requests per call: the distinct per-method maps seen (one when every call made the same requests). */
   const rpcFigures = (maps: RpcCounts[]) => {
     const totals = maps.map((m) => Object.values(m).reduce((a, b) => a + b, 0));
-    const distinct = [...new Set(maps.map((m) => JSON.stringify(Object.fromEntries(Object.entries(m).sort()))))].map((s) => JSON.parse(s) as RpcCounts);
-    return { byMethod: distinct.length === 1 ? distinct[0] : distinct, totalMin: Math.min(...totals), totalMax: Math.max(...totals), totalMean: mean(totals) };
+    const distinct = [...new Set(maps.map((m) => JSON.stringify(Object.fromEntries(Object.entries(m).sort()))))].map(
+      (s) => JSON.parse(s) as RpcCounts,
+    );
+    return {
+      byMethod: distinct.length === 1 ? distinct[0] : distinct,
+      totalMin: Math.min(...totals),
+      totalMax: Math.max(...totals),
+      totalMean: mean(totals),
+    };
   };
 
   const build = {
@@ -259,8 +317,14 @@ try {
   };
   const confirmFloor = dist(pick().map((s) => s.confirmFloorMs));
   const rpc = {
-    build: { firstBuy: rpcFigures(pick("firstBuy").map((s) => s.buildRpc)), noFirstBuy: rpcFigures(pick("noFirstBuy").map((s) => s.buildRpc)) },
-    confirm: { firstBuy: rpcFigures(pick("firstBuy").map((s) => s.confirmRpc)), noFirstBuy: rpcFigures(pick("noFirstBuy").map((s) => s.confirmRpc)) },
+    build: {
+      firstBuy: rpcFigures(pick("firstBuy").map((s) => s.buildRpc)),
+      noFirstBuy: rpcFigures(pick("noFirstBuy").map((s) => s.buildRpc)),
+    },
+    confirm: {
+      firstBuy: rpcFigures(pick("firstBuy").map((s) => s.confirmRpc)),
+      noFirstBuy: rpcFigures(pick("noFirstBuy").map((s) => s.confirmRpc)),
+    },
     firstBuildOfProcess: firstBuildRpc,
     idleTwoSeconds: idleRpc,
     budget: RPC_BUDGET,
@@ -270,7 +334,12 @@ try {
   const result = {
     benchmark: "build",
     measuredAt: new Date().toISOString(),
-    machine: { cpus: cpus().length, node: process.version, loadAverageAtStart: loadAtStart, loadAverageAtEnd: loadavg() },
+    machine: {
+      cpus: cpus().length,
+      node: process.version,
+      loadAverageAtStart: loadAtStart,
+      loadAverageAtEnd: loadavg(),
+    },
     database: "pglite",
     launches,
     warmupLaunches: warmup,
@@ -291,19 +360,32 @@ try {
     ratios: {
       build: { p50: ratio(build.all.p50, buildFloor.p50), p99: ratio(build.all.p99, buildFloor.p99) },
       buildFirstBuy: { p50: ratio(build.firstBuy.p50, buildFloor.p50), p99: ratio(build.firstBuy.p99, buildFloor.p99) },
-      buildNoFirstBuy: { p50: ratio(build.noFirstBuy.p50, buildFloor.p50), p99: ratio(build.noFirstBuy.p99, buildFloor.p99) },
+      buildNoFirstBuy: {
+        p50: ratio(build.noFirstBuy.p50, buildFloor.p50),
+        p99: ratio(build.noFirstBuy.p99, buildFloor.p99),
+      },
       confirm: { p50: ratio(confirm.all.p50, confirmFloor.p50), p99: ratio(confirm.all.p99, confirmFloor.p99) },
-      builderInProcess: { p50: ratio(builderInProcess.p50, buildFloor.p50), p99: ratio(builderInProcess.p99, buildFloor.p99) },
-      verifierInProcess: { p50: ratio(verifierInProcess.p50, confirmFloor.p50), p99: ratio(verifierInProcess.p99, confirmFloor.p99) },
+      builderInProcess: {
+        p50: ratio(builderInProcess.p50, buildFloor.p50),
+        p99: ratio(builderInProcess.p99, buildFloor.p99),
+      },
+      verifierInProcess: {
+        p50: ratio(verifierInProcess.p50, confirmFloor.p50),
+        p99: ratio(verifierInProcess.p99, confirmFloor.p99),
+      },
     },
     floors: {
       build: "one viem simulateContract (eth_call) of the same launch, directly against anvil",
       confirm: "one viem getTransactionReceipt of the launch transaction, directly against anvil",
-      statusRead: "statusReadMs: GET /api/v1/evmchain/launches/status of the launch just built (API key, rate limit, one store read): what any v1 call costs before chain work",
-      buildReplay: "buildReplayMs: the same build request again, answered from the store (API key, rate limit, store read, signature recovery; no RPC)",
-      inProcess: "builderInProcessMs / verifierInProcessMs: launch/build.ts and launch/verify.ts called in the benchmark's process on a direct anvil client (no HTTP, auth or store)",
+      statusRead:
+        "statusReadMs: GET /api/v1/evmchain/launches/status of the launch just built (API key, rate limit, one store read): what any v1 call costs before chain work",
+      buildReplay:
+        "buildReplayMs: the same build request again, answered from the store (API key, rate limit, store read, signature recovery; no RPC)",
+      inProcess:
+        "builderInProcessMs / verifierInProcessMs: launch/build.ts and launch/verify.ts called in the benchmark's process on a direct anvil client (no HTTP, auth or store)",
     },
-    target: "no latency target set in the issue (figures reported as ratios to the floors); RPC requests per build and per confirm within the budget of docs/launch.md (test/rpcBudget.ts)",
+    target:
+      "no latency target set in the issue (figures reported as ratios to the floors); RPC requests per build and per confirm within the budget of docs/launch.md (test/rpcBudget.ts)",
     met: { rpcWithinBudget: budgetViolations.length === 0, noIdleRpc: Object.keys(idleRpc).length === 0 },
   };
   console.log(JSON.stringify(result, null, 2));

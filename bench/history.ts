@@ -30,7 +30,13 @@ export type History = { tokens: Address[]; pools: Address[]; swapTransactions: n
  */
 export async function buildHistory(
   manifest: DeploymentManifest,
-  options: { launches: number; swaps: number; swapsPerTransaction?: number; hotShare?: number; secondsPerTransaction?: number },
+  options: {
+    launches: number;
+    swaps: number;
+    swapsPerTransaction?: number;
+    hotShare?: number;
+    secondsPerTransaction?: number;
+  },
 ): Promise<History> {
   const publicClient = createPublicClient({ transport: http(manifest.rpcUrl), pollingInterval: 50 });
   const tokens: Address[] = [];
@@ -43,7 +49,11 @@ export async function buildHistory(
   }
 
   const { walletClient: wallet } = createDevnetClients(manifest.rpcUrl, manifest.chainId, devAccount(0));
-  const deployHash = await wallet.deployContract({ abi: swapBatcherAbi, bytecode: swapBatcherBytecode, args: [manifest.contracts.weth] });
+  const deployHash = await wallet.deployContract({
+    abi: swapBatcherAbi,
+    bytecode: swapBatcherBytecode,
+    args: [manifest.contracts.weth],
+  });
   const batcher = (await publicClient.waitForTransactionReceipt({ hash: deployHash })).contractAddress!;
 
   const testClient = createTestClient({ mode: "anvil", transport: http(manifest.rpcUrl) });

@@ -38,8 +38,18 @@ export async function measureLogFloor(
   for (let from = BigInt(manifest.startBlock); from <= toBlock; from += chunk) {
     const to = from + chunk - 1n < toBlock ? from + chunk - 1n : toBlock;
     const [launchLogs, swapLogs] = await Promise.all([
-      client.getLogs({ address: manifest.acceptedFactories, event: getAbiItem({ abi: launchFactoryAbi, name: "TokenLaunched" }), fromBlock: from, toBlock: to }),
-      client.getLogs({ address: pools, event: getAbiItem({ abi: uniswapV3PoolAbi, name: "Swap" }), fromBlock: from, toBlock: to }),
+      client.getLogs({
+        address: manifest.acceptedFactories,
+        event: getAbiItem({ abi: launchFactoryAbi, name: "TokenLaunched" }),
+        fromBlock: from,
+        toBlock: to,
+      }),
+      client.getLogs({
+        address: pools,
+        event: getAbiItem({ abi: uniswapV3PoolAbi, name: "Swap" }),
+        fromBlock: from,
+        toBlock: to,
+      }),
     ]);
     logs += launchLogs.length + swapLogs.length;
   }
@@ -55,7 +65,13 @@ export async function measureLogFloor(
 export async function waitForIndexedTrades(
   serviceUrl: string,
   pid: number,
-  options: { launches: number; swaps: number; pollMs?: number; onProgress?: (trades: number) => void; exited?: () => string | null },
+  options: {
+    launches: number;
+    swaps: number;
+    pollMs?: number;
+    onProgress?: (trades: number) => void;
+    exited?: () => string | null;
+  },
 ): Promise<{ trades: number; peakRssBytes: number | null }> {
   let peak: number | null = null;
   let lastReported = 0;
@@ -72,7 +88,8 @@ export async function waitForIndexedTrades(
         options.onProgress(trades);
         lastReported = trades;
       }
-      if (body.tokens.length === Math.min(options.launches, 100) && trades >= options.swaps) return { trades, peakRssBytes: peak };
+      if (body.tokens.length === Math.min(options.launches, 100) && trades >= options.swaps)
+        return { trades, peakRssBytes: peak };
     }
     await new Promise((r) => setTimeout(r, options.pollMs ?? 250));
   }

@@ -59,7 +59,11 @@ try {
   writeManifest(manifestPath, manifest);
   const client = createPublicClient({ transport: http(anvil.rpcUrl), pollingInterval: POLL_MS });
   const creator = createWalletClient({ account: devAccount(1), transport: http(anvil.rpcUrl) });
-  const launched = await launchToken(creator, client, manifest, { name: "Live Bench", symbol: "LIVE", firstBuyWei: parseEther("0.01") });
+  const launched = await launchToken(creator, client, manifest, {
+    name: "Live Bench",
+    symbol: "LIVE",
+    firstBuyWei: parseEther("0.01"),
+  });
   const token = launched.event.token;
   const pool = launched.event.pool;
 
@@ -120,9 +124,15 @@ try {
   const started = performance.now();
   const lagSampler = (async () => {
     while (running) {
-      const [head, status] = await Promise.all([client.getBlockNumber(), fetch(`${service.url}/status`).then((r) => r.json()).catch(() => null)]);
+      const [head, status] = await Promise.all([
+        client.getBlockNumber(),
+        fetch(`${service.url}/status`)
+          .then((r) => r.json())
+          .catch(() => null),
+      ]);
       const indexed = (Object.values(status ?? {})[0] as { block?: { number?: number } } | undefined)?.block?.number;
-      if (typeof indexed === "number") lagSamples.push({ tSec: (performance.now() - started) / 1000, lagBlocks: Number(head) - indexed });
+      if (typeof indexed === "number")
+        lagSamples.push({ tSec: (performance.now() - started) / 1000, lagBlocks: Number(head) - indexed });
       await sleep(1000);
     }
   })();
@@ -188,7 +198,12 @@ try {
   const result = {
     benchmark: "live",
     measuredAt: new Date().toISOString(),
-    machine: { cpus: cpus().length, node: process.version, loadAverageAtStart: loadAtStart, loadAverageAtEnd: loadavg() },
+    machine: {
+      cpus: cpus().length,
+      node: process.version,
+      loadAverageAtStart: loadAtStart,
+      loadAverageAtEnd: loadavg(),
+    },
     database: values.database,
     blockTimeMs: 100,
     ponderPollingIntervalMs: PONDER_POLLING_MS,
@@ -197,10 +212,18 @@ try {
     durationSec,
     tradesSent: sent,
     tradesNotSeenOverHttp: missing,
-    serviceMs: { p50: serviceP50, p99: serviceP99, max: serviceMs.length ? Math.max(...serviceMs) : null, samples: serviceMs.length },
+    serviceMs: {
+      p50: serviceP50,
+      p99: serviceP99,
+      max: serviceMs.length ? Math.max(...serviceMs) : null,
+      samples: serviceMs.length,
+    },
     serviceSecondHalfMs: { p50: percentile(steadyMs, 0.5), p99: percentile(steadyMs, 0.99), samples: steadyMs.length },
     floorMs: { p50: floorP50, p99: floorP99, samples: floorMs.length },
-    ratioToFloor: { p50: serviceP50 !== null && floorP50 ? serviceP50 / floorP50 : null, p99: serviceP99 !== null && floorP99 ? serviceP99 / floorP99 : null },
+    ratioToFloor: {
+      p50: serviceP50 !== null && floorP50 ? serviceP50 / floorP50 : null,
+      p99: serviceP99 !== null && floorP99 ? serviceP99 / floorP99 : null,
+    },
     lagBlocks: {
       firstThirdMean: lagFirst,
       lastThirdMean: lagLast,
@@ -219,7 +242,10 @@ try {
   };
   console.log(JSON.stringify(result, null, 2));
   mkdirSync("bench/results", { recursive: true });
-  writeFileSync(`bench/results/live${onPostgres ? "-postgres" : ""}${rpcUrls > 1 ? `-${rpcUrls}rpc` : ""}.json`, `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(
+    `bench/results/live${onPostgres ? "-postgres" : ""}${rpcUrls > 1 ? `-${rpcUrls}rpc` : ""}.json`,
+    `${JSON.stringify(result, null, 2)}\n`,
+  );
 } finally {
   await anvil.stop();
   await database?.drop().catch(() => {});

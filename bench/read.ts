@@ -87,7 +87,9 @@ async function load(name: string, url: string) {
     timeouts: result.timeouts,
     bytesPerResponse: result.requests.total ? Math.round(result.throughput.total / result.requests.total) : 0,
   };
-  console.log(`${name.padEnd(10)} ${figures.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${figures.latencyMs.p50} ms  p99 ${figures.latencyMs.p99} ms  non-2xx ${figures.non2xx}  errors ${figures.errors}`);
+  console.log(
+    `${name.padEnd(10)} ${figures.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${figures.latencyMs.p50} ms  p99 ${figures.latencyMs.p99} ms  non-2xx ${figures.non2xx}  errors ${figures.errors}`,
+  );
   return figures;
 }
 
@@ -130,12 +132,20 @@ async function indexPhase(): Promise<void> {
       secondsPerTransaction,
     });
     const generationSec = (performance.now() - generationStart) / 1000;
-    console.log(`history built in ${generationSec.toFixed(1)} s (${history.swapTransactions} swap transactions, head ${history.lastBlock})`);
+    console.log(
+      `history built in ${generationSec.toFixed(1)} s (${history.swapTransactions} swap transactions, head ${history.lastBlock})`,
+    );
     // Bury the history under empty blocks: the service backfills it in its historical mode.
     await client.request({ method: "anvil_mine" as never, params: [numberToHex(200)] as never });
 
     // As many swaps per getLogs request as 20 blocks of 300-swap batches.
-    const floor = await measureLogFloor(client, manifest, history.pools, history.lastBlock, Math.max(1, Math.floor(6_000 / swapsPerTransaction)));
+    const floor = await measureLogFloor(
+      client,
+      manifest,
+      history.pools,
+      history.lastBlock,
+      Math.max(1, Math.floor(6_000 / swapsPerTransaction)),
+    );
     console.log(`floor: ${floor.logs} logs fetched and decoded in ${floor.seconds.toFixed(2)} s`);
 
     const serviceStart = performance.now();
@@ -154,19 +164,32 @@ async function indexPhase(): Promise<void> {
         launches,
         swaps,
         pollMs: 1_000,
-        exited: () => (service.child.exitCode !== null || service.child.signalCode !== null ? `code ${service.child.exitCode} signal ${service.child.signalCode}\n${service.output().slice(-4000)}` : null),
-        onProgress: (trades) => console.log(`  indexed ${trades} trades after ${((performance.now() - serviceStart) / 1000).toFixed(0)} s, rss ${((rssBytes(service.child.pid!)?.current ?? 0) / 2 ** 20).toFixed(0)} MB`),
+        exited: () =>
+          service.child.exitCode !== null || service.child.signalCode !== null
+            ? `code ${service.child.exitCode} signal ${service.child.signalCode}\n${service.output().slice(-4000)}`
+            : null,
+        onProgress: (trades) =>
+          console.log(
+            `  indexed ${trades} trades after ${((performance.now() - serviceStart) / 1000).toFixed(0)} s, rss ${((rssBytes(service.child.pid!)?.current ?? 0) / 2 ** 20).toFixed(0)} MB`,
+          ),
       });
       const indexSec = (performance.now() - serviceStart) / 1000;
-      console.log(`indexed ${indexed.trades} trades in ${indexSec.toFixed(1)} s; peak RSS ${((indexed.peakRssBytes ?? 0) / 2 ** 20).toFixed(0)} MB`);
+      console.log(
+        `indexed ${indexed.trades} trades in ${indexSec.toFixed(1)} s; peak RSS ${((indexed.peakRssBytes ?? 0) / 2 ** 20).toFixed(0)} MB`,
+      );
 
       const hot = history.tokens[0]!;
       // The busiest day: the hot token's first day after launch holds the most 1m candles.
       const launchTimestampSec = Number(
-        ((await (await fetch(`${service.url}/api/public/token/${hot}`)).json()) as { token: { launch_timestamp_sec: number } }).token.launch_timestamp_sec,
+        (
+          (await (await fetch(`${service.url}/api/public/token/${hot}`)).json()) as {
+            token: { launch_timestamp_sec: number };
+          }
+        ).token.launch_timestamp_sec,
       );
       const candlesPath = `/api/public/token/${hot}/candles?resolution=1m&from=${launchTimestampSec}&to=${launchTimestampSec + 86_400 - 60}`;
-      const candlesIn1Day = ((await (await fetch(`${service.url}${candlesPath}`)).json()) as { candles: unknown[] }).candles.length;
+      const candlesIn1Day = ((await (await fetch(`${service.url}${candlesPath}`)).json()) as { candles: unknown[] })
+        .candles.length;
       const run: Indexed = {
         schema,
         database: values.database!,
@@ -175,7 +198,15 @@ async function indexPhase(): Promise<void> {
         hotToken: hot,
         candlesPath,
         candlesIn1Day,
-        history: { launches, swaps, swapsPerTransaction, hotShare: Number(values["hot-share"]), secondsPerTransaction, swapTransactions: history.swapTransactions, generationSeconds: generationSec },
+        history: {
+          launches,
+          swaps,
+          swapsPerTransaction,
+          hotShare: Number(values["hot-share"]),
+          secondsPerTransaction,
+          swapTransactions: history.swapTransactions,
+          generationSeconds: generationSec,
+        },
         backfill: {
           floor: { seconds: floor.seconds, logs: floor.logs },
           service: { seconds: indexSec, swapsPerSecond: swaps / indexSec, includesStartup: true },
@@ -218,7 +249,9 @@ function serviceEnv(manifestPath: string, dataDir: string, databaseUrl: string):
 /** Loads the baseline and the three read endpoints with autocannon; writes the results file. */
 async function loadPhase(serviceUrl: string, run: Indexed): Promise<void> {
   const hot = run.hotToken;
-  const tradesPage = ((await (await fetch(`${serviceUrl}/api/public/token/${hot}/trades?limit=100`)).json()) as { trades: unknown[] }).trades.length;
+  const tradesPage = (
+    (await (await fetch(`${serviceUrl}/api/public/token/${hot}/trades?limit=100`)).json()) as { trades: unknown[] }
+  ).trades.length;
   console.log(`hot token ${hot}: ${run.candlesIn1Day} 1m candles in its first day, trades page of ${tradesPage}`);
   const runs = [];
   runs.push(await load("baseline", `${serviceUrl}/api/public`));
@@ -230,7 +263,11 @@ async function loadPhase(serviceUrl: string, run: Indexed): Promise<void> {
   const baselineRps = baselines.reduce((sum, r) => sum + r.requestsPerSecond, 0) / baselines.length;
   const endpoints = runs
     .filter((r) => r.name !== "baseline")
-    .map((r) => ({ ...r, ratioToBaseline: r.requestsPerSecond / baselineRps, meetsTarget: r.requestsPerSecond / baselineRps >= 0.5 && r.latencyMs.p99 <= 20 }));
+    .map((r) => ({
+      ...r,
+      ratioToBaseline: r.requestsPerSecond / baselineRps,
+      meetsTarget: r.requestsPerSecond / baselineRps >= 0.5 && r.latencyMs.p99 <= 20,
+    }));
   const result = {
     benchmark: "read",
     measuredAt: new Date().toISOString(),
@@ -240,18 +277,33 @@ async function loadPhase(serviceUrl: string, run: Indexed): Promise<void> {
     history: run.history,
     backfill: run.backfill,
     memory: run.memory,
-    load: { connections, durationSec, baseline: { requestsPerSecond: baselineRps, runs: baselines }, endpoints, hotToken: hot, candlesIn1Day: run.candlesIn1Day },
+    load: {
+      connections,
+      durationSec,
+      baseline: { requestsPerSecond: baselineRps, runs: baselines },
+      endpoints,
+      hotToken: hot,
+      candlesIn1Day: run.candlesIn1Day,
+    },
     target: "each endpoint >= 0.5x baseline requests/s and p99 <= 20 ms",
   };
   console.log(JSON.stringify(result, null, 2));
   mkdirSync("bench/results", { recursive: true });
-  writeFileSync(`bench/results/read${run.database === "postgres" ? "" : "-pglite"}.json`, `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(
+    `bench/results/read${run.database === "postgres" ? "" : "-pglite"}.json`,
+    `${JSON.stringify(result, null, 2)}\n`,
+  );
 }
 
 if (values.reuse) {
   const run = JSON.parse(readFileSync(keepFile, "utf8")) as Indexed;
   const dataDir = mkdtempSync(join(tmpdir(), "bench-read-"));
-  const service = await startPonder({ command: "serve", port: await findFreePort(), schema: run.schema, env: serviceEnv(run.manifestPath, dataDir, run.databaseUrl) });
+  const service = await startPonder({
+    command: "serve",
+    port: await findFreePort(),
+    schema: run.schema,
+    env: serviceEnv(run.manifestPath, dataDir, run.databaseUrl),
+  });
   try {
     await loadPhase(service.url, run);
   } finally {

@@ -40,7 +40,28 @@ const { values } = parseArgs({
 });
 const tokenCount = Number(values.tokens);
 const runs = Number(values.runs);
-const SYLLABLES = ["pe", "po", "mo", "ka", "zu", "ri", "do", "ge", "la", "ne", "to", "bi", "sha", "kun", "mar", "fro", "dog", "cat", "moon", "chad"];
+const SYLLABLES = [
+  "pe",
+  "po",
+  "mo",
+  "ka",
+  "zu",
+  "ri",
+  "do",
+  "ge",
+  "la",
+  "ne",
+  "to",
+  "bi",
+  "sha",
+  "kun",
+  "mar",
+  "fro",
+  "dog",
+  "cat",
+  "moon",
+  "chad",
+];
 
 /** Times `fn` `runs` times after a warm-up; milliseconds. */
 async function timeIt(fn: () => Promise<unknown>): Promise<{ p50: number; p99: number }> {
@@ -55,15 +76,33 @@ async function timeIt(fn: () => Promise<unknown>): Promise<{ p50: number; p99: n
 }
 
 const stack = await startStack({ schema: "bench_search", database: "postgres" });
-const pool = new pg.Pool({ connectionString: stack.serviceEnv.DATABASE_URL, options: `-c search_path="${stack.schema}"`, max: 2 });
+const pool = new pg.Pool({
+  connectionString: stack.serviceEnv.DATABASE_URL,
+  options: `-c search_path="${stack.schema}"`,
+  max: 2,
+});
 try {
-  const launched = await launchToken(stack.wallet(1), stack.publicClient, stack.manifest, { name: "Template", symbol: "TMPL", firstBuyWei: parseEther("0.01") });
+  const launched = await launchToken(stack.wallet(1), stack.publicClient, stack.manifest, {
+    name: "Template",
+    symbol: "TMPL",
+    firstBuyWei: parseEther("0.01"),
+  });
   const template = launched.event.token.toLowerCase();
-  await until("template indexed", async () => ((await stack.request(`/api/public/token/${template}`)).status === 200 ? true : undefined), 60_000);
+  await until(
+    "template indexed",
+    async () => ((await stack.request(`/api/public/token/${template}`)).status === 200 ? true : undefined),
+    60_000,
+  );
 
   // Copies of the indexer's row: every column as the template's, except identity, text and market cap.
-  const columns = (await pool.query<{ column_name: string }>(`select column_name from information_schema.columns where table_schema = $1 and table_name = 'token' order by ordinal_position`, [stack.schema])).rows.map((r) => r.column_name);
-  const syllable = (n: number) => `(array[${SYLLABLES.map((s) => `'${s}'`).join(",")}])[1 + ('x' || substr(md5(i::text), ${n}, 2))::bit(8)::int % ${SYLLABLES.length}]`;
+  const columns = (
+    await pool.query<{ column_name: string }>(
+      `select column_name from information_schema.columns where table_schema = $1 and table_name = 'token' order by ordinal_position`,
+      [stack.schema],
+    )
+  ).rows.map((r) => r.column_name);
+  const syllable = (n: number) =>
+    `(array[${SYLLABLES.map((s) => `'${s}'`).join(",")}])[1 + ('x' || substr(md5(i::text), ${n}, 2))::bit(8)::int % ${SYLLABLES.length}]`;
   const word = `${syllable(1)} || ${syllable(3)} || ${syllable(5)}`;
   const overrides: Record<string, string> = {
     address: `'0x' || lpad(to_hex(i), 8, '0') || substr(md5(i::text), 1, 32)`,
@@ -79,7 +118,10 @@ try {
   const filler = await pool.connect();
   try {
     await filler.query("set session_replication_role = replica");
-    await filler.query(`insert into token (${columns.map((c) => `"${c}"`).join(", ")}) select ${select} from token t, generate_series(1, ${tokenCount}) i where t.address = $1`, [template]);
+    await filler.query(
+      `insert into token (${columns.map((c) => `"${c}"`).join(", ")}) select ${select} from token t, generate_series(1, ${tokenCount}) i where t.address = $1`,
+      [template],
+    );
   } finally {
     await filler.query("reset session_replication_role");
     filler.release();
@@ -88,7 +130,11 @@ try {
   const fillSec = (performance.now() - t0) / 1000;
 
   const db = drizzle(pool, { schema }) as unknown as MarketDb;
-  const sample = (await pool.query<{ address: string; symbol: string; name: string }>(`select address, symbol, name from token where launch_seq = (select max(launch_seq) / 2 from token)`)).rows[0]!;
+  const sample = (
+    await pool.query<{ address: string; symbol: string; name: string }>(
+      `select address, symbol, name from token where launch_seq = (select max(launch_seq) / 2 from token)`,
+    )
+  ).rows[0]!;
   const kinds: Record<string, () => Promise<unknown>> = {
     symbol_exact: () => searchTokens(db, sample.symbol, 10),
     prefix_2: () => searchTokens(db, sample.symbol.slice(0, 2), 10),
@@ -98,7 +144,12 @@ try {
     address_prefix: () => searchTokens(db, sample.address.slice(0, 10), 10),
     no_match: () => searchTokens(db, "zzqqx", 10),
   };
-  const baseline = () => db.select().from(schema.token).where(eq(schema.token.address, sample.address as `0x${string}`)).limit(1);
+  const baseline = () =>
+    db
+      .select()
+      .from(schema.token)
+      .where(eq(schema.token.address, sample.address as `0x${string}`))
+      .limit(1);
 
   const measure = async () => {
     const base = await timeIt(baseline);
@@ -110,7 +161,13 @@ try {
     return { baseline: { p50Ms: round(base.p50), p99Ms: round(base.p99) }, kinds: out };
   };
   const indexed = await measure();
-  for (const name of ["token_symbol_search_idx", "token_name_search_idx", "token_slug_search_idx", "token_word_search_idx"]) await pool.query(`drop index "${name}"`);
+  for (const name of [
+    "token_symbol_search_idx",
+    "token_name_search_idx",
+    "token_slug_search_idx",
+    "token_word_search_idx",
+  ])
+    await pool.query(`drop index "${name}"`);
   const withoutIndexes = await measure();
 
   const result = {

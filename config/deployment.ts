@@ -107,7 +107,10 @@ function fromEnvironment(env: NodeJS.ProcessEnv): unknown {
       poolFee: 10_000,
       tickSpacing: 200,
     },
-    acceptedFactories: (env.ACCEPTED_FACTORIES || factory).split(",").map((a) => a.trim()).filter(Boolean),
+    acceptedFactories: (env.ACCEPTED_FACTORIES || factory)
+      .split(",")
+      .map((a) => a.trim())
+      .filter(Boolean),
   };
 }
 

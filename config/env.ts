@@ -31,12 +31,15 @@ const int = (min: number, max = Number.MAX_SAFE_INTEGER, hint?: string) =>
     .string()
     .refine(
       (v) => /^-?\d+$/.test(v) && Number(v) >= min && Number(v) <= max,
-      hint ?? (max === Number.MAX_SAFE_INTEGER ? `must be an integer >= ${min}` : `must be an integer from ${min} to ${max}`),
+      hint ??
+        (max === Number.MAX_SAFE_INTEGER ? `must be an integer >= ${min}` : `must be an integer from ${min} to ${max}`),
     )
     .transform(Number);
 
 const wei = z.string().regex(/^\d+$/, "must be a decimal integer in wei");
-const address = z.string().refine((v) => isAddress(v, { strict: false }), "must be a 20-byte hex address (0x + 40 hex digits)");
+const address = z
+  .string()
+  .refine((v) => isAddress(v, { strict: false }), "must be a 20-byte hex address (0x + 40 hex digits)");
 const url = (protocols: string[], what: string) =>
   z.string().refine((v) => {
     try {
@@ -48,13 +51,17 @@ const url = (protocols: string[], what: string) =>
 const urlList = (protocols: string[], what: string) =>
   z.string().refine(
     (v) =>
-      v.split(",").map((u) => u.trim()).filter(Boolean).every((u) => {
-        try {
-          return protocols.includes(new URL(u).protocol);
-        } catch {
-          return false;
-        }
-      }),
+      v
+        .split(",")
+        .map((u) => u.trim())
+        .filter(Boolean)
+        .every((u) => {
+          try {
+            return protocols.includes(new URL(u).protocol);
+          } catch {
+            return false;
+          }
+        }),
     `must be ${what}`,
   );
 /** `TRUST_PROXY`: `0`, a hop count, or a list of proxy addresses / CIDR ranges / names (config/proxyTrust.ts). */
@@ -70,7 +77,12 @@ const proxyTrust = z.string().superRefine((v, ctx) => {
 });
 const flag = z.enum(["0", "1"], { message: 'must be "0" or "1"' });
 const pgIdentifier = (max: number) =>
-  z.string().regex(new RegExp(`^[a-z_][a-z0-9_]{0,${max - 1}}$`), `must be a lowercase identifier ([a-z_][a-z0-9_]*), at most ${max} characters`);
+  z
+    .string()
+    .regex(
+      new RegExp(`^[a-z_][a-z0-9_]{0,${max - 1}}$`),
+      `must be a lowercase identifier ([a-z_][a-z0-9_]*), at most ${max} characters`,
+    );
 const slug = z
   .string()
   .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, "must be 1-40 characters of [a-z0-9-], starting with a letter or digit")
@@ -93,95 +105,102 @@ export const PRODUCTION_REQUIRED = [
  * The schema: one entry per environment variable. Defaults here are the documented defaults
  * (README, `.env.example`); a variable without a default is optional.
  */
-export const ENV_SCHEMA = z
-  .object({
-    // Chain and contracts (config/deployment.ts)
-    RPC_URL: optional(url(["http:", "https:"], "an http(s) URL")),
-    CHAIN_ID: optional(int(1)).default(4663),
-    START_BLOCK: optional(int(0)),
-    LAUNCH_FACTORY_ADDRESS: optional(address),
-    FEE_LOCKER_ADDRESS: optional(address),
-    ACCEPTED_FACTORIES: optional(
-      z.string().refine(
-        (v) => v.split(",").map((a) => a.trim()).filter(Boolean).every((a) => isAddress(a, { strict: false })),
-        "must be comma-separated 20-byte hex addresses",
+export const ENV_SCHEMA = z.object({
+  // Chain and contracts (config/deployment.ts)
+  RPC_URL: optional(url(["http:", "https:"], "an http(s) URL")),
+  CHAIN_ID: optional(int(1)).default(4663),
+  START_BLOCK: optional(int(0)),
+  LAUNCH_FACTORY_ADDRESS: optional(address),
+  FEE_LOCKER_ADDRESS: optional(address),
+  ACCEPTED_FACTORIES: optional(
+    z.string().refine(
+      (v) =>
+        v
+          .split(",")
+          .map((a) => a.trim())
+          .filter(Boolean)
+          .every((a) => isAddress(a, { strict: false })),
+      "must be comma-separated 20-byte hex addresses",
+    ),
+  ),
+  PROTOCOL_FEE_RECIPIENT: optional(address),
+  WETH_ADDRESS: optional(address),
+  UNISWAP_V3_FACTORY_ADDRESS: optional(address),
+  NONFUNGIBLE_POSITION_MANAGER_ADDRESS: optional(address),
+  SWAP_ROUTER_ADDRESS: optional(address),
+  QUOTER_V2_ADDRESS: optional(address),
+  MINIMUM_POOL_LIQUIDITY_WEI: optional(wei),
+  START_TICK: optional(int(-887272, 887272, "must be an integer tick from -887272 to 887272")),
+  DEPLOYMENT_MANIFEST: optional(z.string()).default(".devnet/manifest.json"),
+  // Databases
+  DATABASE_URL: optional(url(["postgres:", "postgresql:"], "a postgres:// or postgresql:// connection URL")),
+  DATABASE_SCHEMA: optional(pgIdentifier(45)).default("evmchain"),
+  PONDER_PGLITE_DIR: optional(z.string()).default(".ponder/pglite"),
+  STORE_SCHEMA: optional(pgIdentifier(63)).default("launch_store"),
+  STORE_PGLITE_DIR: optional(z.string()).default(".data/store"),
+  // Service
+  PORT: optional(int(1, 65535)).default(42069),
+  PUBLIC_BASE_URL: optional(url(["http:", "https:"], "an http(s) URL (origin of the public site, no trailing path)")),
+  POLLING_INTERVAL_MS: optional(int(1)).default(100),
+  INDEXER_RPC_URLS: optional(urlList(["http:", "https:"], "comma-separated http(s) URLs")),
+  API_RPC_TIMEOUT_MS: optional(int(100)).default(5000),
+  API_RPC_RETRY_COUNT: optional(int(0, 10)).default(1),
+  TRUST_PROXY: optional(proxyTrust).default("0"),
+  V1_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(60),
+  PUBLIC_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(600),
+  SESSION_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(120),
+  API_KEYS_PER_WALLET: optional(int(1)).default(10),
+  PAGES_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(120),
+  HEALTH_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(60),
+  READ_CACHE_TTL_MS: optional(int(0, 60_000)).default(1000),
+  // Readiness (api/readiness.ts, docs/operations.md "Readiness and stalls"): ready while the
+  // indexed head is at most this many blocks behind the chain head (30 = 3 s of 100 ms blocks)
+  READY_MAX_LAG_BLOCKS: optional(int(0, 1_000_000)).default(30),
+  // ... and not stalled: behind the chain with the same indexed block for longer than this
+  READY_MAX_INDEXED_AGE_SEC: optional(int(1, 86_400)).default(15),
+  // npm start restarts the indexer after it has been stalled this long with its RPC answering (0: never)
+  INDEXER_RESTART_STALLED_SEC: optional(int(0, 86_400)).default(30),
+  // GET /metrics: the bearer token a scraper sends (unset: /metrics answers 404); api/metrics/access.ts
+  METRICS_TOKEN: optional(
+    z
+      .string()
+      .regex(
+        /^[A-Za-z0-9\-._~+/]{32,512}=*$/,
+        "must be 32-512 characters of A-Z a-z 0-9 - . _ ~ + / (an RFC 6750 bearer token; e.g. openssl rand -base64 32)",
       ),
-    ),
-    PROTOCOL_FEE_RECIPIENT: optional(address),
-    WETH_ADDRESS: optional(address),
-    UNISWAP_V3_FACTORY_ADDRESS: optional(address),
-    NONFUNGIBLE_POSITION_MANAGER_ADDRESS: optional(address),
-    SWAP_ROUTER_ADDRESS: optional(address),
-    QUOTER_V2_ADDRESS: optional(address),
-    MINIMUM_POOL_LIQUIDITY_WEI: optional(wei),
-    START_TICK: optional(int(-887272, 887272, "must be an integer tick from -887272 to 887272")),
-    DEPLOYMENT_MANIFEST: optional(z.string()).default(".devnet/manifest.json"),
-    // Databases
-    DATABASE_URL: optional(url(["postgres:", "postgresql:"], "a postgres:// or postgresql:// connection URL")),
-    DATABASE_SCHEMA: optional(pgIdentifier(45)).default("evmchain"),
-    PONDER_PGLITE_DIR: optional(z.string()).default(".ponder/pglite"),
-    STORE_SCHEMA: optional(pgIdentifier(63)).default("launch_store"),
-    STORE_PGLITE_DIR: optional(z.string()).default(".data/store"),
-    // Service
-    PORT: optional(int(1, 65535)).default(42069),
-    PUBLIC_BASE_URL: optional(url(["http:", "https:"], "an http(s) URL (origin of the public site, no trailing path)")),
-    POLLING_INTERVAL_MS: optional(int(1)).default(100),
-    INDEXER_RPC_URLS: optional(urlList(["http:", "https:"], "comma-separated http(s) URLs")),
-    API_RPC_TIMEOUT_MS: optional(int(100)).default(5000),
-    API_RPC_RETRY_COUNT: optional(int(0, 10)).default(1),
-    TRUST_PROXY: optional(proxyTrust).default("0"),
-    V1_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(60),
-    PUBLIC_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(600),
-    SESSION_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(120),
-    API_KEYS_PER_WALLET: optional(int(1)).default(10),
-    PAGES_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(120),
-    HEALTH_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(60),
-    READ_CACHE_TTL_MS: optional(int(0, 60_000)).default(1000),
-    // Readiness (api/readiness.ts, docs/operations.md "Readiness and stalls"): ready while the
-    // indexed head is at most this many blocks behind the chain head (30 = 3 s of 100 ms blocks)
-    READY_MAX_LAG_BLOCKS: optional(int(0, 1_000_000)).default(30),
-    // ... and not stalled: behind the chain with the same indexed block for longer than this
-    READY_MAX_INDEXED_AGE_SEC: optional(int(1, 86_400)).default(15),
-    // npm start restarts the indexer after it has been stalled this long with its RPC answering (0: never)
-    INDEXER_RESTART_STALLED_SEC: optional(int(0, 86_400)).default(30),
-    // GET /metrics: the bearer token a scraper sends (unset: /metrics answers 404); api/metrics/access.ts
-    METRICS_TOKEN: optional(
-      z
-        .string()
-        .regex(/^[A-Za-z0-9\-._~+/]{32,512}=*$/, "must be 32-512 characters of A-Z a-z 0-9 - . _ ~ + / (an RFC 6750 bearer token; e.g. openssl rand -base64 32)"),
-    ),
-    // Media upload decode queue (api/media/decodeQueue.ts): unset = one decode per core, two waiting per slot
-    IMAGE_DECODE_CONCURRENCY: optional(int(1, 256)),
-    IMAGE_DECODE_QUEUE_MAX: optional(int(0, 10_000)),
-    IMAGE_DECODE_WAIT_MS: optional(int(1, 600_000)).default(10_000),
-    // Market thresholds (config/market.ts)
-    BIG_BUY_THRESHOLD_WEI: optional(wei).default("50000000000000000"),
-    GRADUATION_MARKET_CAP_WEI: optional(wei).default("10000000000000000000"),
-    // Public surface (config/public.ts)
-    PARTNER_A_SLUG: optional(slug).default("partner-a"),
-    PARTNER_B_SLUG: optional(slug).default("partner-b"),
-    EVENTS_CONFIRMATION_BLOCKS: optional(int(1)).default(30),
-    DEFAULT_TOKEN_IMAGE_URL: optional(url(["http:", "https:"], "an http(s) URL")),
-    DEFAULT_TOKEN_DESCRIPTION: optional(z.string().max(1000, "must be at most 1,000 characters")),
-    // Launch write path (api/launch/, launch/network.ts)
-    LAUNCH_INTENT_TTL_SEC: optional(int(1)).default(900),
-    LAUNCH_REDIRECT_WAIT_MS: optional(int(0)).default(5000),
-    CHAIN_NAME: optional(z.string().min(1).max(64, "must be at most 64 characters")).default("evmchain"),
-    PUBLIC_RPC_URL: optional(urlList(["http:", "https:"], "comma-separated http(s) URLs")),
-    BLOCK_EXPLORER_URL: optional(urlList(["http:", "https:"], "comma-separated http(s) URLs")),
-    // Logs
-    LOG_FORMAT: optional(z.enum(["json", "pretty"], { message: 'must be "json" or "pretty"' })).default("json"),
-    PONDER_LOG_LEVEL: optional(
-      z.enum(["silent", "fatal", "error", "warn", "info", "debug", "trace"], {
-        message: "must be one of silent, fatal, error, warn, info, debug, trace",
-      }),
-    ),
-    LOG_PONDER: optional(flag).default("0"),
-    // Process lifecycle (scripts/start.ts, scripts/ponderProcess.ts)
-    SERVICE_START_TIMEOUT_MS: optional(int(1000)).default(60_000),
-    SHUTDOWN_TIMEOUT_MS: optional(int(1000, 600_000)).default(8000),
-    DEVNET_DIR: optional(z.string()).default(".devnet"),
-  });
+  ),
+  // Media upload decode queue (api/media/decodeQueue.ts): unset = one decode per core, two waiting per slot
+  IMAGE_DECODE_CONCURRENCY: optional(int(1, 256)),
+  IMAGE_DECODE_QUEUE_MAX: optional(int(0, 10_000)),
+  IMAGE_DECODE_WAIT_MS: optional(int(1, 600_000)).default(10_000),
+  // Market thresholds (config/market.ts)
+  BIG_BUY_THRESHOLD_WEI: optional(wei).default("50000000000000000"),
+  GRADUATION_MARKET_CAP_WEI: optional(wei).default("10000000000000000000"),
+  // Public surface (config/public.ts)
+  PARTNER_A_SLUG: optional(slug).default("partner-a"),
+  PARTNER_B_SLUG: optional(slug).default("partner-b"),
+  EVENTS_CONFIRMATION_BLOCKS: optional(int(1)).default(30),
+  DEFAULT_TOKEN_IMAGE_URL: optional(url(["http:", "https:"], "an http(s) URL")),
+  DEFAULT_TOKEN_DESCRIPTION: optional(z.string().max(1000, "must be at most 1,000 characters")),
+  // Launch write path (api/launch/, launch/network.ts)
+  LAUNCH_INTENT_TTL_SEC: optional(int(1)).default(900),
+  LAUNCH_REDIRECT_WAIT_MS: optional(int(0)).default(5000),
+  CHAIN_NAME: optional(z.string().min(1).max(64, "must be at most 64 characters")).default("evmchain"),
+  PUBLIC_RPC_URL: optional(urlList(["http:", "https:"], "comma-separated http(s) URLs")),
+  BLOCK_EXPLORER_URL: optional(urlList(["http:", "https:"], "comma-separated http(s) URLs")),
+  // Logs
+  LOG_FORMAT: optional(z.enum(["json", "pretty"], { message: 'must be "json" or "pretty"' })).default("json"),
+  PONDER_LOG_LEVEL: optional(
+    z.enum(["silent", "fatal", "error", "warn", "info", "debug", "trace"], {
+      message: "must be one of silent, fatal, error, warn, info, debug, trace",
+    }),
+  ),
+  LOG_PONDER: optional(flag).default("0"),
+  // Process lifecycle (scripts/start.ts, scripts/ponderProcess.ts)
+  SERVICE_START_TIMEOUT_MS: optional(int(1000)).default(60_000),
+  SHUTDOWN_TIMEOUT_MS: optional(int(1000, 600_000)).default(8000),
+  DEVNET_DIR: optional(z.string()).default(".devnet"),
+});
 
 /** The validated settings (numbers parsed, defaults applied). */
 export type Env = z.infer<typeof ENV_SCHEMA>;
@@ -196,7 +215,9 @@ export const ENV_NAMES: readonly string[] = Object.keys(ENV_SCHEMA.shape);
 export class ConfigError extends Error {
   override readonly name = "ConfigError";
   constructor(readonly problems: string[]) {
-    super(`invalid configuration (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n  ${problems.join("\n  ")}`);
+    super(
+      `invalid configuration (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n  ${problems.join("\n  ")}`,
+    );
   }
 }
 
@@ -214,13 +235,18 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): Env {
   const picked = Object.fromEntries(ENV_NAMES.map((name) => [name, env[name]]));
   const parsed = ENV_SCHEMA.safeParse(picked);
   const missing = env.LAUNCH_FACTORY_ADDRESS
-    ? PRODUCTION_REQUIRED.filter((name) => !env[name]).map((name) => `${name}: is required when LAUNCH_FACTORY_ADDRESS is set (production configuration)`)
+    ? PRODUCTION_REQUIRED.filter((name) => !env[name]).map(
+        (name) => `${name}: is required when LAUNCH_FACTORY_ADDRESS is set (production configuration)`,
+      )
     : [];
   if (parsed.success && missing.length === 0) return parsed.data;
   const problems = (parsed.error?.issues ?? []).map((issue) => {
     const name = String(issue.path[0] ?? "environment");
     const value = env[name];
-    const shown = value === undefined || SECRET_SETTINGS.has(name) ? "" : `, got ${JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value)}`;
+    const shown =
+      value === undefined || SECRET_SETTINGS.has(name)
+        ? ""
+        : `, got ${JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value)}`;
     return `${name}: ${issue.message}${shown}`;
   });
   throw new ConfigError([...problems, ...missing]);

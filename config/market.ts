@@ -27,11 +27,7 @@ export const DEFAULT_MARKET_THRESHOLDS: MarketThresholds = {
 export function loadMarketThresholds(env: NodeJS.ProcessEnv = process.env): MarketThresholds {
   return {
     bigBuyThresholdWei: readWei(env, "BIG_BUY_THRESHOLD_WEI", DEFAULT_MARKET_THRESHOLDS.bigBuyThresholdWei),
-    graduationMarketCapWei: readWei(
-      env,
-      "GRADUATION_MARKET_CAP_WEI",
-      DEFAULT_MARKET_THRESHOLDS.graduationMarketCapWei,
-    ),
+    graduationMarketCapWei: readWei(env, "GRADUATION_MARKET_CAP_WEI", DEFAULT_MARKET_THRESHOLDS.graduationMarketCapWei),
   };
 }
 

@@ -40,7 +40,10 @@ export function compileProxyTrust(setting: string | undefined): ProxyTrust {
     if (hops > MAX_TRUST_HOPS) throw new TypeError(`hop count ${hops} is above ${MAX_TRUST_HOPS}`);
     return (_address, hopIndex) => hopIndex < hops;
   }
-  const entries = value.split(",").map((entry) => entry.trim()).filter(Boolean);
+  const entries = value
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     if ((TRUST_NAMES as readonly string[]).includes(entry)) continue;
     // proxy-addr validates addresses and ranges itself; compile one entry at a time so the

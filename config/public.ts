@@ -35,8 +35,12 @@ const SLUG = /^[a-z0-9][a-z0-9-]{0,39}$/;
 export function loadPublicConfig(env: NodeJS.ProcessEnv = process.env): PublicConfig {
   const partnerASlug = env.PARTNER_A_SLUG || "partner-a";
   const partnerBSlug = env.PARTNER_B_SLUG || "partner-b";
-  for (const [name, value] of [["PARTNER_A_SLUG", partnerASlug], ["PARTNER_B_SLUG", partnerBSlug]] as const) {
-    if (!SLUG.test(value) || value === "evmchain") throw new Error(`${name} must match ${SLUG} and not be "evmchain", got "${value}"`);
+  for (const [name, value] of [
+    ["PARTNER_A_SLUG", partnerASlug],
+    ["PARTNER_B_SLUG", partnerBSlug],
+  ] as const) {
+    if (!SLUG.test(value) || value === "evmchain")
+      throw new Error(`${name} must match ${SLUG} and not be "evmchain", got "${value}"`);
   }
   const confirmationBlocks = Number(env.EVENTS_CONFIRMATION_BLOCKS || 30);
   if (!Number.isInteger(confirmationBlocks) || confirmationBlocks < 1) {

@@ -96,14 +96,17 @@ export async function launchToken(
 ): Promise<SentTransaction & { event: TokenLaunchedArgs }> {
   const factory = manifest.contracts.launchFactory;
   const value = BigInt(manifest.launchFactory.minimumPoolLiquidityWei) + (params.firstBuyWei ?? 0n);
-  const { request } = await abortable(publicClient.simulateContract({
-    account: walletClient.account,
-    address: factory,
-    abi: launchFactoryAbi,
-    functionName: "launch",
-    args: [params.name, params.symbol, params.firstBuyAmountOutMinimum ?? 0n],
-    value,
-  }), opts.signal);
+  const { request } = await abortable(
+    publicClient.simulateContract({
+      account: walletClient.account,
+      address: factory,
+      abi: launchFactoryAbi,
+      functionName: "launch",
+      args: [params.name, params.symbol, params.firstBuyAmountOutMinimum ?? 0n],
+      value,
+    }),
+    opts.signal,
+  );
   const sent = await sendContractCall(walletClient, publicClient, request, opts);
   const [log] = parseEventLogs({ abi: launchFactoryAbi, eventName: "TokenLaunched", logs: sent.receipt.logs }).filter(
     (l) => getAddress(l.address) === getAddress(factory),
@@ -135,14 +138,17 @@ export async function buyToken(
   opts: SendOptions = {},
 ): Promise<SentTransaction> {
   const deadlineSec = await abortable(deadline(publicClient), opts.signal);
-  const { request } = await abortable(publicClient.simulateContract({
-    account: walletClient.account,
-    address: manifest.contracts.swapRouter,
-    abi: swapRouterAbi,
-    functionName: "exactInputSingle",
-    args: [buyParams(manifest, token, walletClient.account.address, amountInWei, deadlineSec, amountOutMinimum)],
-    value: amountInWei,
-  }), opts.signal);
+  const { request } = await abortable(
+    publicClient.simulateContract({
+      account: walletClient.account,
+      address: manifest.contracts.swapRouter,
+      abi: swapRouterAbi,
+      functionName: "exactInputSingle",
+      args: [buyParams(manifest, token, walletClient.account.address, amountInWei, deadlineSec, amountOutMinimum)],
+      value: amountInWei,
+    }),
+    opts.signal,
+  );
   return sendContractCall(walletClient, publicClient, request, opts);
 }
 
@@ -151,7 +157,14 @@ export async function buyToken(
  * through the launch's 1% pool, no price limit.
  * @param deadlineSec - unix seconds after which the router refuses the swap
  */
-export function buyParams(manifest: DeploymentManifest, token: Address, recipient: Address, amountInWei: bigint, deadlineSec: bigint, amountOutMinimum = 0n) {
+export function buyParams(
+  manifest: DeploymentManifest,
+  token: Address,
+  recipient: Address,
+  amountInWei: bigint,
+  deadlineSec: bigint,
+  amountOutMinimum = 0n,
+) {
   return {
     tokenIn: manifest.contracts.weth,
     tokenOut: token,
@@ -187,33 +200,39 @@ export async function sellToken(
   amountOutMinimumWei = 0n,
   opts: SendOptions = {},
 ): Promise<SentTransaction> {
-  const approval = await abortable(publicClient.simulateContract({
-    account: walletClient.account,
-    address: token,
-    abi: erc20Abi,
-    functionName: "approve",
-    args: [manifest.contracts.swapRouter, tokenAmount],
-  }), opts.signal);
+  const approval = await abortable(
+    publicClient.simulateContract({
+      account: walletClient.account,
+      address: token,
+      abi: erc20Abi,
+      functionName: "approve",
+      args: [manifest.contracts.swapRouter, tokenAmount],
+    }),
+    opts.signal,
+  );
   await sendContractCall(walletClient, publicClient, approval.request, opts);
   const deadlineSec = await abortable(deadline(publicClient), opts.signal);
-  const { request } = await abortable(publicClient.simulateContract({
-    account: walletClient.account,
-    address: manifest.contracts.swapRouter,
-    abi: swapRouterAbi,
-    functionName: "exactInputSingle",
-    args: [
-      {
-        tokenIn: token,
-        tokenOut: manifest.contracts.weth,
-        fee: manifest.launchFactory.poolFee,
-        recipient: walletClient.account.address,
-        deadline: deadlineSec,
-        amountIn: tokenAmount,
-        amountOutMinimum: amountOutMinimumWei,
-        sqrtPriceLimitX96: 0n,
-      },
-    ],
-  }), opts.signal);
+  const { request } = await abortable(
+    publicClient.simulateContract({
+      account: walletClient.account,
+      address: manifest.contracts.swapRouter,
+      abi: swapRouterAbi,
+      functionName: "exactInputSingle",
+      args: [
+        {
+          tokenIn: token,
+          tokenOut: manifest.contracts.weth,
+          fee: manifest.launchFactory.poolFee,
+          recipient: walletClient.account.address,
+          deadline: deadlineSec,
+          amountIn: tokenAmount,
+          amountOutMinimum: amountOutMinimumWei,
+          sqrtPriceLimitX96: 0n,
+        },
+      ],
+    }),
+    opts.signal,
+  );
   return sendContractCall(walletClient, publicClient, request, opts);
 }
 
@@ -242,8 +261,14 @@ export async function collectFees(
   const base = { account: walletClient.account, address: manifest.contracts.feeLocker, abi: feeLockerAbi } as const;
   const { request } =
     positionIds.length === 1
-      ? await abortable(publicClient.simulateContract({ ...base, functionName: "collectFees", args: [first] }), opts.signal)
-      : await abortable(publicClient.simulateContract({ ...base, functionName: "collectFeesMany", args: [positionIds] }), opts.signal);
+      ? await abortable(
+          publicClient.simulateContract({ ...base, functionName: "collectFees", args: [first] }),
+          opts.signal,
+        )
+      : await abortable(
+          publicClient.simulateContract({ ...base, functionName: "collectFeesMany", args: [positionIds] }),
+          opts.signal,
+        );
   const sent = await sendContractCall(walletClient, publicClient, request, opts);
   const events = parseEventLogs({ abi: feeLockerAbi, eventName: "FeesCollected", logs: sent.receipt.logs })
     .filter((l) => getAddress(l.address) === getAddress(manifest.contracts.feeLocker))

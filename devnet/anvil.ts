@@ -76,7 +76,10 @@ export type AnvilInstance = {
 export class AnvilStartError extends Error {
   override name = "AnvilStartError" as const;
   readonly shortMessage: string;
-  constructor(shortMessage: string, readonly output: string) {
+  constructor(
+    shortMessage: string,
+    readonly output: string,
+  ) {
     super(`${shortMessage}\nanvil output:\n${output.slice(-2000)}`);
     this.shortMessage = shortMessage;
   }
@@ -131,7 +134,14 @@ export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilIns
   for (let attempt = 0; ; attempt++) {
     const port = opts.port ? opts.port : await findFreePort();
     try {
-      return await spawnAnvil(port, chainId, opts.blockTimeSec, readyTimeoutMs, opts.gasLimit, opts.genesisTimestampSec);
+      return await spawnAnvil(
+        port,
+        chainId,
+        opts.blockTimeSec,
+        readyTimeoutMs,
+        opts.gasLimit,
+        opts.genesisTimestampSec,
+      );
     } catch (error) {
       if (opts.port || attempt >= 2) throw error;
     }

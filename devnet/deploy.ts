@@ -2,10 +2,24 @@
  * Deploys the whole launch stack on a devnet: WETH9, Uniswap V3 (factory, position manager, swap
  * router, QuoterV2) from the npm artifacts, then our FeeLocker and LaunchFactory.
  */
-import { getAddress, parseEther, type Abi, type Account, type Address, type Chain, type Hex, type PublicClient, type Transport, type WalletClient } from "viem";
+import {
+  getAddress,
+  parseEther,
+  type Abi,
+  type Account,
+  type Address,
+  type Chain,
+  type Hex,
+  type PublicClient,
+  type Transport,
+  type WalletClient,
+} from "viem";
 import { feeLockerAbi, feeLockerBytecode } from "../abis/FeeLocker.js";
 import { launchFactoryAbi, launchFactoryBytecode } from "../abis/LaunchFactory.js";
-import { nonfungiblePositionManagerAbi, nonfungiblePositionManagerBytecode } from "../abis/NonfungiblePositionManager.js";
+import {
+  nonfungiblePositionManagerAbi,
+  nonfungiblePositionManagerBytecode,
+} from "../abis/NonfungiblePositionManager.js";
 import { quoterV2Abi, quoterV2Bytecode } from "../abis/QuoterV2.js";
 import { swapRouterAbi, swapRouterBytecode } from "../abis/SwapRouter.js";
 import { uniswapV3FactoryAbi, uniswapV3FactoryBytecode } from "../abis/UniswapV3Factory.js";
@@ -87,7 +101,10 @@ export async function deployStack(opts: DeployStackOptions): Promise<DeploymentM
     nonfungiblePositionManagerBytecode,
     [v3Factory.address, weth.address, DUMMY_TOKEN_DESCRIPTOR],
   );
-  const swapRouter = await deploy(clients, "SwapRouter", swapRouterAbi, swapRouterBytecode, [v3Factory.address, weth.address]);
+  const swapRouter = await deploy(clients, "SwapRouter", swapRouterAbi, swapRouterBytecode, [
+    v3Factory.address,
+    weth.address,
+  ]);
   const quoterV2 = await deploy(clients, "QuoterV2", quoterV2Abi, quoterV2Bytecode, [v3Factory.address, weth.address]);
   const feeLocker = await deploy(clients, "FeeLocker", feeLockerAbi, feeLockerBytecode, [
     positionManager.address,

@@ -28,7 +28,15 @@ describe("acquireDevnetLock", () => {
   it("holds the folder: a second acquisition by a live holder's folder refuses, naming it and the way out", () => {
     const dir = tempDir();
     // A live holder other than this process: the parent of this test worker.
-    writeFileSync(instanceFilePath(dir), JSON.stringify({ pid: process.ppid, startedAt: "2026-01-01T00:00:00.000Z", dir, serviceUrl: "http://127.0.0.1:42069" }));
+    writeFileSync(
+      instanceFilePath(dir),
+      JSON.stringify({
+        pid: process.ppid,
+        startedAt: "2026-01-01T00:00:00.000Z",
+        dir,
+        serviceUrl: "http://127.0.0.1:42069",
+      }),
+    );
     let error: unknown;
     try {
       acquireDevnetLock(dir);
@@ -37,7 +45,9 @@ describe("acquireDevnetLock", () => {
     }
     expect(error).toBeInstanceOf(DevnetLockedError);
     expect((error as DevnetLockedError).holder.pid).toBe(process.ppid);
-    expect((error as Error).message).toContain(`another devnet (pid ${process.ppid}, started 2026-01-01T00:00:00.000Z, service http://127.0.0.1:42069) is running in ${dir}`);
+    expect((error as Error).message).toContain(
+      `another devnet (pid ${process.ppid}, started 2026-01-01T00:00:00.000Z, service http://127.0.0.1:42069) is running in ${dir}`,
+    );
     expect((error as Error).message).toContain("npm start -- --data-dir .devnet-2 --port 42070 --rpc-port 8546");
     // The holder's file is untouched.
     expect(JSON.parse(readFileSync(instanceFilePath(dir), "utf8")).pid).toBe(process.ppid);
@@ -52,7 +62,12 @@ describe("acquireDevnetLock", () => {
     const lock = acquireDevnetLock(dir);
     expect(readDevnetInstance(dir)?.pid).toBe(process.pid);
     lock.update({ rpcUrl: "http://127.0.0.1:8545", storeDir: join(dir, "store") });
-    expect(readDevnetInstance(dir)).toMatchObject({ pid: process.pid, dir, rpcUrl: "http://127.0.0.1:8545", storeDir: join(dir, "store") });
+    expect(readDevnetInstance(dir)).toMatchObject({
+      pid: process.pid,
+      dir,
+      rpcUrl: "http://127.0.0.1:8545",
+      storeDir: join(dir, "store"),
+    });
     // The same process cannot take it twice either (two starts in one process share nothing).
     expect(() => acquireDevnetLock(dir)).toThrow(DevnetLockedError);
     lock.release();

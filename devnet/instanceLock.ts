@@ -39,7 +39,7 @@ export class DevnetLockedError extends Error {
     super(
       [
         shortMessage,
-        "Hint: stop it first (Ctrl-C in its terminal, or kill -INT " + holder.pid + "), or run another instance with its own",
+        `Hint: stop it first (Ctrl-C in its terminal, or kill -INT ${holder.pid}), or run another instance with its own`,
         "folder and ports, e.g.  npm start -- --data-dir .devnet-2 --port 42070 --rpc-port 8546",
         "(the folder can also be set with DEVNET_DIR).",
       ].join("\n"),

@@ -36,7 +36,10 @@ export type DeploymentManifest = {
 /** Thrown when a manifest file is missing a field or has a malformed one. */
 export class InvalidManifestError extends Error {
   override name = "InvalidManifestError" as const;
-  constructor(readonly shortMessage: string, readonly filePath: string) {
+  constructor(
+    readonly shortMessage: string,
+    readonly filePath: string,
+  ) {
     super(`${shortMessage} (in ${filePath})`);
   }
 }
@@ -96,7 +99,10 @@ export function readManifest(filePath: string): DeploymentManifest {
     throw new InvalidManifestError("chainId, startBlock and rpcUrl are required", filePath);
   }
   if (!raw.contracts || !raw.launchFactory || !raw.protocolFeeRecipient || !Array.isArray(raw.acceptedFactories)) {
-    throw new InvalidManifestError("contracts, launchFactory, protocolFeeRecipient and acceptedFactories are required", filePath);
+    throw new InvalidManifestError(
+      "contracts, launchFactory, protocolFeeRecipient and acceptedFactories are required",
+      filePath,
+    );
   }
   try {
     return normalizeManifest(raw as DeploymentManifest);

@@ -64,7 +64,12 @@ function clientsFor(manifest: DeploymentManifest, index: number) {
  * @returns Which kind of trade was made.
  * @throws Whatever `buyToken`/`sellToken` throw; the signal's reason when aborted.
  */
-async function randomTrade(manifest: DeploymentManifest, random: Random, tokens: readonly Address[], opts: SendOptions = {}): Promise<"buy" | "sell"> {
+async function randomTrade(
+  manifest: DeploymentManifest,
+  random: Random,
+  tokens: readonly Address[],
+  opts: SendOptions = {},
+): Promise<"buy" | "sell"> {
   const traderIndex = random.pick(TRADER_INDEXES);
   const token = random.pick(tokens);
   const { walletClient, publicClient } = clientsFor(manifest, traderIndex);
@@ -122,7 +127,9 @@ export async function seedDemo(manifest: DeploymentManifest, opts: SeedDemoOptio
     else sells++;
   }
   const collector = clientsFor(manifest, 0);
-  await collectFees(collector.walletClient, collector.publicClient, manifest, tokens[0]!.positionIds, { signal: opts.signal });
+  await collectFees(collector.walletClient, collector.publicClient, manifest, tokens[0]!.positionIds, {
+    signal: opts.signal,
+  });
   return { tokens, buys, sells, feeCollections: 1 };
 }
 
@@ -157,10 +164,15 @@ export type RandomTradingOptions = {
  * const trading = startRandomTrading(manifest, { intervalMs: 2000 });
  * await trading.stop(); // returns within milliseconds, even with anvil already gone
  */
-export function startRandomTrading(manifest: DeploymentManifest, opts: RandomTradingOptions): { stop(): Promise<void>; done: Promise<void> } {
+export function startRandomTrading(
+  manifest: DeploymentManifest,
+  opts: RandomTradingOptions,
+): { stop(): Promise<void>; done: Promise<void> } {
   if (!(opts.intervalMs > 0)) throw new RangeError(`intervalMs must be > 0, got ${opts.intervalMs}`);
   const random = createRandom(opts.seed ?? 7);
-  const onError = opts.onError ?? ((error: unknown) => console.warn(`random trade failed: ${(error as Error).message?.split("\n")[0]}`));
+  const onError =
+    opts.onError ??
+    ((error: unknown) => console.warn(`random trade failed: ${(error as Error).message?.split("\n")[0]}`));
   const { publicClient } = clientsFor(manifest, TRADER_INDEXES[0]);
   const controller = new AbortController();
   const signal = opts.signal ? AbortSignal.any([controller.signal, opts.signal]) : controller.signal;

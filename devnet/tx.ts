@@ -19,7 +19,11 @@ import {
 export class TransactionRevertedError extends Error {
   override name = "TransactionRevertedError" as const;
   readonly shortMessage: string;
-  constructor(readonly hash: Hash, readonly receipt: TransactionReceipt, what: string) {
+  constructor(
+    readonly hash: Hash,
+    readonly receipt: TransactionReceipt,
+    what: string,
+  ) {
     const shortMessage = `${what} reverted (tx ${hash}, block ${receipt.blockNumber})`;
     super(`${shortMessage}\nHint: simulate the call with publicClient.simulateContract to see the revert reason.`);
     this.shortMessage = shortMessage;
@@ -118,15 +122,21 @@ export async function sendContractCall(
     signal,
   );
   signal?.throwIfAborted();
-  const hash = await abortable(walletClient.sendTransaction({
-    account: walletClient.account,
-    chain: walletClient.chain,
-    to: call.address,
-    data,
-    value: call.value,
-    gas: gasWithMargin(estimatedGas),
-  }), signal);
-  const receipt = await abortable(publicClient.waitForTransactionReceipt({ hash, pollingInterval: 100, timeout: opts.receiptTimeoutMs }), signal);
+  const hash = await abortable(
+    walletClient.sendTransaction({
+      account: walletClient.account,
+      chain: walletClient.chain,
+      to: call.address,
+      data,
+      value: call.value,
+      gas: gasWithMargin(estimatedGas),
+    }),
+    signal,
+  );
+  const receipt = await abortable(
+    publicClient.waitForTransactionReceipt({ hash, pollingInterval: 100, timeout: opts.receiptTimeoutMs }),
+    signal,
+  );
   if (receipt.status !== "success") throw new TransactionRevertedError(hash, receipt, call.functionName);
   return { hash, receipt };
 }

@@ -50,17 +50,32 @@ export function devAccountFor(wallet: string): LocalAccount | undefined {
  * @throws the fetch error (`TimeoutError`, connection refused) when the service does not answer
  * @example (await createKeyWithWallet("http://127.0.0.1:42069", devAccount(4))).apiKey // "sk_live_…"
  */
-export async function createKeyWithWallet(serviceUrl: string, account: LocalAccount, label = "cli (devnet)", timeoutMs = 10_000): Promise<CreatedKey> {
+export async function createKeyWithWallet(
+  serviceUrl: string,
+  account: LocalAccount,
+  label = "cli (devnet)",
+  timeoutMs = 10_000,
+): Promise<CreatedKey> {
   const base = serviceUrl.replace(/\/$/, "");
   const session = await fetch(`${base}/api/evm/evmchain/session`, { signal: AbortSignal.timeout(timeoutMs) });
   const sessionBody = (await session.json()) as { csrf_token?: string; error?: string; message?: string };
-  if (!session.ok || !sessionBody.csrf_token) throw new WalletKeyError(`session: ${sessionBody.message ?? session.statusText}`, session.status, sessionBody.error);
+  if (!session.ok || !sessionBody.csrf_token)
+    throw new WalletKeyError(
+      `session: ${sessionBody.message ?? session.statusText}`,
+      session.status,
+      sessionBody.error,
+    );
   const cookie = (session.headers.get("set-cookie") ?? "").split(";")[0]!;
   const csrf = sessionBody.csrf_token;
   const post = async (path: string, body: Record<string, unknown>) => {
     const res = await fetch(`${base}/api/evm/evmchain${path}`, {
       method: "POST",
-      headers: { "Content-Type": "application/json", Cookie: cookie, Origin: new URL(base).origin, "X-CSRF-Token": csrf },
+      headers: {
+        "Content-Type": "application/json",
+        Cookie: cookie,
+        Origin: new URL(base).origin,
+        "X-CSRF-Token": csrf,
+      },
       body: JSON.stringify({ ...body, csrf_token: csrf }),
       signal: AbortSignal.timeout(timeoutMs),
     });

@@ -14,7 +14,9 @@ const schema = createRequire(import.meta.url)("@uniswap/token-lists/src/tokenlis
 type Version = { major: number; minor: number; patch: number };
 type TokenInfo = { chainId: number; address: string; name: string; decimals: number; symbol: string };
 const tokenListsSrc: string = "@uniswap/token-lists/src/index";
-const { diffTokenLists, minVersionBump, nextVersion, VersionUpgrade } = (await import(/* @vite-ignore */ tokenListsSrc)) as {
+const { diffTokenLists, minVersionBump, nextVersion, VersionUpgrade } = (await import(
+  /* @vite-ignore */ tokenListsSrc
+)) as {
   diffTokenLists: (base: TokenInfo[], update: TokenInfo[]) => { added: TokenInfo[]; removed: TokenInfo[] };
   minVersionBump: (base: TokenInfo[], update: TokenInfo[]) => number;
   nextVersion: (base: Version, bump: number) => Version;
@@ -71,7 +73,11 @@ describe("safeLabels", () => {
     expect(safeLabels("Pepe", "PEPE")).toEqual({ name: "Pepe", symbol: "PEPE", sanitized: false });
     expect(safeLabels("  My\u202E Coin ", "MY COIN")).toEqual({ name: "My Coin", symbol: "MYCOIN", sanitized: true });
     expect(safeLabels("\n\t", " ")).toEqual({ name: "Unnamed token", symbol: "UNKNOWN", sanitized: true });
-    expect(safeLabels("x".repeat(70), "y".repeat(30))).toEqual({ name: "x".repeat(60), symbol: "y".repeat(20), sanitized: true });
+    expect(safeLabels("x".repeat(70), "y".repeat(30))).toEqual({
+      name: "x".repeat(60),
+      symbol: "y".repeat(20),
+      sanitized: true,
+    });
   });
 });
 

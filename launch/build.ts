@@ -3,12 +3,7 @@
  * service does" 1, Endpoints `build-direct-v3-launch` / `launches/build`). Nothing the client sends
  * chooses an address or calldata: `to` is the configured factory, `data` is encoded here.
  */
-import {
-  encodeFunctionData,
-  numberToHex,
-  type Address,
-  type PublicClient,
-} from "viem";
+import { encodeFunctionData, numberToHex, type Address, type PublicClient } from "viem";
 import { launchFactoryAbi } from "../abis/LaunchFactory";
 import type { Deployment } from "../config/deployment";
 import { LaunchBuildError } from "./errors";
@@ -148,7 +143,9 @@ export async function buildLaunchTransaction(
       });
 
     const quote = await simulate(0n).catch((err: unknown) => {
-      throw new LaunchBuildError("launch_simulation_failed", `the launch would revert: ${shortReason(err)}`, { cause: err });
+      throw new LaunchBuildError("launch_simulation_failed", `the launch would revert: ${shortReason(err)}`, {
+        cause: err,
+      });
     });
     const [predictedToken, predictedPool, , expectedOut] = quote.result;
     const amountOutMinimum = (expectedOut * BigInt(10_000 - slippageBps)) / 10_000n;

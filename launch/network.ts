@@ -30,7 +30,10 @@ export const NATIVE_CURRENCY = { name: "Ether", symbol: "ETH", decimals: 18 } as
 
 function urlList(name: string, raw: string | undefined, protocols: string[]): string[] | undefined {
   if (!raw) return undefined;
-  const urls = raw.split(",").map((u) => u.trim()).filter(Boolean);
+  const urls = raw
+    .split(",")
+    .map((u) => u.trim())
+    .filter(Boolean);
   for (const u of urls) {
     let parsed: URL;
     try {
@@ -54,7 +57,10 @@ function urlList(name: string, raw: string | undefined, protocols: string[]): st
  * // { chainId: "0x1237", chainName: "evmchain", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: ["http://127.0.0.1:8545"] }
  * @example addEthereumChainParameter(4663, {}).rpcUrls // []
  */
-export function addEthereumChainParameter(chainId: number, env: NodeJS.ProcessEnv = process.env): AddEthereumChainParameter {
+export function addEthereumChainParameter(
+  chainId: number,
+  env: NodeJS.ProcessEnv = process.env,
+): AddEthereumChainParameter {
   const rpcUrls = urlList("PUBLIC_RPC_URL", env.PUBLIC_RPC_URL, ["http:", "https:"]) ?? [];
   const explorers = urlList("BLOCK_EXPLORER_URL", env.BLOCK_EXPLORER_URL, ["https:", "http:"]);
   return {

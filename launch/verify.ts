@@ -143,7 +143,8 @@ export async function verifyLaunch(
     return fail("rpc_unavailable", `reading position owners failed: ${(err as Error).message.split("\n")[0]}`);
   }
   const unlocked = event.positionIds.findIndex((_, i) => !isAddressEqual(owners[i]!, deployment.contracts.feeLocker));
-  if (unlocked !== -1) return fail("lp_not_locked", `position ${event.positionIds[unlocked]} is not held by the fee locker`);
+  if (unlocked !== -1)
+    return fail("lp_not_locked", `position ${event.positionIds[unlocked]} is not held by the fee locker`);
 
   if (expected.firstBuyWei > 0n) {
     const tokenIsToken0 = event.token.toLowerCase() < deployment.contracts.weth.toLowerCase();
@@ -159,7 +160,8 @@ export async function verifyLaunch(
       }
     });
     const tokensOut = swapsToCreator.at(-1);
-    if (tokensOut === undefined) return fail("first_buy_missing", "the receipt has no first-buy swap paying the creator");
+    if (tokensOut === undefined)
+      return fail("first_buy_missing", "the receipt has no first-buy swap paying the creator");
     if (tokensOut !== event.firstBuyTokensOut) {
       return fail("first_buy_missing", "the first-buy swap does not match the launch event");
     }

@@ -3,4 +3,12 @@
  * plain ES module the browser scripts import too, so a figure reads the same whether the server
  * rendered it or a live update replaced it.
  */
-export { bpsToPercent, compactNumberText, compactPrice, formatAmount, percentToBps, shortHex as shortAddress, unitsToDecimal } from "./assets/format.js";
+export {
+  bpsToPercent,
+  compactNumberText,
+  compactPrice,
+  formatAmount,
+  percentToBps,
+  shortHex as shortAddress,
+  unitsToDecimal,
+} from "./assets/format.js";

@@ -18,10 +18,13 @@ export function HomePage({ tokens }: HomePageProps) {
     <Layout title="evmchain launch: newest tokens">
       <h1>Newest launches</h1>
       <p>
-        Tokens launched through this service, newest first. Each has its Uniswap V3 pool with liquidity locked forever. <a href="/launch">Launch your own token</a>.
+        Tokens launched through this service, newest first. Each has its Uniswap V3 pool with liquidity locked forever.{" "}
+        <a href="/launch">Launch your own token</a>.
       </p>
       {tokens.length === 0 ? (
-        <p id="no-tokens">No token has been launched yet. Be the first: <a href="/launch">launch a token</a>.</p>
+        <p id="no-tokens">
+          No token has been launched yet. Be the first: <a href="/launch">launch a token</a>.
+        </p>
       ) : (
         <ul class="token-list" id="newest">
           {tokens.map((t) => (

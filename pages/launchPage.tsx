@@ -10,24 +10,39 @@ import { bpsToPercent } from "./format";
 import { Layout } from "./layout";
 
 /** Props: the bounds the form states (from the intent schema's limits). */
-export type LaunchPageProps = { minimumLiquidityEth: string | null; maxSlippageBps: number; defaultSlippageBps: number; maxFirstBuyEth: string };
+export type LaunchPageProps = {
+  minimumLiquidityEth: string | null;
+  maxSlippageBps: number;
+  defaultSlippageBps: number;
+  maxFirstBuyEth: string;
+};
 
 /** Upper bounds of the text fields, as the intent schema checks them (characters after trimming). */
 export const FIELD_LIMITS = { name: 32, symbol: 11, description: 1000 } as const;
 
 /** The launch page. */
-export function LaunchPage({ minimumLiquidityEth, maxSlippageBps, defaultSlippageBps, maxFirstBuyEth }: LaunchPageProps) {
+export function LaunchPage({
+  minimumLiquidityEth,
+  maxSlippageBps,
+  defaultSlippageBps,
+  maxFirstBuyEth,
+}: LaunchPageProps) {
   return (
     <Layout title="Launch a token" scripts={["/assets/launch.js"]}>
       <h1>Launch a token</h1>
       <p>
-        One transaction from your wallet creates the token, its Uniswap V3 pool (1 % fee tier), locks the liquidity forever in the fee locker (LP fees: 70 % to you, 30 % to the
-        protocol) and, if you want, makes your first buy.
-        {minimumLiquidityEth ? ` The transaction also sends the minimum pool liquidity, ${minimumLiquidityEth} ETH.` : ""} You review the amounts before your wallet asks you to
-        confirm.
+        One transaction from your wallet creates the token, its Uniswap V3 pool (1 % fee tier), locks the liquidity
+        forever in the fee locker (LP fees: 70 % to you, 30 % to the protocol) and, if you want, makes your first buy.
+        {minimumLiquidityEth
+          ? ` The transaction also sends the minimum pool liquidity, ${minimumLiquidityEth} ETH.`
+          : ""}{" "}
+        You review the amounts before your wallet asks you to confirm.
       </p>
       <noscript>
-        <p class="error">This page needs JavaScript and a browser wallet (EIP-1193). Without them, launch through the API: see /api/docs.</p>
+        <p class="error">
+          This page needs JavaScript and a browser wallet (EIP-1193). Without them, launch through the API: see
+          /api/docs.
+        </p>
       </noscript>
       <section class="wallet" aria-label="Wallet">
         <button type="button" id="connect">
@@ -36,31 +51,96 @@ export function LaunchPage({ minimumLiquidityEth, maxSlippageBps, defaultSlippag
         <span id="account" class="mono"></span>
       </section>
       <form id="launch-form" novalidate>
-        <Field name="name" label="Name" hint={`1 to ${FIELD_LIMITS.name} characters; permanent once launched.`} counter={FIELD_LIMITS.name}>
+        <Field
+          name="name"
+          label="Name"
+          hint={`1 to ${FIELD_LIMITS.name} characters; permanent once launched.`}
+          counter={FIELD_LIMITS.name}
+        >
           <input id="field-name" name="name" required autocomplete="off" aria-describedby="hint-name error-name" />
         </Field>
-        <Field name="symbol" label="Symbol" hint={`1 to ${FIELD_LIMITS.symbol} letters or digits.`} counter={FIELD_LIMITS.symbol}>
-          <input id="field-symbol" name="symbol" required autocomplete="off" aria-describedby="hint-symbol error-symbol" />
+        <Field
+          name="symbol"
+          label="Symbol"
+          hint={`1 to ${FIELD_LIMITS.symbol} letters or digits.`}
+          counter={FIELD_LIMITS.symbol}
+        >
+          <input
+            id="field-symbol"
+            name="symbol"
+            required
+            autocomplete="off"
+            aria-describedby="hint-symbol error-symbol"
+          />
         </Field>
-        <Field name="description" label="Description (optional)" hint={`At most ${FIELD_LIMITS.description} characters.`} counter={FIELD_LIMITS.description}>
-          <textarea id="field-description" name="description" rows={3} aria-describedby="hint-description error-description"></textarea>
+        <Field
+          name="description"
+          label="Description (optional)"
+          hint={`At most ${FIELD_LIMITS.description} characters.`}
+          counter={FIELD_LIMITS.description}
+        >
+          <textarea
+            id="field-description"
+            name="description"
+            rows={3}
+            aria-describedby="hint-description error-description"
+          ></textarea>
         </Field>
         <Field name="logo" label="Logo (optional)" hint="PNG, JPEG, WebP or GIF, at most 2 MiB.">
-          <input id="field-logo" name="logo" type="file" accept="image/png,image/jpeg,image/webp,image/gif" aria-describedby="hint-logo error-logo" />
+          <input
+            id="field-logo"
+            name="logo"
+            type="file"
+            accept="image/png,image/jpeg,image/webp,image/gif"
+            aria-describedby="hint-logo error-logo"
+          />
         </Field>
         <Field name="website_url" label="Website (optional)" hint="An https:// address.">
-          <input id="field-website_url" name="website_url" type="url" placeholder="https://" aria-describedby="hint-website_url error-website_url" />
+          <input
+            id="field-website_url"
+            name="website_url"
+            type="url"
+            placeholder="https://"
+            aria-describedby="hint-website_url error-website_url"
+          />
         </Field>
         <Field name="twitter_url" label="X (optional)" hint="An https:// address on x.com or twitter.com.">
-          <input id="field-twitter_url" name="twitter_url" type="url" placeholder="https://x.com/…" aria-describedby="hint-twitter_url error-twitter_url" />
+          <input
+            id="field-twitter_url"
+            name="twitter_url"
+            type="url"
+            placeholder="https://x.com/…"
+            aria-describedby="hint-twitter_url error-twitter_url"
+          />
         </Field>
         <Field name="telegram_url" label="Telegram (optional)" hint="An https:// address on t.me or telegram.me.">
-          <input id="field-telegram_url" name="telegram_url" type="url" placeholder="https://t.me/…" aria-describedby="hint-telegram_url error-telegram_url" />
+          <input
+            id="field-telegram_url"
+            name="telegram_url"
+            type="url"
+            placeholder="https://t.me/…"
+            aria-describedby="hint-telegram_url error-telegram_url"
+          />
         </Field>
-        <Field name="first_buy_eth" label="First buy in ETH (optional)" hint={`0 to ${maxFirstBuyEth} ETH, at most 18 decimals, on top of the pool liquidity.`}>
-          <input id="field-first_buy_eth" name="first_buy_eth" inputmode="decimal" placeholder="0.0" autocomplete="off" aria-describedby="hint-first_buy_eth error-first_buy_eth" />
+        <Field
+          name="first_buy_eth"
+          label="First buy in ETH (optional)"
+          hint={`0 to ${maxFirstBuyEth} ETH, at most 18 decimals, on top of the pool liquidity.`}
+        >
+          <input
+            id="field-first_buy_eth"
+            name="first_buy_eth"
+            inputmode="decimal"
+            placeholder="0.0"
+            autocomplete="off"
+            aria-describedby="hint-first_buy_eth error-first_buy_eth"
+          />
         </Field>
-        <Field name="slippage_pct" label="Slippage in % (first buy)" hint={`0 to ${bpsToPercent(maxSlippageBps)} %, up to two decimals (0.5 = half a percent).`}>
+        <Field
+          name="slippage_pct"
+          label="Slippage in % (first buy)"
+          hint={`0 to ${bpsToPercent(maxSlippageBps)} %, up to two decimals (0.5 = half a percent).`}
+        >
           <input
             id="field-slippage_pct"
             name="slippage_pct"
@@ -105,7 +185,19 @@ export function LaunchPage({ minimumLiquidityEth, maxSlippageBps, defaultSlippag
 }
 
 /** One form field: label, the control, its limits (and a live counter), and its error line. */
-function Field({ name, label, hint, counter, children }: { name: string; label: string; hint: string; counter?: number; children: Child }) {
+function Field({
+  name,
+  label,
+  hint,
+  counter,
+  children,
+}: {
+  name: string;
+  label: string;
+  hint: string;
+  counter?: number;
+  children: Child;
+}) {
   return (
     <div class="field">
       <label for={`field-${name}`}>{label}</label>

@@ -31,7 +31,9 @@ export function Layout({ title, scripts = [], children }: LayoutProps) {
           </nav>
         </header>
         <main>{children}</main>
-        <footer class="site">Non-custodial: your wallet signs and sends every transaction; this service never holds a key.</footer>
+        <footer class="site">
+          Non-custodial: your wallet signs and sends every transaction; this service never holds a key.
+        </footer>
         {scripts.map((src) => (
           <script type="module" src={src}></script>
         ))}

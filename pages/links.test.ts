@@ -6,10 +6,17 @@ describe("safeHttpUrl", () => {
     expect(safeHttpUrl("https://example.org/a?b=1")).toBe("https://example.org/a?b=1");
     expect(safeHttpUrl("http://example.org")).toBe("http://example.org/");
   });
-  it.each(["javascript:alert(1)", " JavaScript:alert(1)", "data:text/html,<script>alert(1)</script>", "vbscript:x", "/relative", "example.org", "", null, undefined])(
-    "drops %s",
-    (v) => expect(safeHttpUrl(v)).toBeNull(),
-  );
+  it.each([
+    "javascript:alert(1)",
+    " JavaScript:alert(1)",
+    "data:text/html,<script>alert(1)</script>",
+    "vbscript:x",
+    "/relative",
+    "example.org",
+    "",
+    null,
+    undefined,
+  ])("drops %s", (v) => expect(safeHttpUrl(v)).toBeNull());
 });
 
 describe("sameOriginPath", () => {

@@ -53,7 +53,11 @@ const ASSETS: Record<string, { file: () => string; type: string }> = {
   "vendor/lightweight-charts.mjs": {
     // The standalone build has no imports; the package's exports map hides its path, so it is
     // found next to the (exported) package.json.
-    file: () => join(dirname(require.resolve("lightweight-charts/package.json")), "dist/lightweight-charts.standalone.production.mjs"),
+    file: () =>
+      join(
+        dirname(require.resolve("lightweight-charts/package.json")),
+        "dist/lightweight-charts.standalone.production.mjs",
+      ),
     type: "text/javascript; charset=utf-8",
   },
 };
@@ -85,14 +89,17 @@ const pageSecurity = secureHeaders({
  * `Accept` keep JSON, so API clients see the error bodies they always did.
  */
 export function wantsHtml(c: Context): boolean {
-  return accepts(c, { header: "Accept", supports: ["application/json", "text/html"], default: "application/json" }) === "text/html";
+  return (
+    accepts(c, { header: "Accept", supports: ["application/json", "text/html"], default: "application/json" }) ===
+    "text/html"
+  );
 }
 
 /** An `ApiError` as an HTML page for browsers (its status, its catalogue message), JSON otherwise. */
 function refuse(c: Context, err: ApiError, title: string): Response {
   if (!wantsHtml(c)) throw err;
   const status = ERROR_CATALOGUE[err.code].status as 400 | 404;
-  return c.html("<!doctype html>" + (<ErrorPage title={title} message={err.message} status={status} />), status);
+  return c.html(`<!doctype html>${<ErrorPage title={title} message={err.message} status={status} />}`, status);
 }
 
 const addressPath = z.object({ address: z.string().max(64) });
@@ -113,20 +120,43 @@ export function pagesRoutes(deps: PagesDeps) {
        * GET / — the home page for browsers (HTML: the newest launches, a link to the launch
        * page); API clients (no `text/html` in `Accept`) get the usual JSON `not_found`.
        */
-      .get("/", documented({ tag: "pages", summary: "Home page (HTML, for Accept: text/html): newest launches", content: { "text/html": "page" }, errors: ["not_found"] }), pageSecurity, async (c) => {
-        if (!wantsHtml(c)) throw new ApiError("not_found", "no route for GET /; the API is under /api (see /api/docs)");
-        const rows = await tokenPage(deps.db, { sort: "new", limit: 20 });
-        const tokens = JSON.parse(toJsonText(rows.map((row) => tokenRecord(row, deps.publicBaseUrl))));
-        return c.html("<!doctype html>" + (<HomePage tokens={tokens} />));
-      })
+      .get(
+        "/",
+        documented({
+          tag: "pages",
+          summary: "Home page (HTML, for Accept: text/html): newest launches",
+          content: { "text/html": "page" },
+          errors: ["not_found"],
+        }),
+        pageSecurity,
+        async (c) => {
+          if (!wantsHtml(c))
+            throw new ApiError("not_found", "no route for GET /; the API is under /api (see /api/docs)");
+          const rows = await tokenPage(deps.db, { sort: "new", limit: 20 });
+          const tokens = JSON.parse(toJsonText(rows.map((row) => tokenRecord(row, deps.publicBaseUrl))));
+          return c.html(`<!doctype html>${<HomePage tokens={tokens} />}`);
+        },
+      )
       /** GET /launch — the launch page (HTML). */
-      .get("/launch", documented({ tag: "pages", summary: "Launch page (HTML form driven by the browser wallet)", content: { "text/html": "page" } }), pageSecurity, async (c) => {
-        const minimum = await withTimeout(
-          deps.publicClient.readContract({ address: deps.deployment.contracts.launchFactory, abi: launchFactoryAbi, functionName: "minimumPoolLiquidityWei" }),
-          SOURCE_TIMEOUT_MS,
-        ).catch(() => null);
-        return c.html(
-          "<!doctype html>" +
+      .get(
+        "/launch",
+        documented({
+          tag: "pages",
+          summary: "Launch page (HTML form driven by the browser wallet)",
+          content: { "text/html": "page" },
+        }),
+        pageSecurity,
+        async (c) => {
+          const minimum = await withTimeout(
+            deps.publicClient.readContract({
+              address: deps.deployment.contracts.launchFactory,
+              abi: launchFactoryAbi,
+              functionName: "minimumPoolLiquidityWei",
+            }),
+            SOURCE_TIMEOUT_MS,
+          ).catch(() => null);
+          return c.html(
+            "<!doctype html>" +
             (
               <LaunchPage
                 minimumLiquidityEth={minimum === null ? null : formatEther(minimum)}
@@ -135,8 +165,9 @@ export function pagesRoutes(deps: PagesDeps) {
                 maxFirstBuyEth={formatEther(MAX_FIRST_BUY_WEI)}
               />
             ),
-        );
-      })
+          );
+        },
+      )
       /**
        * GET /token/{address} — the token page (HTML); `token_not_found` (404) for an address that
        * is not a launched token, `invalid_address` (400) for a malformed one: an HTML page for a
@@ -144,22 +175,32 @@ export function pagesRoutes(deps: PagesDeps) {
        */
       .get(
         "/token/:address",
-        documented({ tag: "pages", summary: "Token page (HTML): metadata, market, chart, trades, creator fees, contracts", content: { "text/html": "page" }, errors: ["invalid_address", "token_not_found"] }),
+        documented({
+          tag: "pages",
+          summary: "Token page (HTML): metadata, market, chart, trades, creator fees, contracts",
+          content: { "text/html": "page" },
+          errors: ["invalid_address", "token_not_found"],
+        }),
         pageSecurity,
         validate("param", addressPath),
         async (c) => {
           const { address } = c.req.valid("param");
           if (!isAddress(address, { strict: false })) {
-            return refuse(c, new ApiError("invalid_address", "the path must hold a 20-byte hex address"), "Not a token address");
+            return refuse(
+              c,
+              new ApiError("invalid_address", "the path must hold a 20-byte hex address"),
+              "Not a token address",
+            );
           }
           const row = await findToken(deps.db, getAddress(address));
-          if (!row) return refuse(c, new ApiError("token_not_found", `no launched token at ${address}`), "Token not found");
+          if (!row)
+            return refuse(c, new ApiError("token_not_found", `no launched token at ${address}`), "Token not found");
           const trades = await tradePage(deps.db, { limit: 50, token: row.address });
           // The page renders exactly what the JSON API serves (one presenter, one serialisation).
           const token = JSON.parse(toJsonText(tokenRecord(row, deps.publicBaseUrl)));
           const tradeRecords = JSON.parse(toJsonText(trades.map(tradeRecord)));
           return c.html(
-            "<!doctype html>" + (<TokenPage token={token} trades={tradeRecords} feeLocker={deps.deployment.contracts.feeLocker} publicBaseUrl={deps.publicBaseUrl} />),
+            `<!doctype html>${<TokenPage token={token} trades={tradeRecords} feeLocker={deps.deployment.contracts.feeLocker} publicBaseUrl={deps.publicBaseUrl} />}`,
           );
         },
       )
@@ -167,28 +208,68 @@ export function pagesRoutes(deps: PagesDeps) {
        * GET /t/{slug} — 302 to the token page of the token with this slug; 404 otherwise (an HTML
        * page for a browser, JSON for API clients).
        */
-      .get("/t/:slug", documented({ tag: "pages", status: 302, summary: "Short link: redirects to the token page (Location: /token/{address})", errors: ["invalid_request", "token_not_found"] }), pageSecurity, validate("param", slugPath), async (c) => {
-        const row = await findTokenBySlug(deps.db, c.req.valid("param").slug);
-        if (!row) return refuse(c, new ApiError("token_not_found", `no launched token with slug "${c.req.valid("param").slug}"`), "Token not found");
-        return c.redirect(tokenPath(row.address), 302);
-      })
+      .get(
+        "/t/:slug",
+        documented({
+          tag: "pages",
+          status: 302,
+          summary: "Short link: redirects to the token page (Location: /token/{address})",
+          errors: ["invalid_request", "token_not_found"],
+        }),
+        pageSecurity,
+        validate("param", slugPath),
+        async (c) => {
+          const row = await findTokenBySlug(deps.db, c.req.valid("param").slug);
+          if (!row)
+            return refuse(
+              c,
+              new ApiError("token_not_found", `no launched token with slug "${c.req.valid("param").slug}"`),
+              "Token not found",
+            );
+          return c.redirect(tokenPath(row.address), 302);
+        },
+      )
       /** GET /static/token-default.png — the platform's default token image (generated once). */
-      .get("/static/token-default.png", documented({ tag: "pages", summary: "Default token image", content: { "image/png": "PNG" } }), async (c) => {
-        defaultImage ??= await defaultTokenImage();
-        return c.body(defaultImage as Uint8Array<ArrayBuffer>, 200, { "content-type": "image/png", "cache-control": "public, max-age=86400" });
-      })
+      .get(
+        "/static/token-default.png",
+        documented({ tag: "pages", summary: "Default token image", content: { "image/png": "PNG" } }),
+        async (c) => {
+          defaultImage ??= await defaultTokenImage();
+          return c.body(defaultImage as Uint8Array<ArrayBuffer>, 200, {
+            "content-type": "image/png",
+            "cache-control": "public, max-age=86400",
+          });
+        },
+      )
       /** GET /assets/{name} — the pages' scripts and stylesheet, and the vendored browser modules. */
-      .get("/assets/:name{.+}", documented({ tag: "pages", summary: "Page assets (scripts, stylesheet, vendored browser modules)", content: { "text/javascript": "script", "text/css": "stylesheet" }, errors: ["not_found"] }), (c) => {
-        const name = c.req.param("name");
-        const asset = ASSETS[name];
-        if (!asset) throw new ApiError("not_found", `no asset ${name}`);
-        return c.body(readAsset(name), 200, { "content-type": asset.type, "cache-control": "public, max-age=300", "x-content-type-options": "nosniff" });
-      })
+      .get(
+        "/assets/:name{.+}",
+        documented({
+          tag: "pages",
+          summary: "Page assets (scripts, stylesheet, vendored browser modules)",
+          content: { "text/javascript": "script", "text/css": "stylesheet" },
+          errors: ["not_found"],
+        }),
+        (c) => {
+          const name = c.req.param("name");
+          const asset = ASSETS[name];
+          if (!asset) throw new ApiError("not_found", `no asset ${name}`);
+          return c.body(readAsset(name), 200, {
+            "content-type": asset.type,
+            "cache-control": "public, max-age=300",
+            "x-content-type-options": "nosniff",
+          });
+        },
+      )
   );
 }
 
 /** A 96×96 PNG in a neutral grey, drawn with sharp (no file to ship). */
 async function defaultTokenImage(): Promise<Uint8Array> {
   const sharp = (await import("sharp")).default;
-  return new Uint8Array(await sharp({ create: { width: 96, height: 96, channels: 4, background: "#8a94a6" } }).png().toBuffer());
+  return new Uint8Array(
+    await sharp({ create: { width: 96, height: 96, channels: 4, background: "#8a94a6" } })
+      .png()
+      .toBuffer(),
+  );
 }

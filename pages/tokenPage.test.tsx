@@ -10,15 +10,60 @@ const ADDRESS = "0x1D84b75127c5e16B0980f0C678886a13A7bD17Fc";
 
 function record(metadata: Partial<TokenPageProps["token"]["metadata"]>, name = "Coin"): TokenPageProps["token"] {
   return {
-    address: ADDRESS, slug: "coin", launch_seq: 1, name, symbol: "COIN", decimals: 18, total_supply: "1000000000000000000000000000",
-    creator: ADDRESS, factory: ADDRESS, pool: ADDRESS, quote_token: ADDRESS, token0: ADDRESS, token1: ADDRESS, position_ids: ["1"],
-    launch_tx_hash: `0x${"ab".repeat(32)}`, launch_block_number: 1, launch_timestamp_sec: 1, liquidity_wei: "1", first_buy_wei: "0",
-    first_buy_tokens_out: "0", sqrt_price_x96: "1", tick: 0, price_wei: "3755028913", market_cap_wei: "3755028913000000000", launch_price_wei: "1",
-    volume_wei: "0", volume_token: "0", volume_24h_wei: null, volume_24h_token: null, trade_count_24h: null, price_24h_ago_wei: null,
-    price_change_24h_bps: null, liquidity: { reserve_wei: "0", reserve_token: "0", total_value_wei: "0" }, trade_count: 0, buy_count: 0,
-    sell_count: 0, last_trade_timestamp_sec: null, graduated: false, graduated_at_sec: null, graduation_threshold_wei: "1",
-    graduation_progress_bps: 0, creator_fees_wei: "0", creator_fees_token: "0", protocol_fees_wei: "0", protocol_fees_token: "0",
-    metadata: { description: "", image_url: "https://svc.example/static/token-default.png", website_url: null, twitter_url: null, telegram_url: null, is_default: true, ...metadata },
+    address: ADDRESS,
+    slug: "coin",
+    launch_seq: 1,
+    name,
+    symbol: "COIN",
+    decimals: 18,
+    total_supply: "1000000000000000000000000000",
+    creator: ADDRESS,
+    factory: ADDRESS,
+    pool: ADDRESS,
+    quote_token: ADDRESS,
+    token0: ADDRESS,
+    token1: ADDRESS,
+    position_ids: ["1"],
+    launch_tx_hash: `0x${"ab".repeat(32)}`,
+    launch_block_number: 1,
+    launch_timestamp_sec: 1,
+    liquidity_wei: "1",
+    first_buy_wei: "0",
+    first_buy_tokens_out: "0",
+    sqrt_price_x96: "1",
+    tick: 0,
+    price_wei: "3755028913",
+    market_cap_wei: "3755028913000000000",
+    launch_price_wei: "1",
+    volume_wei: "0",
+    volume_token: "0",
+    volume_24h_wei: null,
+    volume_24h_token: null,
+    trade_count_24h: null,
+    price_24h_ago_wei: null,
+    price_change_24h_bps: null,
+    liquidity: { reserve_wei: "0", reserve_token: "0", total_value_wei: "0" },
+    trade_count: 0,
+    buy_count: 0,
+    sell_count: 0,
+    last_trade_timestamp_sec: null,
+    graduated: false,
+    graduated_at_sec: null,
+    graduation_threshold_wei: "1",
+    graduation_progress_bps: 0,
+    creator_fees_wei: "0",
+    creator_fees_token: "0",
+    protocol_fees_wei: "0",
+    protocol_fees_token: "0",
+    metadata: {
+      description: "",
+      image_url: "https://svc.example/static/token-default.png",
+      website_url: null,
+      twitter_url: null,
+      telegram_url: null,
+      is_default: true,
+      ...metadata,
+    },
     token_url: `https://svc.example/token/${ADDRESS}`,
   };
 }
@@ -36,7 +81,14 @@ describe("TokenPage", () => {
   });
 
   it("renders only http(s) links and only same-origin images", () => {
-    const html = render(record({ website_url: "javascript:alert(1)", twitter_url: "https://x.com/coin", telegram_url: "data:text/html,hi", image_url: "https://evil.example/x.png" }));
+    const html = render(
+      record({
+        website_url: "javascript:alert(1)",
+        twitter_url: "https://x.com/coin",
+        telegram_url: "data:text/html,hi",
+        image_url: "https://evil.example/x.png",
+      }),
+    );
     expect(html).not.toMatch(/href="(javascript|data):/);
     expect(html).toContain('href="https://x.com/coin"');
     expect(html).not.toContain("evil.example");

@@ -36,7 +36,13 @@ export function TokenPage({ token, trades, feeLocker, publicBaseUrl }: TokenPage
   ).map(([label, url]) => [label, safeHttpUrl(url)] as const);
   return (
     <Layout title={`${token.name} (${token.symbol})`} scripts={["/assets/token.js"]}>
-      <article id="token" data-token={token.address} data-creator={token.creator} data-symbol={token.symbol} data-launch-price-wei={token.launch_price_wei}>
+      <article
+        id="token"
+        data-token={token.address}
+        data-creator={token.creator}
+        data-symbol={token.symbol}
+        data-launch-price-wei={token.launch_price_wei}
+      >
         <section class="token-head">
           <img class="logo" src={image} alt={`${token.symbol} logo`} width="96" height="96" />
           <div>
@@ -61,15 +67,32 @@ export function TokenPage({ token, trades, feeLocker, publicBaseUrl }: TokenPage
         <section class="stats" aria-label="Market">
           <Stat label="Price" value={`${compactPrice(token.price_wei)} ETH`} id="stat-price" />
           <Stat label="Market cap" value={`${formatAmount(token.market_cap_wei, 18, 4)} ETH`} id="stat-mcap" />
-          <Stat label="Volume 24 h" value={token.volume_24h_wei === null ? "—" : `${formatAmount(token.volume_24h_wei, 18, 4)} ETH`} id="stat-volume-24h" />
+          <Stat
+            label="Volume 24 h"
+            value={token.volume_24h_wei === null ? "—" : `${formatAmount(token.volume_24h_wei, 18, 4)} ETH`}
+            id="stat-volume-24h"
+          />
           <Stat label="Volume (all)" value={`${formatAmount(token.volume_wei, 18, 4)} ETH`} id="stat-volume" />
-          <Stat label="Liquidity" value={`${formatAmount(token.liquidity.total_value_wei, 18, 4)} ETH`} id="stat-liquidity" />
-          <Stat label="Trades" value={`${token.trade_count} (${token.buy_count} buys, ${token.sell_count} sells)`} id="stat-trades" />
-          <Stat label="Graduation" value={token.graduated ? "graduated" : `${(token.graduation_progress_bps / 100).toFixed(2)} %`} id="stat-graduation" />
+          <Stat
+            label="Liquidity"
+            value={`${formatAmount(token.liquidity.total_value_wei, 18, 4)} ETH`}
+            id="stat-liquidity"
+          />
+          <Stat
+            label="Trades"
+            value={`${token.trade_count} (${token.buy_count} buys, ${token.sell_count} sells)`}
+            id="stat-trades"
+          />
+          <Stat
+            label="Graduation"
+            value={token.graduated ? "graduated" : `${(token.graduation_progress_bps / 100).toFixed(2)} %`}
+            id="stat-graduation"
+          />
         </section>
 
         <section class="chart" aria-label="Price chart">
           <h2>Price</h2>
+          {/* biome-ignore lint/a11y/useSemanticElements: a button group styled as a toolbar; a fieldset would need a legend */}
           <div class="resolutions" role="group" aria-label="Resolution">
             {RESOLUTIONS.map((r) => (
               <button type="button" data-resolution={r} aria-pressed={r === "1h" ? "true" : "false"}>
@@ -89,33 +112,34 @@ export function TokenPage({ token, trades, feeLocker, publicBaseUrl }: TokenPage
         <section aria-label="Trades">
           <h2>Recent trades</h2>
           <p id="trades-status" class="status" role="status"></p>
+          {/* biome-ignore lint/a11y/useSemanticElements: a scroll container, not a page section */}
           <div class="table-scroll" role="region" aria-label="Recent trades (scrolls sideways)" tabindex={0}>
-          <table id="trades">
-            <thead>
-              <tr>
-                <th>Time (UTC)</th>
-                <th>Side</th>
-                <th>{token.symbol}</th>
-                <th>ETH</th>
-                <th>Price (ETH)</th>
-                <th>Trader</th>
-                <th>Tx</th>
-              </tr>
-            </thead>
-            <tbody>
-              {trades.map((t) => (
-                <tr data-trade-id={t.id} class={t.side}>
-                  <td>{new Date(t.timestamp_sec * 1000).toISOString().replace("T", " ").slice(0, 19)}</td>
-                  <td>{t.side}</td>
-                  <td>{formatAmount(t.token_amount, 18, 2)}</td>
-                  <td>{formatAmount(t.eth_amount_wei, 18, 6)}</td>
-                  <td>{compactPrice(t.price_wei)}</td>
-                  <td title={t.trader}>{shortAddress(t.trader)}</td>
-                  <td title={t.tx_hash}>{shortAddress(t.tx_hash)}</td>
+            <table id="trades">
+              <thead>
+                <tr>
+                  <th>Time (UTC)</th>
+                  <th>Side</th>
+                  <th>{token.symbol}</th>
+                  <th>ETH</th>
+                  <th>Price (ETH)</th>
+                  <th>Trader</th>
+                  <th>Tx</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {trades.map((t) => (
+                  <tr data-trade-id={t.id} class={t.side}>
+                    <td>{new Date(t.timestamp_sec * 1000).toISOString().replace("T", " ").slice(0, 19)}</td>
+                    <td>{t.side}</td>
+                    <td>{formatAmount(t.token_amount, 18, 2)}</td>
+                    <td>{formatAmount(t.eth_amount_wei, 18, 6)}</td>
+                    <td>{compactPrice(t.price_wei)}</td>
+                    <td title={t.trader}>{shortAddress(t.trader)}</td>
+                    <td title={t.tx_hash}>{shortAddress(t.tx_hash)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
           </div>
           <p id="trades-empty" class="hint" hidden={trades.length > 0}>
             No trades yet.
@@ -125,7 +149,8 @@ export function TokenPage({ token, trades, feeLocker, publicBaseUrl }: TokenPage
         <section aria-label="Creator fees">
           <h2>Creator fees</h2>
           <p>
-            LP fees are split 70 % to the creator and 30 % to the protocol, paid in WETH and {token.symbol}. Collected so far for the creator:{" "}
+            LP fees are split 70 % to the creator and 30 % to the protocol, paid in WETH and {token.symbol}. Collected
+            so far for the creator:{" "}
             <strong id="creator-fees-wei">{formatAmount(token.creator_fees_wei, 18, 6)} WETH</strong> and{" "}
             <strong id="creator-fees-token">
               {formatAmount(token.creator_fees_token, 18, 2)} {token.symbol}
@@ -134,9 +159,13 @@ export function TokenPage({ token, trades, feeLocker, publicBaseUrl }: TokenPage
           </p>
           <div id="rewards" hidden>
             <p>
-              Claimable now: <strong id="claimable-wei">…</strong> WETH and <strong id="claimable-token">…</strong> {token.symbol}
+              Claimable now: <strong id="claimable-wei">…</strong> WETH and <strong id="claimable-token">…</strong>{" "}
+              {token.symbol}
             </p>
-            <p class="hint">Fees are paid in WETH (wrapped ETH, an ERC-20 token worth 1 ETH), not native ETH: your wallet shows them as a WETH balance.</p>
+            <p class="hint">
+              Fees are paid in WETH (wrapped ETH, an ERC-20 token worth 1 ETH), not native ETH: your wallet shows them
+              as a WETH balance.
+            </p>
             <button type="button" id="claim">
               Claim creator fees
             </button>

@@ -36,11 +36,37 @@ const ownContracts = [
 
 /** Precompiled artifacts from npm packages: module name, export prefix, artifact path, whether to export bytecode. */
 const externalArtifacts = [
-  { name: "UniswapV3Pool", prefix: "uniswapV3Pool", artifact: "@uniswap/v3-core/artifacts/contracts/UniswapV3Pool.sol/UniswapV3Pool.json", bytecode: false },
-  { name: "UniswapV3Factory", prefix: "uniswapV3Factory", artifact: "@uniswap/v3-core/artifacts/contracts/UniswapV3Factory.sol/UniswapV3Factory.json", bytecode: true },
-  { name: "NonfungiblePositionManager", prefix: "nonfungiblePositionManager", artifact: "@uniswap/v3-periphery/artifacts/contracts/NonfungiblePositionManager.sol/NonfungiblePositionManager.json", bytecode: true },
-  { name: "SwapRouter", prefix: "swapRouter", artifact: "@uniswap/v3-periphery/artifacts/contracts/SwapRouter.sol/SwapRouter.json", bytecode: true },
-  { name: "QuoterV2", prefix: "quoterV2", artifact: "@uniswap/v3-periphery/artifacts/contracts/lens/QuoterV2.sol/QuoterV2.json", bytecode: true },
+  {
+    name: "UniswapV3Pool",
+    prefix: "uniswapV3Pool",
+    artifact: "@uniswap/v3-core/artifacts/contracts/UniswapV3Pool.sol/UniswapV3Pool.json",
+    bytecode: false,
+  },
+  {
+    name: "UniswapV3Factory",
+    prefix: "uniswapV3Factory",
+    artifact: "@uniswap/v3-core/artifacts/contracts/UniswapV3Factory.sol/UniswapV3Factory.json",
+    bytecode: true,
+  },
+  {
+    name: "NonfungiblePositionManager",
+    prefix: "nonfungiblePositionManager",
+    artifact:
+      "@uniswap/v3-periphery/artifacts/contracts/NonfungiblePositionManager.sol/NonfungiblePositionManager.json",
+    bytecode: true,
+  },
+  {
+    name: "SwapRouter",
+    prefix: "swapRouter",
+    artifact: "@uniswap/v3-periphery/artifacts/contracts/SwapRouter.sol/SwapRouter.json",
+    bytecode: true,
+  },
+  {
+    name: "QuoterV2",
+    prefix: "quoterV2",
+    artifact: "@uniswap/v3-periphery/artifacts/contracts/lens/QuoterV2.sol/QuoterV2.json",
+    bytecode: true,
+  },
   { name: "WETH9", prefix: "weth9", artifact: "@uniswap/v2-periphery/build/WETH9.json", bytecode: true },
 ] as const;
 
@@ -137,7 +163,10 @@ export function buildAbiModules(onWarning?: (message: string) => void): Map<stri
   for (const { name, prefix } of ownContracts) {
     const c = compiled[name];
     if (!c) throw new Error(`contract ${name} missing from solc output`);
-    modules.set(`${name}.ts`, renderModule(`contracts/${name}.sol (solc ${solc.version()})`, prefix, c.abi, c.bytecode));
+    modules.set(
+      `${name}.ts`,
+      renderModule(`contracts/${name}.sol (solc ${solc.version()})`, prefix, c.abi, c.bytecode),
+    );
   }
   for (const { name, prefix, artifact, bytecode } of externalArtifacts) {
     const json = JSON.parse(readFileSync(require.resolve(artifact), "utf8")) as { abi: unknown[]; bytecode: string };
@@ -154,7 +183,10 @@ export function buildAbiModules(onWarning?: (message: string) => void): Map<stri
  * @returns The written file paths.
  * @throws {CompilationError} When solc reports an error.
  */
-export function writeAbiModules(outDir = path.join(projectRoot, "abis"), onWarning?: (message: string) => void): string[] {
+export function writeAbiModules(
+  outDir = path.join(projectRoot, "abis"),
+  onWarning?: (message: string) => void,
+): string[] {
   mkdirSync(outDir, { recursive: true });
   const written: string[] = [];
   for (const [file, text] of buildAbiModules(onWarning)) {

@@ -44,7 +44,12 @@ afterAll(() => {
 describe("readServiceReadiness and rpcAnswers", () => {
   it("read the readiness body and tell an answering RPC from a frozen one", async () => {
     readiness = { status: "stalled", chain_head_block: 12, indexed_block: 10, reason: "no block indexed" };
-    expect(await readServiceReadiness(url)).toEqual({ status: "stalled", chainHeadBlock: 12, indexedBlock: 10, reason: "no block indexed" });
+    expect(await readServiceReadiness(url)).toEqual({
+      status: "stalled",
+      chainHeadBlock: 12,
+      indexedBlock: 10,
+      reason: "no block indexed",
+    });
     expect(await readServiceReadiness("http://127.0.0.1:9")).toBeNull();
     rpcUp = true;
     expect(await rpcAnswers([`${url}/rpc`])).toBe(true);

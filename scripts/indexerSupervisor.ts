@@ -21,7 +21,12 @@
  */
 
 /** One readiness answer as the supervisor reads it. */
-export type SupervisedReadiness = { status: "ok" | "degraded" | "stalled"; chainHeadBlock: number | null; indexedBlock: number | null; reason: string | null };
+export type SupervisedReadiness = {
+  status: "ok" | "degraded" | "stalled";
+  chainHeadBlock: number | null;
+  indexedBlock: number | null;
+  reason: string | null;
+};
 
 /** Options of {@link superviseIndexer}. */
 export type IndexerSupervisorOptions = {
@@ -64,9 +69,19 @@ export type IndexerSupervisor = {
 export async function readServiceReadiness(serviceUrl: string, timeoutMs = 5_000): Promise<SupervisedReadiness | null> {
   try {
     const res = await fetch(`${serviceUrl}/api/v1/ready`, { signal: AbortSignal.timeout(timeoutMs) });
-    const body = (await res.json()) as { status?: string; chain_head_block?: number | null; indexed_block?: number | null; reason?: string | null };
+    const body = (await res.json()) as {
+      status?: string;
+      chain_head_block?: number | null;
+      indexed_block?: number | null;
+      reason?: string | null;
+    };
     if (body.status !== "ok" && body.status !== "degraded" && body.status !== "stalled") return null;
-    return { status: body.status, chainHeadBlock: body.chain_head_block ?? null, indexedBlock: body.indexed_block ?? null, reason: body.reason ?? null };
+    return {
+      status: body.status,
+      chainHeadBlock: body.chain_head_block ?? null,
+      indexedBlock: body.indexed_block ?? null,
+      reason: body.reason ?? null,
+    };
   } catch {
     return null;
   }
@@ -129,7 +144,9 @@ export function superviseIndexer(options: IndexerSupervisorOptions): IndexerSupe
       const due = now - stalledSince >= options.restartAfterSec * 1000 && now >= notBefore;
       if (due && !stopped && (await (options.indexerRpcAnswers?.() ?? Promise.resolve(true)))) {
         restarts++;
-        options.onEvent?.(`the indexer is stalled (${readiness.reason}); restarting it (restart ${restarts}, resumes from its checkpoint)`);
+        options.onEvent?.(
+          `the indexer is stalled (${readiness.reason}); restarting it (restart ${restarts}, resumes from its checkpoint)`,
+        );
         try {
           await options.restart(readiness.reason ?? "stalled");
         } catch (err) {

@@ -61,7 +61,10 @@ async function main(argv: string[]): Promise<number> {
   const devnet = env.DATABASE_URL || env.LAUNCH_FACTORY_ADDRESS ? undefined : readDevnetInstance(devnetDir);
   if (devnet) return onDevnet(command, devnet, values);
   const storeConfig = loadStoreConfig();
-  const where = storeConfig.kind === "postgres" ? `PostgreSQL schema ${storeConfig.schema}` : `PGlite folder ${resolve(storeConfig.dir)}`;
+  const where =
+    storeConfig.kind === "postgres"
+      ? `PostgreSQL schema ${storeConfig.schema}`
+      : `PGlite folder ${resolve(storeConfig.dir)}`;
   const log = values.json ? console.error : console.log;
   log(`store: ${where}`);
   if (storeConfig.kind === "pglite" && !env.LAUNCH_FACTORY_ADDRESS && !resolve(storeConfig.dir).startsWith(devnetDir)) {
@@ -78,14 +81,22 @@ async function main(argv: string[]): Promise<number> {
         }
         let created: Awaited<ReturnType<typeof createApiKey>>;
         try {
-          created = await createApiKey(store, { wallet: values.wallet, label: values.label ?? null, createdVia: "cli", maxActiveKeys: loadEnv().API_KEYS_PER_WALLET });
+          created = await createApiKey(store, {
+            wallet: values.wallet,
+            label: values.label ?? null,
+            createdVia: "cli",
+            maxActiveKeys: loadEnv().API_KEYS_PER_WALLET,
+          });
         } catch (err) {
           if (!(err instanceof ActiveKeyLimitError)) throw err;
-          console.error(`${err.message} (API_KEYS_PER_WALLET=${err.limit}); see \`npm run keys -- list --wallet ${err.wallet}\``);
+          console.error(
+            `${err.message} (API_KEYS_PER_WALLET=${err.limit}); see \`npm run keys -- list --wallet ${err.wallet}\``,
+          );
           return 1;
         }
         const { secret, key } = created;
-        if (values.json) console.log(JSON.stringify({ api_key: secret, id: key.id, wallet: key.wallet, scopes: key.scopes }));
+        if (values.json)
+          console.log(JSON.stringify({ api_key: secret, id: key.id, wallet: key.wallet, scopes: key.scopes }));
         else {
           console.log(`created ${key.id} for ${key.wallet} (scopes: ${key.scopes.join(", ")})`);
           console.log(`secret (shown once, store it now): ${secret}`);
@@ -101,7 +112,9 @@ async function main(argv: string[]): Promise<number> {
         if (!keys.length) console.log("no keys");
         for (const k of keys) {
           const state = k.revokedAtMs ? `revoked ${new Date(k.revokedAtMs).toISOString()}` : "active";
-          console.log(`${k.id}  ${k.displayPrefix}…  ${k.wallet}  ${state}  created ${new Date(k.createdAtMs).toISOString()} via ${k.createdVia}${k.label ? `  "${k.label}"` : ""}`);
+          console.log(
+            `${k.id}  ${k.displayPrefix}…  ${k.wallet}  ${state}  created ${new Date(k.createdAtMs).toISOString()} via ${k.createdVia}${k.label ? `  "${k.label}"` : ""}`,
+          );
         }
         return 0;
       }
@@ -137,7 +150,9 @@ async function onDevnet(
   values: { wallet?: string; label?: string; json?: boolean },
 ): Promise<number> {
   const log = values.json ? console.error : console.log;
-  log(`store: the running devnet's (${devnet.storeDir ?? `${devnet.dir}/store`}, held by its service ${devnet.serviceUrl ?? "(starting)"}, npm start pid ${devnet.pid})`);
+  log(
+    `store: the running devnet's (${devnet.storeDir ?? `${devnet.dir}/store`}, held by its service ${devnet.serviceUrl ?? "(starting)"}, npm start pid ${devnet.pid})`,
+  );
   if (command !== "create") {
     console.error(
       `${command} needs the store itself, which the devnet's service holds (PGlite is single-process). ` +
@@ -146,7 +161,7 @@ async function onDevnet(
     return 1;
   }
   if (!devnet.serviceUrl) {
-    console.error("the devnet is still starting: run this again once `npm start` printed \"ready\"");
+    console.error('the devnet is still starting: run this again once `npm start` printed "ready"');
     return 1;
   }
   if (!values.wallet) {
@@ -163,9 +178,14 @@ async function onDevnet(
     return 1;
   }
   const created = await createKeyWithWallet(devnet.serviceUrl, account, values.label ?? "cli (devnet)");
-  if (values.json) console.log(JSON.stringify({ api_key: created.apiKey, id: created.id, wallet: created.wallet, scopes: created.scopes }));
+  if (values.json)
+    console.log(
+      JSON.stringify({ api_key: created.apiKey, id: created.id, wallet: created.wallet, scopes: created.scopes }),
+    );
   else {
-    console.log(`created ${created.id} for ${created.wallet} (scopes: ${created.scopes.join(", ")}) on the devnet at ${devnet.serviceUrl}`);
+    console.log(
+      `created ${created.id} for ${created.wallet} (scopes: ${created.scopes.join(", ")}) on the devnet at ${devnet.serviceUrl}`,
+    );
     console.log(`secret (shown once, store it now): ${created.apiKey}`);
   }
   return 0;

@@ -92,7 +92,9 @@ const projectRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
 export async function startPonder(options: StartPonderOptions): Promise<PonderProcess> {
   const major = Number(process.versions.node.split(".")[0]);
   if (major < 22) {
-    throw new Error(`Ponder needs Node >= 22 but this is ${process.versions.node}: run through npm (npm start / npm test)`);
+    throw new Error(
+      `Ponder needs Node >= 22 but this is ${process.versions.node}: run through npm (npm start / npm test)`,
+    );
   }
   const ponderBin = ponderCliPath();
   const cwd = options.cwd ?? projectRoot;
@@ -100,7 +102,19 @@ export async function startPonder(options: StartPonderOptions): Promise<PonderPr
   const logFormat = options.logFormat ?? (env.LOG_FORMAT === "pretty" ? "pretty" : "json");
   const child = spawn(
     process.execPath,
-    [...(options.nodeArgs ?? []), ponderBin, options.command ?? "start", "--schema", options.schema, "--port", String(options.port), "--hostname", "127.0.0.1", "--log-format", logFormat],
+    [
+      ...(options.nodeArgs ?? []),
+      ponderBin,
+      options.command ?? "start",
+      "--schema",
+      options.schema,
+      "--port",
+      String(options.port),
+      "--hostname",
+      "127.0.0.1",
+      "--log-format",
+      logFormat,
+    ],
     { cwd, env, stdio: ["ignore", "pipe", "pipe"] },
   );
   trackChild(child);
@@ -131,11 +145,15 @@ export async function startPonder(options: StartPonderOptions): Promise<PonderPr
     if (child.exitCode !== null) throw new Error(`ponder exited with code ${child.exitCode}:\n${output.slice(-4000)}`);
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`ponder did not answer ${url}/health within ${timeoutMs} ms (SERVICE_START_TIMEOUT_MS):\n${output.slice(-4000)}`);
+      throw new Error(
+        `ponder did not answer ${url}/health within ${timeoutMs} ms (SERVICE_START_TIMEOUT_MS):\n${output.slice(-4000)}`,
+      );
     }
     if (options.onWait && Date.now() >= nextNote) {
       nextNote += 5_000;
-      options.onWait(`waiting for ${url}/health (Ponder builds the config, schema and API, then opens the database): ${Math.round((Date.now() - started) / 1000)} s of ${Math.round(timeoutMs / 1000)} s`);
+      options.onWait(
+        `waiting for ${url}/health (Ponder builds the config, schema and API, then opens the database): ${Math.round((Date.now() - started) / 1000)} s of ${Math.round(timeoutMs / 1000)} s`,
+      );
     }
     try {
       const res = await fetch(`${url}/health`);
@@ -201,7 +219,12 @@ export async function waitIndexed(
 export const SERVICE_READY_PATH = "/api/v1/ready";
 
 /** What {@link waitReady} hands to `onProgress`: the readiness answer's block fields. */
-export type ReadyProgress = { status: number; indexedBlock: number | null; chainHeadBlock: number | null; reason: string | null };
+export type ReadyProgress = {
+  status: number;
+  indexedBlock: number | null;
+  chainHeadBlock: number | null;
+  reason: string | null;
+};
 
 /**
  * Waits until the readiness endpoint answers 200: by default the service's own
@@ -226,9 +249,18 @@ export async function waitReady(
   while (Date.now() < deadline) {
     try {
       const res = await fetch(`${url}${path}`);
-      const body = (await res.json().catch(() => ({}))) as { indexed_block?: number | null; chain_head_block?: number | null; reason?: string | null };
+      const body = (await res.json().catch(() => ({}))) as {
+        indexed_block?: number | null;
+        chain_head_block?: number | null;
+        reason?: string | null;
+      };
       lastReason = body.reason ?? null;
-      const progress: ReadyProgress = { status: res.status, indexedBlock: body.indexed_block ?? null, chainHeadBlock: body.chain_head_block ?? null, reason: lastReason };
+      const progress: ReadyProgress = {
+        status: res.status,
+        indexedBlock: body.indexed_block ?? null,
+        chainHeadBlock: body.chain_head_block ?? null,
+        reason: lastReason,
+      };
       const key = `${progress.status}/${progress.indexedBlock}/${progress.chainHeadBlock}`;
       if (options.onProgress && key !== last) options.onProgress(progress);
       last = key;
@@ -238,5 +270,7 @@ export async function waitReady(
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`${url}${path} did not turn 200 within ${timeoutMs} ms${lastReason ? ` (last reason: ${lastReason})` : ""}`);
+  throw new Error(
+    `${url}${path} did not turn 200 within ${timeoutMs} ms${lastReason ? ` (last reason: ${lastReason})` : ""}`,
+  );
 }

@@ -65,7 +65,9 @@ const { values: flags } = parseArgs({
 for (const name of ["port", "rpc-port", "block-time", "trade-interval-ms"] as const) {
   const value = flags[name];
   if (!/^\d+$/.test(value) || (name.endsWith("port") && (Number(value) < 1 || Number(value) > 65535))) {
-    console.error(`invalid flag --${name}: expected ${name.endsWith("port") ? "a port from 1 to 65535" : "a non-negative integer"}, got "${value}"`);
+    console.error(
+      `invalid flag --${name}: expected ${name.endsWith("port") ? "a port from 1 to 65535" : "a non-negative integer"}, got "${value}"`,
+    );
     process.exit(1);
   }
 }
@@ -159,7 +161,11 @@ function exitWithService(service: { exited: Promise<number | null> }) {
 
 /** The service's stop step: SIGTERM, SIGKILL once its share of the budget is spent (the current process, after restarts too). */
 function serviceStep(current: { service: PonderProcess }): StopStep {
-  return { name: "the service", stop: (budgetMs) => current.service.stop(Math.max(0, budgetMs - 500)), kill: () => current.service.child.kill("SIGKILL") };
+  return {
+    name: "the service",
+    stop: (budgetMs) => current.service.stop(Math.max(0, budgetMs - 500)),
+    kill: () => current.service.child.kill("SIGKILL"),
+  };
 }
 
 /**
@@ -201,7 +207,10 @@ async function main() {
     const service = current.service;
     shutdown.push(serviceStep(current));
     exitWithService(service);
-    const indexerUrls = (env.INDEXER_RPC_URLS || env.RPC_URL || "").split(",").map((u) => u.trim()).filter(Boolean);
+    const indexerUrls = (env.INDEXER_RPC_URLS || env.RPC_URL || "")
+      .split(",")
+      .map((u) => u.trim())
+      .filter(Boolean);
     supervise(current, startService, indexerUrls);
     step(`service on ${service.url} (production configuration)`);
     console.log(
@@ -241,7 +250,9 @@ async function main() {
   if (!flags["no-seed"]) {
     step("seeding demo activity (3 launches, 12 trades, 1 fee collection)");
     const seeded = await seedDemo(manifest, { signal: lifetime.signal });
-    step(`seeded: ${seeded.tokens.map((t) => `${t.symbol} ${t.token}`).join(", ")}; ${seeded.buys} buys, ${seeded.sells} sells`);
+    step(
+      `seeded: ${seeded.tokens.map((t) => `${t.symbol} ${t.token}`).join(", ")}; ${seeded.buys} buys, ${seeded.sells} sells`,
+    );
   }
 
   // A new devnet has a new history: index it into a fresh PGlite folder, and keep the offchain
@@ -269,7 +280,11 @@ async function main() {
   // A demo API key (dev account 0) in the fresh store, before the service holds the folder.
   step(`creating the devnet API key in a fresh offchain store (${storeDir})`);
   const store = await openStore(loadStoreConfig({ ...process.env, ...serviceEnv }));
-  const { secret: devnetKey } = await createApiKey(store, { wallet: devAccount(0).address, label: "devnet", createdVia: "cli" });
+  const { secret: devnetKey } = await createApiKey(store, {
+    wallet: devAccount(0).address,
+    label: "devnet",
+    createdVia: "cli",
+  });
   await store.close();
   lock.update({ storeDir });
 
@@ -291,7 +306,9 @@ async function main() {
   // (/api/v1/ready; on the devnet READY_MAX_LAG_BLOCKS is 0 unless set: every seeded block
   // indexed), not Ponder's /ready, which is 200 at the finalized block 0 (docs/operations.md
   // "Readiness and stalls").
-  step(`service answers on ${service.url}; waiting for ${service.url}${SERVICE_READY_PATH} (the seeded history indexed)`);
+  step(
+    `service answers on ${service.url}; waiting for ${service.url}${SERVICE_READY_PATH} (the seeded history indexed)`,
+  );
   let lastProgressAt = 0;
   await waitReady(service.url, undefined, {
     onProgress: ({ status, indexedBlock, chainHeadBlock }) => {

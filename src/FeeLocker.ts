@@ -11,7 +11,7 @@ import { lower } from "./domain/hex";
 ponder.on("FeeLocker:FeesCollected", async ({ event, context }) => {
   const args = event.args;
   const tokenRow = await context.db.find(token, { address: lower(args.token) });
-  if (!tokenRow || !tokenRow.positionIds.includes(args.positionId)) return;
+  if (!tokenRow?.positionIds.includes(args.positionId)) return;
 
   // token0/token1 amounts -> token and WETH sides.
   const tokenIsToken0 = tokenRow.tokenIsToken0;

@@ -8,7 +8,15 @@
  * balance, and its slot0 when the launch did not move its price).
  */
 import { ponder } from "ponder:registry";
-import { counter, event as eventTable, pool, slug as slugTable, slugBase as slugBaseTable, token, type PrelaunchPoolLog } from "../ponder.schema";
+import {
+  counter,
+  event as eventTable,
+  pool,
+  slug as slugTable,
+  slugBase as slugBaseTable,
+  token,
+  type PrelaunchPoolLog,
+} from "../ponder.schema";
 import { erc20Abi } from "viem";
 import { uniswapV3PoolAbi } from "../abis/UniswapV3Pool";
 import { loadDeployment } from "../config/deployment";
@@ -80,7 +88,11 @@ ponder.on("LaunchFactory:TokenLaunched", async ({ event, context }) => {
     .onConflictDoUpdate((row) => ({ value: row.value + 1 }));
   const base = slugBase(args.symbol);
   const baseRow = await context.db.find(slugBaseTable, { base });
-  const assigned = await assignSlug(base, baseRow?.next ?? 1, async (s) => (await context.db.find(slugTable, { slug: s })) !== null);
+  const assigned = await assignSlug(
+    base,
+    baseRow?.next ?? 1,
+    async (s) => (await context.db.find(slugTable, { slug: s })) !== null,
+  );
   await context.db.insert(slugTable).values({ slug: assigned.slug, token: tokenAddress });
   await context.db
     .insert(slugBaseTable)

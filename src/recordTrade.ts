@@ -138,9 +138,19 @@ export async function recordTrade(
     market_cap_wei: mcapWei.toString(),
   };
   let sub = swap.eventSubStart;
-  await db.insert(event).values({ ...base, id: eventId(swap.blockNumber, swap.eventLogIndex, sub++), kind: "trade", payload: tradePayload });
+  await db.insert(event).values({
+    ...base,
+    id: eventId(swap.blockNumber, swap.eventLogIndex, sub++),
+    kind: "trade",
+    payload: tradePayload,
+  });
   if (side === "buy" && ethAmountWei >= thresholds.bigBuyThresholdWei) {
-    await db.insert(event).values({ ...base, id: eventId(swap.blockNumber, swap.eventLogIndex, sub++), kind: "big_buy", payload: tradePayload });
+    await db.insert(event).values({
+      ...base,
+      id: eventId(swap.blockNumber, swap.eventLogIndex, sub++),
+      kind: "big_buy",
+      payload: tradePayload,
+    });
   }
   if (graduates) {
     await db.insert(event).values({
@@ -156,4 +166,3 @@ export async function recordTrade(
   }
   return { priceWei, marketCapWei: mcapWei, graduated: graduates };
 }
-

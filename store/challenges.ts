@@ -25,13 +25,24 @@ export async function insertChallenge(store: Store, row: typeof keyChallenges.$i
  * @throws BoundReachedError (nothing stored); `retryAtMs` is when the oldest open one expires
  * @example await insertChallengeBounded(store, row, 5) // resolves, or throws at the 6th open challenge
  */
-export async function insertChallengeBounded(store: Store, row: typeof keyChallenges.$inferInsert, maxOpen: number, nowMs = Date.now()): Promise<void> {
+export async function insertChallengeBounded(
+  store: Store,
+  row: typeof keyChallenges.$inferInsert,
+  maxOpen: number,
+  nowMs = Date.now(),
+): Promise<void> {
   await inTransaction(store, async (tx) => {
     await lockOwner(tx, LOCK_NAMESPACE.sessionChallenges, row.sessionId);
     const open = await tx.db
       .select({ n: count(), oldestExpiry: min(keyChallenges.expiresAtMs) })
       .from(keyChallenges)
-      .where(and(eq(keyChallenges.sessionId, row.sessionId), isNull(keyChallenges.consumedAtMs), gt(keyChallenges.expiresAtMs, nowMs)));
+      .where(
+        and(
+          eq(keyChallenges.sessionId, row.sessionId),
+          isNull(keyChallenges.consumedAtMs),
+          gt(keyChallenges.expiresAtMs, nowMs),
+        ),
+      );
     if (Number(open[0]?.n ?? 0) >= maxOpen) {
       throw new BoundReachedError("open key challenges per session", maxOpen, Number(open[0]?.oldestExpiry ?? nowMs));
     }
@@ -49,9 +60,21 @@ export async function pruneChallenges(store: Store, nowMs = Date.now()): Promise
  * second attempt (replay) finds nothing. Concurrent attempts: exactly one wins.
  * @returns the challenge, or `null` when none is open (expired, used or never issued)
  */
-export async function consumeChallenge(store: Store, sessionId: string, wallet: string, nowMs = Date.now()): Promise<ChallengeRecord | null> {
-  const open = and(eq(keyChallenges.sessionId, sessionId), eq(keyChallenges.wallet, wallet), isNull(keyChallenges.consumedAtMs), gt(keyChallenges.expiresAtMs, nowMs));
-  const candidate = (await store.db.select().from(keyChallenges).where(open).orderBy(desc(keyChallenges.issuedAtMs)).limit(1))[0];
+export async function consumeChallenge(
+  store: Store,
+  sessionId: string,
+  wallet: string,
+  nowMs = Date.now(),
+): Promise<ChallengeRecord | null> {
+  const open = and(
+    eq(keyChallenges.sessionId, sessionId),
+    eq(keyChallenges.wallet, wallet),
+    isNull(keyChallenges.consumedAtMs),
+    gt(keyChallenges.expiresAtMs, nowMs),
+  );
+  const candidate = (
+    await store.db.select().from(keyChallenges).where(open).orderBy(desc(keyChallenges.issuedAtMs)).limit(1)
+  )[0];
   if (!candidate) return null;
   const taken = await store.db
     .update(keyChallenges)

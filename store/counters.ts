@@ -19,7 +19,12 @@ export function windowStart(nowMs: number, windowMs: number): number {
  * Adds one hit to `bucket` in the window containing `nowMs`.
  * @returns hits so far in this window (including this one) and when the window ends
  */
-export async function incrementCounter(store: Store, bucket: string, windowMs: number, nowMs = Date.now()): Promise<WindowCount> {
+export async function incrementCounter(
+  store: Store,
+  bucket: string,
+  windowMs: number,
+  nowMs = Date.now(),
+): Promise<WindowCount> {
   const start = windowStart(nowMs, windowMs);
   const resetAtMs = start + windowMs;
   const rows = await store.db
@@ -57,7 +62,12 @@ export async function incrementCounterBelow(
 }
 
 /** Reads the current window's count (0 when absent). */
-export async function readCounter(store: Store, bucket: string, windowMs: number, nowMs = Date.now()): Promise<WindowCount> {
+export async function readCounter(
+  store: Store,
+  bucket: string,
+  windowMs: number,
+  nowMs = Date.now(),
+): Promise<WindowCount> {
   const start = windowStart(nowMs, windowMs);
   const rows = await store.db
     .select({ hits: counters.hits })
@@ -67,7 +77,12 @@ export async function readCounter(store: Store, bucket: string, windowMs: number
 }
 
 /** Removes one hit from the current window, never below zero. */
-export async function decrementCounter(store: Store, bucket: string, windowMs: number, nowMs = Date.now()): Promise<void> {
+export async function decrementCounter(
+  store: Store,
+  bucket: string,
+  windowMs: number,
+  nowMs = Date.now(),
+): Promise<void> {
   const start = windowStart(nowMs, windowMs);
   await store.db
     .update(counters)

@@ -60,7 +60,13 @@ export async function reserveIdempotencyKey(
     const taken = await store.db
       .update(idempotencyRecords)
       .set({ lockedUntilMs: nowMs + IDEMPOTENCY_LOCK_MS })
-      .where(and(where, eq(idempotencyRecords.state, "in_flight"), eq(idempotencyRecords.lockedUntilMs, existing.lockedUntilMs)))
+      .where(
+        and(
+          where,
+          eq(idempotencyRecords.state, "in_flight"),
+          eq(idempotencyRecords.lockedUntilMs, existing.lockedUntilMs),
+        ),
+      )
       .returning({ scope: idempotencyRecords.scope });
     return taken.length ? { kind: "reserved", lockedUntilMs: nowMs + IDEMPOTENCY_LOCK_MS } : { kind: "in_flight" };
   }
@@ -91,7 +97,12 @@ export async function completeIdempotencyKey(
 ): Promise<boolean> {
   const updated = await store.db
     .update(idempotencyRecords)
-    .set({ state: "done", responseStatus: input.status, responseContentType: input.contentType, responseBody: input.body })
+    .set({
+      state: "done",
+      responseStatus: input.status,
+      responseContentType: input.contentType,
+      responseBody: input.body,
+    })
     .where(heldBy(input))
     .returning({ scope: idempotencyRecords.scope });
   return updated.length > 0;

@@ -22,8 +22,8 @@ export { schema };
 
 /** Where the store lives. */
 export type StoreConfig =
-  | { kind: "pglite"; /** data folder */ dir: string; schema: string }
-  | { kind: "postgres"; /** connection string */ url: string; schema: string };
+  | { kind: "pglite" /** data folder */; dir: string; schema: string }
+  | { kind: "postgres" /** connection string */; url: string; schema: string };
 
 /** The drizzle database of the store (same API on both drivers). */
 export type StoreDb = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -82,7 +82,11 @@ export async function openStore(config: StoreConfig): Promise<Store> {
     await client.waitReady;
     await client.exec(`CREATE SCHEMA IF NOT EXISTS ${ident}; SET search_path TO ${ident};`);
     const db = drizzlePglite(client, { schema });
-    await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER, migrationsSchema: config.schema, migrationsTable: MIGRATIONS_TABLE });
+    await migratePglite(db, {
+      migrationsFolder: MIGRATIONS_FOLDER,
+      migrationsSchema: config.schema,
+      migrationsTable: MIGRATIONS_TABLE,
+    });
     return { db: db as unknown as StoreDb, kind: "pglite", schema: config.schema, close: () => client.close() };
   }
 
@@ -110,7 +114,9 @@ export async function openStore(config: StoreConfig): Promise<Store> {
   // Nor may a checked-out one's: the pool listens only while a client is idle, and a transaction
   // (`inTransaction`) holds its client checked out. A lost connection still fails the statement
   // and the transaction; unheard, it would also be an uncaughtException, on which Ponder exits.
-  pool.on("connect", (client) => client.on("error", (err) => console.error("store: PostgreSQL connection lost:", err.message)));
+  pool.on("connect", (client) =>
+    client.on("error", (err) => console.error("store: PostgreSQL connection lost:", err.message)),
+  );
   const db = drizzleNodePg(pool, { schema });
   return { db: db as unknown as StoreDb, kind: "postgres", schema: config.schema, close: () => pool.end() };
 }

@@ -97,7 +97,13 @@ export async function countActiveKeys(store: Store, wallet: string): Promise<num
  */
 export async function createApiKey(
   store: Store,
-  input: { wallet: string; label?: string | null; createdVia: "wallet_signature" | "cli"; nowMs?: number; maxActiveKeys?: number },
+  input: {
+    wallet: string;
+    label?: string | null;
+    createdVia: "wallet_signature" | "cli";
+    nowMs?: number;
+    maxActiveKeys?: number;
+  },
 ): Promise<{ secret: string; key: ApiKeyRecord }> {
   const secret = API_KEY_PREFIX + randomBytes(32).toString("base64url");
   const row = {

@@ -58,7 +58,8 @@ export async function transitionLaunch(
       .returning();
     return rows[0] ?? null;
   } catch (err) {
-    if (isUniqueViolation(err)) throw new TxAlreadyUsedError(`transaction ${patch.txHash ?? ""} already confirmed another launch`);
+    if (isUniqueViolation(err))
+      throw new TxAlreadyUsedError(`transaction ${patch.txHash ?? ""} already confirmed another launch`);
     throw err;
   }
 }
@@ -75,7 +76,13 @@ export async function findConfirmedByTx(store: Store, txHash: string): Promise<L
   const rows = await store.db
     .select()
     .from(launches)
-    .where(and(eq(launches.txHash, txHash.toLowerCase()), eq(launches.state, "confirmed"), isNull(launches.canonicalLaunchId)))
+    .where(
+      and(
+        eq(launches.txHash, txHash.toLowerCase()),
+        eq(launches.state, "confirmed"),
+        isNull(launches.canonicalLaunchId),
+      ),
+    )
     .limit(1);
   return rows[0] ?? null;
 }
@@ -112,17 +119,32 @@ export async function findKeyLaunchByTx(store: Store, apiKeyId: string, txHash: 
 export const SESSION_BUILD_TTL_MS = 24 * 60 * 60 * 1000;
 
 const openSessionBuilds = (sessionId: string, nowMs: number) =>
-  and(eq(launches.surface, "session"), eq(launches.sessionId, sessionId), eq(launches.state, "built"), gt(launches.createdAtMs, nowMs - SESSION_BUILD_TTL_MS));
+  and(
+    eq(launches.surface, "session"),
+    eq(launches.sessionId, sessionId),
+    eq(launches.state, "built"),
+    gt(launches.createdAtMs, nowMs - SESSION_BUILD_TTL_MS),
+  );
 
 /**
  * How many open builds (state `built`, younger than {@link SESSION_BUILD_TTL_MS}) a session holds,
  * and when the oldest of them stops counting (unix ms; `null` when none).
  * @example await countOpenSessionBuilds(store, session.id) // { open: 3, freesAtMs: 1795412345000 }
  */
-export async function countOpenSessionBuilds(store: Store, sessionId: string, nowMs = Date.now()): Promise<{ open: number; freesAtMs: number | null }> {
-  const rows = await store.db.select({ n: count(), oldest: min(launches.createdAtMs) }).from(launches).where(openSessionBuilds(sessionId, nowMs));
+export async function countOpenSessionBuilds(
+  store: Store,
+  sessionId: string,
+  nowMs = Date.now(),
+): Promise<{ open: number; freesAtMs: number | null }> {
+  const rows = await store.db
+    .select({ n: count(), oldest: min(launches.createdAtMs) })
+    .from(launches)
+    .where(openSessionBuilds(sessionId, nowMs));
   const oldest = rows[0]?.oldest;
-  return { open: Number(rows[0]?.n ?? 0), freesAtMs: oldest === null || oldest === undefined ? null : Number(oldest) + SESSION_BUILD_TTL_MS };
+  return {
+    open: Number(rows[0]?.n ?? 0),
+    freesAtMs: oldest === null || oldest === undefined ? null : Number(oldest) + SESSION_BUILD_TTL_MS,
+  };
 }
 
 /**
@@ -133,7 +155,12 @@ export async function countOpenSessionBuilds(store: Store, sessionId: string, no
  * @throws BoundReachedError (nothing stored); `retryAtMs` is when the oldest open build expires
  * @throws Error when `launch` is not a session build
  */
-export async function insertSessionBuildBounded(store: Store, launch: NewLaunch, maxOpen: number, nowMs = Date.now()): Promise<void> {
+export async function insertSessionBuildBounded(
+  store: Store,
+  launch: NewLaunch,
+  maxOpen: number,
+  nowMs = Date.now(),
+): Promise<void> {
   const sessionId = launch.sessionId;
   if (launch.surface !== "session" || !sessionId) throw new Error("insertSessionBuildBounded: not a session build");
   await inTransaction(store, async (tx) => {
@@ -152,13 +179,24 @@ export async function insertSessionBuildBounded(store: Store, launch: NewLaunch,
 export async function pruneSessionBuilds(store: Store, nowMs = Date.now()): Promise<number> {
   const deleted = await store.db
     .delete(launches)
-    .where(and(eq(launches.surface, "session"), eq(launches.state, "built"), lt(launches.createdAtMs, nowMs - SESSION_BUILD_TTL_MS)))
+    .where(
+      and(
+        eq(launches.surface, "session"),
+        eq(launches.state, "built"),
+        lt(launches.createdAtMs, nowMs - SESSION_BUILD_TTL_MS),
+      ),
+    )
     .returning({ id: launches.id });
   return deleted.length;
 }
 
 /** Session builds of `creator` in session `sessionId`, newest first (at most `limit`). */
-export async function findSessionBuilds(store: Store, sessionId: string, creator: string, limit = 20): Promise<LaunchRecord[]> {
+export async function findSessionBuilds(
+  store: Store,
+  sessionId: string,
+  creator: string,
+  limit = 20,
+): Promise<LaunchRecord[]> {
   return store.db
     .select()
     .from(launches)
@@ -181,7 +219,10 @@ export type StoredTokenMetadata = {
  * Metadata of the canonical confirmed launches of `tokens` (checksummed addresses), keyed by lowercase
  * address. One indexed query for a whole page of token records.
  */
-export async function confirmedMetadataFor(store: Store, tokens: readonly string[]): Promise<Map<string, StoredTokenMetadata>> {
+export async function confirmedMetadataFor(
+  store: Store,
+  tokens: readonly string[],
+): Promise<Map<string, StoredTokenMetadata>> {
   const out = new Map<string, StoredTokenMetadata>();
   if (tokens.length === 0) return out;
   const rows = await store.db
@@ -195,7 +236,14 @@ export async function confirmedMetadataFor(store: Store, tokens: readonly string
       telegramUrl: launches.telegramUrl,
     })
     .from(launches)
-    .where(and(eq(launches.state, "confirmed"), isNull(launches.canonicalLaunchId), isNotNull(launches.tokenAddress), inArray(launches.tokenAddress, [...tokens])));
+    .where(
+      and(
+        eq(launches.state, "confirmed"),
+        isNull(launches.canonicalLaunchId),
+        isNotNull(launches.tokenAddress),
+        inArray(launches.tokenAddress, [...tokens]),
+      ),
+    );
   for (const { tokenAddress, ...meta } of rows) out.set(tokenAddress!.toLowerCase(), meta);
   return out;
 }

@@ -151,8 +151,12 @@ export const launches = pgTable(
     index("launches_api_key_idx").on(t.apiKeyId),
     index("launches_tx_hash_idx").on(t.txHash),
     index("launches_session_creator_idx").on(t.sessionId, t.creator),
-    uniqueIndex("launches_canonical_tx_uidx").on(t.txHash).where(sql`state = 'confirmed' and canonical_launch_id is null`),
-    uniqueIndex("launches_canonical_token_uidx").on(t.tokenAddress).where(sql`state = 'confirmed' and canonical_launch_id is null`),
+    uniqueIndex("launches_canonical_tx_uidx")
+      .on(t.txHash)
+      .where(sql`state = 'confirmed' and canonical_launch_id is null`),
+    uniqueIndex("launches_canonical_token_uidx")
+      .on(t.tokenAddress)
+      .where(sql`state = 'confirmed' and canonical_launch_id is null`),
   ],
 );
 

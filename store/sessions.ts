@@ -25,7 +25,10 @@ export function sessionIdOf(cookieValue: string): string {
  * Creates a session.
  * @returns the cookie value (send it once, in `Set-Cookie`) and the record
  */
-export async function createSession(store: Store, nowMs = Date.now()): Promise<{ cookieValue: string; session: SessionRecord }> {
+export async function createSession(
+  store: Store,
+  nowMs = Date.now(),
+): Promise<{ cookieValue: string; session: SessionRecord }> {
   const cookieValue = randomBytes(32).toString("base64url");
   const session: SessionRecord = {
     id: sessionIdOf(cookieValue),
@@ -40,7 +43,11 @@ export async function createSession(store: Store, nowMs = Date.now()): Promise<{
 }
 
 /** The live session of a cookie value, or `null` (unknown, malformed or expired). */
-export async function findSession(store: Store, cookieValue: string | undefined, nowMs = Date.now()): Promise<SessionRecord | null> {
+export async function findSession(
+  store: Store,
+  cookieValue: string | undefined,
+  nowMs = Date.now(),
+): Promise<SessionRecord | null> {
   if (!cookieValue || !/^[A-Za-z0-9_-]{43}$/.test(cookieValue)) return null;
   const rows = await store.db
     .select()

@@ -60,7 +60,15 @@ afterAll(async () => {
 });
 
 function makeApp(overrides: Partial<Parameters<typeof createApp>[0]> = {}) {
-  return createApp({ db: marketDb, publicBaseUrl: BASE, store, deployment, publicClient, trustProxy: true, ...overrides });
+  return createApp({
+    db: marketDb,
+    publicBaseUrl: BASE,
+    store,
+    deployment,
+    publicClient,
+    trustProxy: true,
+    ...overrides,
+  });
 }
 
 /**
@@ -80,7 +88,11 @@ const clientIp = (() => {
 /** Waits while the current minute is about to roll over, so a fixed window holds the whole test. */
 async function awayFromMinuteEdge(needMs = 10_000): Promise<void> {
   const left = 60_000 - (Date.now() % 60_000);
-  if (left < needMs) await vi.waitFor(() => expect(60_000 - (Date.now() % 60_000)).toBeGreaterThan(needMs), { timeout: left + 1_000, interval: 100 });
+  if (left < needMs)
+    await vi.waitFor(() => expect(60_000 - (Date.now() % 60_000)).toBeGreaterThan(needMs), {
+      timeout: left + 1_000,
+      interval: 100,
+    });
 }
 
 describe("unauthenticated pages and health are rate-limited per client IP", () => {
@@ -96,7 +108,11 @@ describe("unauthenticated pages and health are rate-limited per client IP", () =
     // The third page view, whichever page: 429 before any database or RPC work.
     for (const path of ["/launch", "/token/0x0000000000000000000000000000000000000001", "/t/some-slug"]) {
       const limited = await call(app, path, { headers });
-      expect({ path, status: limited.status, error: limited.body.error }).toEqual({ path, status: 429, error: "rate_limited" });
+      expect({ path, status: limited.status, error: limited.body.error }).toEqual({
+        path,
+        status: 429,
+        error: "rate_limited",
+      });
       expect(limited.body).toMatchObject({ ok: false, message: expect.stringContaining("Retry-After") });
       expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(limited.headers.get("content-type")).toContain("application/json");
@@ -124,8 +140,14 @@ describe("the RPC part of health and the session status is one shared probe per 
   it("makes one eth_chainId and one eth_blockNumber for 20 concurrent health calls and 5 status calls, none more within the second, one more after it", async () => {
     let nowMs = 1_000_000;
     const probe = chainProbe({ client: publicClient, expectedChainId: deployment.chainId, nowMs: () => nowMs });
-    const app = makeApp({ chainProbe: probe, limits: { healthRequestsPerMinute: 1_000, sessionRequestsPerMinute: 1_000 } });
-    const probes = (counts: Record<string, number>) => ({ eth_chainId: counts.eth_chainId ?? 0, eth_blockNumber: counts.eth_blockNumber ?? 0 });
+    const app = makeApp({
+      chainProbe: probe,
+      limits: { healthRequestsPerMinute: 1_000, sessionRequestsPerMinute: 1_000 },
+    });
+    const probes = (counts: Record<string, number>) => ({
+      eth_chainId: counts.eth_chainId ?? 0,
+      eth_blockNumber: counts.eth_blockNumber ?? 0,
+    });
     const headers = { "X-Forwarded-For": clientIp() };
 
     const before = { ...proxy.counts().pass };
@@ -133,8 +155,10 @@ describe("the RPC part of health and the session status is one shared probe per 
       ...Array.from({ length: 20 }, () => call(app, "/api/v1/health", { headers })),
       ...Array.from({ length: 5 }, () => call(app, "/api/evm/evmchain/status", { headers })),
     ]);
-    for (const res of burst.slice(0, 20)) expect(res.body.rpc).toMatchObject({ ok: true, chain_id: deployment.chainId });
-    for (const res of burst.slice(20)) expect(res.body.readiness.rpc).toMatchObject({ ok: true, chain_id: deployment.chainId });
+    for (const res of burst.slice(0, 20))
+      expect(res.body.rpc).toMatchObject({ ok: true, chain_id: deployment.chainId });
+    for (const res of burst.slice(20))
+      expect(res.body.readiness.rpc).toMatchObject({ ok: true, chain_id: deployment.chainId });
     const afterBurst = { ...proxy.counts().pass };
     expect(probes(diffCounts(before, afterBurst))).toEqual({ eth_chainId: 1, eth_blockNumber: 1 });
 
@@ -162,7 +186,11 @@ describe("the RPC part of health and the session status is one shared probe per 
     const down = await startRpcProxy({ target: anvil.rpcUrl, mode: "refuse", refuseWith: 503 });
     const sent: string[] = [];
     const client = createPublicClient({
-      transport: http(down.url, { retryCount: 0, onFetchRequest: (_request, init) => void sent.push((JSON.parse(String(init.body)) as { method: string }).method) }),
+      transport: http(down.url, {
+        retryCount: 0,
+        onFetchRequest: (_request, init) =>
+          void sent.push((JSON.parse(String(init.body)) as { method: string }).method),
+      }),
     });
     const probe = chainProbe({ client, expectedChainId: deployment.chainId, nowMs: () => nowMs });
     const app = makeApp({ chainProbe: probe, limits: { healthRequestsPerMinute: 1_000 } });
@@ -174,10 +202,16 @@ describe("the RPC part of health and the session status is one shared probe per 
       nowMs += 500;
       await call(app, "/api/v1/health", { headers });
       // One probe for the 11 calls of this second.
-      expect(tally()).toEqual({ sent: ["eth_blockNumber", "eth_chainId"], arrived: { eth_chainId: 1, eth_blockNumber: 1 } });
+      expect(tally()).toEqual({
+        sent: ["eth_blockNumber", "eth_chainId"],
+        arrived: { eth_chainId: 1, eth_blockNumber: 1 },
+      });
       nowMs += 600;
       await call(app, "/api/v1/health", { headers });
-      expect(tally()).toEqual({ sent: ["eth_blockNumber", "eth_blockNumber", "eth_chainId", "eth_chainId"], arrived: { eth_chainId: 2, eth_blockNumber: 2 } });
+      expect(tally()).toEqual({
+        sent: ["eth_blockNumber", "eth_blockNumber", "eth_chainId", "eth_chainId"],
+        arrived: { eth_chainId: 2, eth_blockNumber: 2 },
+      });
     } finally {
       await down.stop();
     }
@@ -186,7 +220,9 @@ describe("the RPC part of health and the session status is one shared probe per 
 
 describe("image decodes are bounded: overload is 503 with Retry-After, never the image's fault", () => {
   async function largeWebp(red: number): Promise<Buffer> {
-    return sharp({ create: { width: 4096, height: 4096, channels: 3, background: { r: red, g: 120, b: 200 } } }).webp({ quality: 80 }).toBuffer();
+    return sharp({ create: { width: 4096, height: 4096, channels: 3, background: { r: red, g: 120, b: 200 } } })
+      .webp({ quality: 80 })
+      .toBuffer();
   }
 
   it("answers 6 concurrent 4096x4096 WebP uploads with 201 (the 2 that fit the queue, correct images) or 503 image_processing_busy + Retry-After, never 400", async () => {
@@ -204,9 +240,16 @@ describe("image decodes are bounded: overload is 503 with Retry-After, never the
     const uploads = Array.from({ length: 6 }, (_, i) => {
       const form = new FormData();
       form.append("image", new File([images[i % 2]!], `logo-${i}.webp`, { type: "image/webp" }));
-      return call(app, "/api/v1/evmchain/media/upload", { method: "POST", headers: { Authorization: `Bearer ${key}` }, body: form }).then((res) => (answered.push(res), res));
+      return call(app, "/api/v1/evmchain/media/upload", {
+        method: "POST",
+        headers: { Authorization: `Bearer ${key}` },
+        body: form,
+      }).then((res) => (answered.push(res), res));
     });
-    await vi.waitFor(() => expect({ answered: answered.length, queued: queue.queued() }).toEqual({ answered: 4, queued: 2 }), { timeout: 30_000, interval: 20 });
+    await vi.waitFor(
+      () => expect({ answered: answered.length, queued: queue.queued() }).toEqual({ answered: 4, queued: 2 }),
+      { timeout: 30_000, interval: 20 },
+    );
     for (const res of answered) {
       expect({ status: res.status, error: res.body.error }).toEqual({ status: 503, error: "image_processing_busy" });
       expect(res.headers.get("retry-after")).toBe("2");
@@ -224,7 +267,11 @@ describe("image decodes are bounded: overload is 503 with Retry-After, never the
       const served = await app.request(res.body.image_url);
       expect(served.status).toBe(200);
       const meta = await sharp(new Uint8Array(await served.arrayBuffer())).metadata();
-      expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({ format: "webp", width: 4096, height: 4096 });
+      expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({
+        format: "webp",
+        width: 4096,
+        height: 4096,
+      });
     }
     expect(await rows()).toBe(rowsBefore + new Set(accepted.map((r) => r.body.image_url)).size);
     expect({ active: queue.active(), queued: queue.queued() }).toEqual({ active: 0, queued: 0 });
@@ -234,16 +281,26 @@ describe("image decodes are bounded: overload is 503 with Retry-After, never the
     const queue = decodeQueue({ concurrency: 1, maxQueued: 1, maxWaitMs: 25, retryAfterSec: 2 });
     const app = makeApp({ imageQueue: queue });
     const key = (await createApiKey(store, { wallet: devAccount(1).address, createdVia: "cli" })).secret;
-    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#336699" } }).png().toBuffer();
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#336699" } })
+      .png()
+      .toBuffer();
     const post = (bytes: Uint8Array) => {
       const form = new FormData();
       form.append("image", new File([Buffer.from(bytes)], "logo.png", { type: "image/png" }));
-      return call(app, "/api/v1/evmchain/media/upload", { method: "POST", headers: { Authorization: `Bearer ${key}` }, body: form });
+      return call(app, "/api/v1/evmchain/media/upload", {
+        method: "POST",
+        headers: { Authorization: `Bearer ${key}` },
+        body: form,
+      });
     };
     let release!: () => void;
     const held = queue.run(() => new Promise<void>((resolve) => (release = resolve)));
     const waited = await post(png);
-    expect({ status: waited.status, error: waited.body.error, retryAfter: waited.headers.get("retry-after") }).toEqual({ status: 503, error: "image_processing_busy", retryAfter: "2" });
+    expect({ status: waited.status, error: waited.body.error, retryAfter: waited.headers.get("retry-after") }).toEqual({
+      status: 503,
+      error: "image_processing_busy",
+      retryAfter: "2",
+    });
     // A truncated image is refused by the byte checks before it would wait: still the client's 400.
     const corrupt = await post(png.subarray(0, png.length >> 1));
     expect({ status: corrupt.status, error: corrupt.body.error }).toEqual({ status: 400, error: "image_corrupt" });

@@ -8,7 +8,13 @@ import { parser } from "@prometheus-io/lezer-promql";
 import { parse as parseYaml } from "yaml";
 
 /** One alerting rule as written. */
-export type AlertRule = { alert: string; expr: string; for?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+export type AlertRule = {
+  alert: string;
+  expr: string;
+  for?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+};
 
 /** Reads `groups[].rules[]` of a rules file. */
 export function loadAlertRules(path: string): AlertRule[] {
@@ -26,7 +32,8 @@ export function analysePromQl(expr: string): { errors: string[]; metrics: string
   const metrics = new Set<string>();
   parser.parse(expr).iterate({
     enter(node) {
-      if (node.type.isError) errors.push(`${node.from}: ${JSON.stringify(expr.slice(Math.max(0, node.from - 10), node.to + 10))}`);
+      if (node.type.isError)
+        errors.push(`${node.from}: ${JSON.stringify(expr.slice(Math.max(0, node.from - 10), node.to + 10))}`);
       if (node.name === "Identifier" && node.node.parent?.name === "VectorSelector") {
         metrics.add(expr.slice(node.from, node.to).replace(/_(bucket|count|sum)$/, ""));
       }

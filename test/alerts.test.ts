@@ -31,14 +31,19 @@ describe("docs/alerts.yml", () => {
     expect(analysePromQl(stalled.expr).metrics).toEqual(["launchpad_indexer_status"]);
     expect(stalled.expr).toContain('status="stalled"');
     expect(stalled.labels?.severity).toBe("critical");
-    for (const rule of rules) for (const metric of analysePromQl(rule.expr).metrics) expect(metric, rule.alert).toMatch(/^(launchpad|ponder)_/);
+    for (const rule of rules)
+      for (const metric of analysePromQl(rule.expr).metrics) expect(metric, rule.alert).toMatch(/^(launchpad|ponder)_/);
   });
 
   it("the grammar check rejects a broken expression and names the metrics of a good one", () => {
     expect(analysePromQl("sum(rate(launchpad_http_requests_total[5m]) >").errors.length).toBeGreaterThan(0);
-    expect(analysePromQl("rate(launchpad_http_requests_total{status=~\"5..\"}[5m]) / on() group_left").errors.length).toBeGreaterThan(0);
-    expect(analysePromQl("histogram_quantile(0.99, sum by (le) (rate(launchpad_http_request_duration_seconds_bucket[5m]))) > 1").metrics).toEqual([
-      "launchpad_http_request_duration_seconds",
-    ]);
+    expect(
+      analysePromQl('rate(launchpad_http_requests_total{status=~"5.."}[5m]) / on() group_left').errors.length,
+    ).toBeGreaterThan(0);
+    expect(
+      analysePromQl(
+        "histogram_quantile(0.99, sum by (le) (rate(launchpad_http_request_duration_seconds_bucket[5m]))) > 1",
+      ).metrics,
+    ).toEqual(["launchpad_http_request_duration_seconds"]);
   });
 });

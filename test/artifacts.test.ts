@@ -11,7 +11,9 @@ describe("abis/", () => {
   const fresh = buildAbiModules();
 
   it("has exactly the generated modules", () => {
-    const committed = readdirSync(path.join(projectRoot, "abis")).filter((f) => f.endsWith(".ts")).sort();
+    const committed = readdirSync(path.join(projectRoot, "abis"))
+      .filter((f) => f.endsWith(".ts"))
+      .sort();
     expect(committed).toEqual([...fresh.keys()].sort());
   });
 

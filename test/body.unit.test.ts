@@ -9,7 +9,14 @@ import fc from "fast-check";
 import { HDKey } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { findForbiddenField, isForbiddenFieldName, PUBLIC_HEX_FIELDS } from "../api/launch/forbidden";
-import { findKeyMaterial, longestSeedWordRun, looksLikeExtendedPrivateKey, looksLikePrivateKey, looksLikeSeedPhrase, normalisedWords } from "../api/launch/keyMaterial";
+import {
+  findKeyMaterial,
+  longestSeedWordRun,
+  looksLikeExtendedPrivateKey,
+  looksLikePrivateKey,
+  looksLikeSeedPhrase,
+  normalisedWords,
+} from "../api/launch/keyMaterial";
 import { findBodyTextProblem, findTextProblem } from "../api/launch/textRules";
 import { checkJsonBodyText, exceedsJsonDepth } from "../api/middleware/jsonBody";
 import { ORDINARY_PROSE } from "./prose";
@@ -18,16 +25,21 @@ const TWELVE = "abandon ability able about above absent absorb abstract absurd a
 const PRIVATE_KEY = "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
 const SIGNATURE = `0x${"1b".repeat(65)}`;
 
-
 describe("key material in free text", () => {
   it("finds a BIP-39 phrase however it is written", () => {
     const phrases = [
       TWELVE,
       TWELVE.replaceAll(" ", ","),
       TWELVE.replaceAll(" ", ", "),
-      TWELVE.split(" ").map((w, i) => `${i + 1}.${w}`).join(" "),
-      TWELVE.split(" ").map((w, i) => `${i + 1}.${w}`).join(""),
-      TWELVE.split(" ").map((w, i) => `${i + 1}) ${w}`).join("\n"),
+      TWELVE.split(" ")
+        .map((w, i) => `${i + 1}.${w}`)
+        .join(" "),
+      TWELVE.split(" ")
+        .map((w, i) => `${i + 1}.${w}`)
+        .join(""),
+      TWELVE.split(" ")
+        .map((w, i) => `${i + 1}) ${w}`)
+        .join("\n"),
       `my seed: ${TWELVE}`,
       `${TWELVE}.`,
       `"${TWELVE}"!`,
@@ -42,7 +54,7 @@ describe("key material in free text", () => {
       `https://example.com/?s=${TWELVE.replaceAll(" ", "%20")}`,
       `https://example.com/?s=${TWELVE.replaceAll(" ", "%2C")}`,
       `https://example.com/${TWELVE.replaceAll(" ", "/")}`,
-      "ａｂａｎｄｏｎ " + TWELVE.split(" ").slice(1).join(" "), // full-width letters
+      `ａｂａｎｄｏｎ ${TWELVE.split(" ").slice(1).join(" ")}`, // full-width letters
       "test test test test test test test test test test test junk", // the anvil dev mnemonic
     ];
     for (const text of phrases) expect({ text, kind: findKeyMaterial(text) }).toEqual({ text, kind: "seed_phrase" });
@@ -50,10 +62,15 @@ describe("key material in free text", () => {
 
   it("finds every generated 12- to 24-word mnemonic, with or without a prefix", () => {
     fc.assert(
-      fc.property(fc.constantFrom(128, 160, 192, 224, 256), fc.constantFrom("", "my seed: ", "backup -> "), fc.constantFrom(" ", ",", "\n"), (bits, prefix, sep) => {
-        const mnemonic = generateMnemonic(wordlist, bits).split(" ").join(sep);
-        expect(looksLikeSeedPhrase(prefix + mnemonic)).toBe(true);
-      }),
+      fc.property(
+        fc.constantFrom(128, 160, 192, 224, 256),
+        fc.constantFrom("", "my seed: ", "backup -> "),
+        fc.constantFrom(" ", ",", "\n"),
+        (bits, prefix, sep) => {
+          const mnemonic = generateMnemonic(wordlist, bits).split(" ").join(sep);
+          expect(looksLikeSeedPhrase(prefix + mnemonic)).toBe(true);
+        },
+      ),
       { numRuns: 50 },
     );
   });
@@ -62,16 +79,32 @@ describe("key material in free text", () => {
     expect(normalisedWords("1.Abandon, 2.ability+able%20about")).toEqual(["abandon", "ability", "able", "about"]);
     expect(longestSeedWordRun("the abandon ability of able")).toBe(2);
     expect(looksLikeSeedPhrase(TWELVE.split(" ").slice(0, 11).join(" "))).toBe(false); // 11 words
-    expect(looksLikeSeedPhrase([...TWELVE.split(" ").slice(0, 6), "the", ...TWELVE.split(" ").slice(6)].join(" "))).toBe(false); // broken into 6 + 6
+    expect(
+      looksLikeSeedPhrase([...TWELVE.split(" ").slice(0, 6), "the", ...TWELVE.split(" ").slice(6)].join(" ")),
+    ).toBe(false); // broken into 6 + 6
   });
 
   it("finds BIP-32 extended private keys, but not extended public keys", () => {
     const root = HDKey.fromMasterSeed(new Uint8Array(32).fill(7));
     const xprv = root.privateExtendedKey;
-    const tprv = HDKey.fromMasterSeed(new Uint8Array(32).fill(7), { private: 0x04358394, public: 0x043587cf }).privateExtendedKey;
-    const zprv = HDKey.fromMasterSeed(new Uint8Array(32).fill(7), { private: 0x04b2430c, public: 0x04b24746 }).privateExtendedKey;
-    const yprv = HDKey.fromMasterSeed(new Uint8Array(32).fill(7), { private: 0x049d7878, public: 0x049d7cb2 }).privateExtendedKey;
-    expect([xprv.slice(0, 4), tprv.slice(0, 4), zprv.slice(0, 4), yprv.slice(0, 4)]).toEqual(["xprv", "tprv", "zprv", "yprv"]);
+    const tprv = HDKey.fromMasterSeed(new Uint8Array(32).fill(7), {
+      private: 0x04358394,
+      public: 0x043587cf,
+    }).privateExtendedKey;
+    const zprv = HDKey.fromMasterSeed(new Uint8Array(32).fill(7), {
+      private: 0x04b2430c,
+      public: 0x04b24746,
+    }).privateExtendedKey;
+    const yprv = HDKey.fromMasterSeed(new Uint8Array(32).fill(7), {
+      private: 0x049d7878,
+      public: 0x049d7cb2,
+    }).privateExtendedKey;
+    expect([xprv.slice(0, 4), tprv.slice(0, 4), zprv.slice(0, 4), yprv.slice(0, 4)]).toEqual([
+      "xprv",
+      "tprv",
+      "zprv",
+      "yprv",
+    ]);
     for (const key of [xprv, tprv, zprv, yprv, `my backup: ${xprv}.`, `https://example.com/?k=${xprv}`]) {
       expect({ key, kind: findKeyMaterial(key) }).toEqual({ key, kind: "extended_private_key" });
     }
@@ -80,7 +113,13 @@ describe("key material in free text", () => {
   });
 
   it("finds 64-hex private keys with or without 0x, and not longer hex runs", () => {
-    for (const text of [PRIVATE_KEY, `0x${PRIVATE_KEY}`, `key=${PRIVATE_KEY};`, `https://example.com/?pk=0x${PRIVATE_KEY}`, PRIVATE_KEY.toUpperCase()]) {
+    for (const text of [
+      PRIVATE_KEY,
+      `0x${PRIVATE_KEY}`,
+      `key=${PRIVATE_KEY};`,
+      `https://example.com/?pk=0x${PRIVATE_KEY}`,
+      PRIVATE_KEY.toUpperCase(),
+    ]) {
       expect({ text, kind: findKeyMaterial(text) }).toEqual({ text, kind: "private_key" });
     }
     expect(looksLikePrivateKey(SIGNATURE)).toBe(false);
@@ -89,24 +128,73 @@ describe("key material in free text", () => {
   });
 
   it("lets ordinary prose through", () => {
-    for (const text of ORDINARY_PROSE) expect({ text, kind: findKeyMaterial(text), problem: findTextProblem("description", text) }).toEqual({ text, kind: null, problem: null });
+    for (const text of ORDINARY_PROSE)
+      expect({ text, kind: findKeyMaterial(text), problem: findTextProblem("description", text) }).toEqual({
+        text,
+        kind: null,
+        problem: null,
+      });
   });
 });
 
 describe("field names and public hex fields", () => {
   it("refuses contract, calldata and key-material names in any spelling", () => {
-    for (const name of ["to", "TO", "data", "calldata", "call_data", "input", "factory", "factory_address", "swapRouter", "pool", "pool_id", "fee_locker", "fee-locker", "FeeLocker", "private_key", "privKey", "secret_key", "seed", "mnemonic", "seed_phrase", "recovery phrase", "passphrase", "xprv"]) {
+    for (const name of [
+      "to",
+      "TO",
+      "data",
+      "calldata",
+      "call_data",
+      "input",
+      "factory",
+      "factory_address",
+      "swapRouter",
+      "pool",
+      "pool_id",
+      "fee_locker",
+      "fee-locker",
+      "FeeLocker",
+      "private_key",
+      "privKey",
+      "secret_key",
+      "seed",
+      "mnemonic",
+      "seed_phrase",
+      "recovery phrase",
+      "passphrase",
+      "xprv",
+    ]) {
       expect({ name, forbidden: isForbiddenFieldName(name) }).toEqual({ name, forbidden: true });
     }
-    for (const name of ["name", "symbol", "description", "label", "wallet", "creator", "csrf_token", "tx_hash", "signature", "intent_signature", "create_api_key", "website_url", "metadata", "write", "launch_id"]) {
+    for (const name of [
+      "name",
+      "symbol",
+      "description",
+      "label",
+      "wallet",
+      "creator",
+      "csrf_token",
+      "tx_hash",
+      "signature",
+      "intent_signature",
+      "create_api_key",
+      "website_url",
+      "metadata",
+      "write",
+      "launch_id",
+    ]) {
       expect({ name, forbidden: isForbiddenFieldName(name) }).toEqual({ name, forbidden: false });
     }
   });
 
   it("exempts tx_hash, signature and intent_signature only when they are exactly a hash or a signature", () => {
     const hash = `0x${"ab".repeat(32)}`;
-    expect(findForbiddenField({ tx_hash: hash, signature: SIGNATURE, intent_signature: SIGNATURE }, "", PUBLIC_HEX_FIELDS)).toBeNull();
-    expect(findForbiddenField({ signature: hash }, "", PUBLIC_HEX_FIELDS)).toMatch(/signature looks like a private key/);
+    expect(
+      findForbiddenField({ tx_hash: hash, signature: SIGNATURE, intent_signature: SIGNATURE }, "", PUBLIC_HEX_FIELDS),
+    ).toBeNull();
+    expect(findForbiddenField({ signature: hash }, "", PUBLIC_HEX_FIELDS)).toMatch(
+      /signature looks like a private key/,
+    );
     expect(findForbiddenField({ intent_signature: `0x${PRIVATE_KEY}` }, "", PUBLIC_HEX_FIELDS)).toMatch(/private key/);
     expect(findForbiddenField({ tx_hash: `${hash} ` }, "", PUBLIC_HEX_FIELDS)).toMatch(/private key/);
     expect(findForbiddenField({ label: hash }, "", PUBLIC_HEX_FIELDS)).toMatch(/label looks like a private key/);
@@ -135,9 +223,26 @@ describe("field names and public hex fields", () => {
 
 describe("text rules", () => {
   it("refuses C0/C1 controls everywhere, allowing only \\n and \\t in description", () => {
-    for (const ch of ["\u0000", "\u0001", "\u0007", "\u001b", "\r", "\u007f", "\u0085", "\u009b", "\u2028", "\u2029", "\ud800", "\udfff"]) {
+    for (const ch of [
+      "\u0000",
+      "\u0001",
+      "\u0007",
+      "\u001b",
+      "\r",
+      "\u007f",
+      "\u0085",
+      "\u009b",
+      "\u2028",
+      "\u2029",
+      "\ud800",
+      "\udfff",
+    ]) {
       for (const field of ["description", "name", "symbol", "label", "website_url", "csrf_token", "wallet", ""]) {
-        expect({ field, ch, problem: findTextProblem(field, `a${ch}b`) }).toEqual({ field, ch, problem: "control_character" });
+        expect({ field, ch, problem: findTextProblem(field, `a${ch}b`) }).toEqual({
+          field,
+          ch,
+          problem: "control_character",
+        });
       }
     }
     expect(findTextProblem("description", "a\nb\tc")).toBeNull();
@@ -147,20 +252,50 @@ describe("text rules", () => {
   });
 
   it("refuses bidi, zero-width and other format characters in name and symbol only", () => {
-    const format = ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069", "\u200e", "\u200f", "\u061c", "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad"];
+    const format = [
+      "\u202a",
+      "\u202b",
+      "\u202c",
+      "\u202d",
+      "\u202e",
+      "\u2066",
+      "\u2067",
+      "\u2068",
+      "\u2069",
+      "\u200e",
+      "\u200f",
+      "\u061c",
+      "\u200b",
+      "\u200c",
+      "\u200d",
+      "\u2060",
+      "\ufeff",
+      "\u00ad",
+    ];
     for (const ch of format) {
-      for (const field of ["name", "symbol"]) expect({ field, ch, problem: findTextProblem(field, `Safe${ch}Coin`) }).toEqual({ field, ch, problem: "format_character" });
+      for (const field of ["name", "symbol"])
+        expect({ field, ch, problem: findTextProblem(field, `Safe${ch}Coin`) }).toEqual({
+          field,
+          ch,
+          problem: "format_character",
+        });
       expect(findTextProblem("description", `שלום${ch}עולם`)).toBeNull();
     }
   });
 
   it("names the field in nested bodies and checks keys", () => {
-    expect(findBodyTextProblem({ description: "\u0000" })).toBe("description: must not contain control characters other than \\n and \\t");
-    expect(findBodyTextProblem({ metadata: { name: "A\u202eB" } })).toMatch(/^metadata\.name: must not contain bidirectional/);
+    expect(findBodyTextProblem({ description: "\u0000" })).toBe(
+      "description: must not contain control characters other than \\n and \\t",
+    );
+    expect(findBodyTextProblem({ metadata: { name: "A\u202eB" } })).toMatch(
+      /^metadata\.name: must not contain bidirectional/,
+    );
     expect(findBodyTextProblem({ metadata: { description: "ok\nok" } })).toBeNull();
     expect(findBodyTextProblem({ list: ["ok", "\u0000"] })).toMatch(/^list\[1\]: /);
     expect(findBodyTextProblem({ "a\u0000": 1 })).toMatch(/field name/);
-    expect(findBodyTextProblem({ name: "Ordinary Name", symbol: "ORD", description: ORDINARY_PROSE.join("\n") })).toBeNull();
+    expect(
+      findBodyTextProblem({ name: "Ordinary Name", symbol: "ORD", description: ORDINARY_PROSE.join("\n") }),
+    ).toBeNull();
   });
 });
 
@@ -183,7 +318,7 @@ describe("JSON body text", () => {
       ["42", "invalid_request"],
       ["{", "invalid_request"],
       ["csrf_token=x&a=b", "invalid_request"],
-      ['{"a":'.repeat(5_000) + "1" + "}".repeat(5_000), "invalid_request"],
+      [`${'{"a":'.repeat(5_000)}1${"}".repeat(5_000)}`, "invalid_request"],
       ["[".repeat(5_000) + "]".repeat(5_000), "invalid_request"],
       ['{"description":"\\u0000"}', "invalid_request"],
       ['{"name":"a\\u202eb"}', "invalid_request"],
@@ -192,7 +327,10 @@ describe("JSON body text", () => {
       [`{"x":"${"a".repeat(70_000)}"}`, "body_too_large"],
     ];
     for (const [text, code] of refused) {
-      expect({ text: text.slice(0, 40), code: catchCode(() => checkJsonBodyText(text)) }).toEqual({ text: text.slice(0, 40), code });
+      expect({ text: text.slice(0, 40), code: catchCode(() => checkJsonBodyText(text)) }).toEqual({
+        text: text.slice(0, 40),
+        code,
+      });
     }
   });
 });

@@ -26,7 +26,6 @@ import { startAnvil, type AnvilInstance } from "../devnet/anvil.js";
 import { createDevnetClients, devAccount, type DevnetClients } from "../devnet/clients.js";
 import { deployStack } from "../devnet/deploy.js";
 import type { DeploymentManifest } from "../devnet/manifest.js";
-import { sendContractCall } from "../devnet/tx.js";
 import { nameForOrientation as nameForOrientationOn, precreateHostilePool } from "./hostilePool.js";
 
 const MAX_UINT128 = 2n ** 128n - 1n;
@@ -42,7 +41,9 @@ function clientsFor(account: Account): DevnetClients {
 }
 
 /** Runs `fn` and returns the decoded custom error (name + args) or revert reason it failed with. */
-async function revertOf(fn: () => Promise<unknown>): Promise<{ errorName?: string; args?: readonly unknown[]; reason?: string }> {
+async function revertOf(
+  fn: () => Promise<unknown>,
+): Promise<{ errorName?: string; args?: readonly unknown[]; reason?: string }> {
   try {
     await fn();
   } catch (error) {
@@ -56,7 +57,11 @@ async function revertOf(fn: () => Promise<unknown>): Promise<{ errorName?: strin
 }
 
 /** Finds a name for which `creator`'s next token sorts before (token0) or after (token1) WETH. */
-async function nameForOrientation(creator: Address, base: string, tokenIsToken0: boolean): Promise<{ name: string; symbol: string; predicted: Address }> {
+async function nameForOrientation(
+  creator: Address,
+  base: string,
+  tokenIsToken0: boolean,
+): Promise<{ name: string; symbol: string; predicted: Address }> {
   return nameForOrientationOn(clientsFor(protocol).publicClient, manifest, creator, base, tokenIsToken0);
 }
 
@@ -94,14 +99,22 @@ async function startSqrtPrice(tokenIsToken0: boolean): Promise<bigint> {
 
 /** WETH (wei) that went into each position in a receipt, keyed by position id. */
 function wethIntoPositions(receipt: TransactionReceipt, tokenIsToken0: boolean): Map<bigint, bigint> {
-  const logs = parseEventLogs({ abi: nonfungiblePositionManagerAbi, eventName: "IncreaseLiquidity", logs: receipt.logs });
+  const logs = parseEventLogs({
+    abi: nonfungiblePositionManagerAbi,
+    eventName: "IncreaseLiquidity",
+    logs: receipt.logs,
+  });
   return new Map(logs.map((l) => [l.args.tokenId, tokenIsToken0 ? l.args.amount1 : l.args.amount0]));
 }
 
 /** WETH transfers from the launch factory to anything but the pool in a receipt (refunds to the creator). */
 function wethFromFactory(receipt: TransactionReceipt, pool: Address): { to: Address; value: bigint }[] {
   return parseEventLogs({ abi: weth9Abi, eventName: "Transfer", logs: receipt.logs })
-    .filter((l) => getAddress(l.address) === manifest.contracts.weth && getAddress(l.args.src) === manifest.contracts.launchFactory)
+    .filter(
+      (l) =>
+        getAddress(l.address) === manifest.contracts.weth &&
+        getAddress(l.args.src) === manifest.contracts.launchFactory,
+    )
     .filter((l) => getAddress(l.args.dst) !== pool)
     .map((l) => ({ to: getAddress(l.args.dst), value: l.args.wad }));
 }
@@ -118,7 +131,10 @@ afterAll(async () => {
 
 describe("FeeLocker", () => {
   it("has no function that can move, approve or unwind a position NFT", async () => {
-    const functions = feeLockerAbi.filter((item) => item.type === "function").map((item) => item.name).sort();
+    const functions = feeLockerAbi
+      .filter((item) => item.type === "function")
+      .map((item) => item.name)
+      .sort();
     expect(functions).toEqual([
       "CREATOR_SHARE_BPS",
       "collectFees",
@@ -129,7 +145,11 @@ describe("FeeLocker", () => {
       "positionToken",
       "protocolFeeRecipient",
     ]);
-    expect(functions.filter((f) => /transfer|approv|withdraw|burn|decrease|release|rescue|sweep|execute|call|owner/i.test(f))).toEqual([]);
+    expect(
+      functions.filter((f) =>
+        /transfer|approv|withdraw|burn|decrease|release|rescue|sweep|execute|call|owner/i.test(f),
+      ),
+    ).toEqual([]);
 
     // The deployed bytecode contains none of the position manager's selectors that move or unwind an NFT.
     const { publicClient } = clientsFor(protocol);
@@ -137,7 +157,17 @@ describe("FeeLocker", () => {
     expect(code.length).toBeGreaterThan(1000);
     const dangerous = nonfungiblePositionManagerAbi
       .filter((item) => item.type === "function")
-      .filter((item) => ["transferFrom", "safeTransferFrom", "approve", "setApprovalForAll", "decreaseLiquidity", "burn", "permit"].includes(item.name))
+      .filter((item) =>
+        [
+          "transferFrom",
+          "safeTransferFrom",
+          "approve",
+          "setApprovalForAll",
+          "decreaseLiquidity",
+          "burn",
+          "permit",
+        ].includes(item.name),
+      )
       .map((item) => toFunctionSelector(item));
     expect(dangerous).toHaveLength(8);
     for (const selector of dangerous) expect(code.includes(`63${selector.slice(2)}`)).toBe(false);
@@ -152,10 +182,16 @@ describe("FeeLocker", () => {
     const locker = { account: stranger, address: manifest.contracts.feeLocker, abi: feeLockerAbi } as const;
     expect(
       await revertOf(() =>
-        publicClient.simulateContract({ ...locker, functionName: "onERC721Received", args: [stranger.address, stranger.address, 1n, "0x"] }),
+        publicClient.simulateContract({
+          ...locker,
+          functionName: "onERC721Received",
+          args: [stranger.address, stranger.address, 1n, "0x"],
+        }),
       ),
     ).toMatchObject({ errorName: "NotPositionManager", args: [stranger.address] });
-    expect(await revertOf(() => publicClient.simulateContract({ ...locker, functionName: "collectFees", args: [999_999n] }))).toMatchObject({
+    expect(
+      await revertOf(() => publicClient.simulateContract({ ...locker, functionName: "collectFees", args: [999_999n] })),
+    ).toMatchObject({
       errorName: "UnknownPosition",
       args: [999_999n],
     });
@@ -166,7 +202,11 @@ describe("FeeLocker", () => {
     const trader = clientsFor(devAccount(2));
     const collector = clientsFor(devAccount(3));
     const c = clientsFor(creator);
-    const { event } = await launchToken(c.walletClient, c.publicClient, manifest, { name: "Split", symbol: "SPL", firstBuyWei: parseEther("0.3") });
+    const { event } = await launchToken(c.walletClient, c.publicClient, manifest, {
+      name: "Split",
+      symbol: "SPL",
+      firstBuyWei: parseEther("0.3"),
+    });
     // Trade both ways so both positions earn fees in both tokens.
     for (const amountWei of [parseEther("0.4"), parseEther("0.25")]) {
       await buyToken(trader.walletClient, trader.publicClient, manifest, event.token, amountWei);
@@ -183,7 +223,9 @@ describe("FeeLocker", () => {
         address: npm,
         abi: nonfungiblePositionManagerAbi,
         functionName: "collect",
-        args: [{ tokenId: id, recipient: manifest.contracts.feeLocker, amount0Max: MAX_UINT128, amount1Max: MAX_UINT128 }],
+        args: [
+          { tokenId: id, recipient: manifest.contracts.feeLocker, amount0Max: MAX_UINT128, amount1Max: MAX_UINT128 },
+        ],
       });
       expect(result[0]).toBeGreaterThan(0n);
       expect(result[1]).toBeGreaterThan(0n);
@@ -229,7 +271,12 @@ describe("FeeLocker", () => {
     const again = await collectFees(collector.walletClient, collector.publicClient, manifest, [event.positionIds[0]!]);
     expect([again.events[0]!.amount0, again.events[0]!.amount1]).toEqual([0n, 0n]);
     for (const id of event.positionIds) {
-      const owner = await c.publicClient.readContract({ address: npm, abi: nonfungiblePositionManagerAbi, functionName: "ownerOf", args: [id] });
+      const owner = await c.publicClient.readContract({
+        address: npm,
+        abi: nonfungiblePositionManagerAbi,
+        functionName: "ownerOf",
+        args: [id],
+      });
       expect(owner).toBe(manifest.contracts.feeLocker);
       expect((await position(id)).liquidity).toBeGreaterThan(0n);
     }
@@ -239,8 +286,11 @@ describe("FeeLocker", () => {
 describe("LaunchFactory", () => {
   it("exposes the configured parameters", async () => {
     const { publicClient } = clientsFor(protocol);
-    const read = <F extends "POOL_FEE" | "TICK_SPACING" | "startTick" | "minimumPoolLiquidityWei" | "feeLocker" | "weth">(functionName: F) =>
-      publicClient.readContract({ address: manifest.contracts.launchFactory, abi: launchFactoryAbi, functionName });
+    const read = <
+      F extends "POOL_FEE" | "TICK_SPACING" | "startTick" | "minimumPoolLiquidityWei" | "feeLocker" | "weth",
+    >(
+      functionName: F,
+    ) => publicClient.readContract({ address: manifest.contracts.launchFactory, abi: launchFactoryAbi, functionName });
     expect(await read("POOL_FEE")).toBe(10000);
     expect(await read("TICK_SPACING")).toBe(200);
     expect(await read("startTick")).toBe(-196000);
@@ -265,7 +315,10 @@ describe("LaunchFactory", () => {
       errorName: "InsufficientLiquidityValue",
       args: [minimumWei - 1n, minimumWei],
     });
-    expect(await revertOf(simulate("Low", "LOW", 0n))).toMatchObject({ errorName: "InsufficientLiquidityValue", args: [0n, minimumWei] });
+    expect(await revertOf(simulate("Low", "LOW", 0n))).toMatchObject({
+      errorName: "InsufficientLiquidityValue",
+      args: [0n, minimumWei],
+    });
     expect(await revertOf(simulate("", "LOW", minimumWei))).toMatchObject({ errorName: "EmptyName" });
     expect(await revertOf(simulate("Low", "", minimumWei))).toMatchObject({ errorName: "EmptySymbol" });
   });
@@ -296,7 +349,9 @@ describe("LaunchFactory", () => {
       const s = await slot0(event.pool);
       expect(s.sqrtPriceX96).toBe(await startSqrtPrice(tokenIsToken0));
       expect(s.tick).toBe(tokenIsToken0 ? -196001 : 196000);
-      const priceWethPerToken = tokenIsToken0 ? (Number(s.sqrtPriceX96) / 2 ** 96) ** 2 : 1 / (Number(s.sqrtPriceX96) / 2 ** 96) ** 2;
+      const priceWethPerToken = tokenIsToken0
+        ? (Number(s.sqrtPriceX96) / 2 ** 96) ** 2
+        : 1 / (Number(s.sqrtPriceX96) / 2 ** 96) ** 2;
       expect(priceWethPerToken).toBeGreaterThan(3.0e-9);
       expect(priceWethPerToken).toBeLessThan(3.1e-9);
 
@@ -312,7 +367,12 @@ describe("LaunchFactory", () => {
         });
         expect(owner).toBe(manifest.contracts.feeLocker);
         const read = (functionName: "positionCreator" | "positionToken") =>
-          publicClient.readContract({ address: manifest.contracts.feeLocker, abi: feeLockerAbi, functionName, args: [id] });
+          publicClient.readContract({
+            address: manifest.contracts.feeLocker,
+            abi: feeLockerAbi,
+            functionName,
+            args: [id],
+          });
         expect(await read("positionCreator")).toBe(creator.address);
         expect(await read("positionToken")).toBe(event.token);
       }
@@ -377,11 +437,19 @@ describe("LaunchFactory", () => {
     expect(quote).toBeGreaterThan(0n);
 
     const tooHigh = await revertOf(() =>
-      launchToken(walletClient, publicClient, manifest, { ...params, firstBuyWei, firstBuyAmountOutMinimum: quote + 1n }),
+      launchToken(walletClient, publicClient, manifest, {
+        ...params,
+        firstBuyWei,
+        firstBuyAmountOutMinimum: quote + 1n,
+      }),
     );
     expect(tooHigh.reason).toBe("Too little received");
 
-    const { event } = await launchToken(walletClient, publicClient, manifest, { ...params, firstBuyWei, firstBuyAmountOutMinimum: quote });
+    const { event } = await launchToken(walletClient, publicClient, manifest, {
+      ...params,
+      firstBuyWei,
+      firstBuyAmountOutMinimum: quote,
+    });
     expect(event.token).toBe(result[0]);
     expect(event.firstBuyWei).toBe(firstBuyWei);
     expect(event.firstBuyTokensOut).toBe(quote);
@@ -389,11 +457,31 @@ describe("LaunchFactory", () => {
   });
 
   describe("pre-created hostile pool", () => {
-    type Case = { label: string; tokenIsToken0: boolean; hostileTick: number | null; wethRange: [number, number] | null };
+    type Case = {
+      label: string;
+      tokenIsToken0: boolean;
+      hostileTick: number | null;
+      wethRange: [number, number] | null;
+    };
     const cases: Case[] = [
-      { label: "token0, initialised far too expensive, attacker WETH liquidity", tokenIsToken0: true, hostileTick: 50000, wethRange: [-100000, 0] },
-      { label: "token1, initialised far too expensive, attacker WETH liquidity", tokenIsToken0: false, hostileTick: -50000, wethRange: [0, 100000] },
-      { label: "token0, initialised far too cheap, no liquidity", tokenIsToken0: true, hostileTick: -400000, wethRange: null },
+      {
+        label: "token0, initialised far too expensive, attacker WETH liquidity",
+        tokenIsToken0: true,
+        hostileTick: 50000,
+        wethRange: [-100000, 0],
+      },
+      {
+        label: "token1, initialised far too expensive, attacker WETH liquidity",
+        tokenIsToken0: false,
+        hostileTick: -50000,
+        wethRange: [0, 100000],
+      },
+      {
+        label: "token0, initialised far too cheap, no liquidity",
+        tokenIsToken0: true,
+        hostileTick: -400000,
+        wethRange: null,
+      },
       { label: "token1, created but not initialised", tokenIsToken0: false, hostileTick: null, wethRange: null },
     ];
     for (const c of cases) {
@@ -401,7 +489,11 @@ describe("LaunchFactory", () => {
         const creator = devAccount(5);
         const attacker = devAccount(6);
         const a = clientsFor(attacker);
-        const { name, symbol, predicted } = await nameForOrientation(creator.address, `Hostile ${c.label.length}${c.hostileTick}`, c.tokenIsToken0);
+        const { name, symbol, predicted } = await nameForOrientation(
+          creator.address,
+          `Hostile ${c.label.length}${c.hostileTick}`,
+          c.tokenIsToken0,
+        );
         const weth = manifest.contracts.weth;
 
         const { pool } = await precreateHostilePool(a, manifest, predicted, c);
@@ -410,7 +502,11 @@ describe("LaunchFactory", () => {
 
         const { walletClient, publicClient } = clientsFor(creator);
         const firstBuyWei = parseEther("0.05");
-        const { receipt, event } = await launchToken(walletClient, publicClient, manifest, { name, symbol, firstBuyWei });
+        const { receipt, event } = await launchToken(walletClient, publicClient, manifest, {
+          name,
+          symbol,
+          firstBuyWei,
+        });
         expect(event.token).toBe(predicted);
         expect(event.pool).toBe(pool);
         expect(event.firstBuyTokensOut).toBeGreaterThan(0n);
@@ -419,7 +515,9 @@ describe("LaunchFactory", () => {
         // Swaps in the launch: at most one price-moving swap by the factory (ending exactly at the
         // start price), then the first buy through the router.
         const target = await startSqrtPrice(c.tokenIsToken0);
-        const swaps = parseEventLogs({ abi: uniswapV3PoolAbi, eventName: "Swap", logs: receipt.logs }).filter((l) => getAddress(l.address) === pool);
+        const swaps = parseEventLogs({ abi: uniswapV3PoolAbi, eventName: "Swap", logs: receipt.logs }).filter(
+          (l) => getAddress(l.address) === pool,
+        );
         const moves = swaps.filter((l) => getAddress(l.args.sender) === manifest.contracts.launchFactory);
         const buys = swaps.filter((l) => getAddress(l.args.sender) === manifest.contracts.swapRouter);
         expect(buys).toHaveLength(1);

@@ -40,7 +40,6 @@ import { startRpcProxy, type RpcProxy } from "./rpcProxy";
 
 const postgresUp = await postgresAvailable();
 
-
 type Tx = { chainId: Hex; from: Hex; to: Hex; value: Hex; data: Hex; gas: Hex };
 type ConfirmBody = { launch_id: string; tx_hash: Hash };
 
@@ -48,21 +47,39 @@ type ConfirmBody = { launch_id: string; tx_hash: Hash };
  * Intent (with an Idempotency-Key) -> personal_sign -> build -> the wallet sends the transaction
  * unchanged and waits for its receipt.
  */
-async function launchUpToConfirm(stack: Stack, wallet: number, fields: { name: string; symbol: string; first_buy_wei: string }) {
+async function launchUpToConfirm(
+  stack: Stack,
+  wallet: number,
+  fields: { name: string; symbol: string; first_buy_wei: string },
+) {
   const intent = await stack.request(
     "/api/v1/evmchain/launches/intent",
-    json({ creator: devAccount(wallet).address, ...fields }, { "Idempotency-Key": `crash-intent-${fields.symbol}-${Date.now()}` }),
+    json(
+      { creator: devAccount(wallet).address, ...fields },
+      { "Idempotency-Key": `crash-intent-${fields.symbol}-${Date.now()}` },
+    ),
   );
   expect(intent.status, JSON.stringify(intent.body)).toBe(201);
   const signature = await stack.wallet(wallet).signMessage({ message: intent.body.intent.message });
-  const built = await stack.request("/api/v1/evmchain/launches/build", json({ launch_id: intent.body.launch_id, intent_signature: signature }));
+  const built = await stack.request(
+    "/api/v1/evmchain/launches/build",
+    json({ launch_id: intent.body.launch_id, intent_signature: signature }),
+  );
   expect(built.status, JSON.stringify(built.body)).toBe(200);
   const tx = built.body.transaction as Tx;
   expect(tx.from).toBe(devAccount(wallet).address);
-  const hash = await stack.wallet(wallet).sendTransaction({ chain: null, to: tx.to, data: tx.data, value: BigInt(tx.value), gas: BigInt(tx.gas) });
+  const hash = await stack
+    .wallet(wallet)
+    .sendTransaction({ chain: null, to: tx.to, data: tx.data, value: BigInt(tx.value), gas: BigInt(tx.gas) });
   const receipt = await stack.publicClient.waitForTransactionReceipt({ hash });
   expect(receipt.status).toBe("success");
-  return { launchId: intent.body.launch_id as string, hash, token: built.body.predicted_token_address as string, wallet, firstBuyWei: fields.first_buy_wei };
+  return {
+    launchId: intent.body.launch_id as string,
+    hash,
+    token: built.body.predicted_token_address as string,
+    wallet,
+    firstBuyWei: fields.first_buy_wei,
+  };
 }
 
 const confirm = (stack: Stack, body: ConfirmBody, idempotencyKey: string) =>
@@ -93,8 +110,16 @@ async function killService(stack: Stack): Promise<void> {
 async function storeFacts(stack: Stack, hash: Hash) {
   const store = await openStore(loadStoreConfig(stack.serviceEnv));
   try {
-    const key = (await store.db.select({ id: apiKeys.id, wallet: apiKeys.wallet }).from(apiKeys).where(eq(apiKeys.keyHash, hashApiKey(stack.apiKey))))[0]!;
-    const withTx = await store.db.select({ id: launches.id, state: launches.state }).from(launches).where(eq(launches.txHash, hash.toLowerCase()));
+    const key = (
+      await store.db
+        .select({ id: apiKeys.id, wallet: apiKeys.wallet })
+        .from(apiKeys)
+        .where(eq(apiKeys.keyHash, hashApiKey(stack.apiKey)))
+    )[0]!;
+    const withTx = await store.db
+      .select({ id: launches.id, state: launches.state })
+      .from(launches)
+      .where(eq(launches.txHash, hash.toLowerCase()));
     const confirmed = await store.db
       .select({ n: sql<number>`count(*)::int` })
       .from(launches)
@@ -111,18 +136,32 @@ async function storeFacts(stack: Stack, hash: Hash) {
 
 /** Confirmed launches and finalized coins of the key added between two {@link storeFacts} reads. */
 function counted(before: Awaited<ReturnType<typeof storeFacts>>, after: Awaited<ReturnType<typeof storeFacts>>) {
-  return { confirmed: after.confirmedOfKey - before.confirmedOfKey, finalized: after.finalizedCount - before.finalizedCount };
+  return {
+    confirmed: after.confirmedOfKey - before.confirmedOfKey,
+    finalized: after.finalizedCount - before.finalizedCount,
+  };
 }
 
 /**
  * The retries after the restart and everything the service serves about the launch.
  * @returns the confirmed body
  */
-async function expectConfirmedOnce(stack: Stack, launch: Awaited<ReturnType<typeof launchUpToConfirm>>, body: ConfirmBody, idempotencyKey: string) {
+async function expectConfirmedOnce(
+  stack: Stack,
+  launch: Awaited<ReturnType<typeof launchUpToConfirm>>,
+  body: ConfirmBody,
+  idempotencyKey: string,
+) {
   // The identical request (same body, same key) succeeds: nothing the killed request left blocks it.
   const retry = await confirm(stack, body, idempotencyKey);
   expect(retry.status, JSON.stringify(retry.body)).toBe(200);
-  expect(retry.body).toMatchObject({ ok: true, launch_id: launch.launchId, state: "confirmed", tx_hash: launch.hash, token_address: launch.token });
+  expect(retry.body).toMatchObject({
+    ok: true,
+    launch_id: launch.launchId,
+    state: "confirmed",
+    tx_hash: launch.hash,
+    token_address: launch.token,
+  });
   expect(retry.body.first_buy_wei).toBe(launch.firstBuyWei);
   expect(BigInt(retry.body.first_buy_tokens_out)).toBeGreaterThan(0n);
   // A new key gets the same confirmed body (the state machine answers, not a stored response).
@@ -131,7 +170,13 @@ async function expectConfirmedOnce(stack: Stack, launch: Awaited<ReturnType<type
   expect(fresh.body).toEqual(retry.body);
 
   const byId = await stack.request(`/api/v1/evmchain/launches/status?launch_id=${launch.launchId}`);
-  expect(byId.body).toMatchObject({ state: "confirmed", terminal: true, tx_hash: launch.hash, token_address: launch.token, failure: null });
+  expect(byId.body).toMatchObject({
+    state: "confirmed",
+    terminal: true,
+    tx_hash: launch.hash,
+    token_address: launch.token,
+    failure: null,
+  });
   expect((await stack.request(`/api/v1/evmchain/launches/status?tx_hash=${launch.hash}`)).body).toEqual(byId.body);
 
   // The indexer has the token and its first buy, once. After a crash Ponder reverts to its last
@@ -148,7 +193,12 @@ async function expectConfirmedOnce(stack: Stack, launch: Awaited<ReturnType<type
   const trades = await stack.request(`/api/v1/evmchain/tokens/${launch.token}/trades?limit=200`);
   expect(trades.status).toBe(200);
   expect(trades.body.trades).toHaveLength(1);
-  expect(trades.body.trades[0]).toMatchObject({ tx_hash: launch.hash, side: "buy", eth_amount_wei: launch.firstBuyWei, trader: devAccount(launch.wallet).address });
+  expect(trades.body.trades[0]).toMatchObject({
+    tx_hash: launch.hash,
+    side: "buy",
+    eth_amount_wei: launch.firstBuyWei,
+    trader: devAccount(launch.wallet).address,
+  });
   const page = await stack.request(`/token/${launch.token}`);
   expect(page.status).toBe(200);
   expect(page.headers.get("content-type")).toMatch(/text\/html/);
@@ -177,14 +227,26 @@ describe("kill -9 while the confirm fetches the receipt (PGlite)", () => {
   });
 
   it("confirms exactly once after a restart; the identical retry is not blocked", async () => {
-    const launch = await launchUpToConfirm(stack, 1, { name: "Crash Receipt", symbol: "CRSH", first_buy_wei: parseEther("0.03").toString() });
+    const launch = await launchUpToConfirm(stack, 1, {
+      name: "Crash Receipt",
+      symbol: "CRSH",
+      first_buy_wei: parseEther("0.03").toString(),
+    });
     const body = { launch_id: launch.launchId, tx_hash: launch.hash };
     const idempotencyKey = `crash-confirm-receipt-${Date.now()}`;
 
     proxy.setMode("stall");
     const inFlight = confirmInFlight(stack, body, idempotencyKey);
     await until("the confirm's receipt fetch held by the proxy", async () =>
-      proxy.heldCalls().some((call) => call.method === "eth_getTransactionReceipt" && String(call.params[0]).toLowerCase() === launch.hash.toLowerCase()) ? true : undefined,
+      proxy
+        .heldCalls()
+        .some(
+          (call) =>
+            call.method === "eth_getTransactionReceipt" &&
+            String(call.params[0]).toLowerCase() === launch.hash.toLowerCase(),
+        )
+        ? true
+        : undefined,
     );
     await killService(stack);
     const killed = await inFlight;
@@ -228,7 +290,9 @@ describe.skipIf(!postgresUp)("kill -9 while the confirm writes the launch (Postg
    */
   async function confirmBlockedOnWrite(launchId: string, body: ConfirmBody, idempotencyKey: string) {
     await locker.query("begin");
-    const locked = await locker.query(`select id from "${storeSchema()}".launches where id = $1 for update`, [launchId]);
+    const locked = await locker.query(`select id from "${storeSchema()}".launches where id = $1 for update`, [
+      launchId,
+    ]);
     expect(locked.rowCount).toBe(1);
     const lockerPid = (await locker.query("select pg_backend_pid() as pid")).rows[0].pid as number;
     const inFlight = confirmInFlight(stack, body, idempotencyKey);
@@ -265,7 +329,11 @@ describe.skipIf(!postgresUp)("kill -9 while the confirm writes the launch (Postg
 
   it("loses nothing and counts nothing twice when the write never lands", async () => {
     await startClean();
-    const launch = await launchUpToConfirm(stack, 2, { name: "Crash Write", symbol: "CWRT", first_buy_wei: parseEther("0.02").toString() });
+    const launch = await launchUpToConfirm(stack, 2, {
+      name: "Crash Write",
+      symbol: "CWRT",
+      first_buy_wei: parseEther("0.02").toString(),
+    });
     const body = { launch_id: launch.launchId, tx_hash: launch.hash };
     const idempotencyKey = `crash-confirm-lost-${Date.now()}`;
 
@@ -292,7 +360,11 @@ describe.skipIf(!postgresUp)("kill -9 while the confirm writes the launch (Postg
 
   it("loses nothing and counts nothing twice when the dead process's write lands after the kill", async () => {
     await startClean();
-    const launch = await launchUpToConfirm(stack, 3, { name: "Crash Landed", symbol: "CLND", first_buy_wei: parseEther("0.04").toString() });
+    const launch = await launchUpToConfirm(stack, 3, {
+      name: "Crash Landed",
+      symbol: "CLND",
+      first_buy_wei: parseEther("0.04").toString(),
+    });
     const body = { launch_id: launch.launchId, tx_hash: launch.hash };
     const idempotencyKey = `crash-confirm-landed-${Date.now()}`;
 
@@ -307,7 +379,10 @@ describe.skipIf(!postgresUp)("kill -9 while the confirm writes the launch (Postg
     // Whatever the dead request did, it did all of it (confirmed and counted) or none of it.
     const crashed = await storeFacts(stack, launch.hash);
     const partial = counted(before, crashed);
-    expect([{ confirmed: 0, finalized: 0 }, { confirmed: 1, finalized: 1 }]).toContainEqual(partial);
+    expect([
+      { confirmed: 0, finalized: 0 },
+      { confirmed: 1, finalized: 1 },
+    ]).toContainEqual(partial);
     expect(crashed.withTx).toEqual(partial.confirmed ? [{ id: launch.launchId, state: "confirmed" }] : []);
 
     await stack.restart();

@@ -64,15 +64,26 @@ describe.skipIf(!postgresUp)("kill -9 in the middle of a launch intent (PostgreS
   const postIntent = (name: string, idempotencyKey: string) =>
     stack.request(
       "/api/v1/evmchain/launches/intent",
-      json({ creator: devAccount(1).address, name, symbol: "CRASH", first_buy_wei: "0" }, { "Idempotency-Key": idempotencyKey }),
+      json(
+        { creator: devAccount(1).address, name, symbol: "CRASH", first_buy_wei: "0" },
+        { "Idempotency-Key": idempotencyKey },
+      ),
     );
 
   /** What the store holds for the harness key: launches named `name`, its "created" count and the key's record. */
   async function storeFacts(name: string, idempotencyKey: string) {
     const store = await openStore(loadStoreConfig(stack.serviceEnv));
     try {
-      const key = (await store.db.select({ id: apiKeys.id, wallet: apiKeys.wallet }).from(apiKeys).where(eq(apiKeys.keyHash, hashApiKey(stack.apiKey))))[0]!;
-      const named = await store.db.select({ id: launches.id }).from(launches).where(and(eq(launches.apiKeyId, key.id), eq(launches.name, name)));
+      const key = (
+        await store.db
+          .select({ id: apiKeys.id, wallet: apiKeys.wallet })
+          .from(apiKeys)
+          .where(eq(apiKeys.keyHash, hashApiKey(stack.apiKey)))
+      )[0]!;
+      const named = await store.db
+        .select({ id: launches.id })
+        .from(launches)
+        .where(and(eq(launches.apiKeyId, key.id), eq(launches.name, name)));
       const created = await store.db
         .select({ n: sql<number>`coalesce(sum(${counters.hits}), 0)::int` })
         .from(counters)
@@ -102,7 +113,8 @@ describe.skipIf(!postgresUp)("kill -9 in the middle of a launch intent (PostgreS
     });
   }
 
-  const backendPid = async (client: pg.Client) => (await client.query("select pg_backend_pid() as pid")).rows[0].pid as number;
+  const backendPid = async (client: pg.Client) =>
+    (await client.query("select pg_backend_pid() as pid")).rows[0].pid as number;
 
   /** SIGKILL of the service, then the end of its blocked server session (it never sends another statement). */
   async function killService(blockedPid: number): Promise<void> {
@@ -111,7 +123,9 @@ describe.skipIf(!postgresUp)("kill -9 in the middle of a launch intent (PostgreS
     expect(await exited).toBeNull();
     await watcher.query("select pg_terminate_backend($1)", [blockedPid]);
     await until(`server session ${blockedPid} ended`, async () =>
-      (await watcher.query("select 1 from pg_stat_activity where pid = $1", [blockedPid])).rows.length === 0 ? true : undefined,
+      (await watcher.query("select 1 from pg_stat_activity where pid = $1", [blockedPid])).rows.length === 0
+        ? true
+        : undefined,
     );
   }
 
@@ -126,9 +140,17 @@ describe.skipIf(!postgresUp)("kill -9 in the middle of a launch intent (PostgreS
    * After the kill: the killed request left nothing but its in-flight reservation; the restarted
    * service answers 409 until the lock runs out, then creates the intent exactly once.
    */
-  async function expectCreatedOnceAfterRestart(name: string, idempotencyKey: string, before: Awaited<ReturnType<typeof storeFacts>>) {
+  async function expectCreatedOnceAfterRestart(
+    name: string,
+    idempotencyKey: string,
+    before: Awaited<ReturnType<typeof storeFacts>>,
+  ) {
     const crashed = await storeFacts(name, idempotencyKey);
-    expect({ launches: crashed.launches, created: crashed.createdCount - before.createdCount, record: crashed.record }).toEqual({
+    expect({
+      launches: crashed.launches,
+      created: crashed.createdCount - before.createdCount,
+      record: crashed.record,
+    }).toEqual({
       launches: 0,
       created: 0,
       record: "in_flight",
@@ -136,12 +158,15 @@ describe.skipIf(!postgresUp)("kill -9 in the middle of a launch intent (PostgreS
 
     await stack.restart();
     const blocked = await postIntent(name, idempotencyKey);
-    expect({ status: blocked.status, error: blocked.body.error }).toEqual({ status: 409, error: "idempotency_in_progress" });
+    expect({ status: blocked.status, error: blocked.body.error }).toEqual({
+      status: 409,
+      error: "idempotency_in_progress",
+    });
     // Stands in for the 60 s lock running out (IDEMPOTENCY_LOCK_MS).
-    await watcher.query(`update "${storeSchema()}".idempotency_records set locked_until_ms = 0 where scope = $1 and idempotency_key = $2`, [
-      crashed.keyId,
-      idempotencyKey,
-    ]);
+    await watcher.query(
+      `update "${storeSchema()}".idempotency_records set locked_until_ms = 0 where scope = $1 and idempotency_key = $2`,
+      [crashed.keyId, idempotencyKey],
+    );
 
     const retry = await postIntent(name, idempotencyKey);
     expect(retry.status, JSON.stringify(retry.body)).toBe(201);
@@ -152,7 +177,11 @@ describe.skipIf(!postgresUp)("kill -9 in the middle of a launch intent (PostgreS
     expect(replay.body).toEqual(retry.body);
 
     const after = await storeFacts(name, idempotencyKey);
-    expect({ launches: after.launches, created: after.createdCount - before.createdCount, record: after.record }).toEqual({
+    expect({
+      launches: after.launches,
+      created: after.createdCount - before.createdCount,
+      record: after.record,
+    }).toEqual({
       launches: 1,
       created: 1,
       record: "done",

@@ -7,7 +7,15 @@
  * with inclusive block bounds; `/latest-block` never ahead of the indexer; bad params are 400s.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decodeEventLog, erc20Abi, formatUnits, getAddress, parseEther, type Address, type TransactionReceipt } from "viem";
+import {
+  decodeEventLog,
+  erc20Abi,
+  formatUnits,
+  getAddress,
+  parseEther,
+  type Address,
+  type TransactionReceipt,
+} from "viem";
 import { launchFactoryAbi } from "../abis/LaunchFactory";
 import { uniswapV3PoolAbi } from "../abis/UniswapV3Pool";
 import { buyToken, launchToken, sellToken } from "../devnet/actions";
@@ -31,7 +39,14 @@ function expectedPriceNative(sqrtPriceX96: bigint): string {
 const whole = (v: bigint) => formatUnits(v, 18);
 
 async function balancesAt(p: Pool, blockNumber: bigint): Promise<[bigint, bigint]> {
-  const read = (asset: Address) => stack.publicClient.readContract({ address: asset, abi: erc20Abi, functionName: "balanceOf", args: [p.pool], blockNumber });
+  const read = (asset: Address) =>
+    stack.publicClient.readContract({
+      address: asset,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [p.pool],
+      blockNumber,
+    });
   return Promise.all([read(p.token0), read(p.token1)]);
 }
 
@@ -74,14 +89,29 @@ async function collect(receipt: TransactionReceipt, maker: Address) {
       const l = logs[i]!;
       if (l.name === "Swap") {
         const { amount0, amount1, sqrtPriceX96 } = l.args as { amount0: bigint; amount1: bigint; sqrtPriceX96: bigint };
-        const sides = amount0 > 0n ? { asset0In: whole(amount0), asset1Out: whole(-amount1) } : { asset1In: whole(amount1), asset0Out: whole(-amount0) };
-        out.unshift({ ...base(l.logIndex, p), eventType: "swap", ...sides, priceNative: expectedPriceNative(sqrtPriceX96), reserves: { asset0: whole(r0), asset1: whole(r1) } });
+        const sides =
+          amount0 > 0n
+            ? { asset0In: whole(amount0), asset1Out: whole(-amount1) }
+            : { asset1In: whole(amount1), asset0Out: whole(-amount0) };
+        out.unshift({
+          ...base(l.logIndex, p),
+          eventType: "swap",
+          ...sides,
+          priceNative: expectedPriceNative(sqrtPriceX96),
+          reserves: { asset0: whole(r0), asset1: whole(r1) },
+        });
         r0 -= amount0;
         r1 -= amount1;
       } else if (l.name === "Mint" && l === mints.at(-1)) {
         const amount0 = mints.reduce((s, m) => s + (m.args.amount0 as bigint), 0n);
         const amount1 = mints.reduce((s, m) => s + (m.args.amount1 as bigint), 0n);
-        out.unshift({ ...base(l.logIndex, p), eventType: "join", amount0: whole(amount0), amount1: whole(amount1), reserves: { asset0: whole(r0), asset1: whole(r1) } });
+        out.unshift({
+          ...base(l.logIndex, p),
+          eventType: "join",
+          amount0: whole(amount0),
+          amount1: whole(amount1),
+          reserves: { asset0: whole(r0), asset1: whole(r1) },
+        });
         r0 -= amount0;
         r1 -= amount1;
       }
@@ -100,7 +130,7 @@ async function nameForOrientation(creator: Address, wantToken0: boolean, symbol:
       functionName: "predictTokenAddress",
       args: [creator, name, symbol],
     });
-    if ((predicted.toLowerCase() < stack.manifest.contracts.weth.toLowerCase()) === wantToken0) return name;
+    if (predicted.toLowerCase() < stack.manifest.contracts.weth.toLowerCase() === wantToken0) return name;
   }
   throw new Error("no name found for the wanted orientation");
 }
@@ -109,12 +139,22 @@ async function launch(walletIndex: number, wantToken0: boolean, firstBuy: string
   const w = stack.wallet(walletIndex);
   const symbol = wantToken0 ? "DSZ" : "DSO";
   const name = await nameForOrientation(w.account.address, wantToken0, symbol);
-  const r = await launchToken(w, stack.publicClient, stack.manifest, { name, symbol, firstBuyWei: parseEther(firstBuy) });
+  const r = await launchToken(w, stack.publicClient, stack.manifest, {
+    name,
+    symbol,
+    firstBuyWei: parseEther(firstBuy),
+  });
   const token = getAddress(r.event.token);
   const weth = getAddress(stack.manifest.contracts.weth);
   const isToken0 = token.toLowerCase() < weth.toLowerCase();
   expect(isToken0).toBe(wantToken0);
-  const p: Pool = { pool: getAddress(r.event.pool), token, token0: isToken0 ? token : weth, token1: isToken0 ? weth : token, creator: w.account.address };
+  const p: Pool = {
+    pool: getAddress(r.event.pool),
+    token,
+    token0: isToken0 ? token : weth,
+    token1: isToken0 ? weth : token,
+    creator: w.account.address,
+  };
   pools.set(p.pool, p);
   await collect(r.receipt, w.account.address);
   return p;
@@ -136,14 +176,25 @@ beforeAll(async () => {
   const one = await launch(2, false, "0.08");
   await launch(3, false, "0"); // no first buy: the join's reserves are the block's balances
   // The last two are 1-wei buys the 1 % fee swallows whole: WETH in, 0 tokens out (still buys).
-  for (const [walletIndex, p, amount] of [[4, zero, "0.03"], [4, one, "0.2"], [5, zero, "0.01"], [6, zero, "0.000000000000000001"], [6, one, "0.000000000000000001"]] as const) {
+  for (const [walletIndex, p, amount] of [
+    [4, zero, "0.03"],
+    [4, one, "0.2"],
+    [5, zero, "0.01"],
+    [6, zero, "0.000000000000000001"],
+    [6, one, "0.000000000000000001"],
+  ] as const) {
     const w = stack.wallet(walletIndex);
     const { receipt } = await buyToken(w, stack.publicClient, stack.manifest, p.token, parseEther(amount));
     await collect(receipt, w.account.address);
   }
   for (const p of [zero, one]) {
     const w = stack.wallet(4);
-    const bal = await stack.publicClient.readContract({ address: p.token, abi: erc20Abi, functionName: "balanceOf", args: [w.account.address] });
+    const bal = await stack.publicClient.readContract({
+      address: p.token,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [w.account.address],
+    });
     const { receipt } = await sellToken(w, stack.publicClient, stack.manifest, p.token, bal / 3n);
     await collect(receipt, w.account.address);
   }
@@ -167,7 +218,9 @@ describe("latest-block", () => {
     expect(Object.keys(body)).toEqual(["block"]);
     const head = (await stack.request("/api/public/events?limit=1")).body.head_block as number;
     expect(body.block.blockNumber).toBeLessThanOrEqual(head);
-    expect(body.block.blockNumber).toBeLessThanOrEqual(Number(await stack.publicClient.getBlockNumber({ cacheTime: 0 })));
+    expect(body.block.blockNumber).toBeLessThanOrEqual(
+      Number(await stack.publicClient.getBlockNumber({ cacheTime: 0 })),
+    );
     const block = await stack.publicClient.getBlock({ blockNumber: BigInt(body.block.blockNumber) });
     expect(body.block.blockTimestamp).toBe(Number(block.timestamp));
   });
@@ -194,21 +247,26 @@ describe("events", () => {
     }
     for (const e of body.events.filter((x: { eventType: string }) => x.eventType === "swap")) {
       const sides = ["asset0In", "asset1In", "asset0Out", "asset1Out"].filter((k) => k in e);
-      expect([["asset0In", "asset1Out"], ["asset1In", "asset0Out"]]).toContainEqual(sides);
+      expect([
+        ["asset0In", "asset1Out"],
+        ["asset1In", "asset0Out"],
+      ]).toContainEqual(sides);
       expect(Number(e.priceNative)).toBeGreaterThan(0);
     }
     expect(body.events.filter((x: { eventType: string }) => x.eventType === "join")).toHaveLength(3);
   });
 
   it("includes the events of fromBlock and toBlock themselves", async () => {
-    const at = async (from: number, to: number) => (await stack.request(`${PREFIX}/events?fromBlock=${from}&toBlock=${to}`)).body.events;
-    const inRange = (from: number, to: number) => expected.filter((e) => e.block.blockNumber >= from && e.block.blockNumber <= to);
+    const at = async (from: number, to: number) =>
+      (await stack.request(`${PREFIX}/events?fromBlock=${from}&toBlock=${to}`)).body.events;
+    const inRange = (from: number, to: number) =>
+      expected.filter((e) => e.block.blockNumber >= from && e.block.blockNumber <= to);
     expect(await at(firstBlock, firstBlock)).toEqual(inRange(firstBlock, firstBlock));
     expect((await at(firstBlock, firstBlock)).length).toBeGreaterThan(0);
     expect(await at(lastBlock, lastBlock)).toEqual(inRange(lastBlock, lastBlock));
     expect((await at(lastBlock, lastBlock)).length).toBe(1);
     expect(await at(firstBlock + 1, lastBlock - 1)).toEqual(inRange(firstBlock + 1, lastBlock - 1));
-    expect(await at(firstBlock - 5 < 0 ? 0 : firstBlock - 5, firstBlock - 1)).toEqual([]);
+    expect(await at(Math.max(firstBlock - 5, 0), firstBlock - 1)).toEqual([]);
   });
 
   it("rejects bad parameters with 400 and the catalogue body", async () => {
@@ -260,7 +318,9 @@ describe("pair and asset", () => {
     for (const p of pools.values()) {
       const { body } = await stack.request(`${PREFIX}/asset?id=${p.token}`);
       const [name, symbol, supply] = await Promise.all(
-        (["name", "symbol", "totalSupply"] as const).map((f) => stack.publicClient.readContract({ address: p.token, abi: erc20Abi, functionName: f })),
+        (["name", "symbol", "totalSupply"] as const).map((f) =>
+          stack.publicClient.readContract({ address: p.token, abi: erc20Abi, functionName: f }),
+        ),
       );
       expect(body).toEqual({ asset: { id: p.token, name, symbol, totalSupply: formatUnits(supply as bigint, 18) } });
     }

@@ -41,7 +41,9 @@ const crashDatabase = process.env.FAULTS_CRASH_DATABASE === "pglite" ? "pglite" 
  * or (for the crash test) a database of its own on the test PostgreSQL. Returns the environment
  * so a restart can reuse exactly the same database.
  */
-async function startCleanService(database: "pglite" | "postgres" = "pglite"): Promise<{ service: PonderProcess; apiKey: string; env: NodeJS.ProcessEnv; schema: string }> {
+async function startCleanService(
+  database: "pglite" | "postgres" = "pglite",
+): Promise<{ service: PonderProcess; apiKey: string; env: NodeJS.ProcessEnv; schema: string }> {
   const dir = mkdtempSync(join(tmpdir(), "faults-clean-"));
   extraDirs.push(dir);
   const onPostgres = database === "postgres";
@@ -76,24 +78,41 @@ async function getJson(baseUrl: string, path: string, apiKey?: string): Promise<
 /** Waits until the service has indexed the chain's current head. */
 async function caughtUp(baseUrl: string, timeoutMs = 90_000): Promise<void> {
   const head = Number(await stack.publicClient.getBlockNumber({ cacheTime: 0 }));
-  await until(`indexer at block ${head}`, async () => {
-    const status = await fetch(`${baseUrl}/status`).then((r) => (r.ok ? r.json() : null)).catch(() => null);
-    const indexed = (status as Record<string, { block?: { number: number } }> | null)?.evmchain?.block?.number;
-    return indexed !== undefined && indexed >= head ? true : undefined;
-  }, timeoutMs);
+  await until(
+    `indexer at block ${head}`,
+    async () => {
+      const status = await fetch(`${baseUrl}/status`)
+        .then((r) => (r.ok ? r.json() : null))
+        .catch(() => null);
+      const indexed = (status as Record<string, { block?: { number: number } }> | null)?.evmchain?.block?.number;
+      return indexed !== undefined && indexed >= head ? true : undefined;
+    },
+    timeoutMs,
+  );
 }
 
 /** Everything the HTTP surfaces say about the chain, in a stable order. */
 async function snapshot(baseUrl: string, apiKey: string) {
   const { tokens } = await getJson(baseUrl, "/api/public/tokens/new?limit=100");
   const perToken = [];
-  for (const t of [...tokens].sort((a: { address: string }, b: { address: string }) => a.address.localeCompare(b.address))) {
+  for (const t of [...tokens].sort((a: { address: string }, b: { address: string }) =>
+    a.address.localeCompare(b.address),
+  )) {
     const { token } = await getJson(baseUrl, `/api/v1/evmchain/tokens/${t.address}`, apiKey);
     const { trades } = await getJson(baseUrl, `/api/v1/evmchain/tokens/${t.address}/trades?limit=200`, apiKey);
     const candles: Record<string, unknown> = {};
     for (const resolution of RESOLUTIONS) {
-      candles[resolution] = (await getJson(baseUrl, `/api/v1/evmchain/tokens/${t.address}/candles?resolution=${resolution}&from=0&to=${4_000_000_000}`.replace("from=0", `from=${Math.max(0, Number(token.launch_timestamp_sec) - 86_400)}`).replace("to=4000000000", `to=${Number(token.launch_timestamp_sec) + 86_400 * 2}`), apiKey).catch(async () =>
-        getJson(baseUrl, `/api/v1/evmchain/tokens/${t.address}/candles?resolution=${resolution}`, apiKey))).candles;
+      candles[resolution] = (
+        await getJson(
+          baseUrl,
+          `/api/v1/evmchain/tokens/${t.address}/candles?resolution=${resolution}&from=0&to=${4_000_000_000}`
+            .replace("from=0", `from=${Math.max(0, Number(token.launch_timestamp_sec) - 86_400)}`)
+            .replace("to=4000000000", `to=${Number(token.launch_timestamp_sec) + 86_400 * 2}`),
+          apiKey,
+        ).catch(async () =>
+          getJson(baseUrl, `/api/v1/evmchain/tokens/${t.address}/candles?resolution=${resolution}`, apiKey),
+        )
+      ).candles;
     }
     perToken.push({ token, trades, candles });
   }
@@ -118,15 +137,38 @@ function buyTx(from: Address, token: Address, amountWei: bigint, deadline: bigin
   const data = encodeFunctionData({
     abi: swapRouterAbi,
     functionName: "exactInputSingle",
-    args: [{ tokenIn: stack.manifest.contracts.weth, tokenOut: token, fee: 10_000, recipient: from, deadline, amountIn: amountWei, amountOutMinimum: 0n, sqrtPriceLimitX96: 0n }],
+    args: [
+      {
+        tokenIn: stack.manifest.contracts.weth,
+        tokenOut: token,
+        fee: 10_000,
+        recipient: from,
+        deadline,
+        amountIn: amountWei,
+        amountOutMinimum: 0n,
+        sqrtPriceLimitX96: 0n,
+      },
+    ],
   });
-  return { from, to: stack.manifest.contracts.swapRouter, data, value: numberToHex(amountWei), gas: numberToHex(500_000) };
+  return {
+    from,
+    to: stack.manifest.contracts.swapRouter,
+    data,
+    value: numberToHex(amountWei),
+    gas: numberToHex(500_000),
+  };
 }
 
 /** A launch as a JSON transaction for `anvil_reorg`. */
 function launchTx(from: Address, name: string, symbol: string) {
   const data: Hex = encodeFunctionData({ abi: launchFactoryAbi, functionName: "launch", args: [name, symbol, 0n] });
-  return { from, to: stack.manifest.contracts.launchFactory, data, value: numberToHex(BigInt(stack.manifest.launchFactory.minimumPoolLiquidityWei)), gas: numberToHex(9_000_000) };
+  return {
+    from,
+    to: stack.manifest.contracts.launchFactory,
+    data,
+    value: numberToHex(BigInt(stack.manifest.launchFactory.minimumPoolLiquidityWei)),
+    gas: numberToHex(9_000_000),
+  };
 }
 
 beforeAll(async () => {
@@ -141,16 +183,27 @@ afterAll(async () => {
 
 describe("fault tolerance", () => {
   it("serves the same state after reorgs of depth 1 to 5 as a clean index of the final chain", async () => {
-    const a = await launchToken(stack.wallet(1), stack.publicClient, stack.manifest, { name: "Steady", symbol: "STDY", firstBuyWei: parseEther("0.05") });
+    const a = await launchToken(stack.wallet(1), stack.publicClient, stack.manifest, {
+      name: "Steady",
+      symbol: "STDY",
+      firstBuyWei: parseEther("0.05"),
+    });
     const b = await launchToken(stack.wallet(2), stack.publicClient, stack.manifest, { name: "Shaky", symbol: "SHKY" });
     const tokens = [a.event.token, b.event.token] as Address[];
 
     for (const depth of [1, 2, 3, 4, 5]) {
       // Some blocks the live service indexes, then a reorg drops the last `depth` of them.
       for (let i = 0; i < depth; i++) {
-        await buyToken(stack.wallet(3 + (i % 3)), stack.publicClient, stack.manifest, tokens[i % 2]!, parseEther("0.01") * BigInt(i + 1));
+        await buyToken(
+          stack.wallet(3 + (i % 3)),
+          stack.publicClient,
+          stack.manifest,
+          tokens[i % 2]!,
+          parseEther("0.01") * BigInt(i + 1),
+        );
       }
-      if (depth === 3) await launchToken(stack.wallet(6), stack.publicClient, stack.manifest, { name: "Dropped", symbol: "DROP" });
+      if (depth === 3)
+        await launchToken(stack.wallet(6), stack.publicClient, stack.manifest, { name: "Dropped", symbol: "DROP" });
       await caughtUp(stack.service.url);
       const head = await stack.publicClient.getBlock({ blockTag: "latest" });
       const deadline = head.timestamp + 3_600n;
@@ -189,52 +242,62 @@ describe("fault tolerance", () => {
   // of the killed run are still there, and stops on a primary-key conflict in `token`. PGlite itself
   // keeps committed transactions and drops uncommitted ones across a SIGKILL (checked with a
   // bare PGlite writer), so the cause is in how Ponder drives PGlite; not found yet (issue 7).
-  it.skipIf(!postgresUp)(`loses and duplicates nothing when killed with SIGKILL mid-backfill and restarted (${crashDatabase})`, async () => {
-    // 24,000 swaps: two of Ponder's event batches (12,000 events each), so there is a commit to
-    // resume from and a batch in flight to lose.
-    await buildHistory(stack.manifest, { launches: 3, swaps: 24_000, swapsPerTransaction: 300 });
-    await rpc("anvil_mine", [numberToHex(100)]);
-    // The reference: a service that indexes the final chain from scratch without interruption (on
-    // PostgreSQL, its own database). The live service is done with (the reorg test above) and would
-    // spend minutes indexing 24,000 swaps block by block beside it: it stops here.
-    await stack.service.stop();
-    const reference = await startCleanService("postgres");
-    await waitReady(reference.service.url, 240_000);
-    await caughtUp(reference.service.url, 240_000);
+  it.skipIf(!postgresUp)(
+    `loses and duplicates nothing when killed with SIGKILL mid-backfill and restarted (${crashDatabase})`,
+    async () => {
+      // 24,000 swaps: two of Ponder's event batches (12,000 events each), so there is a commit to
+      // resume from and a batch in flight to lose.
+      await buildHistory(stack.manifest, { launches: 3, swaps: 24_000, swapsPerTransaction: 300 });
+      await rpc("anvil_mine", [numberToHex(100)]);
+      // The reference: a service that indexes the final chain from scratch without interruption (on
+      // PostgreSQL, its own database). The live service is done with (the reorg test above) and would
+      // spend minutes indexing 24,000 swaps block by block beside it: it stops here.
+      await stack.service.stop();
+      const reference = await startCleanService("postgres");
+      await waitReady(reference.service.url, 240_000);
+      await caughtUp(reference.service.url, 240_000);
 
-    const first = await startCleanService(crashDatabase);
-    // Kill it hard once it has indexed some but not all of the history.
-    const totalTrades = (await getJson(reference.service.url, "/api/public/tokens/new?limit=100")).tokens.reduce(
-      (n: number, t: { trade_count: number }) => n + t.trade_count,
-      0,
-    );
-    const indexedAtKill = await until("backfill under way", async () => {
-      const body = await getJson(first.service.url, "/api/public/tokens/new?limit=100").catch(() => null);
-      const indexed = body?.tokens?.reduce((n: number, t: { trade_count: number }) => n + t.trade_count, 0) ?? 0;
-      return indexed > 0 ? indexed : undefined;
-    }, 90_000);
-    first.service.child.kill("SIGKILL");
-    await new Promise((r) => first.service.child.once("exit", r));
-    expect(indexedAtKill).toBeLessThan(totalTrades);
+      const first = await startCleanService(crashDatabase);
+      // Kill it hard once it has indexed some but not all of the history.
+      const totalTrades = (await getJson(reference.service.url, "/api/public/tokens/new?limit=100")).tokens.reduce(
+        (n: number, t: { trade_count: number }) => n + t.trade_count,
+        0,
+      );
+      const indexedAtKill = await until(
+        "backfill under way",
+        async () => {
+          const body = await getJson(first.service.url, "/api/public/tokens/new?limit=100").catch(() => null);
+          const indexed = body?.tokens?.reduce((n: number, t: { trade_count: number }) => n + t.trade_count, 0) ?? 0;
+          return indexed > 0 ? indexed : undefined;
+        },
+        90_000,
+      );
+      first.service.child.kill("SIGKILL");
+      await new Promise((r) => first.service.child.once("exit", r));
+      expect(indexedAtKill).toBeLessThan(totalTrades);
 
-    // Restart on the same database: Ponder resumes from its last checkpoint.
-    const restarted = await startPonder({ port: await findFreePort(), schema: first.schema, env: first.env });
-    try {
-      await waitReady(restarted.url, 240_000).catch((err: Error) => {
-        throw new Error(`${err.message}\nrestarted service output:\n${restarted.output().slice(0, 6000)}`);
-      });
-      await caughtUp(restarted.url);
-      // It resumed from the killed run's last commit, not from an empty schema.
-      expect(restarted.output()).toContain("Detected crash recovery");
-      console.log(JSON.stringify({ crash: crashDatabase, trades_visible_at_kill: indexedAtKill, trades_total: totalTrades }));
-      const clean = await snapshot(reference.service.url, reference.apiKey);
-      const resumed = await snapshot(restarted.url, first.apiKey);
-      const tradeCount = clean.perToken.reduce((n, t) => n + t.token.trade_count, 0);
-      expect(tradeCount).toBeGreaterThanOrEqual(24_000);
-      expect(resumed).toEqual(clean);
-    } finally {
-      await restarted.stop();
-      await reference.service.stop();
-    }
-  }, 720_000);
+      // Restart on the same database: Ponder resumes from its last checkpoint.
+      const restarted = await startPonder({ port: await findFreePort(), schema: first.schema, env: first.env });
+      try {
+        await waitReady(restarted.url, 240_000).catch((err: Error) => {
+          throw new Error(`${err.message}\nrestarted service output:\n${restarted.output().slice(0, 6000)}`);
+        });
+        await caughtUp(restarted.url);
+        // It resumed from the killed run's last commit, not from an empty schema.
+        expect(restarted.output()).toContain("Detected crash recovery");
+        console.log(
+          JSON.stringify({ crash: crashDatabase, trades_visible_at_kill: indexedAtKill, trades_total: totalTrades }),
+        );
+        const clean = await snapshot(reference.service.url, reference.apiKey);
+        const resumed = await snapshot(restarted.url, first.apiKey);
+        const tradeCount = clean.perToken.reduce((n, t) => n + t.token.trade_count, 0);
+        expect(tradeCount).toBeGreaterThanOrEqual(24_000);
+        expect(resumed).toEqual(clean);
+      } finally {
+        await restarted.stop();
+        await reference.service.stop();
+      }
+    },
+    720_000,
+  );
 });

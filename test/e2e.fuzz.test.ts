@@ -71,13 +71,24 @@ const okIdempotencyKeys = new Set<string>();
 const okKeyIds = new Set<string>();
 let sent = 0;
 
-type Req = { method: "GET" | "POST"; path: string; headers?: Record<string, string>; body?: string | FormData | Uint8Array };
+type Req = {
+  method: "GET" | "POST";
+  path: string;
+  headers?: Record<string, string>;
+  body?: string | FormData | Uint8Array;
+};
 type Res = Answer;
 
 async function send(req: Req): Promise<Res> {
   const headers = new Headers(req.headers);
-  if (req.path.startsWith("/api/v1/") && !headers.has("Authorization")) headers.set("Authorization", `Bearer ${stack.apiKey}`);
-  const res = await fetch(`${stack.service.url}${req.path}`, { method: req.method, headers, body: req.body as RequestInit["body"], redirect: "manual" });
+  if (req.path.startsWith("/api/v1/") && !headers.has("Authorization"))
+    headers.set("Authorization", `Bearer ${stack.apiKey}`);
+  const res = await fetch(`${stack.service.url}${req.path}`, {
+    method: req.method,
+    headers,
+    body: req.body as RequestInit["body"],
+    redirect: "manual",
+  });
   const out = await answer(res);
   sent++;
   statusCounts.set(res.status, (statusCounts.get(res.status) ?? 0) + 1);
@@ -96,24 +107,29 @@ function record(body: any, req: Req) {
 }
 
 const CATALOGUE = ERROR_CATALOGUE as Record<string, { status: number }>;
-const RAW_OK = (path: string) => path.startsWith("/feed/") || path.startsWith("/media/") || path.startsWith("/token-list/");
+const RAW_OK = (path: string) =>
+  path.startsWith("/feed/") || path.startsWith("/media/") || path.startsWith("/token-list/");
 
 /** Property 1 for one response; throws (with the request) so fast-check reports the case. */
 function checkShape(req: Req, res: Res, expectCode?: string) {
   const where = `${req.method} ${req.path.slice(0, 300)} -> ${res.status} ${res.text.slice(0, 300)}`;
   if (res.status >= 500) throw new Error(`5xx: ${where}`);
   if (res.status >= 200 && res.status < 300) {
-    if (!RAW_OK(req.path) && !(res.json && typeof res.json === "object")) throw new Error(`2xx without a JSON body: ${where}`);
-    if (res.json && typeof res.json === "object" && "ok" in res.json && res.json.ok !== true) throw new Error(`2xx with ok !== true: ${where}`);
+    if (!RAW_OK(req.path) && !(res.json && typeof res.json === "object"))
+      throw new Error(`2xx without a JSON body: ${where}`);
+    if (res.json && typeof res.json === "object" && "ok" in res.json && res.json.ok !== true)
+      throw new Error(`2xx with ok !== true: ${where}`);
     if (expectCode) throw new Error(`expected ${expectCode}: ${where}`);
     return;
   }
   if (res.status === 304 && req.path.startsWith("/feed/")) return; // conditional GET
   const b = res.json;
   if (!b || typeof b !== "object" || Array.isArray(b)) throw new Error(`non-JSON error body: ${where}`);
-  if (b.ok !== false || typeof b.error !== "string" || typeof b.message !== "string") throw new Error(`not the error shape: ${where}`);
+  if (b.ok !== false || typeof b.error !== "string" || typeof b.message !== "string")
+    throw new Error(`not the error shape: ${where}`);
   if (!(b.error in CATALOGUE)) throw new Error(`error code not in the catalogue: ${where}`);
-  if (CATALOGUE[b.error]!.status !== res.status) throw new Error(`status differs from the catalogue's (${CATALOGUE[b.error]!.status}): ${where}`);
+  if (CATALOGUE[b.error]!.status !== res.status)
+    throw new Error(`status differs from the catalogue's (${CATALOGUE[b.error]!.status}): ${where}`);
   if (!/^application\/json/.test(res.contentType)) throw new Error(`error without a JSON content type: ${where}`);
   if (expectCode && b.error !== expectCode) throw new Error(`expected ${expectCode}: ${where}`);
 }
@@ -122,14 +138,36 @@ function checkShape(req: Req, res: Res, expectCode?: string) {
 const u = encodeURIComponent;
 /** Header-safe text (undici refuses CR, LF, NUL and characters above U+00FF). */
 const headerText = (max: number) =>
-  fc.string({ unit: fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0x80, max: 0xff })).map((c) => String.fromCharCode(c)), maxLength: max });
+  fc.string({
+    unit: fc
+      .oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0x80, max: 0xff }))
+      .map((c) => String.fromCharCode(c)),
+    maxLength: max,
+  });
 const hexOf = (min: number, max: number) =>
   fc.string({ unit: fc.constantFrom(..."0123456789abcdefABCDEF".split("")), minLength: min, maxLength: max });
 const anyText = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: "grapheme", maxLength: 40 }),
   fc.string({ unit: "binary", maxLength: 40 }),
-  fc.constantFrom("", " ", "\u0000", "\u202e", "<script>", "' or 1=1--", "../../etc/passwd", "%", "%zz", "null", "NaN", "Infinity", "-1", "1e309", "0x", "🦄".repeat(20)),
+  fc.constantFrom(
+    "",
+    " ",
+    "\u0000",
+    "\u202e",
+    "<script>",
+    "' or 1=1--",
+    "../../etc/passwd",
+    "%",
+    "%zz",
+    "null",
+    "NaN",
+    "Infinity",
+    "-1",
+    "1e309",
+    "0x",
+    "🦄".repeat(20),
+  ),
   fc.integer({ min: 1000, max: 70_000 }).map((n) => "a".repeat(n)),
 );
 const weirdNumber = fc.oneof(
@@ -142,7 +180,7 @@ const weirdHex = fc.oneof(
   hexOf(0, 130).map((h) => `0x${h}`),
   hexOf(40, 40),
   hexOf(64, 64).map((h) => `0x${h}`),
-  fc.constantFrom("0x", "0X" + "a".repeat(40), "0x" + "g".repeat(40), "0x" + "0".repeat(40)),
+  fc.constantFrom("0x", `0X${"a".repeat(40)}`, `0x${"g".repeat(40)}`, `0x${"0".repeat(40)}`),
 );
 /** Anything a JSON field could hold, weighted to hostile values. */
 const weirdValue: fc.Arbitrary<unknown> = fc.oneof(
@@ -155,8 +193,18 @@ const weirdValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 5 }),
   fc.constant(JSON.parse('{"a":{"b":{"c":{"d":{"e":{"f":[[[[[1]]]]]}}}}}}')),
 );
-const address = () => fc.oneof(fc.constant(token), fc.constant(devAccount(0).address), hexOf(40, 40).map((h) => `0x${h}`), weirdHex, anyText);
-const anyJsonBody = fc.oneof(fc.jsonValue({ maxDepth: 4 }), fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 8 }));
+const address = () =>
+  fc.oneof(
+    fc.constant(token),
+    fc.constant(devAccount(0).address),
+    hexOf(40, 40).map((h) => `0x${h}`),
+    weirdHex,
+    anyText,
+  );
+const anyJsonBody = fc.oneof(
+  fc.jsonValue({ maxDepth: 4 }),
+  fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 8 }),
+);
 
 /** A valid-looking body of `base` with one field mutated, removed, or an extra field added. */
 function nearValid(base: () => Record<string, unknown>) {
@@ -178,10 +226,26 @@ const postHeaders = fc.record(
   {
     ct: fc.oneof(
       { weight: 6, arbitrary: fc.constant("application/json") },
-      { weight: 4, arbitrary: fc.constantFrom("text/plain", "application/x-www-form-urlencoded", "multipart/form-data", "multipart/form-data; boundary=x", "application/json; charset=utf-16", "application/xml", "", "application/json, text/html", "*/*") },
+      {
+        weight: 4,
+        arbitrary: fc.constantFrom(
+          "text/plain",
+          "application/x-www-form-urlencoded",
+          "multipart/form-data",
+          "multipart/form-data; boundary=x",
+          "application/json; charset=utf-16",
+          "application/xml",
+          "",
+          "application/json, text/html",
+          "*/*",
+        ),
+      },
       { weight: 1, arbitrary: headerText(200) },
     ),
-    big: fc.option(fc.integer({ min: 1, max: 8_000 }).map((n) => "x".repeat(n)), { nil: undefined }),
+    big: fc.option(
+      fc.integer({ min: 1, max: 8_000 }).map((n) => "x".repeat(n)),
+      { nil: undefined },
+    ),
     accept: fc.option(headerText(60), { nil: undefined }),
   },
   { requiredKeys: ["ct"] },
@@ -199,7 +263,19 @@ function applyHeaders(h: { ct: string; big?: string; accept?: string }, base: Re
 const bodyText = (bodyArb: fc.Arbitrary<unknown>) =>
   fc.oneof(
     { weight: 8, arbitrary: bodyArb.map((b) => JSON.stringify(b) ?? "null") },
-    { weight: 1, arbitrary: fc.constantFrom("", "{", "{\"a\":", "[1,2", "\u0000", "{}".repeat(100), "{\"__proto__\":{\"x\":1}}", "{\"a\":1,\"a\":2}") },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        "",
+        "{",
+        '{"a":',
+        "[1,2",
+        "\u0000",
+        "{}".repeat(100),
+        '{"__proto__":{"x":1}}',
+        '{"a":1,"a":2}',
+      ),
+    },
     { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 200 }) },
   );
 
@@ -216,24 +292,38 @@ function query(known: string[], special: Record<string, fc.Arbitrary<string>> = 
     ...known.map((name) => value(name).map((v) => [name, v] as const)),
     fc.tuple(fc.string({ maxLength: 10 }), fc.string({ maxLength: 20 })),
   );
-  return fc
-    .tuple(fc.array(pair, { maxLength: 6 }), fc.boolean())
-    .map(([pairs, raw]) =>
-      pairs.length === 0 ? "" : "?" + pairs.map(([k, v]) => (raw ? `${k}=${v.replace(/[#\s]/g, "")}`.replace(/[^\x21-\x7e]/g, "") : `${u(k)}=${u(v)}`)).join("&"),
-    )
-    // Node refuses request heads over 16 KiB (431, before the app): stay within that limit.
-    .map((q) => q.slice(0, 6_000));
+  return (
+    fc
+      .tuple(fc.array(pair, { maxLength: 6 }), fc.boolean())
+      .map(([pairs, raw]) =>
+        pairs.length === 0
+          ? ""
+          : `?${pairs.map(([k, v]) => (raw ? `${k}=${v.replace(/[#\s]/g, "")}`.replace(/[^\x21-\x7e]/g, "") : `${u(k)}=${u(v)}`)).join("&")}`,
+      )
+      // Node refuses request heads over 16 KiB (431, before the app): stay within that limit.
+      .map((q) => q.slice(0, 6_000))
+  );
 }
 
 const nowSec = () => Math.floor(Date.now() / 1000);
-const secs = fc.oneof(fc.integer({ min: -1000, max: 5000 }).map((d) => String(nowSec() - d * 60)), fc.constantFrom("0", "-1", "1e10", "abc", "1795330256.5"));
-const limitArb = fc.oneof(fc.integer({ min: -5, max: 20_000 }).map(String), fc.constantFrom("1", "100", "200", "10000"));
-const cursorArb = fc.oneof(fc.base64String({ maxLength: 40 }), fc.constantFrom("eyJiIjoiMjMiLCJsIjozfQ", "eyJ9", "e30", "bnVsbA", "W10"), anyText.filter((s) => s.length < 2_000));
+const secs = fc.oneof(
+  fc.integer({ min: -1000, max: 5000 }).map((d) => String(nowSec() - d * 60)),
+  fc.constantFrom("0", "-1", "1e10", "abc", "1795330256.5"),
+);
+const limitArb = fc.oneof(
+  fc.integer({ min: -5, max: 20_000 }).map(String),
+  fc.constantFrom("1", "100", "200", "10000"),
+);
+const cursorArb = fc.oneof(
+  fc.base64String({ maxLength: 40 }),
+  fc.constantFrom("eyJiIjoiMjMiLCJsIjozfQ", "eyJ9", "e30", "bnVsbA", "W10"),
+  anyText.filter((s) => s.length < 2_000),
+);
 
 /** A path segment: a real token/pool/slug, near-misses, or junk (sometimes not percent-encoded). */
 const segment = () =>
   fc.oneof(
-    fc.constantFrom(token, token.toLowerCase(), pool, slug, getAddress(devAccount(0).address), "0x" + "0".repeat(40)),
+    fc.constantFrom(token, token.toLowerCase(), pool, slug, getAddress(devAccount(0).address), `0x${"0".repeat(40)}`),
     weirdHex,
     anyText.map((s) => u(s).slice(0, 3_000)),
     fc.constantFrom("%zz", "%", "..", "%2e%2e", "%2F", "a%00b", "%E0%A4%A", "%ff%fe"),
@@ -245,10 +335,25 @@ const v1Intent = () =>
     .tuple(
       fc.constantFrom("/api/v1/evmchain/launches/intent", "/api/v1/coins/create-draft"),
       fc.oneof(
-        { weight: 4, arbitrary: nearValid(() => ({ creator: devAccount(0).address, name: "Fuzz Coin", symbol: "FUZZ", first_buy_wei: "1000", description: "d", slippage_bps: 300, website_url: "https://a.example" })) },
+        {
+          weight: 4,
+          arbitrary: nearValid(() => ({
+            creator: devAccount(0).address,
+            name: "Fuzz Coin",
+            symbol: "FUZZ",
+            first_buy_wei: "1000",
+            description: "d",
+            slippage_bps: 300,
+            website_url: "https://a.example",
+          })),
+        },
         { weight: 2, arbitrary: anyJsonBody },
       ),
-      fc.oneof({ weight: 6, arbitrary: fc.uuid() }, { weight: 2, arbitrary: headerText(300) }, { weight: 1, arbitrary: fc.constant(undefined) }),
+      fc.oneof(
+        { weight: 6, arbitrary: fc.uuid() },
+        { weight: 2, arbitrary: headerText(300) },
+        { weight: 1, arbitrary: fc.constant(undefined) },
+      ),
       postHeaders,
     )
     .chain(([path, body, key, h]) =>
@@ -268,8 +373,17 @@ const v1BuildConfirm = () =>
         ["/api/v1/coins/create-transaction", "draft_id", "intent_signature"],
         ["/api/v1/coins/finalize", "draft_id", "tx_hash"],
       ),
-      fc.oneof(fc.constantFrom(...knownLaunchIds), hexOf(24, 24).map((h) => `lnch_${h}`), anyText),
-      fc.oneof(hexOf(130, 130).map((h) => `0x${h}`), hexOf(64, 64).map((h) => `0x${h}`), weirdHex, anyText),
+      fc.oneof(
+        fc.constantFrom(...knownLaunchIds),
+        hexOf(24, 24).map((h) => `lnch_${h}`),
+        anyText,
+      ),
+      fc.oneof(
+        hexOf(130, 130).map((h) => `0x${h}`),
+        hexOf(64, 64).map((h) => `0x${h}`),
+        weirdHex,
+        anyText,
+      ),
       fc.nat(),
       weirdValue,
       fc.boolean(),
@@ -278,7 +392,9 @@ const v1BuildConfirm = () =>
     .chain(([[path, idField, secondField], id, second, i, mutated, mutate, h]) => {
       const body: Record<string, unknown> = { [idField]: id, [secondField]: second };
       if (mutate) body[[idField, secondField, "extra"][i % 3]!] = mutated;
-      return bodyText(fc.oneof({ weight: 4, arbitrary: fc.constant(body) }, { weight: 1, arbitrary: anyJsonBody })).map((text): Req => ({ method: "POST", path, headers: applyHeaders(h), body: text }));
+      return bodyText(fc.oneof({ weight: 4, arbitrary: fc.constant(body) }, { weight: 1, arbitrary: anyJsonBody })).map(
+        (text): Req => ({ method: "POST", path, headers: applyHeaders(h), body: text }),
+      );
     });
 
 const mediaUpload = () =>
@@ -286,8 +402,18 @@ const mediaUpload = () =>
     .tuple(
       fc.oneof(
         { weight: 4, arbitrary: fc.uint8Array({ maxLength: 4096 }) },
-        { weight: 3, arbitrary: fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })).map(([i, b]) => { const x = Uint8Array.from(validPng); x[i % x.length] = b; return x; }) },
-        { weight: 1, arbitrary: fc.uint8Array({ maxLength: 64 }).map((tail) => Uint8Array.from([...validPng, ...tail])) },
+        {
+          weight: 3,
+          arbitrary: fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })).map(([i, b]) => {
+            const x = Uint8Array.from(validPng);
+            x[i % x.length] = b;
+            return x;
+          }),
+        },
+        {
+          weight: 1,
+          arbitrary: fc.uint8Array({ maxLength: 64 }).map((tail) => Uint8Array.from([...validPng, ...tail])),
+        },
         { weight: 1, arbitrary: fc.nat().map((n) => validPng.subarray(0, n % validPng.length)) },
         { weight: 1, arbitrary: fc.constant(Uint8Array.from(validPng)) },
       ),
@@ -298,9 +424,16 @@ const mediaUpload = () =>
     )
     .map(([bytes, field, type, filename, mode]): Req => {
       const path = "/api/v1/evmchain/media/upload";
-      if (mode === "raw-json") return { method: "POST", path, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ image: Buffer.from(bytes).toString("base64") }) };
+      if (mode === "raw-json")
+        return {
+          method: "POST",
+          path,
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ image: Buffer.from(bytes).toString("base64") }),
+        };
       if (mode === "raw-bytes") return { method: "POST", path, headers: { "Content-Type": "image/png" }, body: bytes };
-      if (mode === "bad-boundary") return { method: "POST", path, headers: { "Content-Type": "multipart/form-data; boundary=nope" }, body: bytes };
+      if (mode === "bad-boundary")
+        return { method: "POST", path, headers: { "Content-Type": "multipart/form-data; boundary=nope" }, body: bytes };
       const form = new FormData();
       form.append(field, new Blob([bytes], { type }), filename);
       return { method: "POST", path, body: form };
@@ -309,29 +442,53 @@ const mediaUpload = () =>
 const SESSION_POSTS: [string, () => Record<string, unknown>][] = [
   ["api-keys/challenge", () => ({ wallet: devAccount(5).address })],
   ["api-keys", () => ({ wallet: devAccount(5).address, signature: `0x${"ab".repeat(65)}`, label: "fuzz" })],
-  ["build-direct-v3-launch", () => ({ creator: devAccount(6).address, name: "Fuzz Coin", symbol: "FUZZ", first_buy_wei: "0", slippage_bps: 300, description: "d" })],
-  ["verify-direct-v3-launch", () => ({ tx_hash: keccak256(toHex("nope")), creator: devAccount(6).address, write: true, metadata: { name: "Fuzz Coin", symbol: "FUZZ" } })],
+  [
+    "build-direct-v3-launch",
+    () => ({
+      creator: devAccount(6).address,
+      name: "Fuzz Coin",
+      symbol: "FUZZ",
+      first_buy_wei: "0",
+      slippage_bps: 300,
+      description: "d",
+    }),
+  ],
+  [
+    "verify-direct-v3-launch",
+    () => ({
+      tx_hash: keccak256(toHex("nope")),
+      creator: devAccount(6).address,
+      write: true,
+      metadata: { name: "Fuzz Coin", symbol: "FUZZ" },
+    }),
+  ],
   ["build-creator-rewards-claim", () => ({ wallet: devAccount(1).address })],
   ["sign-in/challenge", () => ({ wallet: devAccount(7).address, create_api_key: true })],
   ["sign-in", () => ({ wallet: devAccount(7).address, signature: `0x${"ab".repeat(65)}`, label: "fuzz" })],
 ];
 
 const sessionValid = () =>
-  fc
-    .tuple(fc.nat({ max: SESSION_POSTS.length - 1 }), fc.boolean())
-    .chain(([i, nested]) => {
-      const [name, base] = SESSION_POSTS[i]!;
-      const bodyArb = fc.oneof({ weight: 5, arbitrary: nearValid(base) }, { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 10 }), weirdValue, { maxKeys: 5 }) });
-      return bodyArb.map((body): Req => {
-        const b = nested ? { ...body, metadata: body.metadata ?? { name: "x", symbol: "Y" } } : body;
-        return {
-          method: "POST",
-          path: `/api/evm/evmchain/${name}`,
-          headers: { "Content-Type": "application/json", Origin: stack.service.url, Cookie: session.cookie, "X-CSRF-Token": session.csrf },
-          body: JSON.stringify({ ...b, csrf_token: session.csrf }),
-        };
-      });
+  fc.tuple(fc.nat({ max: SESSION_POSTS.length - 1 }), fc.boolean()).chain(([i, nested]) => {
+    const [name, base] = SESSION_POSTS[i]!;
+    const bodyArb = fc.oneof(
+      { weight: 5, arbitrary: nearValid(base) },
+      { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 10 }), weirdValue, { maxKeys: 5 }) },
+    );
+    return bodyArb.map((body): Req => {
+      const b = nested ? { ...body, metadata: body.metadata ?? { name: "x", symbol: "Y" } } : body;
+      return {
+        method: "POST",
+        path: `/api/evm/evmchain/${name}`,
+        headers: {
+          "Content-Type": "application/json",
+          Origin: stack.service.url,
+          Cookie: session.cookie,
+          "X-CSRF-Token": session.csrf,
+        },
+        body: JSON.stringify({ ...b, csrf_token: session.csrf }),
+      };
     });
+  });
 
 /** The code the app's body parser answers for a JSON body text, or null when the body passes it. */
 function bodyRuleCode(text: string): string | null {
@@ -351,41 +508,97 @@ const sessionBroken = () =>
   fc
     .tuple(
       fc.nat({ max: SESSION_POSTS.length - 1 }),
-      fc.constantFrom("no-cookie", "bad-cookie", "other-cookie", "no-header", "no-body-token", "mismatch", "foreign-token", "no-origin", "foreign-origin", "text-plain", "not-json", "garbage-token"),
+      fc.constantFrom(
+        "no-cookie",
+        "bad-cookie",
+        "other-cookie",
+        "no-header",
+        "no-body-token",
+        "mismatch",
+        "foreign-token",
+        "no-origin",
+        "foreign-origin",
+        "text-plain",
+        "not-json",
+        "garbage-token",
+      ),
       headerText(120),
       fc.dictionary(fc.string({ maxLength: 10 }), weirdValue, { maxKeys: 4 }),
     )
     .map(([i, how, junk, extra]): Req & { expect: string } => {
       const [name, base] = SESSION_POSTS[i]!;
-      const headers: Record<string, string> = { "Content-Type": "application/json", Origin: stack.service.url, Cookie: session.cookie, "X-CSRF-Token": session.csrf };
+      const headers: Record<string, string> = {
+        "Content-Type": "application/json",
+        Origin: stack.service.url,
+        Cookie: session.cookie,
+        "X-CSRF-Token": session.csrf,
+      };
       const body: Record<string, unknown> = { ...extra, ...base(), csrf_token: session.csrf };
       let text: string | undefined;
       switch (how) {
-        case "no-cookie": delete headers.Cookie; break;
-        case "bad-cookie": headers.Cookie = `session=${junk.replace(/[;,\s]/g, "")}x`; break;
-        case "other-cookie": headers.Cookie = otherSession.cookie; break;
-        case "no-header": delete headers["X-CSRF-Token"]; break;
-        case "no-body-token": delete body.csrf_token; break;
-        case "mismatch": headers["X-CSRF-Token"] = otherSession.csrf; break;
-        case "foreign-token": headers["X-CSRF-Token"] = otherSession.csrf; body.csrf_token = otherSession.csrf; break;
-        case "no-origin": delete headers.Origin; break;
-        case "foreign-origin": headers.Origin = "https://evil.example"; break;
-        case "text-plain": headers["Content-Type"] = "text/plain"; break;
-        case "not-json": text = `csrf_token=${session.csrf}&${junk}`; break;
-        case "garbage-token": headers["X-CSRF-Token"] = junk.trim() || "x"; body.csrf_token = junk.trim() || "x"; break;
+        case "no-cookie":
+          delete headers.Cookie;
+          break;
+        case "bad-cookie":
+          headers.Cookie = `session=${junk.replace(/[;,\s]/g, "")}x`;
+          break;
+        case "other-cookie":
+          headers.Cookie = otherSession.cookie;
+          break;
+        case "no-header":
+          delete headers["X-CSRF-Token"];
+          break;
+        case "no-body-token":
+          delete body.csrf_token;
+          break;
+        case "mismatch":
+          headers["X-CSRF-Token"] = otherSession.csrf;
+          break;
+        case "foreign-token":
+          headers["X-CSRF-Token"] = otherSession.csrf;
+          body.csrf_token = otherSession.csrf;
+          break;
+        case "no-origin":
+          delete headers.Origin;
+          break;
+        case "foreign-origin":
+          headers.Origin = "https://evil.example";
+          break;
+        case "text-plain":
+          headers["Content-Type"] = "text/plain";
+          break;
+        case "not-json":
+          text = `csrf_token=${session.csrf}&${junk}`;
+          break;
+        case "garbage-token":
+          headers["X-CSRF-Token"] = junk.trim() || "x";
+          body.csrf_token = junk.trim() || "x";
+          break;
       }
       const bodyText = text ?? JSON.stringify(body);
-      return { method: "POST", path: `/api/evm/evmchain/${name}`, headers, body: bodyText, expect: bodyRuleCode(bodyText) ?? "csrf_failed" };
+      return {
+        method: "POST",
+        path: `/api/evm/evmchain/${name}`,
+        headers,
+        body: bodyText,
+        expect: bodyRuleCode(bodyText) ?? "csrf_failed",
+      };
     });
 
 const getHeaders = fc.option(
-  fc.record({
-    "If-None-Match": fc.oneof(headerText(100), fc.constantFrom("*", "W/\"x\"", "\"\"")),
-    "If-Modified-Since": fc.oneof(headerText(60), fc.constantFrom("Thu, 01 Jan 1970 00:00:00 GMT", "Fri, 31 Dec 9999 23:59:59 GMT", "yesterday")),
-    "X-Forwarded-For": headerText(80),
-    Accept: headerText(60),
-    "Content-Type": headerText(60),
-  }, { requiredKeys: [] }),
+  fc.record(
+    {
+      "If-None-Match": fc.oneof(headerText(100), fc.constantFrom("*", 'W/"x"', '""')),
+      "If-Modified-Since": fc.oneof(
+        headerText(60),
+        fc.constantFrom("Thu, 01 Jan 1970 00:00:00 GMT", "Fri, 31 Dec 9999 23:59:59 GMT", "yesterday"),
+      ),
+      "X-Forwarded-For": headerText(80),
+      Accept: headerText(60),
+      "Content-Type": headerText(60),
+    },
+    { requiredKeys: [] },
+  ),
   { nil: undefined },
 );
 
@@ -397,7 +610,10 @@ const v1Gets = () =>
       query(["limit", "cursor", "resolution", "from", "to", "format", "fill", "countback"], {
         limit: limitArb,
         cursor: cursorArb,
-        resolution: fc.oneof(fc.constantFrom("1m", "5m", "15m", "1h", "4h", "1d", "1D", "1w", "60", "1"), fc.string({ maxLength: 5 })),
+        resolution: fc.oneof(
+          fc.constantFrom("1m", "5m", "15m", "1h", "4h", "1d", "1D", "1w", "60", "1"),
+          fc.string({ maxLength: 5 }),
+        ),
         from: secs,
         to: secs,
         format: fc.constantFrom("udf", "json", "UDF", "csv", ""),
@@ -406,10 +622,24 @@ const v1Gets = () =>
       }),
       fc.oneof(
         { weight: 8, arbitrary: fc.constant(undefined) },
-        { weight: 1, arbitrary: fc.constantFrom("Bearer", "Bearer ", "Basic abc", "Bearer sk_live_", `Bearer ${"sk_live_" + "A".repeat(43)}`, "bearer x y") },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom(
+            "Bearer",
+            "Bearer ",
+            "Basic abc",
+            "Bearer sk_live_",
+            `Bearer ${`sk_live_${"A".repeat(43)}`}`,
+            "bearer x y",
+          ),
+        },
       ),
       fc.oneof(fc.constant("status" as const), fc.constant("token" as const)),
-      query(["launch_id", "tx_hash", "draft_id"], { launch_id: fc.constantFrom(...knownLaunchIds), draft_id: fc.constantFrom(...knownLaunchIds), tx_hash: weirdHex }),
+      query(["launch_id", "tx_hash", "draft_id"], {
+        launch_id: fc.constantFrom(...knownLaunchIds),
+        draft_id: fc.constantFrom(...knownLaunchIds),
+        tx_hash: weirdHex,
+      }),
       fc.constantFrom("/api/v1/evmchain/launches/status", "/api/v1/coins/status"),
     )
     .map(([seg, sub, q, auth, kind, sq, statusPath]): Req => {
@@ -474,12 +704,24 @@ const integrationGets = () =>
         id: address().map(String),
         wallet: address().map(String),
         orderId: fc.oneof(fc.integer({ min: -5, max: 1_000_000 }).map(String), fc.constantFrom("1.5", "x")),
-        fromBlock: fc.oneof(fc.integer({ min: -5, max: 3_000 }).map(String), fc.constantFrom("1e3", "0x10", "99999999999999999999")),
-        toBlock: fc.oneof(fc.integer({ min: -5, max: 3_000 }).map(String), fc.constantFrom("1e3", "0x10", "99999999999999999999")),
+        fromBlock: fc.oneof(
+          fc.integer({ min: -5, max: 3_000 }).map(String),
+          fc.constantFrom("1e3", "0x10", "99999999999999999999"),
+        ),
+        toBlock: fc.oneof(
+          fc.integer({ min: -5, max: 3_000 }).map(String),
+          fc.constantFrom("1e3", "0x10", "99999999999999999999"),
+        ),
       }),
       getHeaders,
     )
-    .map(([path, q, headers]): Req => ({ method: "GET", path: `${path}${q}`, headers: headers as Record<string, string> | undefined }));
+    .map(
+      ([path, q, headers]): Req => ({
+        method: "GET",
+        path: `${path}${q}`,
+        headers: headers as Record<string, string> | undefined,
+      }),
+    );
 
 // ---------- store snapshot (PostgreSQL) ----------
 const TABLES: Record<string, string> = {
@@ -500,7 +742,8 @@ async function snapshot(): Promise<Snapshot> {
     const out: Snapshot = {};
     for (const [table, key] of Object.entries(TABLES)) {
       // A challenge's consumed_at_ms may change on a rejected key request (a wrong signature burns it).
-      const row = table === "key_challenges" ? "(row_to_json(t)::jsonb - 'consumed_at_ms')::text" : "row_to_json(t)::text";
+      const row =
+        table === "key_challenges" ? "(row_to_json(t)::jsonb - 'consumed_at_ms')::text" : "row_to_json(t)::text";
       const { rows } = await client.query(`select ${key} as k, ${row} as v from ${schema}.${table} t`);
       out[table] = new Map(rows.map((r) => [String(r.k), createHash("sha256").update(r.v).digest("hex")]));
     }
@@ -533,14 +776,26 @@ async function publicLists() {
     stack.request("/api/public/integrations/evmchain/launches?limit=100"),
     stack.request("/api/public/trades/recent?limit=200"),
   ]);
-  return JSON.stringify([tokens.body.tokens, events.body, recent.body.trades].map((x) => (x && typeof x === "object" ? { ...x, request_id: undefined } : x)));
+  return JSON.stringify(
+    [tokens.body.tokens, events.body, recent.body.trades].map((x) =>
+      x && typeof x === "object" ? { ...x, request_id: undefined } : x,
+    ),
+  );
 }
 
 beforeAll(async () => {
   if (!pgUp) return;
   const big = "100000000";
-  stack = await startStack({ schema: "e2e_fuzz", database: "postgres", env: { V1_RATE_LIMIT_PER_MINUTE: big, PUBLIC_RATE_LIMIT_PER_MINUTE: big, SESSION_RATE_LIMIT_PER_MINUTE: big } });
-  const r = await launchToken(stack.wallet(1), stack.publicClient, stack.manifest, { name: "Fuzz Target", symbol: "FZT", firstBuyWei: parseEther("0.01") });
+  stack = await startStack({
+    schema: "e2e_fuzz",
+    database: "postgres",
+    env: { V1_RATE_LIMIT_PER_MINUTE: big, PUBLIC_RATE_LIMIT_PER_MINUTE: big, SESSION_RATE_LIMIT_PER_MINUTE: big },
+  });
+  const r = await launchToken(stack.wallet(1), stack.publicClient, stack.manifest, {
+    name: "Fuzz Target",
+    symbol: "FZT",
+    firstBuyWei: parseEther("0.01"),
+  });
   token = getAddress(r.event.token);
   pool = getAddress(r.event.pool);
   await buyToken(stack.wallet(2), stack.publicClient, stack.manifest, token, parseEther("0.02"));
@@ -563,13 +818,21 @@ beforeAll(async () => {
     knownLaunchIds.push(res.body.launch_id);
     if (name === "Known Built") {
       const signature = await stack.wallet(0).signMessage({ message: res.body.intent.message });
-      const built = await stack.request("/api/v1/evmchain/launches/build", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ launch_id: res.body.launch_id, intent_signature: signature }) });
+      const built = await stack.request("/api/v1/evmchain/launches/build", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ launch_id: res.body.launch_id, intent_signature: signature }),
+      });
       expect(built.status).toBe(200);
     }
   }
   // The fuzzed session is signed in (EIP-4361) as the wallet its build and verify bodies name, so
   // fuzzed bodies reach the builder and verifier, not only the sign-in check.
-  session = await signedInSession((path, init) => fetch(`${stack.service.url}${path}`, init), stack.service.url, devAccount(6));
+  session = await signedInSession(
+    (path, init) => fetch(`${stack.service.url}${path}`, init),
+    stack.service.url,
+    devAccount(6),
+  );
   otherSession = await newSession();
 }, 180_000);
 
@@ -594,63 +857,80 @@ describe.skipIf(!pgUp)("fuzz: 10,000 generated requests against one service", ()
     expect(PLAN.reduce((s, [, , n]) => s + n, 0)).toBe(TOTAL);
   });
 
-  it(
-    "never answers 5xx, every error is a catalogue error, a rejected request changes nothing",
-    async () => {
-      const listsBefore = await publicLists();
-      const before = await snapshot();
-      const started = Date.now();
-      const results = await Promise.allSettled(
-        PLAN.map(([name, arb, numRuns], i) =>
-          fc.assert(
+  it("never answers 5xx, every error is a catalogue error, a rejected request changes nothing", async () => {
+    const listsBefore = await publicLists();
+    const before = await snapshot();
+    const started = Date.now();
+    const results = await Promise.allSettled(
+      PLAN.map(([name, arb, numRuns], i) =>
+        fc
+          .assert(
             fc.asyncProperty(arb(), async (req) => {
               const res = await send(req);
               checkShape(req, res, req.expect);
             }),
             { seed: SEED + i, numRuns, endOnFailure: true, verbose: 0 },
-          ).catch((err: Error) => {
+          )
+          .catch((err: Error) => {
             // Long generated runs ("aaaa…") are shown as "a×70000"; the cause comes first.
-            const text = err.message.replace(/([^])\1{40,}/g, (m, c) => `${c}×${m.length}`);
-            const cause = String((err.cause as Error | undefined)?.message ?? "").replace(/([^])\1{40,}/g, (m, c) => `${c}×${m.length}`);
-            throw new Error(`[${name}] seed ${SEED + i} (FUZZ_SEED=${SEED}): ${cause.slice(0, 1_500)}\n${text.slice(0, 1_500)}`);
+            const text = err.message.replace(/([\s\S])\1{40,}/g, (m, c) => `${c}×${m.length}`);
+            const cause = String((err.cause as Error | undefined)?.message ?? "").replace(
+              /([\s\S])\1{40,}/g,
+              (m, c) => `${c}×${m.length}`,
+            );
+            throw new Error(
+              `[${name}] seed ${SEED + i} (FUZZ_SEED=${SEED}): ${cause.slice(0, 1_500)}\n${text.slice(0, 1_500)}`,
+            );
           }),
-        ),
-      );
-      const after = await snapshot();
-      const listsAfter = await publicLists();
-      console.log(`fuzz: ${sent} requests in ${((Date.now() - started) / 1000).toFixed(1)} s, seed ${SEED}, statuses ${JSON.stringify(Object.fromEntries([...statusCounts].sort((a, b) => a[0] - b[0])))}`);
-      const failures = results.filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => String(r.reason?.message ?? r.reason));
-      expect(failures, failures.join("\n\n")).toEqual([]);
-      expect(sent).toBeGreaterThanOrEqual(TOTAL);
+      ),
+    );
+    const after = await snapshot();
+    const listsAfter = await publicLists();
+    console.log(
+      `fuzz: ${sent} requests in ${((Date.now() - started) / 1000).toFixed(1)} s, seed ${SEED}, statuses ${JSON.stringify(Object.fromEntries([...statusCounts].sort((a, b) => a[0] - b[0])))}`,
+    );
+    const failures = results
+      .filter((r): r is PromiseRejectedResult => r.status === "rejected")
+      .map((r) => String(r.reason?.message ?? r.reason));
+    expect(failures, failures.join("\n\n")).toEqual([]);
+    expect(sent).toBeGreaterThanOrEqual(TOTAL);
 
-      // Property 2: every store change comes from a 2xx response (the snapshot sees the store:
-      // the three known launches and the two sessions are in it).
-      expect(before.launches!.size).toBeGreaterThanOrEqual(3);
-      expect(before.sessions!.size).toBeGreaterThanOrEqual(2);
-      const attributable: Record<string, (k: string) => boolean> = {
-        sessions: () => false,
-        api_keys: (k) => okKeyIds.has(k),
-        key_challenges: (k) => okNonces.has(k),
-        launches: (k) => okLaunchIds.has(k),
-        idempotency_records: (k) => okIdempotencyKeys.has(k.slice(k.indexOf(":") + 1)),
-        media: (k) => okMediaIds.has(k),
-      };
-      const stray: string[] = [];
-      for (const table of Object.keys(TABLES)) {
-        const { added, changed, removed } = changedKeys(before[table]!, after[table]!);
-        for (const k of [...added, ...changed]) if (!attributable[table]!(k)) stray.push(`${table}: ${added.includes(k) ? "new" : "changed"} row ${k}`);
-        for (const k of removed) stray.push(`${table}: removed row ${k}`);
-      }
-      expect(stray, `store rows not attributable to a 2xx response:\n${stray.slice(0, 20).join("\n")}`).toEqual([]);
-      expect(listsAfter).toBe(listsBefore);
-    },
-    600_000,
-  );
+    // Property 2: every store change comes from a 2xx response (the snapshot sees the store:
+    // the three known launches and the two sessions are in it).
+    expect(before.launches!.size).toBeGreaterThanOrEqual(3);
+    expect(before.sessions!.size).toBeGreaterThanOrEqual(2);
+    const attributable: Record<string, (k: string) => boolean> = {
+      sessions: () => false,
+      api_keys: (k) => okKeyIds.has(k),
+      key_challenges: (k) => okNonces.has(k),
+      launches: (k) => okLaunchIds.has(k),
+      idempotency_records: (k) => okIdempotencyKeys.has(k.slice(k.indexOf(":") + 1)),
+      media: (k) => okMediaIds.has(k),
+    };
+    const stray: string[] = [];
+    for (const table of Object.keys(TABLES)) {
+      const { added, changed, removed } = changedKeys(before[table]!, after[table]!);
+      for (const k of [...added, ...changed])
+        if (!attributable[table]!(k)) stray.push(`${table}: ${added.includes(k) ? "new" : "changed"} row ${k}`);
+      for (const k of removed) stray.push(`${table}: removed row ${k}`);
+    }
+    expect(stray, `store rows not attributable to a 2xx response:\n${stray.slice(0, 20).join("\n")}`).toEqual([]);
+    expect(listsAfter).toBe(listsBefore);
+  }, 600_000);
 
   it("caps bodies on the wire (chunked and declared), and answers deep and NUL bodies with 400, through the real server", async () => {
     const url = `${stack.service.url}/api/v1/evmchain/launches/intent`;
-    const headers = { Authorization: `Bearer ${stack.apiKey}`, "Content-Type": "application/json", "Idempotency-Key": randomUUID() };
-    const big = JSON.stringify({ creator: devAccount(0).address, name: "Wire", symbol: "WIRE", description: "a".repeat(100 * 1024) });
+    const headers = {
+      Authorization: `Bearer ${stack.apiKey}`,
+      "Content-Type": "application/json",
+      "Idempotency-Key": randomUUID(),
+    };
+    const big = JSON.stringify({
+      creator: devAccount(0).address,
+      name: "Wire",
+      symbol: "WIRE",
+      description: "a".repeat(100 * 1024),
+    });
     const declared = await fetch(url, { method: "POST", headers, body: big });
     expect([declared.status, ((await declared.json()) as any).error]).toEqual([413, "body_too_large"]);
     // No Content-Length: Transfer-Encoding chunked, counted as the bytes arrive.
@@ -667,7 +947,10 @@ describe.skipIf(!pgUp)("fuzz: 10,000 generated requests against one service", ()
       duplex: "half",
     } as RequestInit);
     expect([chunked.status, ((await chunked.json()) as any).error]).toEqual([413, "body_too_large"]);
-    for (const body of ['{"a":'.repeat(5_000) + "1" + "}".repeat(5_000), JSON.stringify({ creator: devAccount(0).address, name: "Nul", symbol: "NUL", description: "\u0000" })]) {
+    for (const body of [
+      `${'{"a":'.repeat(5_000)}1${"}".repeat(5_000)}`,
+      JSON.stringify({ creator: devAccount(0).address, name: "Nul", symbol: "NUL", description: "\u0000" }),
+    ]) {
       const res = await fetch(url, { method: "POST", headers: { ...headers, "Idempotency-Key": randomUUID() }, body });
       expect([res.status, ((await res.json()) as any).error]).toEqual([400, "invalid_request"]);
     }

@@ -24,17 +24,21 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-
 let idem = 0;
 async function createIntent(body: Record<string, unknown>) {
-  const res = await stack.request("/api/v1/evmchain/launches/intent", json(body, { "Idempotency-Key": `e2e-launch-${++idem}-${Date.now()}` }));
+  const res = await stack.request(
+    "/api/v1/evmchain/launches/intent",
+    json(body, { "Idempotency-Key": `e2e-launch-${++idem}-${Date.now()}` }),
+  );
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { launch_id: string; intent: { message: string; expires_at_sec: number } };
 }
 
 const sign = (wallet: number, message: string) => stack.wallet(wallet).signMessage({ message });
-const build = (launch_id: string, intent_signature: Hex) => stack.request("/api/v1/evmchain/launches/build", json({ launch_id, intent_signature }));
-const confirm = (launch_id: string, tx_hash: Hash) => stack.request("/api/v1/evmchain/launches/confirm", json({ launch_id, tx_hash }));
+const build = (launch_id: string, intent_signature: Hex) =>
+  stack.request("/api/v1/evmchain/launches/build", json({ launch_id, intent_signature }));
+const confirm = (launch_id: string, tx_hash: Hash) =>
+  stack.request("/api/v1/evmchain/launches/confirm", json({ launch_id, tx_hash }));
 const status = (query: string) => stack.request(`/api/v1/evmchain/launches/status?${query}`);
 
 type Tx = { chainId: Hex; from: Hex; to: Hex; value: Hex; data: Hex; gas: Hex };
@@ -59,7 +63,11 @@ async function intentAndBuild(wallet: number, body: Record<string, unknown>) {
   const signature = await sign(wallet, intent.intent.message);
   const built = await build(intent.launch_id, signature);
   expect(built.status, JSON.stringify(built.body)).toBe(200);
-  return { launchId: intent.launch_id, signature, built: built.body as { transaction: Tx; predicted_token_address: string; [k: string]: unknown } };
+  return {
+    launchId: intent.launch_id,
+    signature,
+    built: built.body as { transaction: Tx; predicted_token_address: string; [k: string]: unknown },
+  };
 }
 
 async function tokenRecord(address: string) {
@@ -101,7 +109,11 @@ describe("v1 launch flow: intent -> build -> confirm -> status", () => {
       image_url: media.body.image_url,
     });
     expect(intent.launch_id).toMatch(/^lnch_[0-9a-f]{24}$/);
-    expect((await status(`launch_id=${intent.launch_id}`)).body).toMatchObject({ state: "intent_created", terminal: false, next_actions: ["build"] });
+    expect((await status(`launch_id=${intent.launch_id}`)).body).toMatchObject({
+      state: "intent_created",
+      terminal: false,
+      next_actions: ["build"],
+    });
 
     const signature = await sign(1, intent.intent.message);
     const built = await build(intent.launch_id, signature);
@@ -111,7 +123,12 @@ describe("v1 launch flow: intent -> build -> confirm -> status", () => {
       ok: true,
       launch_id: intent.launch_id,
       state: "built",
-      transaction: { chainId: "0x1237", from: devAccount(1).address, to: stack.manifest.contracts.launchFactory, value: toHex(minimum + firstBuyWei) },
+      transaction: {
+        chainId: "0x1237",
+        from: devAccount(1).address,
+        to: stack.manifest.contracts.launchFactory,
+        value: toHex(minimum + firstBuyWei),
+      },
       policy: {
         minimum_pool_liquidity_wei: minimum.toString(),
         first_buy_amount_wei: firstBuyWei.toString(),
@@ -142,7 +159,12 @@ describe("v1 launch flow: intent -> build -> confirm -> status", () => {
       name: "Launch One",
       symbol: "ONE",
       first_buy_wei: firstBuyWei.toString(),
-      metadata: { description: "The first coin of the write path.", website_url: "https://one.example", image_url: media.body.image_url, is_default: false },
+      metadata: {
+        description: "The first coin of the write path.",
+        website_url: "https://one.example",
+        image_url: media.body.image_url,
+        is_default: false,
+      },
     });
     expect(BigInt(confirmed.body.first_buy_tokens_out)).toBeGreaterThanOrEqual(BigInt(built.body.amount_out_minimum));
     // Confirming again returns the same result and keeps one record.
@@ -152,7 +174,12 @@ describe("v1 launch flow: intent -> build -> confirm -> status", () => {
 
     const byId = await status(`launch_id=${intent.launch_id}`);
     const byTx = await status(`tx_hash=${txHash}`);
-    expect(byId.body).toMatchObject({ state: "confirmed", terminal: true, tx_hash: txHash, token_address: built.body.predicted_token_address });
+    expect(byId.body).toMatchObject({
+      state: "confirmed",
+      terminal: true,
+      tx_hash: txHash,
+      token_address: built.body.predicted_token_address,
+    });
     expect(byTx.body).toEqual(byId.body);
 
     const record = await tokenRecord(built.body.predicted_token_address);
@@ -166,7 +193,9 @@ describe("v1 launch flow: intent -> build -> confirm -> status", () => {
     });
     const pub = await stack.request(`/api/public/token/${built.body.predicted_token_address}`);
     expect(pub.body.token.metadata).toEqual(record.metadata);
-    const meta = await stack.request(`/api/public/integrations/evmchain/token-metadata?address=${built.body.predicted_token_address}`);
+    const meta = await stack.request(
+      `/api/public/integrations/evmchain/token-metadata?address=${built.body.predicted_token_address}`,
+    );
     expect(meta.body.token.description).toBe("The first coin of the write path.");
     confirmedTx = txHash;
     confirmedToken = built.body.predicted_token_address;
@@ -181,7 +210,11 @@ describe("v1 launch flow: intent -> build -> confirm -> status", () => {
     expect(confirmed.status).toBe(200);
     expect(confirmed.body).toMatchObject({ state: "confirmed", first_buy_wei: "0", first_buy_tokens_out: "0" });
     const record = await tokenRecord(built.predicted_token_address);
-    expect(record.metadata).toMatchObject({ description: "Plain (PLN) launched on evmchain.", website_url: null, is_default: true });
+    expect(record.metadata).toMatchObject({
+      description: "Plain (PLN) launched on evmchain.",
+      website_url: null,
+      is_default: true,
+    });
     expect(record.metadata.image_url).toMatch(/\/static\/token-default\.png$/);
   });
 
@@ -191,8 +224,16 @@ describe("v1 launch flow: intent -> build -> confirm -> status", () => {
     const pending = await confirm(launchId, unknown);
     expect(pending.status).toBe(202);
     expect(pending.headers.get("retry-after")).toBe("2");
-    expect(pending.body).toMatchObject({ ok: true, state: "submitted", tx_hash: unknown, pending: { code: "receipt_pending" } });
-    expect((await status(`launch_id=${launchId}`)).body).toMatchObject({ state: "submitted", next_actions: ["confirm"] });
+    expect(pending.body).toMatchObject({
+      ok: true,
+      state: "submitted",
+      tx_hash: unknown,
+      pending: { code: "receipt_pending" },
+    });
+    expect((await status(`launch_id=${launchId}`)).body).toMatchObject({
+      state: "submitted",
+      next_actions: ["confirm"],
+    });
     const txHash = await send(2, built.transaction);
     expect((await confirm(launchId, txHash)).body).toMatchObject({ state: "confirmed", tx_hash: txHash });
   });
@@ -202,22 +243,41 @@ describe("the coin flow (draft naming, same machinery)", () => {
   it("create-draft -> create-transaction -> finalize -> status, with a first buy", async () => {
     const res = await stack.request(
       "/api/v1/coins/create-draft",
-      json({ creator: devAccount(3).address, name: "Drafted", symbol: "DRFT", first_buy_wei: parseEther("0.01").toString(), telegram_url: "https://t.me/drafted" }, { "Idempotency-Key": `draft-${Date.now()}` }),
+      json(
+        {
+          creator: devAccount(3).address,
+          name: "Drafted",
+          symbol: "DRFT",
+          first_buy_wei: parseEther("0.01").toString(),
+          telegram_url: "https://t.me/drafted",
+        },
+        { "Idempotency-Key": `draft-${Date.now()}` },
+      ),
     );
     expect(res.status).toBe(201);
     expect(res.body.draft_id).toMatch(/^lnch_/);
-    const noKey = await stack.request("/api/v1/coins/create-draft", json({ creator: devAccount(3).address, name: "X", symbol: "X" }));
+    const noKey = await stack.request(
+      "/api/v1/coins/create-draft",
+      json({ creator: devAccount(3).address, name: "X", symbol: "X" }),
+    );
     expect(noKey.body.error).toBe("idempotency_key_missing");
 
     const draftId = res.body.draft_id as string;
     const signature = await sign(3, res.body.intent.message);
-    const tx = await stack.request("/api/v1/coins/create-transaction", json({ draft_id: draftId, intent_signature: signature }));
+    const tx = await stack.request(
+      "/api/v1/coins/create-transaction",
+      json({ draft_id: draftId, intent_signature: signature }),
+    );
     expect(tx.status).toBe(200);
     expect(tx.body).toMatchObject({ draft_id: draftId, state: "built", transaction: { chainId: "0x1237" } });
     const hash = await send(3, tx.body.transaction);
     const fin = await stack.request("/api/v1/coins/finalize", json({ draft_id: draftId, tx_hash: hash }));
     expect(fin.status).toBe(200);
-    expect(fin.body).toMatchObject({ draft_id: draftId, state: "confirmed", token_address: tx.body.predicted_token_address });
+    expect(fin.body).toMatchObject({
+      draft_id: draftId,
+      state: "confirmed",
+      token_address: tx.body.predicted_token_address,
+    });
     const st = await stack.request(`/api/v1/coins/status?draft_id=${draftId}`);
     expect(st.body).toMatchObject({ draft_id: draftId, state: "confirmed", terminal: true });
     expect((await stack.request("/api/v1/coins/status")).status).toBe(400);
@@ -231,16 +291,28 @@ describe("forged cases are rejected and nothing is persisted", () => {
     const intent = await createIntent({ creator: devAccount(4).address, name: "Signed", symbol: "SIG" });
     const wrong = await build(intent.launch_id, await sign(5, intent.intent.message));
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toMatchObject({ ok: false, error: "invalid_signature", launch_id: intent.launch_id, state: "intent_created" });
+    expect(wrong.body).toMatchObject({
+      ok: false,
+      error: "invalid_signature",
+      launch_id: intent.launch_id,
+      state: "intent_created",
+    });
     // A signature of another message by the right account is refused too.
     const otherMessage = await build(intent.launch_id, await sign(4, `${intent.intent.message}\n`));
     expect(otherMessage.body.error).toBe("invalid_signature");
-    expect((await status(`launch_id=${intent.launch_id}`)).body).toMatchObject({ state: "intent_created", transaction: null });
+    expect((await status(`launch_id=${intent.launch_id}`)).body).toMatchObject({
+      state: "intent_created",
+      transaction: null,
+    });
   });
 
   it("refuses a look-alike factory emitting the same event; the real transaction still confirms afterwards", async () => {
     const lookAlike = await deployLookAlikeFactory(stack.wallet(0), stack.publicClient, stack.manifest);
-    const { launchId, built } = await intentAndBuild(4, { name: "Twin", symbol: "TWIN", first_buy_wei: parseEther("0.01").toString() });
+    const { launchId, built } = await intentAndBuild(4, {
+      name: "Twin",
+      symbol: "TWIN",
+      first_buy_wei: parseEther("0.01").toString(),
+    });
     const fake = await send(4, built.transaction, { to: lookAlike });
     const res = await confirm(launchId, fake);
     expect(res.status).toBe(422);
@@ -255,7 +327,10 @@ describe("forged cases are rejected and nothing is persisted", () => {
 
   it("refuses a real launch by another creator", async () => {
     const { launchId } = await intentAndBuild(5, { name: "Mine", symbol: "MINE" });
-    const other = await launchToken(stack.wallet(6), stack.publicClient, stack.manifest, { name: "Mine", symbol: "MINE" });
+    const other = await launchToken(stack.wallet(6), stack.publicClient, stack.manifest, {
+      name: "Mine",
+      symbol: "MINE",
+    });
     const res = await confirm(launchId, other.hash);
     expect(res.status).toBe(422);
     expect(res.body.error).toBe("creator_mismatch");
@@ -265,7 +340,12 @@ describe("forged cases are rejected and nothing is persisted", () => {
   });
 
   it("refuses a reverted transaction", async () => {
-    const { launchId, built } = await intentAndBuild(5, { name: "Slipped", symbol: "SLP", first_buy_wei: parseEther("1").toString(), slippage_bps: 0 });
+    const { launchId, built } = await intentAndBuild(5, {
+      name: "Slipped",
+      symbol: "SLP",
+      first_buy_wei: parseEther("1").toString(),
+      slippage_bps: 0,
+    });
     // One wei less first buy than built: with zero slippage the router reverts ("Too little received").
     const hash = await send(5, built.transaction, { value: BigInt(built.transaction.value) - 1n });
     expect((await stack.publicClient.getTransactionReceipt({ hash })).status).toBe("reverted");
@@ -276,9 +356,15 @@ describe("forged cases are rejected and nothing is persisted", () => {
   });
 
   it("refuses a receipt without the built first-buy swap", async () => {
-    const { launchId, built } = await intentAndBuild(7, { name: "NoSwap", symbol: "NOSWP", first_buy_wei: parseEther("0.02").toString() });
+    const { launchId, built } = await intentAndBuild(7, {
+      name: "NoSwap",
+      symbol: "NOSWP",
+      first_buy_wei: parseEther("0.02").toString(),
+    });
     // The same calldata with only the minimum liquidity: the launch happens, the first buy does not.
-    const hash = await send(7, built.transaction, { value: BigInt(stack.manifest.launchFactory.minimumPoolLiquidityWei) });
+    const hash = await send(7, built.transaction, {
+      value: BigInt(stack.manifest.launchFactory.minimumPoolLiquidityWei),
+    });
     expect((await stack.publicClient.getTransactionReceipt({ hash })).status).toBe("success");
     const res = await confirm(launchId, hash);
     expect(res.status).toBe(422);
@@ -326,12 +412,27 @@ describe("forged cases are rejected and nothing is persisted", () => {
     for (const [path, body] of bodies) {
       for (const extra of extras) {
         const res = await stack.request(path, json({ ...body, ...extra }));
-        expect({ path, extra, status: res.status, error: res.body.error }).toEqual({ path, extra, status: 400, error: "forbidden_field" });
+        expect({ path, extra, status: res.status, error: res.body.error }).toEqual({
+          path,
+          extra,
+          status: 400,
+          error: "forbidden_field",
+        });
       }
     }
     for (const [i, extra] of extras.entries()) {
-      const res = await stack.request("/api/v1/coins/create-draft", json({ creator: devAccount(8).address, name: "G", symbol: "G", ...extra }, { "Idempotency-Key": `forbidden-draft-${i}` }));
-      expect({ extra, status: res.status, error: res.body.error }).toEqual({ extra, status: 400, error: "forbidden_field" });
+      const res = await stack.request(
+        "/api/v1/coins/create-draft",
+        json(
+          { creator: devAccount(8).address, name: "G", symbol: "G", ...extra },
+          { "Idempotency-Key": `forbidden-draft-${i}` },
+        ),
+      );
+      expect({ extra, status: res.status, error: res.body.error }).toEqual({
+        extra,
+        status: 400,
+        error: "forbidden_field",
+      });
     }
     expect((await status(`launch_id=${launchId}`)).body.state).toBe("built");
   });
@@ -378,34 +479,54 @@ describe("state machine", () => {
     expect({ status: missing.status, error: missing.body.error }).toEqual({ status: 404, error: "launch_not_found" });
     const unknownTx = await status(`tx_hash=${keccak256(toHex("unknown"))}`);
     expect(unknownTx.status).toBe(404);
-    const bad = await stack.request("/api/v1/evmchain/launches/build", json({ launch_id: intent.launch_id, intent_signature: signature, extra: 1 }));
+    const bad = await stack.request(
+      "/api/v1/evmchain/launches/build",
+      json({ launch_id: intent.launch_id, intent_signature: signature, extra: 1 }),
+    );
     expect(bad.body.error).toBe("invalid_request");
   });
 
   it("keeps the state across a service restart between build and confirm", async () => {
-    const { launchId, built } = await intentAndBuild(6, { name: "Survivor", symbol: "SURV", first_buy_wei: parseEther("0.01").toString() });
+    const { launchId, built } = await intentAndBuild(6, {
+      name: "Survivor",
+      symbol: "SURV",
+      first_buy_wei: parseEther("0.01").toString(),
+    });
     await stack.restart();
     const after = await status(`launch_id=${launchId}`);
     expect(after.status).toBe(200);
-    expect(after.body).toMatchObject({ state: "built", transaction: built.transaction, amount_out_minimum: built.amount_out_minimum });
+    expect(after.body).toMatchObject({
+      state: "built",
+      transaction: built.transaction,
+      amount_out_minimum: built.amount_out_minimum,
+    });
     const hash = await send(6, built.transaction);
     const confirmed = await confirm(launchId, hash);
     expect(confirmed.status).toBe(200);
     expect(confirmed.body).toMatchObject({ state: "confirmed", token_address: built.predicted_token_address });
     // The earlier confirmed launch is still there too.
-    expect((await status(`tx_hash=${confirmedTx}`)).body).toMatchObject({ state: "confirmed", token_address: confirmedToken });
+    expect((await status(`tx_hash=${confirmedTx}`)).body).toMatchObject({
+      state: "confirmed",
+      token_address: confirmedToken,
+    });
   });
 
   it("expires an intent that is not built in time (410 intent_expired, terminal)", async () => {
     await stack.restart({ env: { LAUNCH_INTENT_TTL_SEC: "1" } });
     const intent = await createIntent({ creator: devAccount(2).address, name: "Late", symbol: "LATE" });
-    expect(intent.intent.expires_at_sec - (intent.intent as unknown as { issued_at_sec: number }).issued_at_sec).toBe(1);
+    expect(intent.intent.expires_at_sec - (intent.intent as unknown as { issued_at_sec: number }).issued_at_sec).toBe(
+      1,
+    );
     await new Promise((r) => setTimeout(r, 2_100));
     const signature = await sign(2, intent.intent.message);
     const res = await build(intent.launch_id, signature);
     expect(res.status).toBe(410);
     expect(res.body).toMatchObject({ error: "intent_expired", state: "expired" });
-    expect((await status(`launch_id=${intent.launch_id}`)).body).toMatchObject({ state: "expired", terminal: true, next_actions: [] });
+    expect((await status(`launch_id=${intent.launch_id}`)).body).toMatchObject({
+      state: "expired",
+      terminal: true,
+      next_actions: [],
+    });
     expect((await build(intent.launch_id, signature)).body.error).toBe("intent_expired");
     expect((await confirm(intent.launch_id, confirmedTx)).body.error).toBe("launch_state_conflict");
     // A status read alone records the expiry too.

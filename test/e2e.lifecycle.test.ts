@@ -55,7 +55,11 @@ function groupAlive(pgid: number): boolean {
 }
 
 /** Polls `check` every 50 ms until it returns a value other than `undefined`, or throws after `timeoutMs`. */
-async function pollUntil<T>(what: string, timeoutMs: number, check: () => T | undefined | Promise<T | undefined>): Promise<T> {
+async function pollUntil<T>(
+  what: string,
+  timeoutMs: number,
+  check: () => T | undefined | Promise<T | undefined>,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -71,7 +75,12 @@ function startScript(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): 
   // The variables under test come from the `.env` in `cwd`, not from this process.
   delete childEnv.PORT;
   delete childEnv.DEVNET_DIR;
-  const child = spawn(process.execPath, [TSX_CLI, START, ...args], { cwd, env: childEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [TSX_CLI, START, ...args], {
+    cwd,
+    env: childEnv,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   groups.push(child);
   let output = "";
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -103,7 +112,8 @@ async function startQuiet(cwd: string, env: NodeJS.ProcessEnv): Promise<Started 
   writeFileSync(join(cwd, ".env"), `PORT=${port}\n`);
   const started = startScript(cwd, ["--no-seed", "--rpc-port", String(await findFreePort())], env);
   await pollUntil(`"ready" not printed (output:\n${started.output().slice(-3000)})`, START_DEADLINE_MS, () => {
-    if (started.child.exitCode !== null) throw new Error(`start exited with ${started.child.exitCode}:\n${started.output().slice(-3000)}`);
+    if (started.child.exitCode !== null)
+      throw new Error(`start exited with ${started.child.exitCode}:\n${started.output().slice(-3000)}`);
     return started.output().includes(`ready: http://127.0.0.1:${port}`) ? true : undefined;
   });
   return { ...started, pgid: started.child.pid! };
@@ -121,57 +131,100 @@ describe("npm start: start and stop", () => {
         const rpcPort = await findFreePort();
         // The HTTP port is set only in .env (the child's environment has no PORT).
         writeFileSync(join(cwd, ".env"), `# written by the lifecycle test\nPORT=${port}\nLOG_FORMAT=json\n`);
-        const started = startScript(cwd, ["--rpc-port", String(rpcPort), "--block-time", "1", "--trade-interval-ms", "100"]);
+        const started = startScript(cwd, [
+          "--rpc-port",
+          String(rpcPort),
+          "--block-time",
+          "1",
+          "--trade-interval-ms",
+          "100",
+        ]);
         const base = `http://127.0.0.1:${port}`;
-        await pollUntil(`round ${round}: "ready: ${base}" not printed (output:\n${started.output().slice(-3000)})`, START_DEADLINE_MS, () => {
-          if (started.child.exitCode !== null) throw new Error(`start exited with ${started.child.exitCode}:\n${started.output().slice(-3000)}`);
-          return started.output().includes(`ready: ${base}`) ? true : undefined;
-        });
+        await pollUntil(
+          `round ${round}: "ready: ${base}" not printed (output:\n${started.output().slice(-3000)})`,
+          START_DEADLINE_MS,
+          () => {
+            if (started.child.exitCode !== null)
+              throw new Error(`start exited with ${started.child.exitCode}:\n${started.output().slice(-3000)}`);
+            return started.output().includes(`ready: ${base}`) ? true : undefined;
+          },
+        );
         // Each step is printed with its time.
-        for (const stepLine of ["] starting anvil", "] deployed:", "] seeded:", "] starting the service", "] indexed block", "] ready:"]) {
+        for (const stepLine of [
+          "] starting anvil",
+          "] deployed:",
+          "] seeded:",
+          "] starting the service",
+          "] indexed block",
+          "] ready:",
+        ]) {
           expect(started.output()).toContain(stepLine);
         }
         expect((await fetch(`${base}/health`)).status).toBe(200);
         // Trading is active: the trade count grows while we watch.
         const trades = async () => {
-          const body = (await (await fetch(`${base}/api/public/trades/recent?limit=200`)).json()) as { trades: unknown[] };
+          const body = (await (await fetch(`${base}/api/public/trades/recent?limit=200`)).json()) as {
+            trades: unknown[];
+          };
           return body.trades.length;
         };
         const before = await trades();
-        await pollUntil("no new trade indexed", START_DEADLINE_MS, async () => ((await trades()) > before ? true : undefined));
+        await pollUntil("no new trade indexed", START_DEADLINE_MS, async () =>
+          (await trades()) > before ? true : undefined,
+        );
 
         if (round === 1) {
           // One devnet per folder: the second start refuses before touching anything.
           const manifestBefore = readFileSync(join(cwd, ".devnet", "manifest.json"), "utf8");
-          const second = startScript(cwd, ["--rpc-port", String(await findFreePort()), "--port", String(await findFreePort())]);
+          const second = startScript(cwd, [
+            "--rpc-port",
+            String(await findFreePort()),
+            "--port",
+            String(await findFreePort()),
+          ]);
           const code = await second.exited;
           expect(code).toBe(1);
-          expect(second.output()).toMatch(/another devnet \(pid \d+, started .*service http:\/\/127\.0\.0\.1:\d+.*\) is running in /);
+          expect(second.output()).toMatch(
+            /another devnet \(pid \d+, started .*service http:\/\/127\.0\.0\.1:\d+.*\) is running in /,
+          );
           expect(second.output()).toContain("npm start -- --data-dir");
           expect(second.output()).not.toContain("starting anvil");
           expect(readFileSync(join(cwd, ".devnet", "manifest.json"), "utf8")).toBe(manifestBefore);
           expect(existsSync(join(cwd, ".devnet", "store"))).toBe(true);
-          const tokens = (await (await fetch(`${base}/api/public/tokens/new`)).json()) as { ok: boolean; tokens: unknown[] };
+          const tokens = (await (await fetch(`${base}/api/public/tokens/new`)).json()) as {
+            ok: boolean;
+            tokens: unknown[];
+          };
           expect(tokens.ok).toBe(true);
           expect(tokens.tokens).toHaveLength(3);
 
           // The keys CLI finds the running devnet and creates a key its service accepts.
           const wallet = devAccount(4).address;
-          const keys = spawnSync(process.execPath, [TSX_CLI, KEYS, "create", "--wallet", wallet, "--label", "lifecycle", "--json"], {
-            cwd,
-            env: { ...process.env, DEVNET_DIR: "" },
-            encoding: "utf8",
-            timeout: START_DEADLINE_MS,
-          });
+          const keys = spawnSync(
+            process.execPath,
+            [TSX_CLI, KEYS, "create", "--wallet", wallet, "--label", "lifecycle", "--json"],
+            {
+              cwd,
+              env: { ...process.env, DEVNET_DIR: "" },
+              encoding: "utf8",
+              timeout: START_DEADLINE_MS,
+            },
+          );
           expect(keys.status, keys.stderr).toBe(0);
           expect(keys.stderr).toContain("store: the running devnet's");
           const created = JSON.parse(keys.stdout) as { api_key: string; wallet: string };
           expect(created.wallet).toBe(wallet);
           const token = (tokens.tokens[0] as { address: string }).address;
-          const authed = await fetch(`${base}/api/v1/evmchain/tokens/${token}`, { headers: { Authorization: `Bearer ${created.api_key}` } });
+          const authed = await fetch(`${base}/api/v1/evmchain/tokens/${token}`, {
+            headers: { Authorization: `Bearer ${created.api_key}` },
+          });
           expect(authed.status).toBe(200);
           // A wallet the CLI cannot sign for is refused with the dev accounts listed.
-          const other = spawnSync(process.execPath, [TSX_CLI, KEYS, "create", "--wallet", "0x000000000000000000000000000000000000dEaD"], { cwd, encoding: "utf8", timeout: START_DEADLINE_MS });
+          const other = spawnSync(
+            process.execPath,
+            [TSX_CLI, KEYS, "create", "--wallet", "0x000000000000000000000000000000000000dEaD"],
+            { cwd, encoding: "utf8", timeout: START_DEADLINE_MS },
+          );
           expect(other.status).toBe(1);
           expect(other.stderr).toContain(devAccount(0).address);
         }
@@ -180,8 +233,10 @@ describe("npm start: start and stop", () => {
         const pgid = started.child.pid!;
         const sentAt = Date.now();
         process.kill(-pgid, "SIGINT");
-        await pollUntil(`round ${round}: processes of the group still running (output:\n${started.output().slice(-3000)})`, STOP_DEADLINE_MS, () =>
-          groupAlive(pgid) ? undefined : true,
+        await pollUntil(
+          `round ${round}: processes of the group still running (output:\n${started.output().slice(-3000)})`,
+          STOP_DEADLINE_MS,
+          () => (groupAlive(pgid) ? undefined : true),
         );
         stopTimesMs.push(Date.now() - sentAt);
         expect(await started.exited).toBe(0);
@@ -211,13 +266,17 @@ describe("npm start: start and stop", () => {
       const sentAt = Date.now();
       // SIGINT to `npm start` alone (the frozen service would ignore its own copy anyway).
       process.kill(budgeted.pgid, "SIGINT");
-      await pollUntil(`the group outlived the 3 s budget (output:\n${budgeted.output().slice(-3000)})`, 3000 + STOP_DEADLINE_MS, () =>
-        groupAlive(budgeted.pgid) ? undefined : true,
+      await pollUntil(
+        `the group outlived the 3 s budget (output:\n${budgeted.output().slice(-3000)})`,
+        3000 + STOP_DEADLINE_MS,
+        () => (groupAlive(budgeted.pgid) ? undefined : true),
       );
       // The frozen service held the stop until its share of the budget ran out (a normal stop
       // takes ~0.2 s), then SIGKILL ended it.
       expect(Date.now() - sentAt).toBeGreaterThanOrEqual(2000);
-      expect(budgeted.output()).toMatch(/stopped the service|the service did not stop within the shutdown budget \(SHUTDOWN_TIMEOUT_MS\); killing it/);
+      expect(budgeted.output()).toMatch(
+        /stopped the service|the service did not stop within the shutdown budget \(SHUTDOWN_TIMEOUT_MS\); killing it/,
+      );
       expect(budgeted.output()).toContain("stopped anvil");
       expect(existsSync(join(cwd, ".devnet", "instance.json"))).toBe(false);
 
@@ -235,7 +294,9 @@ describe("npm start: start and stop", () => {
       expect(groupAlive(forced.pgid)).toBe(true);
       const secondAt = Date.now();
       process.kill(-forced.pgid, "SIGINT");
-      await pollUntil("the group outlived the second Ctrl-C", STOP_DEADLINE_MS, () => (groupAlive(forced.pgid) ? undefined : true));
+      await pollUntil("the group outlived the second Ctrl-C", STOP_DEADLINE_MS, () =>
+        groupAlive(forced.pgid) ? undefined : true,
+      );
       expect(Date.now() - secondAt).toBeLessThan(STOP_DEADLINE_MS);
       expect(await forced.exited).toBe(130);
       expect(forced.output()).toContain("SIGINT again: forcing the exit");

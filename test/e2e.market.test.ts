@@ -81,7 +81,6 @@ async function getJson(path: string): Promise<{ status: number; body: any }> {
   return stack.request(path);
 }
 
-
 /**
  * A name whose predicted token address sorts before WETH (token0) or after it (token1), so both
  * pool orientations are exercised on every run.
@@ -95,7 +94,7 @@ async function nameForOrientation(creator: Address, wantToken0: boolean): Promis
       functionName: "predictTokenAddress",
       args: [creator, name, "E2E"],
     });
-    if ((predicted.toLowerCase() < manifest.contracts.weth.toLowerCase()) === wantToken0) return name;
+    if (predicted.toLowerCase() < manifest.contracts.weth.toLowerCase() === wantToken0) return name;
   }
   throw new Error("no name found for the wanted orientation");
 }
@@ -103,7 +102,11 @@ async function nameForOrientation(creator: Address, wantToken0: boolean): Promis
 async function runScenario(wantToken0: boolean): Promise<Scenario> {
   const creator = stack.wallet(1);
   const name = await nameForOrientation(creator.account.address, wantToken0);
-  const launched = await launchToken(creator, publicClient, manifest, { name, symbol: "E2E", firstBuyWei: parseEther("0.2") });
+  const launched = await launchToken(creator, publicClient, manifest, {
+    name,
+    symbol: "E2E",
+    firstBuyWei: parseEther("0.2"),
+  });
   const scenario: Scenario = {
     tokenAddress: getAddress(launched.event.token),
     pool: getAddress(launched.event.pool),
@@ -124,7 +127,13 @@ async function runScenario(wantToken0: boolean): Promise<Scenario> {
     const { receipt } = await buyToken(buyer, publicClient, manifest, scenario.tokenAddress, parseEther(amount));
     await collectSwaps(scenario, receipt, buyer.account.address);
   }
-  const sold = await sellToken(buyer, publicClient, manifest, scenario.tokenAddress, scenario.trades[1]!.tokenAmount / 2n);
+  const sold = await sellToken(
+    buyer,
+    publicClient,
+    manifest,
+    scenario.tokenAddress,
+    scenario.trades[1]!.tokenAmount / 2n,
+  );
   await collectSwaps(scenario, sold.receipt, buyer.account.address);
   const { receipt } = await buyToken(other, publicClient, manifest, scenario.tokenAddress, parseEther("0.02"));
   await collectSwaps(scenario, receipt, other.account.address);
@@ -221,7 +230,10 @@ describe.each(modes)("market data over HTTP equals the receipts ($database)", ({
     );
     const recent = await getJson(`/api/public/trades/recent?limit=2`);
     expect(recent.body.trades.map((t: { id: string }) => t.id)).toEqual(
-      [...scenarios.at(-1)!.trades].reverse().slice(0, 2).map((t) => t.id),
+      [...scenarios.at(-1)!.trades]
+        .reverse()
+        .slice(0, 2)
+        .map((t) => t.id),
     );
   });
 
@@ -229,11 +241,23 @@ describe.each(modes)("market data over HTTP equals the receipts ($database)", ({
     const sizes = { "1m": 60n, "5m": 300n, "15m": 900n, "1h": 3600n, "4h": 14_400n, "1d": 86_400n } as const;
     for (const s of scenarios) {
       for (const [resolution, size] of Object.entries(sizes)) {
-        const buckets = new Map<bigint, { o: bigint; h: bigint; l: bigint; c: bigint; vt: bigint; vw: bigint; n: number }>();
+        const buckets = new Map<
+          bigint,
+          { o: bigint; h: bigint; l: bigint; c: bigint; vt: bigint; vw: bigint; n: number }
+        >();
         for (const t of s.trades) {
           const start = (t.timestampSec / size) * size;
           const b = buckets.get(start);
-          if (!b) buckets.set(start, { o: t.priceWei, h: t.priceWei, l: t.priceWei, c: t.priceWei, vt: t.tokenAmount, vw: t.ethAmountWei, n: 1 });
+          if (!b)
+            buckets.set(start, {
+              o: t.priceWei,
+              h: t.priceWei,
+              l: t.priceWei,
+              c: t.priceWei,
+              vt: t.tokenAmount,
+              vw: t.ethAmountWei,
+              n: 1,
+            });
           else {
             b.h = t.priceWei > b.h ? t.priceWei : b.h;
             b.l = t.priceWei < b.l ? t.priceWei : b.l;
@@ -302,7 +326,12 @@ describe.each(modes)("market data over HTTP equals the receipts ($database)", ({
     }
     for (const bad of ["-1", "1.5", "soon"]) {
       const { status, body } = await getJson(`${base}?before_timestamp=${bad}`);
-      expect({ status, ok: body.ok, error: body.error, message: body.message }).toEqual({ status: 400, ok: false, error: "invalid_request", message: "before_timestamp: before_timestamp must be unix seconds (a non-negative integer)" });
+      expect({ status, ok: body.ok, error: body.error, message: body.message }).toEqual({
+        status: 400,
+        ok: false,
+        error: "invalid_request",
+        message: "before_timestamp: before_timestamp must be unix seconds (a non-negative integer)",
+      });
     }
   });
 
@@ -317,7 +346,11 @@ describe.each(modes)("market data over HTTP equals the receipts ($database)", ({
       [`/api/v1/evmchain/tokens/${tokenAddress}/candles?resolution=2m`, 400, "invalid_resolution"],
       [`/api/v1/evmchain/tokens/${tokenAddress}/candles?resolution=2h`, 400, "invalid_resolution"],
       [`/api/v1/evmchain/tokens/${tokenAddress}/candles`, 400, "invalid_request"],
-      [`/api/v1/evmchain/tokens/${tokenAddress}/candles?resolution=1&format=udf&countback=2000`, 400, "invalid_request"],
+      [
+        `/api/v1/evmchain/tokens/${tokenAddress}/candles?resolution=1&format=udf&countback=2000`,
+        400,
+        "invalid_request",
+      ],
       [`/api/v1/evmchain/tokens/${tokenAddress}/trades?cursor=garbage`, 400, "invalid_cursor"],
       [`/api/v1/evmchain/tokens/${tokenAddress}/candles?resolution=1m&from=200&to=100`, 400, "invalid_range"],
       [`/api/v1/evmchain/tokens/${tokenAddress}/candles?resolution=1m&from=0&to=6000000`, 400, "invalid_range"],
@@ -330,21 +363,34 @@ describe.each(modes)("market data over HTTP equals the receipts ($database)", ({
     ];
     for (const [path, status, error] of cases) {
       const res = await getJson(path);
-      expect({ path, status: res.status, ok: res.body.ok, error: res.body.error }).toEqual({ path, status, ok: false, error });
+      expect({ path, status: res.status, ok: res.body.ok, error: res.body.error }).toEqual({
+        path,
+        status,
+        ok: false,
+        error,
+      });
       expect(typeof res.body.message).toBe("string");
     }
     // The catalogue's wording through the real service, not the schema library's.
     const message = async (path: string) => (await getJson(path)).body.message;
     expect(await message(`/api/v1/evmchain/tokens/${tokenAddress}/candles`)).toBe("resolution: missing (required)");
-    expect(await message(`/api/v1/evmchain/tokens/${tokenAddress}/candles?resolution=2h`)).toBe("resolution: resolution must be one of 1m, 5m, 15m, 1h, 4h, 1d (or UDF 1, 5, 15, 60, 240, 1D, D)");
-    expect(await message(`/api/v1/evmchain/tokens/${tokenAddress}/candles?resolution=1&format=udf&countback=2000`)).toBe("countback: countback must be an integer from 1 to 1440");
+    expect(await message(`/api/v1/evmchain/tokens/${tokenAddress}/candles?resolution=2h`)).toBe(
+      "resolution: resolution must be one of 1m, 5m, 15m, 1h, 4h, 1d (or UDF 1, 5, 15, 60, 240, 1D, D)",
+    );
+    expect(
+      await message(`/api/v1/evmchain/tokens/${tokenAddress}/candles?resolution=1&format=udf&countback=2000`),
+    ).toBe("countback: countback must be an integer from 1 to 1440");
     expect(await message("/api/public/integrations/evmchain/token-metadata")).toBe("address: missing (required)");
     // "A day of 1m candles": from = to − 86,400 (1,441 inclusive bucket starts) is served; one
     // second more is refused.
     const to = Math.floor(Date.now() / 1000);
-    const day = await getJson(`/api/v1/evmchain/tokens/${tokenAddress}/candles?resolution=1m&from=${to - 86_400}&to=${to}`);
+    const day = await getJson(
+      `/api/v1/evmchain/tokens/${tokenAddress}/candles?resolution=1m&from=${to - 86_400}&to=${to}`,
+    );
     expect([day.status, day.body.ok, day.body.from_sec, day.body.to_sec]).toEqual([200, true, to - 86_400, to]);
-    const more = await getJson(`/api/v1/evmchain/tokens/${tokenAddress}/candles?resolution=1m&from=${to - 86_401}&to=${to}`);
+    const more = await getJson(
+      `/api/v1/evmchain/tokens/${tokenAddress}/candles?resolution=1m&from=${to - 86_401}&to=${to}`,
+    );
     expect([more.status, more.body.error]).toEqual([400, "invalid_range"]);
   });
 });

@@ -23,7 +23,11 @@ let pool: string;
 beforeAll(async () => {
   stack = await startStack({ schema: "e2e_openapi" });
   const creator = stack.wallet(1);
-  const launched = await launchToken(creator, stack.publicClient, stack.manifest, { name: "Described Coin", symbol: "DESC", firstBuyWei: parseEther("0.05") });
+  const launched = await launchToken(creator, stack.publicClient, stack.manifest, {
+    name: "Described Coin",
+    symbol: "DESC",
+    firstBuyWei: parseEther("0.05"),
+  });
   token = launched.event.token;
   pool = launched.event.pool;
   await buyToken(stack.wallet(2), stack.publicClient, stack.manifest, launched.event.token, parseEther("0.02"));
@@ -71,7 +75,8 @@ function servedRoutes(): Set<string> {
 function documentedRoutes(): Set<string> {
   const routes = new Set<string>();
   for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, unknown>>)) {
-    for (const method of Object.keys(item)) if (["get", "post", "put", "patch", "delete"].includes(method)) routes.add(`${method.toUpperCase()} ${path}`);
+    for (const method of Object.keys(item))
+      if (["get", "post", "put", "patch", "delete"].includes(method)) routes.add(`${method.toUpperCase()} ${path}`);
   }
   return routes;
 }
@@ -98,7 +103,9 @@ describe("OpenAPI document", () => {
     for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
       for (const [method, op] of Object.entries(item)) {
         if (path.startsWith("/api/v1/evmchain/") || path.startsWith("/api/v1/coins/")) {
-          expect(op.security, `${method} ${path}`).toEqual([{ apiKey: [expect.stringMatching(/^evmchain:(launch|market):/)] }]);
+          expect(op.security, `${method} ${path}`).toEqual([
+            { apiKey: [expect.stringMatching(/^evmchain:(launch|market):/)] },
+          ]);
           expect(op.responses["401"], `${method} ${path}`).toBeDefined();
         } else if (path.startsWith("/api/evm/evmchain/") && method === "post") {
           expect(op.security, `${method} ${path}`).toEqual([{ sessionCookie: [], csrfToken: [] }]);
@@ -106,7 +113,9 @@ describe("OpenAPI document", () => {
         }
       }
     }
-    expect(doc.paths["/api/v1/evmchain/tokens/{address}/candles"].get.security).toEqual([{ apiKey: ["evmchain:market:read"] }]);
+    expect(doc.paths["/api/v1/evmchain/tokens/{address}/candles"].get.security).toEqual([
+      { apiKey: ["evmchain:market:read"] },
+    ]);
   });
 
   it("describes request parameters and bodies from the validating schemas", () => {
@@ -139,7 +148,10 @@ describe("real responses validate against the document", () => {
     const rebased = JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/'));
     const validate = ajv.compile(rebased);
     const valid = validate(res.body);
-    expect(validate.errors ?? [], `${method.toUpperCase()} ${template} ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`).toEqual([]);
+    expect(
+      validate.errors ?? [],
+      `${method.toUpperCase()} ${template} ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`,
+    ).toEqual([]);
     expect(valid).toBe(true);
   }
 
@@ -158,18 +170,39 @@ describe("real responses validate against the document", () => {
       [`/api/v1/evmchain/tokens/${token}/trades?limit=100`, "/api/v1/evmchain/tokens/{address}/trades"],
       [`/api/v1/evmchain/tokens/${token}/candles?resolution=1m`, "/api/v1/evmchain/tokens/{address}/candles"],
       ["/api/public/integrations/evmchain/launches?sort=volume", "/api/public/integrations/evmchain/launches"],
-      [`/api/public/integrations/evmchain/token-metadata?address=${token}`, "/api/public/integrations/evmchain/token-metadata"],
+      [
+        `/api/public/integrations/evmchain/token-metadata?address=${token}`,
+        "/api/public/integrations/evmchain/token-metadata",
+      ],
       ["/api/public/integrations/evmchain/factories", "/api/public/integrations/evmchain/factories"],
-      ["/api/public/integrations/partner-a/evmchain/tokens?orderId=0", "/api/public/integrations/partner-a/evmchain/tokens"],
+      [
+        "/api/public/integrations/partner-a/evmchain/tokens?orderId=0",
+        "/api/public/integrations/partner-a/evmchain/tokens",
+      ],
       ["/api/public/integrations/partner-b/evmchain/launches", "/api/public/integrations/partner-b/evmchain/launches"],
-      [`/api/public/integrations/partner-b/evmchain/status?address=${token}`, "/api/public/integrations/partner-b/evmchain/status"],
-      ["/api/public/integrations/dexscreener/evmchain/latest-block", "/api/public/integrations/dexscreener/evmchain/latest-block"],
-      [`/api/public/integrations/dexscreener/evmchain/asset?id=${token}`, "/api/public/integrations/dexscreener/evmchain/asset"],
-      [`/api/public/integrations/dexscreener/evmchain/pair?id=${pool}`, "/api/public/integrations/dexscreener/evmchain/pair"],
+      [
+        `/api/public/integrations/partner-b/evmchain/status?address=${token}`,
+        "/api/public/integrations/partner-b/evmchain/status",
+      ],
+      [
+        "/api/public/integrations/dexscreener/evmchain/latest-block",
+        "/api/public/integrations/dexscreener/evmchain/latest-block",
+      ],
+      [
+        `/api/public/integrations/dexscreener/evmchain/asset?id=${token}`,
+        "/api/public/integrations/dexscreener/evmchain/asset",
+      ],
+      [
+        `/api/public/integrations/dexscreener/evmchain/pair?id=${pool}`,
+        "/api/public/integrations/dexscreener/evmchain/pair",
+      ],
       ["/token-list/evmchain.json", "/token-list/evmchain.json"],
       ["/api/evm/evmchain/session", "/api/evm/evmchain/session"],
       ["/api/evm/evmchain/status", "/api/evm/evmchain/status"],
-      [`/api/evm/evmchain/creator-rewards?wallet=${stack.wallet(1).account.address}`, "/api/evm/evmchain/creator-rewards"],
+      [
+        `/api/evm/evmchain/creator-rewards?wallet=${stack.wallet(1).account.address}`,
+        "/api/evm/evmchain/creator-rewards",
+      ],
     ];
     for (const [url, template] of samples) {
       const res = await stack.request(url);
@@ -179,7 +212,9 @@ describe("real responses validate against the document", () => {
     const trades = await stack.request(`/api/public/token/${token}/trades`);
     expect(trades.body.trades).toHaveLength(3);
     const head = await stack.request("/api/public/integrations/dexscreener/evmchain/latest-block");
-    const events = await stack.request(`/api/public/integrations/dexscreener/evmchain/events?fromBlock=0&toBlock=${head.body.block.blockNumber}`);
+    const events = await stack.request(
+      `/api/public/integrations/dexscreener/evmchain/events?fromBlock=0&toBlock=${head.body.block.blockNumber}`,
+    );
     expect(events.status).toBe(200);
     expect(events.body.events.length).toBeGreaterThanOrEqual(4); // the launch's join and three swaps
     check("get", "/api/public/integrations/dexscreener/evmchain/events", events);
@@ -189,9 +224,16 @@ describe("real responses validate against the document", () => {
     const samples: [string, string, RequestInit?][] = [
       ["/api/public/token/0x0000000000000000000000000000000000000001", "/api/public/token/{address_or_slug}"],
       ["/api/public/tokens/new?limit=0", "/api/public/tokens/new"],
-      [`/api/v1/evmchain/tokens/${token}`, "/api/v1/evmchain/tokens/{address}", { headers: { Authorization: "Bearer sk_live_nope" } }],
+      [
+        `/api/v1/evmchain/tokens/${token}`,
+        "/api/v1/evmchain/tokens/{address}",
+        { headers: { Authorization: "Bearer sk_live_nope" } },
+      ],
       [`/api/v1/evmchain/tokens/${token}/candles?resolution=2m`, "/api/v1/evmchain/tokens/{address}/candles"],
-      ["/api/public/integrations/dexscreener/evmchain/events?fromBlock=10&toBlock=1", "/api/public/integrations/dexscreener/evmchain/events"],
+      [
+        "/api/public/integrations/dexscreener/evmchain/events?fromBlock=10&toBlock=1",
+        "/api/public/integrations/dexscreener/evmchain/events",
+      ],
     ];
     const statuses = new Set<number>();
     for (const [url, template, init] of samples) {
@@ -209,7 +251,12 @@ describe("real responses validate against the document", () => {
     const intent = await stack.request("/api/v1/evmchain/launches/intent", {
       method: "POST",
       headers: { "Content-Type": "application/json", "Idempotency-Key": `openapi-${Date.now()}` },
-      body: JSON.stringify({ creator: creator.account.address, name: "Spec Coin", symbol: "SPEC", first_buy_wei: "10000000000000000" }),
+      body: JSON.stringify({
+        creator: creator.account.address,
+        name: "Spec Coin",
+        symbol: "SPEC",
+        first_buy_wei: "10000000000000000",
+      }),
     });
     expect(intent.status).toBe(201);
     check("post", "/api/v1/evmchain/launches/intent", intent);

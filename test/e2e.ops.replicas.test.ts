@@ -21,7 +21,11 @@ let replica: PonderProcess;
 
 beforeAll(async () => {
   if (!available) return;
-  stack = await startStack({ schema: "e2e_ops_pg", database: "postgres", env: { V1_RATE_LIMIT_PER_MINUTE: "60", LOG_FORMAT: "json" } });
+  stack = await startStack({
+    schema: "e2e_ops_pg",
+    database: "postgres",
+    env: { V1_RATE_LIMIT_PER_MINUTE: "60", LOG_FORMAT: "json" },
+  });
   replica = await stack.startExtra({ command: "serve" });
 });
 
@@ -38,7 +42,7 @@ async function call(base: string, path: string, init: RequestInit = {}, apiKey =
 
 /** Waits, if needed, so that `seconds` fit before the next UTC minute (rate windows are fixed minutes). */
 async function roomInMinute(seconds: number) {
-  const left = 60 - (Date.now() / 1000) % 60;
+  const left = 60 - ((Date.now() / 1000) % 60);
   if (left < seconds) await new Promise((r) => setTimeout(r, left * 1000 + 200));
 }
 
@@ -56,16 +60,27 @@ describe.skipIf(!available)("an indexer and an API replica on one PostgreSQL", (
     expect(Math.abs(a.body.indexer.block_number - b.body.indexer.block_number)).toBeLessThanOrEqual(2);
     // `ponder serve` guards /metrics as `ponder start` does: only with the bearer token.
     expect((await fetch(`${replica.url}/metrics`)).status).toBe(401);
-    const families = parsePrometheusTextFormat(await (await fetch(`${replica.url}/metrics`, { headers: { Authorization: `Bearer ${stack.metricsToken}` } })).text()) as Array<{ name: string }>;
+    const families = parsePrometheusTextFormat(
+      await (
+        await fetch(`${replica.url}/metrics`, { headers: { Authorization: `Bearer ${stack.metricsToken}` } })
+      ).text(),
+    ) as Array<{ name: string }>;
     const names = new Set(families.map((f) => f.name));
-    for (const name of ["launchpad_http_requests_total", "launchpad_indexer_head_block", "launchpad_rpc_requests_total", "ponder_http_server_request_duration_ms"]) expect(names.has(name), name).toBe(true);
+    for (const name of [
+      "launchpad_http_requests_total",
+      "launchpad_indexer_head_block",
+      "launchpad_rpc_requests_total",
+      "ponder_http_server_request_duration_ms",
+    ])
+      expect(names.has(name), name).toBe(true);
   });
 
   it("60 requests of one key split across both processes: the 61st is 429 on either", async () => {
     await roomInMinute(20);
     const path = "/api/v1/evmchain/tokens/0x000000000000000000000000000000000000dEaD";
     const statuses: number[] = [];
-    for (let i = 0; i < 60; i++) statuses.push((await call(i % 2 === 0 ? stack.service.url : replica.url, path)).status);
+    for (let i = 0; i < 60; i++)
+      statuses.push((await call(i % 2 === 0 ? stack.service.url : replica.url, path)).status);
     expect(statuses.every((s) => s === 404)).toBe(true);
     const overA = await call(stack.service.url, path);
     const overB = await call(replica.url, path);
@@ -79,11 +94,24 @@ describe.skipIf(!available)("an indexer and an API replica on one PostgreSQL", (
     // A second key (the first one is over its limit this minute), created while both run: the
     // store is PostgreSQL, so the CLI path works beside the service.
     const store = await openStore(loadStoreConfig(stack.serviceEnv));
-    const { secret } = await createApiKey(store, { wallet: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266", label: "replicas", createdVia: "cli" });
+    const { secret } = await createApiKey(store, {
+      wallet: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+      label: "replicas",
+      createdVia: "cli",
+    });
     await store.close();
-    const body = JSON.stringify({ creator: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266", name: "Replica Coin", symbol: "REPL" });
+    const body = JSON.stringify({
+      creator: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+      name: "Replica Coin",
+      symbol: "REPL",
+    });
     const post = (base: string, key: string) =>
-      call(base, "/api/v1/evmchain/launches/intent", { method: "POST", headers: { "Content-Type": "application/json", "Idempotency-Key": key }, body }, secret);
+      call(
+        base,
+        "/api/v1/evmchain/launches/intent",
+        { method: "POST", headers: { "Content-Type": "application/json", "Idempotency-Key": key }, body },
+        secret,
+      );
 
     const first = await post(stack.service.url, "ops-replica-1");
     expect(first.status).toBe(201);

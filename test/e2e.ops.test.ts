@@ -18,14 +18,20 @@ import { launchToken } from "../devnet/actions";
 import { startStack, until, type Stack } from "./harness";
 import { analysePromQl, loadAlertRules } from "./alertRules";
 
-type Family = { name: string; type: string; metrics: Array<{ labels?: Record<string, string>; value?: string; buckets?: Record<string, string>; count?: string }> };
+type Family = {
+  name: string;
+  type: string;
+  metrics: Array<{ labels?: Record<string, string>; value?: string; buckets?: Record<string, string>; count?: string }>;
+};
 
 let stack: Stack;
 
 let lastScrape = "";
 
 async function scrape(): Promise<Map<string, Family>> {
-  const res = await fetch(`${stack.service.url}/metrics`, { headers: { Authorization: `Bearer ${stack.metricsToken}` } });
+  const res = await fetch(`${stack.service.url}/metrics`, {
+    headers: { Authorization: `Bearer ${stack.metricsToken}` },
+  });
   expect(res.status).toBe(200);
   lastScrape = await res.text();
   const families = parsePrometheusTextFormat(lastScrape) as Family[];
@@ -41,7 +47,9 @@ function seriesValue(name: string, labels: Record<string, string>): string | und
   for (const line of lastScrape.split("\n")) {
     const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)\{(.*)\} (\S+)$/.exec(line);
     if (!m || m[1] !== name) continue;
-    const found = Object.fromEntries([...m[2]!.matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((l) => [l[1], l[2]]));
+    const found = Object.fromEntries(
+      [...m[2]!.matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((l) => [l[1], l[2]]),
+    );
     if (Object.entries(labels).every(([k, v]) => found[k] === v)) return m[3];
   }
   return undefined;
@@ -72,23 +80,34 @@ describe("operations through the real service", () => {
     secrets.push(stack.apiKey);
     // A launch, then blocks past the confirmation depth: events exist and some are confirmed.
     const creator = stack.wallet(1);
-    const launched = await launchToken(creator, stack.publicClient, stack.manifest, { name: "Ops Coin", symbol: "OPS", firstBuyWei: parseEther("0.01") });
+    const launched = await launchToken(creator, stack.publicClient, stack.manifest, {
+      name: "Ops Coin",
+      symbol: "OPS",
+      firstBuyWei: parseEther("0.01"),
+    });
     await stack.publicClient.request({ method: "anvil_mine" as never, params: ["0x5"] as never });
     const token = launched.event.token as string;
-    await until("the launch indexed", async () => ((await stack.request(`/api/public/token/${token}`)).status === 200 ? true : undefined));
+    await until("the launch indexed", async () =>
+      (await stack.request(`/api/public/token/${token}`)).status === 200 ? true : undefined,
+    );
 
     const market = await stack.request(`/api/v1/evmchain/tokens/${token}`);
     expect(market.status).toBe(200);
     requestIds.push(market.headers.get("x-request-id")!);
     const missing = "0x000000000000000000000000000000000000dEaD";
     expect((await stack.request(`/api/v1/evmchain/tokens/${missing}`)).status).toBe(404);
-    const wrongKey = "sk_live_" + "A".repeat(43);
+    const wrongKey = `sk_live_${"A".repeat(43)}`;
     secrets.push(wrongKey);
-    expect((await stack.request(`/api/v1/evmchain/tokens/${token}`, { headers: { Authorization: `Bearer ${wrongKey}` } })).status).toBe(401);
+    expect(
+      (await stack.request(`/api/v1/evmchain/tokens/${token}`, { headers: { Authorization: `Bearer ${wrongKey}` } }))
+        .status,
+    ).toBe(401);
     expect((await stack.request(`/api/public/token/${token}/trades?limit=5`)).status).toBe(200);
     expect((await stack.request("/api/public/events?since_id=0")).status).toBe(200);
     // 200 once the indexer has caught up with the chain (READY_MAX_LAG_BLOCKS); do not race it.
-    await until("health ok (caught up)", async () => ((await stack.request("/api/v1/health")).status === 200 ? true : undefined));
+    await until("health ok (caught up)", async () =>
+      (await stack.request("/api/v1/health")).status === 200 ? true : undefined,
+    );
     expect((await stack.request("/no/such/route")).status).toBe(404);
 
     // Session flow with cookie, CSRF token and a (wrong) signature; the 7th session request is 429.
@@ -109,7 +128,8 @@ describe("operations through the real service", () => {
     secrets.push(signature);
     expect((await post("/api/evm/evmchain/api-keys", { wallet, signature })).status).toBe(401);
     const statuses: number[] = [];
-    for (let i = 0; i < 4; i++) statuses.push((await stack.request("/api/evm/evmchain/session", { headers: { Cookie: cookie } })).status);
+    for (let i = 0; i < 4; i++)
+      statuses.push((await stack.request("/api/evm/evmchain/session", { headers: { Cookie: cookie } })).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
 
     // An upload that is not an image.
@@ -120,7 +140,11 @@ describe("operations through the real service", () => {
 
     const families = await scrape();
     // Ponder's own families are still there.
-    for (const name of ["ponder_sync_block", "ponder_indexing_completed_events", "ponder_http_server_request_duration_ms"]) {
+    for (const name of [
+      "ponder_sync_block",
+      "ponder_indexing_completed_events",
+      "ponder_http_server_request_duration_ms",
+    ]) {
       expect(families.has(name), name).toBe(true);
     }
     expect(families.get("launchpad_http_requests_total")!.type).toBe("COUNTER");
@@ -130,18 +154,38 @@ describe("operations through the real service", () => {
     expect(samples(families, "launchpad_http_requests_total", { ...v1Token, status: "404" })[0]?.value).toBe("1");
     expect(samples(families, "launchpad_http_requests_total", { ...v1Token, status: "401" })[0]?.value).toBe("1");
     expect(seriesValue("launchpad_http_request_duration_seconds_count", { ...v1Token, status: "200" })).toBe("1");
-    expect(seriesValue("launchpad_http_request_duration_seconds_bucket", { ...v1Token, status: "200", le: "+Inf" })).toBe("1");
-    expect(samples(families, "launchpad_http_requests_total", { route: "/api/public/token/:address_or_slug/trades", surface: "public", status: "200" })).toHaveLength(1);
-    expect(samples(families, "launchpad_http_requests_total", { route: "/api/evm/evmchain/session", surface: "session", status: "429" })[0]?.value).toBe("1");
+    expect(
+      seriesValue("launchpad_http_request_duration_seconds_bucket", { ...v1Token, status: "200", le: "+Inf" }),
+    ).toBe("1");
+    expect(
+      samples(families, "launchpad_http_requests_total", {
+        route: "/api/public/token/:address_or_slug/trades",
+        surface: "public",
+        status: "200",
+      }),
+    ).toHaveLength(1);
+    expect(
+      samples(families, "launchpad_http_requests_total", {
+        route: "/api/evm/evmchain/session",
+        surface: "session",
+        status: "429",
+      })[0]?.value,
+    ).toBe("1");
     expect(samples(families, "launchpad_http_requests_total", { route: "unmatched", status: "404" }).length).toBe(1);
     // Never a raw path: no label value carries an address or the unknown path.
     for (const line of lastScrape.split("\n").filter((l) => /^(http_|rpc_|upload_|rate_limit_|launch_)/.test(l))) {
       expect(line).not.toMatch(/0x[0-9a-fA-F]{40}|no\/such/);
     }
     expect(samples(families, "launchpad_rate_limit_rejections_total", { limit: "session" })[0]?.value).toBe("1");
-    expect(samples(families, "launchpad_upload_rejections_total", { code: "image_type_unsupported" })[0]?.value).toBe("1");
-    expect(Number(samples(families, "launchpad_rpc_requests_total", { method: "eth_blockNumber" })[0]?.value)).toBeGreaterThan(0);
-    expect(Number(samples(families, "launchpad_rpc_requests_total", { method: "eth_chainId" })[0]?.value)).toBeGreaterThan(0);
+    expect(samples(families, "launchpad_upload_rejections_total", { code: "image_type_unsupported" })[0]?.value).toBe(
+      "1",
+    );
+    expect(
+      Number(samples(families, "launchpad_rpc_requests_total", { method: "eth_blockNumber" })[0]?.value),
+    ).toBeGreaterThan(0);
+    expect(
+      Number(samples(families, "launchpad_rpc_requests_total", { method: "eth_chainId" })[0]?.value),
+    ).toBeGreaterThan(0);
     expect(families.get("launchpad_rpc_request_duration_seconds")!.type).toBe("HISTOGRAM");
     // Scrape-time gauges.
     const head = Number(samples(families, "launchpad_indexer_head_block")[0]?.value);
@@ -149,13 +193,20 @@ describe("operations through the real service", () => {
     expect(head).toBeGreaterThan(0);
     expect(chainHead).toBeGreaterThanOrEqual(head);
     expect(Number(samples(families, "launchpad_indexer_lag_blocks")[0]?.value)).toBe(chainHead - head);
-    expect(Number(samples(families, "launchpad_indexer_head_timestamp_seconds")[0]?.value)).toBeGreaterThan(1_600_000_000);
+    expect(Number(samples(families, "launchpad_indexer_head_timestamp_seconds")[0]?.value)).toBeGreaterThan(
+      1_600_000_000,
+    );
     const newestEvent = Number(samples(families, "launchpad_events_feed_head_id", { state: "indexed" })[0]?.value);
     const confirmedEvent = Number(samples(families, "launchpad_events_feed_head_id", { state: "confirmed" })[0]?.value);
     expect(Math.floor(newestEvent / 1e6)).toBe(Number(launched.receipt.blockNumber));
     expect(confirmedEvent).toBe(newestEvent);
     // Launch hooks exist (wired by the launch write path).
-    for (const name of ["launchpad_launch_builds_total", "launchpad_launch_verifications_total", "launchpad_launch_confirmations_total"]) expect(families.has(name), name).toBe(true);
+    for (const name of [
+      "launchpad_launch_builds_total",
+      "launchpad_launch_verifications_total",
+      "launchpad_launch_confirmations_total",
+    ])
+      expect(families.has(name), name).toBe(true);
 
     // Every metric docs/alerts.yml uses is served.
     const names = [...new Set(loadAlertRules("docs/alerts.yml").flatMap((r) => analysePromQl(r.expr).metrics))];
@@ -165,11 +216,16 @@ describe("operations through the real service", () => {
 
   it("counts each request once in launchpad_http_* (10 requests: +10), unlike Ponder's ponder_http_server_* (issue 17, section 5)", async () => {
     const route = { route: "/api/public/tokens/new", method: "GET", status: "200" };
-    const count = (families: Map<string, Family>) => Number(samples(families, "launchpad_http_requests_total", route)[0]?.value ?? 0);
+    const count = (families: Map<string, Family>) =>
+      Number(samples(families, "launchpad_http_requests_total", route)[0]?.value ?? 0);
     const ponderCount = () =>
       lastScrape
         .split("\n")
-        .filter((l) => l.startsWith("ponder_http_server_request_duration_ms_count{") && l.includes('path="/api/public/tokens/new"'))
+        .filter(
+          (l) =>
+            l.startsWith("ponder_http_server_request_duration_ms_count{") &&
+            l.includes('path="/api/public/tokens/new"'),
+        )
         .reduce((sum, l) => sum + Number(l.split(" ").at(-1)), 0);
     const before = await scrape();
     const ponderBefore = ponderCount();
@@ -178,7 +234,9 @@ describe("operations through the real service", () => {
     expect(count(after) - count(before)).toBe(10);
     expect(seriesValue("launchpad_http_request_duration_seconds_count", route)).toBe(String(count(after)));
     // Ponder observes once per matched route and middleware (docs/operations.md "Metrics"): logged, not relied on.
-    console.log(JSON.stringify({ launchpad_delta: count(after) - count(before), ponder_delta: ponderCount() - ponderBefore }));
+    console.log(
+      JSON.stringify({ launchpad_delta: count(after) - count(before), ponder_delta: ponderCount() - ponderBefore }),
+    );
   });
 
   it("serves /metrics only with Authorization: Bearer <METRICS_TOKEN>: 401 metrics_unauthorized without it or with a wrong one, on every spelling of the path", async () => {
@@ -195,7 +253,11 @@ describe("operations through the real service", () => {
     for (const [path, headers] of attempts) {
       const res = await fetch(`${url}${path}`, { headers });
       const text = await res.text();
-      expect({ path, auth: headers.Authorization?.slice(0, 6), status: res.status }).toEqual({ path, auth: headers.Authorization?.slice(0, 6), status: 401 });
+      expect({ path, auth: headers.Authorization?.slice(0, 6), status: res.status }).toEqual({
+        path,
+        auth: headers.Authorization?.slice(0, 6),
+        status: 401,
+      });
       expect(JSON.parse(text)).toMatchObject({ ok: false, error: "metrics_unauthorized" });
       expect(res.headers.get("www-authenticate")).toBe('Bearer realm="metrics"');
       expect(text).not.toContain("ponder_");
@@ -204,7 +266,13 @@ describe("operations through the real service", () => {
     expect((await fetch(`${url}/metrics`, { method: "HEAD" })).status).toBe(401);
     // With the token: Ponder's families and ours.
     const families = await scrape();
-    for (const name of ["ponder_sync_block", "launchpad_http_requests_total", "launchpad_indexer_head_block", "launchpad_rpc_requests_total"]) expect(families.has(name), name).toBe(true);
+    for (const name of [
+      "ponder_sync_block",
+      "launchpad_http_requests_total",
+      "launchpad_indexer_head_block",
+      "launchpad_rpc_requests_total",
+    ])
+      expect(families.has(name), name).toBe(true);
     // Every other path is untouched by the guard.
     expect((await fetch(`${url}/health`)).status).toBe(200);
     expect((await fetch(`${url}/api/public`)).status).toBe(200);
@@ -217,10 +285,19 @@ describe("operations through the real service", () => {
     const requests = entries.filter((e) => e.msg === "request");
     expect(requests.length).toBeGreaterThanOrEqual(10);
     const first = requests.find((e) => e.request_id === requestIds[0]);
-    expect(first).toMatchObject({ method: "GET", route: "/api/v1/evmchain/tokens/:address", status: 200, surface: "v1", level: 30 });
+    expect(first).toMatchObject({
+      method: "GET",
+      route: "/api/v1/evmchain/tokens/:address",
+      status: 200,
+      surface: "v1",
+      level: 30,
+    });
     expect(first!.key_id).toMatch(/^key_[0-9a-f]{16}$/);
     expect(typeof first!.duration_ms).toBe("number");
-    expect(requests.find((e) => e.status === 429)).toMatchObject({ route: "/api/evm/evmchain/session", error_code: "rate_limited" });
+    expect(requests.find((e) => e.status === 429)).toMatchObject({
+      route: "/api/evm/evmchain/session",
+      error_code: "rate_limited",
+    });
     for (const secret of secrets) {
       expect(secret.length).toBeGreaterThan(20);
       expect(output.includes(secret), `secret ${secret.slice(0, 10)}… in the log`).toBe(false);
@@ -241,7 +318,13 @@ describe("operations through the real service", () => {
     const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = httpRequest(
         url,
-        { method: "POST", headers: { Authorization: `Bearer ${stack.apiKey}`, "Content-Type": `multipart/form-data; boundary=${boundary}` } },
+        {
+          method: "POST",
+          headers: {
+            Authorization: `Bearer ${stack.apiKey}`,
+            "Content-Type": `multipart/form-data; boundary=${boundary}`,
+          },
+        },
         (res) => {
           let body = "";
           res.on("data", (chunk: Buffer) => (body += chunk.toString()));
@@ -268,7 +351,10 @@ describe("operations through the real service", () => {
 
     // Blocks mined while the service is down, and a second launch.
     await stack.publicClient.request({ method: "anvil_mine" as never, params: ["0x3"] as never });
-    const second = await launchToken(stack.wallet(2), stack.publicClient, stack.manifest, { name: "After Restart", symbol: "AFTR" });
+    const second = await launchToken(stack.wallet(2), stack.publicClient, stack.manifest, {
+      name: "After Restart",
+      symbol: "AFTR",
+    });
 
     // Restarted without a metrics token: /metrics is not served at all (404), whatever is sent.
     await stack.restart({ env: { METRICS_TOKEN: "" } });
@@ -285,7 +371,9 @@ describe("operations through the real service", () => {
     // The checkpoint (indexed head) may trail the rows by a moment: poll it.
     const headAfter = await until("the indexed head past the new launch", async () => {
       const events = await stack.request("/api/public/events?since_id=0&include_pending=1");
-      return events.body.head_block >= Number(second.receipt.blockNumber) ? (events.body.head_block as number) : undefined;
+      return events.body.head_block >= Number(second.receipt.blockNumber)
+        ? (events.body.head_block as number)
+        : undefined;
     });
     expect(headAfter).toBeGreaterThan(headBefore);
     expect((await stack.request(`/api/v1/evmchain/tokens/${second.event.token}`)).status).toBe(200);

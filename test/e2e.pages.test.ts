@@ -67,7 +67,9 @@ async function recordShownTexts(page: Page): Promise<Shown> {
     const g = globalThis as any;
     const seen = new Map<unknown, string>();
     const scan = () => {
-      for (const el of g.document.querySelectorAll("#status, #progress li, .field-error, #review dd, #rewards-status, #trades-status, #chart-status")) {
+      for (const el of g.document.querySelectorAll(
+        "#status, #progress li, .field-error, #review dd, #rewards-status, #trades-status, #chart-status",
+      )) {
         const text = el.textContent as string;
         if (text && seen.get(el) !== text) {
           seen.set(el, text);
@@ -75,14 +77,18 @@ async function recordShownTexts(page: Page): Promise<Shown> {
         }
       }
     };
-    g.document.addEventListener("DOMContentLoaded", () => new g.MutationObserver(scan).observe(g.document.body, { subtree: true, childList: true, characterData: true }));
+    g.document.addEventListener("DOMContentLoaded", () =>
+      new g.MutationObserver(scan).observe(g.document.body, { subtree: true, childList: true, characterData: true }),
+    );
   });
   return shown;
 }
 
 /** Jargon a person should never read: hex chain ids, wei, long raw integers, error codes. */
 function expectNoJargon(shown: Shown) {
-  const jargon = shown.filter((t) => /0x1237|\bwei\b|(?<![0-9a-fx])\d{15,}|invalid_request|\((?:[a-z]+_)+[a-z]+\)/i.test(t));
+  const jargon = shown.filter((t) =>
+    /0x1237|\bwei\b|(?<![0-9a-fx])\d{15,}|invalid_request|\((?:[a-z]+_)+[a-z]+\)/i.test(t),
+  );
   expect(jargon).toEqual([]);
 }
 
@@ -98,9 +104,16 @@ async function expectNoOverflow(page: Page, what: string) {
     const offenders: string[] = [];
     for (const el of g.document.querySelectorAll("body *")) {
       const r = el.getBoundingClientRect();
-      if (r.right > vw + 0.5 && offenders.length < 5) offenders.push(`${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${el.className && typeof el.className === "string" ? `.${el.className.split(" ").join(".")}` : ""} (right ${Math.round(r.right)})`);
+      if (r.right > vw + 0.5 && offenders.length < 5)
+        offenders.push(
+          `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${el.className && typeof el.className === "string" ? `.${el.className.split(" ").join(".")}` : ""} (right ${Math.round(r.right)})`,
+        );
     }
-    return { scrollWidth: g.document.documentElement.scrollWidth as number, innerWidth: g.innerWidth as number, offenders };
+    return {
+      scrollWidth: g.document.documentElement.scrollWidth as number,
+      innerWidth: g.innerWidth as number,
+      offenders,
+    };
   }, viewport);
   const message = `${what}: page ${size.scrollWidth} px wide, window ${size.innerWidth} px, viewport ${viewport} px; sticking out: ${size.offenders.join(", ")}`;
   expect(size.scrollWidth, message).toBeLessThanOrEqual(size.innerWidth);
@@ -128,11 +141,17 @@ async function expectInputBordersVisible(page: Page) {
     const g = globalThis as any;
     const rgb = (css: string) => (css.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map(Number);
     const luminance = (c: number[]) =>
-      c.map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)).reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i]!, 0);
+      c
+        .map((v) => v / 255)
+        .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
+        .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i]!, 0);
     const background = luminance(rgb(g.getComputedStyle(g.document.body).backgroundColor));
     return [...g.document.querySelectorAll("input:not([type=file]), textarea")].map((el: any) => {
       const border = luminance(rgb(g.getComputedStyle(el).borderTopColor));
-      return { name: el.name as string, ratio: (Math.max(border, background) + 0.05) / (Math.min(border, background) + 0.05) };
+      return {
+        name: el.name as string,
+        ratio: (Math.max(border, background) + 0.05) / (Math.min(border, background) + 0.05),
+      };
     });
   });
   expect(ratios.length).toBeGreaterThan(5);
@@ -199,9 +218,16 @@ async function answer(wallet: WalletBehaviour, method: string, params: unknown[]
     }
     case "eth_sendTransaction": {
       const tx = params[0] as { chainId?: string; to: Hex; data: Hex; value?: Hex; gas?: Hex };
-      if (tx.chainId && tx.chainId.toLowerCase() !== wallet.chainId) throw Object.assign(new Error("the wallet is on another chain"), { code: 4901 });
+      if (tx.chainId && tx.chainId.toLowerCase() !== wallet.chainId)
+        throw Object.assign(new Error("the wallet is on another chain"), { code: 4901 });
       if (wallet.chainId !== "0x1237") throw Object.assign(new Error("the wallet is on another chain"), { code: 4901 });
-      return signer.sendTransaction({ to: tx.to, data: tx.data, value: tx.value ? BigInt(tx.value) : 0n, gas: tx.gas ? BigInt(tx.gas) : undefined, chain: null });
+      return signer.sendTransaction({
+        to: tx.to,
+        data: tx.data,
+        value: tx.value ? BigInt(tx.value) : 0n,
+        gas: tx.gas ? BigInt(tx.gas) : undefined,
+        chain: null,
+      });
     }
     default:
       // Reads go to the chain, as a wallet's provider does.
@@ -245,7 +271,14 @@ beforeAll(async () => {
   origin = stack.service.url.replace("127.0.0.1", "localhost");
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
 });
 
@@ -258,13 +291,21 @@ afterAll(async () => {
  * Pixels of `rgb` (within a small tolerance) in the top `fraction` of a PNG: how many, and where
  * they sit across the image (mean x as a fraction of the width).
  */
-async function findPixels(png: Buffer, rgb: [number, number, number], fraction: number): Promise<{ count: number; meanX: number }> {
+async function findPixels(
+  png: Buffer,
+  rgb: [number, number, number],
+  fraction: number,
+): Promise<{ count: number; meanX: number }> {
   const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const rows = Math.floor(info.height * fraction);
   let count = 0;
   let sumX = 0;
   for (let i = 0; i < rows * info.width * 3; i += 3) {
-    if (Math.abs(data[i]! - rgb[0]) < 12 && Math.abs(data[i + 1]! - rgb[1]) < 12 && Math.abs(data[i + 2]! - rgb[2]) < 12) {
+    if (
+      Math.abs(data[i]! - rgb[0]) < 12 &&
+      Math.abs(data[i + 1]! - rgb[1]) < 12 &&
+      Math.abs(data[i + 2]! - rgb[2]) < 12
+    ) {
       count++;
       sumX += (i / 3) % info.width;
     }
@@ -274,7 +315,9 @@ async function findPixels(png: Buffer, rgb: [number, number, number], fraction: 
 
 /** Waits until the chart has answered (its status no longer says it is loading). */
 async function chartSettled(page: Page) {
-  await expect.poll(() => page.locator("#chart-status").textContent(), { timeout: 15_000 }).not.toBe("Loading the chart…");
+  await expect
+    .poll(() => page.locator("#chart-status").textContent(), { timeout: 15_000 })
+    .not.toBe("Loading the chart…");
 }
 
 /** The token launched through the launch page (with trades) and one launched directly with no trade. */
@@ -300,11 +343,17 @@ describe("browser pages with a wallet", () => {
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain("script-src 'self'");
     // The limits are stated up front.
-    await expect.poll(() => page.locator("form").innerText()).toMatch(/1 to 32 characters[\s\S]*0 to 100 ETH[\s\S]*0 to 50 %/);
+    await expect
+      .poll(() => page.locator("form").innerText())
+      .toMatch(/1 to 32 characters[\s\S]*0 to 100 ETH[\s\S]*0 to 50 %/);
     await page.click("#connect");
     await page.waitForSelector("#status:has-text('Connected.')");
     // The key was created from a signature and is kept in this browser only.
-    const stored = await page.evaluate(() => Object.entries((globalThis as any).localStorage as Record<string, string>).filter(([k]) => k.startsWith("evmchain:api-key:")));
+    const stored = await page.evaluate(() =>
+      Object.entries((globalThis as any).localStorage as Record<string, string>).filter(([k]) =>
+        k.startsWith("evmchain:api-key:"),
+      ),
+    );
     expect(stored).toHaveLength(1);
     expect(stored[0]![1]).toMatch(/^sk_live_/);
 
@@ -313,7 +362,11 @@ describe("browser pages with a wallet", () => {
     await page.fill("textarea[name=description]", `<img src=x onerror="window.__pwned=1"> Fair launch & "quotes"`);
     await page.fill("input[name=website_url]", "https://example.org/project");
     await page.fill("input[name=first_buy_eth]", "0.0123");
-    await page.setInputFiles("input[name=logo]", { name: "logo.png", mimeType: "image/png", buffer: await fx.png(64, 64) });
+    await page.setInputFiles("input[name=logo]", {
+      name: "logo.png",
+      mimeType: "image/png",
+      buffer: await fx.png(64, 64),
+    });
     expect(await page.locator("#counter-name").innerText()).toBe("25 / 32");
     await page.click("#launch");
 
@@ -321,7 +374,9 @@ describe("browser pages with a wallet", () => {
     await page.locator("#review").waitFor({ state: "visible" });
     const total = BigInt(stack.manifest.launchFactory.minimumPoolLiquidityWei) + parseEther("0.0123");
     expect(await page.locator("#review-total").innerText()).toBe(`${formatEther(total)} ETH`);
-    expect(await page.locator("#review-tokens").innerText()).toMatch(/^about [\d,]+(\.\d+)? XSS \(at least [\d,]+(\.\d+)? with 3 % slippage\)$/);
+    expect(await page.locator("#review-tokens").innerText()).toMatch(
+      /^about [\d,]+(\.\d+)? XSS \(at least [\d,]+(\.\d+)? with 3 % slippage\)$/,
+    );
     predicted = await page.locator("#review-address").innerText();
     expect(predicted).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(wallet.calls.filter((c) => c.method === "eth_sendTransaction")).toHaveLength(0);
@@ -333,11 +388,20 @@ describe("browser pages with a wallet", () => {
 
     // The wallet was asked to add chain 0x1237 (it did not know it), then to switch, then to send.
     const methods = wallet.calls.map((c) => c.method);
-    expect(methods).toEqual(expect.arrayContaining(["personal_sign", "wallet_addEthereumChain", "wallet_switchEthereumChain", "eth_sendTransaction"]));
+    expect(methods).toEqual(
+      expect.arrayContaining([
+        "personal_sign",
+        "wallet_addEthereumChain",
+        "wallet_switchEthereumChain",
+        "eth_sendTransaction",
+      ]),
+    );
     // One signature signed the session in (EIP-4361) and created the browser's API key.
     expect(methods.filter((m) => m === "personal_sign")).toHaveLength(1);
     const signed = wallet.calls.find((c) => c.method === "personal_sign")!.params[0] as string;
-    expect(isHex(signed) ? hexToString(signed as Hex) : signed).toMatch(/wants you to sign in with your Ethereum account:[\s\S]*create an API key[\s\S]*Chain ID: 4663/);
+    expect(isHex(signed) ? hexToString(signed as Hex) : signed).toMatch(
+      /wants you to sign in with your Ethereum account:[\s\S]*create an API key[\s\S]*Chain ID: 4663/,
+    );
     const added = wallet.calls.find((c) => c.method === "wallet_addEthereumChain")!.params[0] as { chainId: string };
     expect(added.chainId).toBe("0x1237");
     // The first buy was sent exactly: minimum liquidity + 0.0123 ETH.
@@ -369,7 +433,11 @@ describe("browser pages with a wallet", () => {
     expect(await page.locator("#chart canvas").count()).toBeGreaterThan(0);
     // The single trade's candle is drawn as a green body in the price pane (the top part), not a
     // flat line: it opens at the launch price.
-    await expect.poll(async () => (await findPixels(await page.locator("#chart").screenshot(), [0x1a, 0x7f, 0x4b], 0.6)).count, { timeout: 10_000 }).toBeGreaterThan(150);
+    await expect
+      .poll(async () => (await findPixels(await page.locator("#chart").screenshot(), [0x1a, 0x7f, 0x4b], 0.6)).count, {
+        timeout: 10_000,
+      })
+      .toBeGreaterThan(150);
     // Fitted to its data: the lone candle is in the middle of the chart, not squeezed at an edge.
     const { meanX } = await findPixels(await page.locator("#chart").screenshot(), [0x1a, 0x7f, 0x4b], 0.6);
     expect(meanX).toBeGreaterThan(0.25);
@@ -382,7 +450,9 @@ describe("browser pages with a wallet", () => {
   it("switches the chart's resolution and marks the pressed button", async () => {
     expect(await page.locator(".resolutions button", { hasText: "1h" }).getAttribute("aria-pressed")).toBe("true");
     await page.click(".resolutions button:text-is('1m')");
-    await expect.poll(() => page.locator(".resolutions button:text-is('1m')").getAttribute("aria-pressed")).toBe("true");
+    await expect
+      .poll(() => page.locator(".resolutions button:text-is('1m')").getAttribute("aria-pressed"))
+      .toBe("true");
     expect(await page.locator(".resolutions button:text-is('1h')").getAttribute("aria-pressed")).toBe("false");
     await chartSettled(page);
     expect(await page.locator("#chart-status").innerText()).toBe("");
@@ -399,9 +469,13 @@ describe("browser pages with a wallet", () => {
 
   it("says so when the trades poll and the chart fail to load, and recovers", async () => {
     await context.setOffline(true);
-    await expect.poll(() => page.locator("#trades-status").innerText(), { timeout: 10_000 }).toMatch(/^Live updates paused: The service could not be reached\..*may be out of date\.$/);
+    await expect
+      .poll(() => page.locator("#trades-status").innerText(), { timeout: 10_000 })
+      .toMatch(/^Live updates paused: The service could not be reached\..*may be out of date\.$/);
     await page.click(".resolutions button:text-is('1d')");
-    await expect.poll(() => page.locator("#chart-status").innerText(), { timeout: 10_000 }).toMatch(/^The chart could not be loaded: The service could not be reached\./);
+    await expect
+      .poll(() => page.locator("#chart-status").innerText(), { timeout: 10_000 })
+      .toMatch(/^The chart could not be loaded: The service could not be reached\./);
     await context.setOffline(false);
     await expect.poll(() => page.locator("#trades-status").innerText(), { timeout: 10_000 }).toBe("");
     await expect.poll(() => page.locator("#chart-status").innerText(), { timeout: 10_000 }).toBe("");
@@ -420,7 +494,9 @@ describe("browser pages with a wallet", () => {
     await page.click("#claim");
     await page.waitForSelector("#rewards-status:has-text('Fees claimed')", { timeout: 60_000 });
     expect(await page.locator("#rewards-status").innerText()).toContain("WETH");
-    const claim = wallet.calls.filter((c) => c.method === "eth_sendTransaction")[sendsBefore]!.params[0] as { to: string };
+    const claim = wallet.calls.filter((c) => c.method === "eth_sendTransaction")[sendsBefore]!.params[0] as {
+      to: string;
+    };
     expect(claim.to).toBe(stack.manifest.contracts.feeLocker);
     // Once the claim's block is indexed, nothing is left to claim and the button turns off.
     await expect.poll(() => page.locator("#claimable-wei").textContent(), { timeout: 20_000 }).toBe("0");
@@ -462,13 +538,18 @@ describe("browser pages with a wallet", () => {
 
 describe("a token without trades", () => {
   it("shows a message in the chart's place, not an empty box", async () => {
-    const launched = await launchToken(stack.wallet(4), stack.publicClient, stack.manifest, { name: LONG_NAME, symbol: "LONG" });
+    const launched = await launchToken(stack.wallet(4), stack.publicClient, stack.manifest, {
+      name: LONG_NAME,
+      symbol: "LONG",
+    });
     quietTokenUrl = `${origin}/token/${launched.event.token}`;
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
     await expect.poll(async () => (await page.goto(quietTokenUrl))!.status(), { timeout: 20_000 }).toBe(200);
     await chartSettled(page);
-    expect(await page.locator("#chart-status").innerText()).toBe("No trades yet: the chart starts with the first trade.");
+    expect(await page.locator("#chart-status").innerText()).toBe(
+      "No trades yet: the chart starts with the first trade.",
+    );
     // The message covers the chart's box (it is what a person sees there, not the empty canvas).
     const onTop = await page.evaluate(() => {
       const g = globalThis as any;
@@ -505,7 +586,9 @@ describe("the launch form speaks plainly", () => {
     expect(await page.locator("input[name=name]").inputValue()).toBe(long);
     expect(await page.locator("#counter-name").innerText()).toBe("196 / 32");
     await page.click("#launch");
-    await expect.poll(() => page.locator("#error-name").innerText()).toBe("The name has 196 characters; at most 32 are allowed. Shorten it: it is permanent once launched.");
+    await expect
+      .poll(() => page.locator("#error-name").innerText())
+      .toBe("The name has 196 characters; at most 32 are allowed. Shorten it: it is permanent once launched.");
     expect(await page.locator("input[name=name]").getAttribute("aria-invalid")).toBe("true");
     expect(await page.evaluate(() => (globalThis as any).document.activeElement?.name)).toBe("name");
     expect(await page.locator("#status").innerText()).toMatch(/^Check Name: The name has 196 characters/);
@@ -514,7 +597,9 @@ describe("the launch form speaks plainly", () => {
     await page.fill("input[name=name]", "Short");
     await page.fill("input[name=first_buy_eth]", "101");
     await page.click("#launch");
-    await expect.poll(() => page.locator("#error-first_buy_eth").innerText()).toBe("The first buy can be at most 100 ETH.");
+    await expect
+      .poll(() => page.locator("#error-first_buy_eth").innerText())
+      .toBe("The first buy can be at most 100 ETH.");
     expect(await page.locator("input[name=name]").getAttribute("aria-invalid")).toBeNull();
     expect(await page.evaluate(() => (globalThis as any).document.activeElement?.name)).toBe("first_buy_eth");
     await context.close();
@@ -522,7 +607,10 @@ describe("the launch form speaks plainly", () => {
 
   it("takes slippage in percent exactly (0.5 % is 50 bps) and sends nothing when the review is cancelled", async () => {
     const behaviour = newBehaviour(3);
-    const { context, page, requests, shown } = await connectedForm(behaviour, { first_buy_eth: "0.01", slippage_pct: "0.5" });
+    const { context, page, requests, shown } = await connectedForm(behaviour, {
+      first_buy_eth: "0.01",
+      slippage_pct: "0.5",
+    });
     await page.click("#launch");
     await page.locator("#review").waitFor({ state: "visible" });
     const build = requests.find((r) => r.url.endsWith("/build-direct-v3-launch"))!;
@@ -531,7 +619,9 @@ describe("the launch form speaks plainly", () => {
     await page.click("#review-cancel");
     await expect.poll(() => page.locator("#status").innerText()).toBe("Cancelled: nothing was sent.");
     expect(await page.locator("#review").isHidden()).toBe(true);
-    expect(behaviour.calls.filter((c) => c.method === "eth_sendTransaction" || c.method === "wallet_switchEthereumChain")).toEqual([]);
+    expect(
+      behaviour.calls.filter((c) => c.method === "eth_sendTransaction" || c.method === "wallet_switchEthereumChain"),
+    ).toEqual([]);
     expect(await page.locator("#launch").isEnabled()).toBe(true);
     expectNoJargon(shown);
     await context.close();

@@ -25,8 +25,16 @@ const FIRST_BUY_WEI = parseEther("0.05");
 
 type Case = { label: string; tokenIsToken0: boolean; plan: HostilePoolPlan | "start price" | null };
 const cases: Case[] = [
-  { label: "initialised far too expensive, attacker WETH liquidity", tokenIsToken0: true, plan: { hostileTick: 50000, wethRange: [-100000, 0] } },
-  { label: "initialised far too expensive, attacker WETH liquidity (token1)", tokenIsToken0: false, plan: { hostileTick: -50000, wethRange: [0, 100000] } },
+  {
+    label: "initialised far too expensive, attacker WETH liquidity",
+    tokenIsToken0: true,
+    plan: { hostileTick: 50000, wethRange: [-100000, 0] },
+  },
+  {
+    label: "initialised far too expensive, attacker WETH liquidity (token1)",
+    tokenIsToken0: false,
+    plan: { hostileTick: -50000, wethRange: [0, 100000] },
+  },
   { label: "created, not initialised", tokenIsToken0: false, plan: { hostileTick: null, wethRange: null } },
   { label: "initialised at exactly the start price", tokenIsToken0: true, plan: "start price" },
   { label: "no pool before the launch", tokenIsToken0: false, plan: null },
@@ -53,7 +61,13 @@ beforeAll(async () => {
   const attacker = createDevnetClients(stack.anvil.rpcUrl, manifest.chainId, devAccount(6));
   for (const [i, c] of cases.entries()) {
     const base = `Pre ${i}`;
-    const { name, symbol, predicted } = await nameForOrientation(publicClient, manifest, creator.address, base, c.tokenIsToken0);
+    const { name, symbol, predicted } = await nameForOrientation(
+      publicClient,
+      manifest,
+      creator.address,
+      base,
+      c.tokenIsToken0,
+    );
     const startSqrtPriceX96 = await publicClient.readContract({
       address: manifest.contracts.launchFactory,
       abi: launchFactoryAbi,
@@ -61,7 +75,11 @@ beforeAll(async () => {
       args: [c.tokenIsToken0],
     });
     if (c.plan === "start price") {
-      await precreateHostilePool(attacker, manifest, predicted, { hostileTick: null, wethRange: null, initialSqrtPriceX96: startSqrtPriceX96 });
+      await precreateHostilePool(attacker, manifest, predicted, {
+        hostileTick: null,
+        wethRange: null,
+        initialSqrtPriceX96: startSqrtPriceX96,
+      });
     } else if (c.plan) {
       await precreateHostilePool(attacker, manifest, predicted, c.plan);
     }
@@ -73,12 +91,18 @@ beforeAll(async () => {
     expect(getAddress(event.token)).toBe(predicted);
     // The first buy: the pool's Swap sent by the router.
     const buys = parseEventLogs({ abi: uniswapV3PoolAbi, eventName: "Swap", logs: receipt.logs }).filter(
-      (l) => getAddress(l.address) === getAddress(event.pool) && getAddress(l.args.sender) === manifest.contracts.swapRouter,
+      (l) =>
+        getAddress(l.address) === getAddress(event.pool) && getAddress(l.args.sender) === manifest.contracts.swapRouter,
     );
     expect(buys).toHaveLength(1);
     const buy = buys[0]!;
     const [reserveWei, reserveToken] = await Promise.all([
-      publicClient.readContract({ address: manifest.contracts.weth, abi: erc20Abi, functionName: "balanceOf", args: [event.pool] }),
+      publicClient.readContract({
+        address: manifest.contracts.weth,
+        abi: erc20Abi,
+        functionName: "balanceOf",
+        args: [event.pool],
+      }),
       publicClient.readContract({ address: event.token, abi: erc20Abi, functionName: "balanceOf", args: [event.pool] }),
     ]);
     expected.push({
@@ -120,7 +144,12 @@ async function expectServed(baseUrl: string): Promise<void> {
     expect(token.liquidity.reserve_token, e.label).toBe(e.reserveToken);
     const { trades } = await get(`/api/public/token/${e.token}/trades?limit=10`);
     expect(trades, e.label).toHaveLength(1);
-    expect(trades[0], e.label).toMatchObject({ side: "buy", eth_amount_wei: e.firstBuy.ethAmountWei, token_amount: e.firstBuy.tokenAmount, tx_hash: e.firstBuy.txHash });
+    expect(trades[0], e.label).toMatchObject({
+      side: "buy",
+      eth_amount_wei: e.firstBuy.ethAmountWei,
+      token_amount: e.firstBuy.tokenAmount,
+      tx_hash: e.firstBuy.txHash,
+    });
   }
 }
 

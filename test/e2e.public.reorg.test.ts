@@ -24,7 +24,11 @@ beforeAll(async () => {
     schema: "e2e_public_reorg",
     env: { EVENTS_CONFIRMATION_BLOCKS: String(CONFIRMATIONS), PUBLIC_RATE_LIMIT_PER_MINUTE: "100000" },
   });
-  const launched = await launchToken(stack.wallet(1), stack.publicClient, stack.manifest, { name: "Reorg", symbol: "RORG", firstBuyWei: parseEther("0.01") });
+  const launched = await launchToken(stack.wallet(1), stack.publicClient, stack.manifest, {
+    name: "Reorg",
+    symbol: "RORG",
+    firstBuyWei: parseEther("0.01"),
+  });
   token = getAddress(launched.event.token);
   await rpc("anvil_mine", [`0x${(CONFIRMATIONS + 1).toString(16)}`]);
 });
@@ -52,7 +56,9 @@ describe("events feed across a reorg", () => {
     const chainHead = await stack.publicClient.getBlockNumber({ cacheTime: 0 });
     await until("launch confirmed", async () => {
       const { body } = await stack.request(`/api/public/events?limit=10`);
-      return body.ok && body.head_block >= Number(chainHead) && body.events.some((e: Ev) => e.kind === "launch") ? true : undefined;
+      return body.ok && body.head_block >= Number(chainHead) && body.events.some((e: Ev) => e.kind === "launch")
+        ? true
+        : undefined;
     });
     const first = await follow(0);
     expect(first.events.map((e) => e.kind)).toEqual(["launch", "trade"]); // the first buy is ordered after its launch event
@@ -88,7 +94,21 @@ describe("events feed across a reorg", () => {
         },
       ],
     });
-    await rpc("anvil_reorg", [1, [[{ from: buyer, to: stack.manifest.contracts.swapRouter, data, value: `0x${parseEther("0.03").toString(16)}`, gas: "0x7a120" }, 0]]]);
+    await rpc("anvil_reorg", [
+      1,
+      [
+        [
+          {
+            from: buyer,
+            to: stack.manifest.contracts.swapRouter,
+            data,
+            value: `0x${parseEther("0.03").toString(16)}`,
+            gas: "0x7a120",
+          },
+          0,
+        ],
+      ],
+    ]);
     const replaced = await stack.publicClient.getBlock({ blockNumber: n });
     expect(replaced.hash).not.toBe(block.hash);
     const yHash = replaced.transactions[0] as Hash;

@@ -21,11 +21,23 @@ let stack: Stack;
 let token: Address;
 
 beforeAll(async () => {
-  stack = await startStack({ schema: "e2e_public_rewards", env: { PUBLIC_RATE_LIMIT_PER_MINUTE: "100000", SESSION_RATE_LIMIT_PER_MINUTE: "100000" } });
-  const launched = await launchToken(stack.wallet(1), stack.publicClient, stack.manifest, { name: "Fee Maker", symbol: "FEE", firstBuyWei: parseEther("0.1") });
+  stack = await startStack({
+    schema: "e2e_public_rewards",
+    env: { PUBLIC_RATE_LIMIT_PER_MINUTE: "100000", SESSION_RATE_LIMIT_PER_MINUTE: "100000" },
+  });
+  const launched = await launchToken(stack.wallet(1), stack.publicClient, stack.manifest, {
+    name: "Fee Maker",
+    symbol: "FEE",
+    firstBuyWei: parseEther("0.1"),
+  });
   token = getAddress(launched.event.token);
   await buyToken(stack.wallet(2), stack.publicClient, stack.manifest, token, parseEther("0.5"));
-  const bal = await stack.publicClient.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [stack.wallet(2).account.address] });
+  const bal = await stack.publicClient.readContract({
+    address: token,
+    abi: erc20Abi,
+    functionName: "balanceOf",
+    args: [stack.wallet(2).account.address],
+  });
   await sellToken(stack.wallet(2), stack.publicClient, stack.manifest, token, bal / 2n);
   // Small buys until the locker's per-position floor pays the creator less WETH than 70 % of the
   // summed amounts would (each buy adds fees to both positions; a handful suffices).
@@ -39,7 +51,12 @@ beforeAll(async () => {
 
 /** The launch's locked position ids (both carry WETH fees after a buy). */
 async function positionIds(): Promise<bigint[]> {
-  const logs = await stack.publicClient.getContractEvents({ address: stack.manifest.contracts.feeLocker, abi: feeLockerAbi, eventName: "PositionLocked", fromBlock: 0n });
+  const logs = await stack.publicClient.getContractEvents({
+    address: stack.manifest.contracts.feeLocker,
+    abi: feeLockerAbi,
+    eventName: "PositionLocked",
+    fromBlock: 0n,
+  });
   return logs.filter((l) => getAddress(l.args.token!) === token).map((l) => l.args.positionId!);
 }
 
@@ -52,7 +69,17 @@ async function creatorWeiSplits(blockNumber: bigint) {
   const ids = await positionIds();
   const [block] = await stack.publicClient.simulateBlocks({
     blockNumber,
-    blocks: [{ calls: [{ account: stack.wallet(4).account.address, to: stack.manifest.contracts.feeLocker, data: encodeFunctionData({ abi: feeLockerAbi, functionName: "collectFeesMany", args: [ids] }) }] }],
+    blocks: [
+      {
+        calls: [
+          {
+            account: stack.wallet(4).account.address,
+            to: stack.manifest.contracts.feeLocker,
+            data: encodeFunctionData({ abi: feeLockerAbi, functionName: "collectFeesMany", args: [ids] }),
+          },
+        ],
+      },
+    ],
   });
   const call = block!.calls[0]!;
   if (call.status !== "success") throw new Error(`collectFeesMany simulation failed: ${call.error?.message}`);
@@ -66,7 +93,12 @@ async function creatorWeiSplits(blockNumber: bigint) {
     creatorToken: wethIs0 ? l.args.creatorAmount1 : l.args.creatorAmount0,
   }));
   const sumWei = positions.reduce((s, p) => s + p.wei, 0n);
-  return { ids, positions, perPosition: positions.reduce((s, p) => s + p.creatorWei, 0n), ofSum: (sumWei * 7000n) / 10000n };
+  return {
+    ids,
+    positions,
+    perPosition: positions.reduce((s, p) => s + p.creatorWei, 0n),
+    ofSum: (sumWei * 7000n) / 10000n,
+  };
 }
 
 afterAll(async () => {
@@ -87,8 +119,14 @@ describe("creator rewards", () => {
     const entry = before.tokens[0];
     expect(entry.token).toBe(token);
     expect(entry.claimed).toEqual({ creator_wei: "0", creator_token: "0", protocol_wei: "0", protocol_token: "0" });
-    const uncollectedWei = entry.positions.reduce((s: bigint, p: { uncollected_wei: string }) => s + BigInt(p.uncollected_wei), 0n);
-    const uncollectedToken = entry.positions.reduce((s: bigint, p: { uncollected_token: string }) => s + BigInt(p.uncollected_token), 0n);
+    const uncollectedWei = entry.positions.reduce(
+      (s: bigint, p: { uncollected_wei: string }) => s + BigInt(p.uncollected_wei),
+      0n,
+    );
+    const uncollectedToken = entry.positions.reduce(
+      (s: bigint, p: { uncollected_token: string }) => s + BigInt(p.uncollected_token),
+      0n,
+    );
     // 1% of the WETH paid in by the buys (0.1 + 0.5 + a few small ones), rounded down by the pool.
     expect(uncollectedWei).toBeGreaterThan(parseEther("0.0059"));
     expect(uncollectedWei).toBeLessThanOrEqual(parseEther("0.0061"));
@@ -99,9 +137,18 @@ describe("creator rewards", () => {
     const locker = await creatorWeiSplits(asOf);
     expect(entry.positions.map((p: { position_id: string }) => BigInt(p.position_id))).toEqual(locker.ids);
     for (const p of entry.positions) {
-      const { result } = await stack.publicClient.simulateContract({ address: stack.manifest.contracts.feeLocker, abi: feeLockerAbi, functionName: "collectFees", args: [BigInt(p.position_id)], account: stack.wallet(4).account, blockNumber: asOf });
+      const { result } = await stack.publicClient.simulateContract({
+        address: stack.manifest.contracts.feeLocker,
+        abi: feeLockerAbi,
+        functionName: "collectFees",
+        args: [BigInt(p.position_id)],
+        account: stack.wallet(4).account,
+        blockNumber: asOf,
+      });
       const wethIs0 = getAddress(stack.manifest.contracts.weth).toLowerCase() < token.toLowerCase();
-      expect([p.uncollected_wei, p.uncollected_token]).toEqual((wethIs0 ? [result[0], result[1]] : [result[1], result[0]]).map(String));
+      expect([p.uncollected_wei, p.uncollected_token]).toEqual(
+        (wethIs0 ? [result[0], result[1]] : [result[1], result[0]]).map(String),
+      );
     }
     expect(locker.perPosition).not.toBe(locker.ofSum); // the amounts tell the two rules apart
     expect(entry.unclaimed.creator_wei).toBe(locker.perPosition.toString());
@@ -118,17 +165,27 @@ describe("creator rewards", () => {
     expect([noCsrf.status, noCsrf.body.error]).toEqual([403, "csrf_failed"]);
     // ... and a session signed in as the creator (EIP-4361): not anonymous, not another wallet.
     const anonymous = await openSession(fetcher);
-    const refused = await sessionPost(fetcher, stack.service.url, anonymous, "build-creator-rewards-claim", { wallet: creator });
+    const refused = await sessionPost(fetcher, stack.service.url, anonymous, "build-creator-rewards-claim", {
+      wallet: creator,
+    });
     expect([refused.status, refused.body.error]).toEqual([403, "sign_in_required"]);
     const other = await signedInSession(fetcher, stack.service.url, devAccount(5));
-    const foreign = await sessionPost(fetcher, stack.service.url, other, "build-creator-rewards-claim", { wallet: creator });
+    const foreign = await sessionPost(fetcher, stack.service.url, other, "build-creator-rewards-claim", {
+      wallet: creator,
+    });
     expect([foreign.status, foreign.body.error]).toEqual([403, "wallet_mismatch"]);
     const mine = await signedInSession(fetcher, stack.service.url, devAccount(1));
-    const claim = () => sessionPost(fetcher, stack.service.url, mine, "build-creator-rewards-claim", { wallet: creator });
+    const claim = () =>
+      sessionPost(fetcher, stack.service.url, mine, "build-creator-rewards-claim", { wallet: creator });
     const built = await claim();
     expect(built.status, JSON.stringify(built.body)).toBe(200);
     const tx = built.body.transaction;
-    expect(tx).toMatchObject({ chainId: "0x1237", from: creator, to: stack.manifest.contracts.feeLocker, value: "0x0" });
+    expect(tx).toMatchObject({
+      chainId: "0x1237",
+      from: creator,
+      to: stack.manifest.contracts.feeLocker,
+      value: "0x0",
+    });
     expect(built.body.transactions).toHaveLength(1);
 
     const weth = stack.manifest.contracts.weth;
@@ -136,11 +193,19 @@ describe("creator rewards", () => {
     const balances = async () =>
       Promise.all(
         [weth, token].flatMap((asset) =>
-          [creator, recipient].map((who) => stack.publicClient.readContract({ address: asset, abi: erc20Abi, functionName: "balanceOf", args: [who] })),
+          [creator, recipient].map((who) =>
+            stack.publicClient.readContract({ address: asset, abi: erc20Abi, functionName: "balanceOf", args: [who] }),
+          ),
         ),
       );
     const [cw0, pw0, ct0, pt0] = await balances();
-    const hash = await stack.wallet(1).sendTransaction({ chain: null, to: tx.to as Address, data: tx.data as Hex, value: BigInt(tx.value), gas: 1_500_000n });
+    const hash = await stack.wallet(1).sendTransaction({
+      chain: null,
+      to: tx.to as Address,
+      data: tx.data as Hex,
+      value: BigInt(tx.value),
+      gas: 1_500_000n,
+    });
     const receipt = await stack.publicClient.waitForTransactionReceipt({ hash });
     expect(receipt.status).toBe("success");
     const [cw1, pw1, ct1, pt1] = await balances();
@@ -164,7 +229,12 @@ describe("creator rewards", () => {
       protocol_wei: (pw1! - pw0!).toString(),
       protocol_token: (pt1! - pt0!).toString(),
     });
-    expect(after.tokens[0].unclaimed).toEqual({ creator_wei: "0", creator_token: "0", protocol_wei: "0", protocol_token: "0" });
+    expect(after.tokens[0].unclaimed).toEqual({
+      creator_wei: "0",
+      creator_token: "0",
+      protocol_wei: "0",
+      protocol_token: "0",
+    });
     const again = await claim();
     expect([again.status, again.body.error]).toEqual([409, "nothing_to_claim"]);
     const none = await stack.request(`/api/evm/evmchain/creator-rewards?wallet=${stack.wallet(5).account.address}`);

@@ -85,11 +85,35 @@ async function getJson(base: string, path: string): Promise<{ status: number; bo
  * Counts Ponder's warn/error log lines (JSON, level >= 40) since `sinceMs`, by message, with the
  * first and last time each was seen (milliseconds after `sinceMs`).
  */
-function ponderWarnings(output: string, sinceMs: number): Record<string, { count: number; first_ms: number; last_ms: number; rate_limit?: string; is_active?: string; is_warming_up?: string }> {
-  const seen: Record<string, { count: number; first_ms: number; last_ms: number; rate_limit?: string; is_active?: string; is_warming_up?: string }> = {};
+function ponderWarnings(
+  output: string,
+  sinceMs: number,
+): Record<
+  string,
+  { count: number; first_ms: number; last_ms: number; rate_limit?: string; is_active?: string; is_warming_up?: string }
+> {
+  const seen: Record<
+    string,
+    {
+      count: number;
+      first_ms: number;
+      last_ms: number;
+      rate_limit?: string;
+      is_active?: string;
+      is_warming_up?: string;
+    }
+  > = {};
   for (const line of output.split("\n")) {
     if (!line.startsWith("{")) continue;
-    let entry: { level?: number; time?: number; msg?: string; method?: string; rate_limit?: string; is_active?: string; is_warming_up?: string };
+    let entry: {
+      level?: number;
+      time?: number;
+      msg?: string;
+      method?: string;
+      rate_limit?: string;
+      is_active?: string;
+      is_warming_up?: string;
+    };
     try {
       entry = JSON.parse(line);
     } catch {
@@ -102,7 +126,12 @@ function ponderWarnings(output: string, sinceMs: number): Record<string, { count
     item.count++;
     item.last_ms = at;
     // The RPC balancer's state as Ponder logs it (per URL: its requests/s limit, active, warming up).
-    if (entry.rate_limit !== undefined) Object.assign(item, { rate_limit: entry.rate_limit, is_active: entry.is_active, is_warming_up: entry.is_warming_up });
+    if (entry.rate_limit !== undefined)
+      Object.assign(item, {
+        rate_limit: entry.rate_limit,
+        is_active: entry.is_active,
+        is_warming_up: entry.is_warming_up,
+      });
   }
   return seen;
 }
@@ -110,7 +139,11 @@ function ponderWarnings(output: string, sinceMs: number): Record<string, { count
 describe("GET /api/v1/ready on a chain with history", () => {
   it("is 503 (degraded, lag > 0) until the history is indexed, and 200 only with every block indexed", async () => {
     const { publicClient, manifest } = stack;
-    const launched = await launchToken(stack.wallet(1), publicClient, manifest, { name: "Ready A", symbol: "RDYA", firstBuyWei: parseEther("0.01") });
+    const launched = await launchToken(stack.wallet(1), publicClient, manifest, {
+      name: "Ready A",
+      symbol: "RDYA",
+      firstBuyWei: parseEther("0.01"),
+    });
     // History: 300 more (empty) blocks after the launch.
     await publicClient.request({ method: "anvil_mine" as never, params: ["0x12c"] as never });
     const head = Number(await publicClient.getBlockNumber({ cacheTime: 0 }));
@@ -148,19 +181,37 @@ describe("GET /api/v1/ready on a chain with history", () => {
     const behindWithBlock = behind.filter((a) => a.body.indexed_block !== null);
     for (const a of behindWithBlock) expect(a.body.lag_blocks).toBeGreaterThan(0);
     const ready = answers.at(-1)!;
-    expect(ready.body).toMatchObject({ ok: true, ready: true, status: "ok", reason: null, lag_blocks: 0, max_lag_blocks: 0 });
+    expect(ready.body).toMatchObject({
+      ok: true,
+      ready: true,
+      status: "ok",
+      reason: null,
+      lag_blocks: 0,
+      max_lag_blocks: 0,
+    });
     expect(ready.body.indexed_block).toBeGreaterThanOrEqual(head);
     expect(ready.tokens, "the launched token is served once ready").toBeGreaterThan(0);
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
     // What the issue saw: Ponder's own /ready said 200 while the history was not indexed yet.
     const ponderEarly = behindWithBlock.filter((a) => a.ponderReady === 200).length;
-    console.log(JSON.stringify({ answers: answers.length, behind: behind.length, ponder_ready_200_while_behind: ponderEarly, head, launched_block: Number(launched.receipt.blockNumber) }));
+    console.log(
+      JSON.stringify({
+        answers: answers.length,
+        behind: behind.length,
+        ponder_ready_200_while_behind: ponderEarly,
+        head,
+        launched_block: Number(launched.receipt.blockNumber),
+      }),
+    );
   });
 });
 
 /** `/api/v1/ready`'s body, or undefined while the service does not answer (a supervisor restart). */
 async function readyBody(): Promise<any | undefined> {
-  return stack.request("/api/v1/ready").then((r) => r.body, () => undefined);
+  return stack.request("/api/v1/ready").then(
+    (r) => r.body,
+    () => undefined,
+  );
 }
 
 describe("an indexer that never stalls silently", () => {
@@ -168,13 +219,21 @@ describe("an indexer that never stalls silently", () => {
     "reports the stall (health, ready, status, metric) while its RPC is frozen and the chain advances, and resumes after each of three freezes",
     async () => {
       const { publicClient } = stack;
-      await until("ready before the freezes", async () => ((await readyBody())?.ready ? true : undefined), READY_CATCH_UP_MS);
+      await until(
+        "ready before the freezes",
+        async () => ((await readyBody())?.ready ? true : undefined),
+        READY_CATCH_UP_MS,
+      );
       // Blocks keep coming: one a second.
       await publicClient.request({ method: "evm_setIntervalMining" as never, params: [1] as never });
       const resumedAfterMs: number[] = [];
       try {
         for (let round = 1; round <= 3; round++) {
-          await until(`ready before freeze ${round}`, async () => ((await readyBody())?.ready ? true : undefined), READY_CATCH_UP_MS);
+          await until(
+            `ready before freeze ${round}`,
+            async () => ((await readyBody())?.ready ? true : undefined),
+            READY_CATCH_UP_MS,
+          );
           proxy.setMode("stall");
           const frozenAt = Date.now();
           const health = await until(
@@ -186,7 +245,12 @@ describe("an indexer that never stalls silently", () => {
             FREEZE_MS,
           );
           expect(health.status).toBe(503);
-          expect(health.body).toMatchObject({ ok: false, error: "service_unavailable", status: "stalled", indexer: { ok: true, status: "stalled" } });
+          expect(health.body).toMatchObject({
+            ok: false,
+            error: "service_unavailable",
+            status: "stalled",
+            indexer: { ok: true, status: "stalled" },
+          });
           expect(health.body.lag_blocks).toBeGreaterThan(0);
           expect(health.body.indexed_block_age_sec).toBeGreaterThan(MAX_INDEXED_AGE_SEC);
           expect(health.body.reason).toMatch(/no block indexed/);
@@ -202,7 +266,11 @@ describe("an indexer that never stalls silently", () => {
           expect(family?.metrics.find((m) => m.labels?.status === "stalled")).toMatchObject({ value: "1" });
 
           // Keep it frozen for the whole window, then let the RPC answer again.
-          await until(`the end of freeze ${round}`, async () => (Date.now() - frozenAt >= FREEZE_MS ? true : undefined), FREEZE_MS + 5_000);
+          await until(
+            `the end of freeze ${round}`,
+            async () => (Date.now() - frozenAt >= FREEZE_MS ? true : undefined),
+            FREEZE_MS + 5_000,
+          );
           proxy.setMode("pass");
           const thawedAt = Date.now();
           await until(
@@ -211,10 +279,19 @@ describe("an indexer that never stalls silently", () => {
             Math.max(RESUME_BUDGET_MS, READY_CATCH_UP_MS),
           ).catch((err: Error) => {
             // What Ponder said since the thaw, message by message: the evidence for the root cause.
-            throw new Error(`${err.message}; Ponder's warnings and errors since the freeze: ${JSON.stringify(ponderWarnings(stack.service.output(), frozenAt))}`);
+            throw new Error(
+              `${err.message}; Ponder's warnings and errors since the freeze: ${JSON.stringify(ponderWarnings(stack.service.output(), frozenAt))}`,
+            );
           });
           resumedAfterMs.push(Date.now() - thawedAt);
-          console.log(JSON.stringify({ round, freeze_ms: FREEZE_MS, resumed_after_ms: resumedAfterMs.at(-1), supervisor_restarts: stack.restarts() }));
+          console.log(
+            JSON.stringify({
+              round,
+              freeze_ms: FREEZE_MS,
+              resumed_after_ms: resumedAfterMs.at(-1),
+              supervisor_restarts: stack.restarts(),
+            }),
+          );
         }
       } finally {
         proxy.setMode("pass");
@@ -222,7 +299,11 @@ describe("an indexer that never stalls silently", () => {
       }
       for (const ms of resumedAfterMs) expect(ms).toBeLessThan(RESUME_BUDGET_MS);
       expect(stack.restarts(), "the supervisor restarted the stuck indexer").toBeGreaterThan(0);
-      await until("ready after the freezes", async () => ((await readyBody())?.ready ? true : undefined), READY_CATCH_UP_MS);
+      await until(
+        "ready after the freezes",
+        async () => ((await readyBody())?.ready ? true : undefined),
+        READY_CATCH_UP_MS,
+      );
     },
     3 * (FREEZE_MS + 2 * READY_CATCH_UP_MS) + 60_000,
   );

@@ -32,7 +32,6 @@ afterAll(async () => {
   await proxy?.stop();
 });
 
-
 /** Runs `call` and returns its answer with the API's RPC requests made meanwhile. */
 async function counted<T>(call: () => Promise<T>): Promise<{ result: T; rpc: RpcCounts }> {
   const before = proxy!.counts().pass;
@@ -52,25 +51,42 @@ async function intentAndBuild(wallet: number, firstBuyWei: bigint) {
   const n = ++launches;
   const intent = await stack.request(
     "/api/v1/evmchain/launches/intent",
-    json({ creator: devAccount(wallet).address, name: `Budget ${n}`, symbol: `BDG${n}`, first_buy_wei: firstBuyWei.toString() }, { "Idempotency-Key": `rpcbudget-${n}-${Date.now()}` }),
+    json(
+      {
+        creator: devAccount(wallet).address,
+        name: `Budget ${n}`,
+        symbol: `BDG${n}`,
+        first_buy_wei: firstBuyWei.toString(),
+      },
+      { "Idempotency-Key": `rpcbudget-${n}-${Date.now()}` },
+    ),
   );
   expect(intent.status, JSON.stringify(intent.body)).toBe(201);
   const launchId = intent.body.launch_id as string;
   const signature = await stack.wallet(wallet).signMessage({ message: intent.body.intent.message });
-  const build = () => stack.request("/api/v1/evmchain/launches/build", json({ launch_id: launchId, intent_signature: signature }));
+  const build = () =>
+    stack.request("/api/v1/evmchain/launches/build", json({ launch_id: launchId, intent_signature: signature }));
   const built = await counted(build);
   expect(built.result.status, JSON.stringify(built.result.body)).toBe(200);
-  return { launchId, build, built: built.result.body as { transaction: { to: Hex; data: Hex; value: Hex; gas: Hex } }, rpc: built.rpc };
+  return {
+    launchId,
+    build,
+    built: built.result.body as { transaction: { to: Hex; data: Hex; value: Hex; gas: Hex } },
+    rpc: built.rpc,
+  };
 }
 
 /** Sends the built transaction unchanged and waits for its receipt (directly on anvil). */
 async function send(wallet: number, tx: { to: Hex; data: Hex; value: Hex; gas: Hex }): Promise<Hash> {
-  const hash = await stack.wallet(wallet).sendTransaction({ chain: null, to: tx.to, data: tx.data, value: BigInt(tx.value), gas: BigInt(tx.gas) });
+  const hash = await stack
+    .wallet(wallet)
+    .sendTransaction({ chain: null, to: tx.to, data: tx.data, value: BigInt(tx.value), gas: BigInt(tx.gas) });
   await stack.publicClient.waitForTransactionReceipt({ hash });
   return hash;
 }
 
-const confirm = (launchId: string, txHash: Hash) => stack.request("/api/v1/evmchain/launches/confirm", json({ launch_id: launchId, tx_hash: txHash }));
+const confirm = (launchId: string, txHash: Hash) =>
+  stack.request("/api/v1/evmchain/launches/confirm", json({ launch_id: launchId, tx_hash: txHash }));
 
 describe("RPC requests per launch call (v1, through the counting proxy)", () => {
   it("the API sends nothing to the RPC while idle (so the counts below are the calls' own)", async () => {

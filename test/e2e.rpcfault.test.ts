@@ -54,14 +54,21 @@ afterAll(async () => {
   await proxy?.stop();
 });
 
-
 async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const started = performance.now();
   const value = await fn();
   return { value, ms: performance.now() - started };
 }
 
-type Trade = { id: string; tx_hash: string; block_number: number; log_index: number; sqrt_price_x96: string; tick: number; pool: string };
+type Trade = {
+  id: string;
+  tx_hash: string;
+  block_number: number;
+  log_index: number;
+  sqrt_price_x96: string;
+  tick: number;
+  pool: string;
+};
 
 /** What the served trade of each Swap log in `receipts` must be. */
 function swapsOf(receipts: TransactionReceipt[], pool: Address) {
@@ -84,13 +91,22 @@ describe("RPC outage: refuse, then stall, then recovery", () => {
     async () => {
       const { manifest, publicClient } = stack;
       // Indexed before the outage: two launches (with a first buy) and a few trades.
-      const a = await launchToken(stack.wallet(1), publicClient, manifest, { name: "Fault A", symbol: "FLTA", firstBuyWei: parseEther("0.05") });
-      const b = await launchToken(stack.wallet(2), publicClient, manifest, { name: "Fault B", symbol: "FLTB", firstBuyWei: parseEther("0.05") });
+      const a = await launchToken(stack.wallet(1), publicClient, manifest, {
+        name: "Fault A",
+        symbol: "FLTA",
+        firstBuyWei: parseEther("0.05"),
+      });
+      const b = await launchToken(stack.wallet(2), publicClient, manifest, {
+        name: "Fault B",
+        symbol: "FLTB",
+        firstBuyWei: parseEther("0.05"),
+      });
       const tokens = [
         { token: a.event.token as Address, pool: a.event.pool as Address, receipts: [a.receipt] },
         { token: b.event.token as Address, pool: b.event.pool as Address, receipts: [b.receipt] },
       ];
-      for (const t of tokens) t.receipts.push((await buyToken(stack.wallet(3), publicClient, manifest, t.token, parseEther("0.01"))).receipt);
+      for (const t of tokens)
+        t.receipts.push((await buyToken(stack.wallet(3), publicClient, manifest, t.token, parseEther("0.01"))).receipt);
       await waitIndexed(stack.service.url, await publicClient.getBlockNumber({ cacheTime: 0 }));
       await until("the pre-outage trades served", async () => {
         const res = await stack.request(`/api/v1/evmchain/tokens/${a.event.token}/trades?limit=200`);
@@ -101,18 +117,40 @@ describe("RPC outage: refuse, then stall, then recovery", () => {
       // Ready-made write requests (the store only; no RPC needed to create them).
       const intent = await stack.request(
         "/api/v1/evmchain/launches/intent",
-        json({ creator: devAccount(4).address, name: "Outage", symbol: "OUT" }, { "Idempotency-Key": `rpcfault-${Date.now()}` }),
+        json(
+          { creator: devAccount(4).address, name: "Outage", symbol: "OUT" },
+          { "Idempotency-Key": `rpcfault-${Date.now()}` },
+        ),
       );
       expect(intent.status, JSON.stringify(intent.body)).toBe(201);
       const intentSignature = await stack.wallet(4).signMessage({ message: intent.body.intent.message });
       // Signed in (EIP-4361) before the outage, as the creator the session builds for.
-      const session = await signedInSession((path, init) => fetch(`${stack.service.url}${path}`, init), stack.service.url, devAccount(5));
-      const v1Build = () => stack.request("/api/v1/evmchain/launches/build", json({ launch_id: intent.body.launch_id, intent_signature: intentSignature }));
+      const session = await signedInSession(
+        (path, init) => fetch(`${stack.service.url}${path}`, init),
+        stack.service.url,
+        devAccount(5),
+      );
+      const v1Build = () =>
+        stack.request(
+          "/api/v1/evmchain/launches/build",
+          json({ launch_id: intent.body.launch_id, intent_signature: intentSignature }),
+        );
       const sessionBuild = () =>
         stack.request("/api/evm/evmchain/build-direct-v3-launch", {
           method: "POST",
-          headers: { "Content-Type": "application/json", Origin: stack.service.url, Cookie: session.cookie, "X-CSRF-Token": session.csrf },
-          body: JSON.stringify({ creator: devAccount(5).address, name: "Outage S", symbol: "OUTS", first_buy_wei: "0", csrf_token: session.csrf }),
+          headers: {
+            "Content-Type": "application/json",
+            Origin: stack.service.url,
+            Cookie: session.cookie,
+            "X-CSRF-Token": session.csrf,
+          },
+          body: JSON.stringify({
+            creator: devAccount(5).address,
+            name: "Outage S",
+            symbol: "OUTS",
+            first_buy_wei: "0",
+            csrf_token: session.csrf,
+          }),
         });
 
       const indexedBefore = (await stack.request("/api/v1/health")).body.indexer.block_number as number;
@@ -123,7 +161,11 @@ describe("RPC outage: refuse, then stall, then recovery", () => {
         proxy.setMode(mode);
         // Health and status reuse one RPC probe for a second (api/chainProbe.ts): from the first
         // probe after the outage began, every answer must report it.
-        await until(`${mode}: health sees the outage`, async () => ((await stack.request("/api/v1/health")).body?.rpc?.ok === false ? true : undefined), 10_000);
+        await until(
+          `${mode}: health sees the outage`,
+          async () => ((await stack.request("/api/v1/health")).body?.rpc?.ok === false ? true : undefined),
+          10_000,
+        );
         const deadline = Date.now() + OUTAGE_MS;
         let built = false;
         while (Date.now() < deadline) {
@@ -138,7 +180,11 @@ describe("RPC outage: refuse, then stall, then recovery", () => {
           const head = Number(receipt.blockNumber);
 
           // Reads of indexed data: 200, fast, the indexed trades still there.
-          for (const path of [`/api/v1/evmchain/tokens/${a.event.token}`, `/api/v1/evmchain/tokens/${a.event.token}/trades?limit=200`, `/api/public/token/${a.event.token}`]) {
+          for (const path of [
+            `/api/v1/evmchain/tokens/${a.event.token}`,
+            `/api/v1/evmchain/tokens/${a.event.token}/trades?limit=200`,
+            `/api/public/token/${a.event.token}`,
+          ]) {
             const { value: res, ms } = await timed(() => stack.request(path));
             expect(res.status, `${mode} ${path}: ${JSON.stringify(res.body)}`).toBe(200);
             expect(ms, `${mode} ${path}`).toBeLessThan(READ_BUDGET_MS);
@@ -149,7 +195,14 @@ describe("RPC outage: refuse, then stall, then recovery", () => {
           const { value: health, ms: healthMs } = await timed(() => stack.request("/api/v1/health"));
           expect(healthMs, `${mode} health`).toBeLessThan(HEALTH_BUDGET_MS);
           expect(health.status, JSON.stringify(health.body)).toBe(503);
-          expect(health.body).toMatchObject({ ok: false, error: "service_unavailable", status: "degraded", store: { ok: true }, rpc: { ok: false }, indexer: { ok: true, lag_blocks: null } });
+          expect(health.body).toMatchObject({
+            ok: false,
+            error: "service_unavailable",
+            status: "degraded",
+            store: { ok: true },
+            rpc: { ok: false },
+            indexer: { ok: true, lag_blocks: null },
+          });
           expect(health.body.indexer.block_number).toBeLessThan(head);
           expect(health.body.indexer.block_number).toBeGreaterThanOrEqual(indexedBefore);
           expect(typeof health.body.indexer.age_sec).toBe("number");
@@ -158,17 +211,33 @@ describe("RPC outage: refuse, then stall, then recovery", () => {
           const { value: status, ms: statusMs } = await timed(() => stack.request("/api/evm/evmchain/status"));
           expect(statusMs, `${mode} status`).toBeLessThan(HEALTH_BUDGET_MS);
           expect(status.status).toBe(200);
-          expect(status.body.readiness).toMatchObject({ ready: false, rpc: { ok: false, block_number: null }, indexer: { ok: true, lag_blocks: null } });
+          expect(status.body.readiness).toMatchObject({
+            ready: false,
+            rpc: { ok: false, block_number: null },
+            indexer: { ok: true, lag_blocks: null },
+          });
           expect(status.body.readiness.indexer.block_number).toBeLessThan(head);
           expect(status.body.factory.minimum_pool_liquidity_wei).toBeNull();
-          observed.push({ mode, head, health: { rpc: health.body.rpc, indexer: health.body.indexer, ms: Math.round(healthMs) } });
+          observed.push({
+            mode,
+            head,
+            health: { rpc: health.body.rpc, indexer: health.body.indexer, ms: Math.round(healthMs) },
+          });
 
           // Builds: a clear, retryable 503 in bounded time (once per phase: a stalled build waits).
           if (!built) {
             built = true;
-            for (const [name, build] of [["v1", v1Build], ["session", sessionBuild]] as const) {
+            for (const [name, build] of [
+              ["v1", v1Build],
+              ["session", sessionBuild],
+            ] as const) {
               const { value: res, ms } = await timed(build);
-              expect({ name, mode, status: res.status, error: res.body.error }).toEqual({ name, mode, status: 503, error: "chain_unavailable" });
+              expect({ name, mode, status: res.status, error: res.body.error }).toEqual({
+                name,
+                mode,
+                status: 503,
+                error: "chain_unavailable",
+              });
               expect(ms, `${mode} ${name} build`).toBeLessThan(BUILD_BUDGET_MS);
               observed.push({ mode, build: name, ms: Math.round(ms), message: res.body.message });
             }
@@ -179,8 +248,14 @@ describe("RPC outage: refuse, then stall, then recovery", () => {
 
       await phase("refuse");
       await phase("stall");
-      expect(Object.values(proxy.counts().refuse).reduce((x, y) => x + y, 0), "the indexer kept asking during refuse").toBeGreaterThan(0);
-      expect(Object.values(proxy.counts().stall).reduce((x, y) => x + y, 0), "the indexer kept asking during stall").toBeGreaterThan(0);
+      expect(
+        Object.values(proxy.counts().refuse).reduce((x, y) => x + y, 0),
+        "the indexer kept asking during refuse",
+      ).toBeGreaterThan(0);
+      expect(
+        Object.values(proxy.counts().stall).reduce((x, y) => x + y, 0),
+        "the indexer kept asking during stall",
+      ).toBeGreaterThan(0);
       proxy.setMode("pass");
       const recoveryStarted = Date.now();
 
@@ -190,7 +265,15 @@ describe("RPC outage: refuse, then stall, then recovery", () => {
       const head = await publicClient.getBlockNumber({ cacheTime: 0 });
       await waitIndexed(stack.service.url, head, 240_000);
       console.log(
-        JSON.stringify({ outage_ms_per_phase: OUTAGE_MS, trades_during_outage: trades, caught_up_after_ms: Date.now() - recoveryStarted, observed: observed.filter((o, i) => "build" in o || o.mode !== observed[i - 1]?.mode || o.mode !== observed[i + 1]?.mode), proxy: proxy.counts() }),
+        JSON.stringify({
+          outage_ms_per_phase: OUTAGE_MS,
+          trades_during_outage: trades,
+          caught_up_after_ms: Date.now() - recoveryStarted,
+          observed: observed.filter(
+            (o, i) => "build" in o || o.mode !== observed[i - 1]?.mode || o.mode !== observed[i + 1]?.mode,
+          ),
+          proxy: proxy.counts(),
+        }),
       );
       expect(stack.service.child.pid).toBe(pid);
       expect(stack.service.child.exitCode).toBeNull();
@@ -199,20 +282,40 @@ describe("RPC outage: refuse, then stall, then recovery", () => {
         const res = await stack.request(`/api/v1/evmchain/tokens/${t.token}/trades?limit=200`);
         expect(res.status).toBe(200);
         const served = (res.body.trades as Trade[])
-          .map(({ id, tx_hash, block_number, log_index, sqrt_price_x96, tick }) => ({ id, tx_hash, block_number, log_index, sqrt_price_x96, tick }))
+          .map(({ id, tx_hash, block_number, log_index, sqrt_price_x96, tick }) => ({
+            id,
+            tx_hash,
+            block_number,
+            log_index,
+            sqrt_price_x96,
+            tick,
+          }))
           .sort((x, y) => x.id.localeCompare(y.id));
         expect(served).toEqual(expected);
       }
       expect(trades).toBeGreaterThanOrEqual(4);
 
       // Health and readiness recover; builds work again.
-      const health = await until("health 200", async () => {
-        const res = await stack.request("/api/v1/health");
-        return res.status === 200 && res.body.indexer.lag_blocks === 0 ? res : undefined;
-      }, 30_000);
-      expect(health.body).toMatchObject({ ok: true, status: "ok", rpc: { ok: true, block_number: Number(head) }, indexer: { ok: true, block_number: Number(head), lag_blocks: 0 } });
+      const health = await until(
+        "health 200",
+        async () => {
+          const res = await stack.request("/api/v1/health");
+          return res.status === 200 && res.body.indexer.lag_blocks === 0 ? res : undefined;
+        },
+        30_000,
+      );
+      expect(health.body).toMatchObject({
+        ok: true,
+        status: "ok",
+        rpc: { ok: true, block_number: Number(head) },
+        indexer: { ok: true, block_number: Number(head), lag_blocks: 0 },
+      });
       const status = await stack.request("/api/evm/evmchain/status");
-      expect(status.body.readiness).toMatchObject({ ready: true, rpc: { ok: true }, indexer: { ok: true, lag_blocks: 0 } });
+      expect(status.body.readiness).toMatchObject({
+        ready: true,
+        rpc: { ok: true },
+        indexer: { ok: true, lag_blocks: 0 },
+      });
       const rebuilt = await v1Build();
       expect(rebuilt.status, JSON.stringify(rebuilt.body)).toBe(200);
       const sessionRebuilt = await sessionBuild();

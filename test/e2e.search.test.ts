@@ -35,15 +35,23 @@ const hits = async (q: string) => {
 
 describe.skipIf(!available)("token search", () => {
   beforeAll(async () => {
-    stack = await startStack({ schema: "e2e_search", database: "postgres", env: { PUBLIC_RATE_LIMIT_PER_MINUTE: "100000" } });
+    stack = await startStack({
+      schema: "e2e_search",
+      database: "postgres",
+      env: { PUBLIC_RATE_LIMIT_PER_MINUTE: "100000" },
+    });
     for (const [i, launch] of LAUNCHES.entries()) {
       const launched = await launchToken(stack.wallet(1 + i), stack.publicClient, stack.manifest, launch);
       tokens[launch.symbol] = getAddress(launched.event.token);
     }
-    await until("launches indexed", async () => {
-      const { body } = await stack.request(`/api/public/tokens/new?limit=100`);
-      return body.ok && body.tokens.length === LAUNCHES.length ? true : undefined;
-    }, 60_000);
+    await until(
+      "launches indexed",
+      async () => {
+        const { body } = await stack.request(`/api/public/tokens/new?limit=100`);
+        return body.ok && body.tokens.length === LAUNCHES.length ? true : undefined;
+      },
+      60_000,
+    );
   }, 180_000);
 
   afterAll(async () => {
@@ -64,7 +72,12 @@ describe.skipIf(!available)("token search", () => {
     // Each token once, at its best tier; the record is the full token record.
     const res = await search("pepper");
     expect(res.body.tokens).toHaveLength(1);
-    expect(res.body.tokens[0]).toMatchObject({ address: tokens.PEPR, symbol: "PEPR", name: "Pepper Coin", match: "name_prefix" });
+    expect(res.body.tokens[0]).toMatchObject({
+      address: tokens.PEPR,
+      symbol: "PEPR",
+      name: "Pepper Coin",
+      match: "name_prefix",
+    });
     expect(res.body.query).toBe("pepper");
   });
 
@@ -105,7 +118,12 @@ describe.skipIf(!available)("token search", () => {
       ["/api/public/search?q=pep&limit=51", /limit must be at most 50/],
     ] as const) {
       const res = await stack.request(path);
-      expect({ path, status: res.status, ok: res.body.ok, error: res.body.error }).toEqual({ path, status: 400, ok: false, error: "invalid_request" });
+      expect({ path, status: res.status, ok: res.body.ok, error: res.body.error }).toEqual({
+        path,
+        status: 400,
+        ok: false,
+        error: "invalid_request",
+      });
       expect(res.body.message).toMatch(message);
     }
   });
@@ -128,8 +146,14 @@ describe.skipIf(!available)("token search", () => {
       expect(await plan(`lower(name) like 'pep%'`)).toContain("token_name_search_idx");
       expect(await plan(`slug like 'pep%'`)).toContain("token_slug_search_idx");
       expect(await plan(`slug = 'pepe'`)).toContain("token_slug_search_idx");
-      expect(await plan(`to_tsvector('simple'::regconfig, name || ' ' || symbol) @@ to_tsquery('simple'::regconfig, 'pep:*')`)).toContain("token_word_search_idx");
-      expect(await plan(`address >= '0xabcdef' and address < '0xabcdefg'`)).toMatch(/Index.*token_pkey|Index.*address/i);
+      expect(
+        await plan(
+          `to_tsvector('simple'::regconfig, name || ' ' || symbol) @@ to_tsquery('simple'::regconfig, 'pep:*')`,
+        ),
+      ).toContain("token_word_search_idx");
+      expect(await plan(`address >= '0xabcdef' and address < '0xabcdefg'`)).toMatch(
+        /Index.*token_pkey|Index.*address/i,
+      );
     } finally {
       await client.end();
     }

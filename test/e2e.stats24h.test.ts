@@ -31,21 +31,40 @@ let token: Address;
 
 describe.skipIf(!available)("24 h figures from candles", () => {
   beforeAll(async () => {
-    stack = await startStack({ schema: "e2e_stats24h", database: "postgres", env: { PUBLIC_RATE_LIMIT_PER_MINUTE: "100000" } });
-    const launched = await launchToken(stack.wallet(1), stack.publicClient, stack.manifest, { name: "Clock", symbol: "CLK", firstBuyWei: parseEther("0.01") });
+    stack = await startStack({
+      schema: "e2e_stats24h",
+      database: "postgres",
+      env: { PUBLIC_RATE_LIMIT_PER_MINUTE: "100000" },
+    });
+    const launched = await launchToken(stack.wallet(1), stack.publicClient, stack.manifest, {
+      name: "Clock",
+      symbol: "CLK",
+      firstBuyWei: parseEther("0.01"),
+    });
     token = getAddress(launched.event.token);
     // Trades 7..53 s apart, so several share a minute and others cross minute boundaries.
     for (const [i, gapSec] of [17, 29, 7, 53, 41, 11, 60, 23].entries()) {
       await stack.publicClient.request({ method: "evm_increaseTime" as never, params: [gapSec] as never });
-      if (i % 3 === 2) await sellToken(stack.wallet(2), stack.publicClient, stack.manifest, token, parseEther("100000"));
-      else await buyToken(stack.wallet(2), stack.publicClient, stack.manifest, token, parseEther("0.003") * BigInt(i + 1));
+      if (i % 3 === 2)
+        await sellToken(stack.wallet(2), stack.publicClient, stack.manifest, token, parseEther("100000"));
+      else
+        await buyToken(stack.wallet(2), stack.publicClient, stack.manifest, token, parseEther("0.003") * BigInt(i + 1));
     }
     const head = await stack.publicClient.getBlockNumber({ cacheTime: 0 });
-    await until("indexed head", async () => {
-      const status = (await (await fetch(`${stack.service.url}/status`)).json()) as { evmchain?: { block?: { number: number } } };
-      return (status.evmchain?.block?.number ?? 0) >= Number(head) ? true : undefined;
-    }, 60_000);
-    pool = new pg.Pool({ connectionString: stack.serviceEnv.DATABASE_URL, options: `-c search_path="${stack.schema}"` });
+    await until(
+      "indexed head",
+      async () => {
+        const status = (await (await fetch(`${stack.service.url}/status`)).json()) as {
+          evmchain?: { block?: { number: number } };
+        };
+        return (status.evmchain?.block?.number ?? 0) >= Number(head) ? true : undefined;
+      },
+      60_000,
+    );
+    pool = new pg.Pool({
+      connectionString: stack.serviceEnv.DATABASE_URL,
+      options: `-c search_path="${stack.schema}"`,
+    });
   }, 240_000);
 
   afterAll(async () => {
@@ -57,7 +76,12 @@ describe.skipIf(!available)("24 h figures from candles", () => {
     const db = drizzle(pool, { schema }) as unknown as MarketDb;
     const [row] = await db.select().from(schema.token).limit(1);
     expect(row).toBeDefined();
-    const trades = (await pool.query(`select timestamp_sec::bigint as ts, block_number, log_index, price_wei::text, eth_amount_wei::text, token_amount::text from trade where token = $1 order by block_number, log_index`, [row!.address])).rows;
+    const trades = (
+      await pool.query(
+        `select timestamp_sec::bigint as ts, block_number, log_index, price_wei::text, eth_amount_wei::text, token_amount::text from trade where token = $1 order by block_number, log_index`,
+        [row!.address],
+      )
+    ).rows;
     expect(trades.length).toBe(9); // the first buy and eight more
     const cutoffs = new Set<number>();
     for (const t of trades) for (const d of [-61, -60, -1, 0, 1, 59]) cutoffs.add(Number(t.ts) + d);
@@ -74,7 +98,9 @@ describe.skipIf(!available)("24 h figures from candles", () => {
       });
     }
     // The record served over HTTP uses the same figures (now = wall clock: every trade is recent).
-    const served = (await (await fetch(`${stack.service.url}/api/public/token/${token}`)).json()) as { token: { trade_count_24h: number } };
+    const served = (await (await fetch(`${stack.service.url}/api/public/token/${token}`)).json()) as {
+      token: { trade_count_24h: number };
+    };
     expect(served.token.trade_count_24h).toBe(trades.length);
   });
 });
@@ -86,22 +112,37 @@ describe("24 h figures served on PGlite after a cache flush, clock a day ahead o
   let chain: Stack;
   const tokens: Address[] = [];
 
-  const rpc = (method: string, params: unknown[]) => chain.publicClient.request({ method: method as never, params: params as never });
+  const rpc = (method: string, params: unknown[]) =>
+    chain.publicClient.request({ method: method as never, params: params as never });
   const at = (timestampSec: number) => rpc("evm_setNextBlockTimestamp", [timestampSec]);
   const indexedTo = async (block: bigint) =>
-    until("indexed head", async () => {
-      const status = (await (await fetch(`${chain.service.url}/status`)).json()) as { evmchain?: { block?: { number: number } } };
-      return (status.evmchain?.block?.number ?? 0) >= Number(block) ? true : undefined;
-    }, 60_000);
+    until(
+      "indexed head",
+      async () => {
+        const status = (await (await fetch(`${chain.service.url}/status`)).json()) as {
+          evmchain?: { block?: { number: number } };
+        };
+        return (status.evmchain?.block?.number ?? 0) >= Number(block) ? true : undefined;
+      },
+      60_000,
+    );
 
   beforeAll(async () => {
     // Genesis 24 h 30 min before now: the whole launch history precedes the cutoff's minute.
-    chain = await startStack({ schema: "e2e_stats24h_pglite", anvil: { genesisTimestampSec: startedSec - 86_400 - 1_800 }, env: { PUBLIC_RATE_LIMIT_PER_MINUTE: "100000" } });
+    chain = await startStack({
+      schema: "e2e_stats24h_pglite",
+      anvil: { genesisTimestampSec: startedSec - 86_400 - 1_800 },
+      env: { PUBLIC_RATE_LIMIT_PER_MINUTE: "100000" },
+    });
     const head = await chain.publicClient.getBlock({ blockTag: "latest" });
     const minuteSec = Math.ceil((Number(head.timestamp) + 2) / 60) * 60; // launches and the flush block share this minute
     for (let i = 0; i < 5; i++) {
       await at(minuteSec + i);
-      const launched = await launchToken(chain.wallet(1), chain.publicClient, chain.manifest, { name: `Flush ${i}`, symbol: `FL${i}`, firstBuyWei: parseEther("0.01") });
+      const launched = await launchToken(chain.wallet(1), chain.publicClient, chain.manifest, {
+        name: `Flush ${i}`,
+        symbol: `FL${i}`,
+        firstBuyWei: parseEther("0.01"),
+      });
       tokens.push(getAddress(launched.event.token));
     }
     await indexedTo(await chain.publicClient.getBlockNumber({ cacheTime: 0 }));
@@ -111,12 +152,25 @@ describe("24 h figures served on PGlite after a cache flush, clock a day ahead o
     const hashes: Hash[] = [];
     for (const [i, token] of tokens.entries()) {
       const wallet = chain.wallet(2 + i);
-      hashes.push(await wallet.writeContract({ chain: null, address: chain.manifest.contracts.swapRouter, abi: swapRouterAbi, functionName: "exactInputSingle", args: [buyParams(chain.manifest, token, wallet.account.address, parseEther("0.02"), BigInt(minuteSec + 3_600))], value: parseEther("0.02"), gas: 400_000n }));
+      hashes.push(
+        await wallet.writeContract({
+          chain: null,
+          address: chain.manifest.contracts.swapRouter,
+          abi: swapRouterAbi,
+          functionName: "exactInputSingle",
+          args: [
+            buyParams(chain.manifest, token, wallet.account.address, parseEther("0.02"), BigInt(minuteSec + 3_600)),
+          ],
+          value: parseEther("0.02"),
+          gas: 400_000n,
+        }),
+      );
     }
     await at(minuteSec + 10);
     await rpc("evm_mine", []);
     await rpc("evm_setAutomine", [true]);
-    for (const hash of hashes) expect((await chain.publicClient.waitForTransactionReceipt({ hash })).status).toBe("success");
+    for (const hash of hashes)
+      expect((await chain.publicClient.waitForTransactionReceipt({ hash })).status).toBe("success");
     // Two minutes later, one more trade of token 0 (still long before the cutoff's minute).
     await at(minuteSec + 130);
     await sellToken(chain.wallet(2), chain.publicClient, chain.manifest, tokens[0]!, parseEther("1000"));
@@ -140,7 +194,14 @@ describe("24 h figures served on PGlite after a cache flush, clock a day ahead o
       const nowSec = Math.floor(Date.now() / 1000);
       expect(nowSec).toBeLessThan(horizonSec);
       const cutoffSec = nowSec - 86_400;
-      const trades = [...(page.trades as Array<{ timestamp_sec: number; price_wei: string; eth_amount_wei: string; token_amount: string }>)].reverse();
+      const trades = [
+        ...(page.trades as Array<{
+          timestamp_sec: number;
+          price_wei: string;
+          eth_amount_wei: string;
+          token_amount: string;
+        }>),
+      ].reverse();
       const before = trades.filter((t) => t.timestamp_sec <= cutoffSec);
       const after = trades.filter((t) => t.timestamp_sec > cutoffSec);
       expect(before.length).toBeGreaterThanOrEqual(2); // first buy + the flush block's buy

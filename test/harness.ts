@@ -124,7 +124,11 @@ export async function startStack(options: {
       ...options.env,
     };
     const store = await openStore(loadStoreConfig(storeEnv));
-    const { secret: apiKey } = await createApiKey(store, { wallet: devAccount(0).address, label: "e2e harness", createdVia: "cli" });
+    const { secret: apiKey } = await createApiKey(store, {
+      wallet: devAccount(0).address,
+      label: "e2e harness",
+      createdVia: "cli",
+    });
     await store.close();
     // /metrics is served only with its bearer token (docs/operations.md "Metrics").
     const metricsToken = options.env?.METRICS_TOKEN ?? randomBytes(32).toString("base64url");
@@ -143,8 +147,10 @@ export async function startStack(options: {
     await waitReady(service.url);
     const request: Stack["request"] = async (path, init) => {
       const headers = new Headers(init?.headers);
-      if (path.startsWith("/api/v1/") && !headers.has("Authorization")) headers.set("Authorization", `Bearer ${apiKey}`);
-      if (path.split("?")[0] === "/metrics" && !headers.has("Authorization")) headers.set("Authorization", `Bearer ${metricsToken}`);
+      if (path.startsWith("/api/v1/") && !headers.has("Authorization"))
+        headers.set("Authorization", `Bearer ${apiKey}`);
+      if (path.split("?")[0] === "/metrics" && !headers.has("Authorization"))
+        headers.set("Authorization", `Bearer ${metricsToken}`);
       return answer(await fetch(`${service.url}${path}`, { ...init, headers }));
     };
     const extras: PonderProcess[] = [];
@@ -153,7 +159,8 @@ export async function startStack(options: {
       ? superviseIndexer({
           serviceUrl: () => service.url,
           restartAfterSec: options.superviseIndexer.restartAfterSec,
-          indexerRpcAnswers: () => rpcAnswers((serviceEnv.INDEXER_RPC_URLS || serviceEnv.RPC_URL || anvil.rpcUrl).split(",")),
+          indexerRpcAnswers: () =>
+            rpcAnswers((serviceEnv.INDEXER_RPC_URLS || serviceEnv.RPC_URL || anvil.rpcUrl).split(",")),
           restart: async () => {
             await service.stop();
             service = await startPonder({ port, schema, env: serviceEnv });
@@ -175,7 +182,12 @@ export async function startStack(options: {
       schema,
       serviceEnv,
       startExtra: async (extraOptions) => {
-        const extra = await startPonder({ port: await findFreePort(), schema, command: extraOptions.command, env: { ...serviceEnv, ...extraOptions.env } });
+        const extra = await startPonder({
+          port: await findFreePort(),
+          schema,
+          command: extraOptions.command,
+          env: { ...serviceEnv, ...extraOptions.env },
+        });
         extras.push(extra);
         return extra;
       },

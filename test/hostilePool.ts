@@ -51,18 +51,37 @@ export async function precreateHostilePool(
   });
   await sendContractCall(walletClient, publicClient, created.request);
   const pool = created.result;
-  const initialSqrtPriceX96 = plan.initialSqrtPriceX96 ?? (plan.hostileTick === null ? null : approxSqrtPriceX96(plan.hostileTick));
+  const initialSqrtPriceX96 =
+    plan.initialSqrtPriceX96 ?? (plan.hostileTick === null ? null : approxSqrtPriceX96(plan.hostileTick));
   if (initialSqrtPriceX96 !== null) {
-    const init = await publicClient.simulateContract({ account, address: pool, abi: uniswapV3PoolAbi, functionName: "initialize", args: [initialSqrtPriceX96] });
+    const init = await publicClient.simulateContract({
+      account,
+      address: pool,
+      abi: uniswapV3PoolAbi,
+      functionName: "initialize",
+      args: [initialSqrtPriceX96],
+    });
     await sendContractCall(walletClient, publicClient, init.request);
   }
   let attackerWethWei = 0n;
   if (plan.wethRange) {
     attackerWethWei = plan.wethWei ?? parseEther("1");
     const npm = manifest.contracts.nonfungiblePositionManager;
-    const dep = await publicClient.simulateContract({ account, address: weth, abi: weth9Abi, functionName: "deposit", value: attackerWethWei });
+    const dep = await publicClient.simulateContract({
+      account,
+      address: weth,
+      abi: weth9Abi,
+      functionName: "deposit",
+      value: attackerWethWei,
+    });
     await sendContractCall(walletClient, publicClient, dep.request);
-    const appr = await publicClient.simulateContract({ account, address: weth, abi: weth9Abi, functionName: "approve", args: [npm, attackerWethWei] });
+    const appr = await publicClient.simulateContract({
+      account,
+      address: weth,
+      abi: weth9Abi,
+      functionName: "approve",
+      args: [npm, attackerWethWei],
+    });
     await sendContractCall(walletClient, publicClient, appr.request);
     const mint = await publicClient.simulateContract({
       account,
@@ -111,7 +130,7 @@ export async function nameForOrientation(
       functionName: "predictTokenAddress",
       args: [creator, name, symbol],
     });
-    if ((BigInt(predicted) < BigInt(manifest.contracts.weth)) === tokenIsToken0) return { name, symbol, predicted };
+    if (BigInt(predicted) < BigInt(manifest.contracts.weth) === tokenIsToken0) return { name, symbol, predicted };
   }
   throw new Error("no name found for the orientation");
 }

@@ -67,7 +67,13 @@ function makeApp(limits: Record<string, number> = {}, onStore: Store = store) {
   });
 }
 
-async function call(app: ReturnType<typeof createApp>, key: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+async function call(
+  app: ReturnType<typeof createApp>,
+  key: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const res = await app.request(`${BASE}${path}`, {
     method: body === undefined ? "GET" : "POST",
     headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", ...headers },
@@ -78,24 +84,47 @@ async function call(app: ReturnType<typeof createApp>, key: string, path: string
 
 let seq = 0;
 async function builtLaunch(app: ReturnType<typeof createApp>, key: string, wallet: number, name: string) {
-  const intent = await call(app, key, "/api/v1/evmchain/launches/intent", { creator: devAccount(wallet).address, name, symbol: "RT" }, { "Idempotency-Key": `rt-${++seq}` });
+  const intent = await call(
+    app,
+    key,
+    "/api/v1/evmchain/launches/intent",
+    { creator: devAccount(wallet).address, name, symbol: "RT" },
+    { "Idempotency-Key": `rt-${++seq}` },
+  );
   expect(intent.status).toBe(201);
   const signature = await devAccount(wallet).signMessage({ message: intent.body.intent.message });
-  const built = await call(app, key, "/api/v1/evmchain/launches/build", { launch_id: intent.body.launch_id, intent_signature: signature });
+  const built = await call(app, key, "/api/v1/evmchain/launches/build", {
+    launch_id: intent.body.launch_id,
+    intent_signature: signature,
+  });
   expect(built.status).toBe(200);
   return { launchId: intent.body.launch_id as string, intent: intent.body, signature, built: built.body };
 }
 
-async function sendBuilt(wallet: number, tx: { to: `0x${string}`; data: `0x${string}`; value: `0x${string}`; gas: `0x${string}` }): Promise<Hash> {
+async function sendBuilt(
+  wallet: number,
+  tx: { to: `0x${string}`; data: `0x${string}`; value: `0x${string}`; gas: `0x${string}` },
+): Promise<Hash> {
   const client = createWalletClient({ account: devAccount(wallet), transport: http(anvil.rpcUrl) });
-  const hash = await client.sendTransaction({ chain: null, to: tx.to, data: tx.data, value: BigInt(tx.value), gas: BigInt(tx.gas) });
+  const hash = await client.sendTransaction({
+    chain: null,
+    to: tx.to,
+    data: tx.data,
+    value: BigInt(tx.value),
+    gas: BigInt(tx.gas),
+  });
   await publicClient.waitForTransactionReceipt({ hash });
   return hash;
 }
 
 /** The finalized-coin count of a wallet (all its keys) over every stored window. */
 const finalizedToday = async (wallet: string, onStore: Store = store) =>
-  (await onStore.db.select().from(counters).where(eq(counters.bucket, coinQuotaBucket("coins_finalized", wallet)))).reduce((n, r) => n + r.hits, 0);
+  (
+    await onStore.db
+      .select()
+      .from(counters)
+      .where(eq(counters.bucket, coinQuotaBucket("coins_finalized", wallet)))
+  ).reduce((n, r) => n + r.hits, 0);
 
 /** A fresh wallet address: quotas and the key cap count per wallet, so each test gets its own. */
 const freshWallet = () => privateKeyToAccount(generatePrivateKey()).address;
@@ -104,15 +133,30 @@ describe("launch write path over app.request()", () => {
   it("expires an intent exactly at expires_at_sec on a pinned clock", async () => {
     const app = makeApp();
     const { secret } = await createApiKey(store, { wallet: freshWallet(), createdVia: "cli" });
-    const intent = await call(app, secret, "/api/v1/evmchain/launches/intent", { creator: devAccount(1).address, name: "Clock", symbol: "CLK" }, { "Idempotency-Key": "clock-1" });
+    const intent = await call(
+      app,
+      secret,
+      "/api/v1/evmchain/launches/intent",
+      { creator: devAccount(1).address, name: "Clock", symbol: "CLK" },
+      { "Idempotency-Key": "clock-1" },
+    );
     const signature = await devAccount(1).signMessage({ message: intent.body.intent.message });
     const saved = clock;
     try {
       clock = intent.body.intent.expires_at_sec - 1;
-      expect((await call(app, secret, `/api/v1/evmchain/launches/status?launch_id=${intent.body.launch_id}`)).body.state).toBe("intent_created");
+      expect(
+        (await call(app, secret, `/api/v1/evmchain/launches/status?launch_id=${intent.body.launch_id}`)).body.state,
+      ).toBe("intent_created");
       clock = intent.body.intent.expires_at_sec;
-      const res = await call(app, secret, "/api/v1/evmchain/launches/build", { launch_id: intent.body.launch_id, intent_signature: signature });
-      expect({ status: res.status, error: res.body.error, state: res.body.state }).toEqual({ status: 410, error: "intent_expired", state: "expired" });
+      const res = await call(app, secret, "/api/v1/evmchain/launches/build", {
+        launch_id: intent.body.launch_id,
+        intent_signature: signature,
+      });
+      expect({ status: res.status, error: res.body.error, state: res.body.state }).toEqual({
+        status: 410,
+        error: "intent_expired",
+        state: "expired",
+      });
     } finally {
       clock = saved;
     }
@@ -128,9 +172,13 @@ describe("launch write path over app.request()", () => {
     const b = await builtLaunch(app, secret, 3, "Quota B");
     const txA = await sendBuilt(2, a.built.transaction);
     const txB = await sendBuilt(3, b.built.transaction);
-    expect((await call(app, secret, "/api/v1/evmchain/launches/confirm", { launch_id: a.launchId, tx_hash: txA })).status).toBe(200);
+    expect(
+      (await call(app, secret, "/api/v1/evmchain/launches/confirm", { launch_id: a.launchId, tx_hash: txA })).status,
+    ).toBe(200);
     // Replays of a confirmed launch do not count again.
-    expect((await call(app, secret, "/api/v1/evmchain/launches/confirm", { launch_id: a.launchId, tx_hash: txA })).status).toBe(200);
+    expect(
+      (await call(app, secret, "/api/v1/evmchain/launches/confirm", { launch_id: a.launchId, tx_hash: txA })).status,
+    ).toBe(200);
     expect(await finalizedToday(key.wallet)).toBe(1);
     const over = await call(app, secret, "/api/v1/evmchain/launches/confirm", { launch_id: b.launchId, tx_hash: txB });
     expect({ status: over.status, error: over.body.error }).toEqual({ status: 429, error: "quota_exceeded" });
@@ -145,11 +193,16 @@ describe("launch write path over app.request()", () => {
     const l = await builtLaunch(app, secret, 4, "Race");
     const tx = await sendBuilt(4, l.built.transaction);
     const results = await Promise.all(
-      Array.from({ length: 8 }, () => call(app, secret, "/api/v1/evmchain/launches/confirm", { launch_id: l.launchId, tx_hash: tx })),
+      Array.from({ length: 8 }, () =>
+        call(app, secret, "/api/v1/evmchain/launches/confirm", { launch_id: l.launchId, tx_hash: tx }),
+      ),
     );
     for (const r of results) expect(r.status).toBe(200);
     expect(new Set(results.map((r) => JSON.stringify(r.body))).size).toBe(1);
-    const confirmed = await store.db.select().from(launches).where(and(eq(launches.txHash, tx.toLowerCase()), eq(launches.state, "confirmed")));
+    const confirmed = await store.db
+      .select()
+      .from(launches)
+      .where(and(eq(launches.txHash, tx.toLowerCase()), eq(launches.state, "confirmed")));
     expect(confirmed).toHaveLength(1);
     expect(await finalizedToday(key.wallet)).toBe(1);
   });
@@ -159,23 +212,41 @@ describe("launch write path over app.request()", () => {
     const walletA = devAccount(7);
     const creatorB = devAccount(8);
     const { secret } = await createApiKey(store, { wallet: walletA.address, createdVia: "cli" });
-    const intent = await call(app, secret, "/api/v1/evmchain/launches/intent", { creator: creatorB.address, name: "For B", symbol: "FORB", description: "B's coin" }, { "Idempotency-Key": `for-b-${++seq}` });
+    const intent = await call(
+      app,
+      secret,
+      "/api/v1/evmchain/launches/intent",
+      { creator: creatorB.address, name: "For B", symbol: "FORB", description: "B's coin" },
+      { "Idempotency-Key": `for-b-${++seq}` },
+    );
     expect(intent.status).toBe(201);
     expect(intent.body.intent.creator).toBe(creatorB.address);
     const launchId = intent.body.launch_id as string;
     // The key's owner signing the message: refused, nothing built.
-    const byA = await call(app, secret, "/api/v1/evmchain/launches/build", { launch_id: launchId, intent_signature: await walletA.signMessage({ message: intent.body.intent.message }) });
+    const byA = await call(app, secret, "/api/v1/evmchain/launches/build", {
+      launch_id: launchId,
+      intent_signature: await walletA.signMessage({ message: intent.body.intent.message }),
+    });
     expect(byA.body).toMatchObject({ ok: false, error: "invalid_signature", state: "intent_created" });
     expect(byA.status).toBe(401);
     // B's signature of another message (different metadata hash) is refused too.
-    const tampered = (intent.body.intent.message as string).replace(/Metadata SHA-256: [0-9a-f]{64}/, `Metadata SHA-256: ${"0".repeat(64)}`);
+    const tampered = (intent.body.intent.message as string).replace(
+      /Metadata SHA-256: [0-9a-f]{64}/,
+      `Metadata SHA-256: ${"0".repeat(64)}`,
+    );
     expect(tampered).not.toBe(intent.body.intent.message);
-    const byBOther = await call(app, secret, "/api/v1/evmchain/launches/build", { launch_id: launchId, intent_signature: await creatorB.signMessage({ message: tampered }) });
+    const byBOther = await call(app, secret, "/api/v1/evmchain/launches/build", {
+      launch_id: launchId,
+      intent_signature: await creatorB.signMessage({ message: tampered }),
+    });
     expect(byBOther.status).toBe(401);
     const row = (await store.db.select().from(launches).where(eq(launches.id, launchId)))[0]!;
     expect({ state: row.state, build: row.build }).toEqual({ state: "intent_created", build: null });
     // B's signature of the intent's message builds a transaction that only B can send.
-    const byB = await call(app, secret, "/api/v1/evmchain/launches/build", { launch_id: launchId, intent_signature: await creatorB.signMessage({ message: intent.body.intent.message }) });
+    const byB = await call(app, secret, "/api/v1/evmchain/launches/build", {
+      launch_id: launchId,
+      intent_signature: await creatorB.signMessage({ message: intent.body.intent.message }),
+    });
     expect(byB.status, JSON.stringify(byB.body)).toBe(200);
     expect(byB.body).toMatchObject({ state: "built", transaction: { from: creatorB.address } });
   });
@@ -187,9 +258,15 @@ describe("launch write path over app.request()", () => {
     const l = await builtLaunch(app, mine.secret, 5, "Private");
     const peek = await call(app, theirs.secret, `/api/v1/evmchain/launches/status?launch_id=${l.launchId}`);
     expect({ status: peek.status, error: peek.body.error }).toEqual({ status: 404, error: "launch_not_found" });
-    const steal = await call(app, theirs.secret, "/api/v1/evmchain/launches/build", { launch_id: l.launchId, intent_signature: l.signature });
+    const steal = await call(app, theirs.secret, "/api/v1/evmchain/launches/build", {
+      launch_id: l.launchId,
+      intent_signature: l.signature,
+    });
     expect(steal.status).toBe(404);
-    const again = await call(app, mine.secret, "/api/v1/evmchain/launches/build", { launch_id: l.launchId, intent_signature: l.signature });
+    const again = await call(app, mine.secret, "/api/v1/evmchain/launches/build", {
+      launch_id: l.launchId,
+      intent_signature: l.signature,
+    });
     expect(again.body).toEqual(l.built);
   });
 });
@@ -254,11 +331,17 @@ describe.skipIf(!(await postgresAvailable()))("a confirm whose process loses the
       expect(row.state).toBe("built");
       expect(await finalizedToday(key.wallet, second)).toBe(0);
       // Its retry confirms, and the coin is counted once.
-      const retry = await call(makeApp({}, second), secret, "/api/v1/evmchain/launches/confirm", { launch_id: l.launchId, tx_hash: tx });
+      const retry = await call(makeApp({}, second), secret, "/api/v1/evmchain/launches/confirm", {
+        launch_id: l.launchId,
+        tx_hash: tx,
+      });
       expect(retry.status, JSON.stringify(retry.body)).toBe(200);
       expect(retry.body).toMatchObject({ state: "confirmed", tx_hash: tx });
       expect(await finalizedToday(key.wallet, second)).toBe(1);
-      const confirmed = await second.db.select().from(launches).where(and(eq(launches.txHash, tx.toLowerCase()), eq(launches.state, "confirmed")));
+      const confirmed = await second.db
+        .select()
+        .from(launches)
+        .where(and(eq(launches.txHash, tx.toLowerCase()), eq(launches.state, "confirmed")));
       expect(confirmed).toHaveLength(1);
     } finally {
       await second.close();

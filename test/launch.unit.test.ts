@@ -9,13 +9,22 @@ import { addEthereumChainParameter, hasPublicRpc } from "../launch/network";
 import { loadDeployment } from "../config/deployment";
 import { loadEnv } from "../config/env";
 import { redactPrivateUrls, REDACTED_URL } from "../config/redact";
-import { intentExpired, isTerminal, LAUNCH_STATES, nextActions, nextState, TRANSITIONS, type LaunchEvent } from "../launch/states";
+import {
+  intentExpired,
+  isTerminal,
+  LAUNCH_STATES,
+  nextActions,
+  nextState,
+  TRANSITIONS,
+  type LaunchEvent,
+} from "../launch/states";
 
 describe("launch state machine", () => {
   it("allows exactly the documented transitions", () => {
     const table: Record<string, string | null> = {};
     for (const state of LAUNCH_STATES) {
-      for (const event of Object.keys(TRANSITIONS) as LaunchEvent[]) table[`${state} ${event}`] = nextState(state, event);
+      for (const event of Object.keys(TRANSITIONS) as LaunchEvent[])
+        table[`${state} ${event}`] = nextState(state, event);
     }
     expect(Object.fromEntries(Object.entries(table).filter(([, to]) => to !== null))).toEqual({
       "intent_created build": "built",
@@ -71,7 +80,13 @@ describe("token metadata", () => {
       telegram_url: null,
       is_default: true,
     });
-    const stored = { description: null, imageUrl: null, websiteUrl: "https://pepe.example", twitterUrl: null, telegramUrl: null };
+    const stored = {
+      description: null,
+      imageUrl: null,
+      websiteUrl: "https://pepe.example",
+      twitterUrl: null,
+      telegramUrl: null,
+    };
     expect(resolveTokenMetadata({ name: "Pepe", symbol: "PEPE" }, stored, base)).toMatchObject({
       description: "Pepe (PEPE) launched on evmchain.",
       website_url: "https://pepe.example",
@@ -89,10 +104,20 @@ describe("wallet_addEthereumChain parameters", () => {
       rpcUrls: [],
     });
     expect(hasPublicRpc(addEthereumChainParameter(4663, {}))).toBe(false);
-    expect(addEthereumChainParameter(4663, { PUBLIC_RPC_URL: "http://127.0.0.1:8545" }).rpcUrls).toEqual(["http://127.0.0.1:8545"]);
+    expect(addEthereumChainParameter(4663, { PUBLIC_RPC_URL: "http://127.0.0.1:8545" }).rpcUrls).toEqual([
+      "http://127.0.0.1:8545",
+    ]);
     expect(
-      addEthereumChainParameter(4663, { PUBLIC_RPC_URL: "https://rpc.one.example, https://rpc.two.example", BLOCK_EXPLORER_URL: "https://scan.example", CHAIN_NAME: "Chain" }),
-    ).toMatchObject({ chainName: "Chain", rpcUrls: ["https://rpc.one.example", "https://rpc.two.example"], blockExplorerUrls: ["https://scan.example"] });
+      addEthereumChainParameter(4663, {
+        PUBLIC_RPC_URL: "https://rpc.one.example, https://rpc.two.example",
+        BLOCK_EXPLORER_URL: "https://scan.example",
+        CHAIN_NAME: "Chain",
+      }),
+    ).toMatchObject({
+      chainName: "Chain",
+      rpcUrls: ["https://rpc.one.example", "https://rpc.two.example"],
+      blockExplorerUrls: ["https://scan.example"],
+    });
     expect(() => addEthereumChainParameter(4663, { PUBLIC_RPC_URL: "ftp://nope" })).toThrow(/PUBLIC_RPC_URL/);
   });
 
@@ -118,7 +143,10 @@ describe("wallet_addEthereumChain parameters", () => {
     const network = addEthereumChainParameter(deployment.chainId, production);
     expect(network.rpcUrls).toEqual([]);
     expect(JSON.stringify(network)).not.toContain("SECRET");
-    expect(addEthereumChainParameter(deployment.chainId, { ...production, PUBLIC_RPC_URL: "https://public.example" }).rpcUrls).toEqual(["https://public.example"]);
+    expect(
+      addEthereumChainParameter(deployment.chainId, { ...production, PUBLIC_RPC_URL: "https://public.example" })
+        .rpcUrls,
+    ).toEqual(["https://public.example"]);
   });
 });
 
@@ -126,7 +154,13 @@ describe("redactPrivateUrls", () => {
   const url = "https://user:pw-12345678@rpc.provider.example/v3/0123456789abcdef?apikey=SECRET-4663";
   it("hides a private URL in any form viem or a log prints it, and its secret parts on their own", () => {
     const viemLike = `HTTP request failed.\n\nURL: https://rpc.provider.example/v3/0123456789abcdef?apikey=SECRET-4663\nRequest body: {}`;
-    for (const text of [url, viemLike, `key SECRET-4663 in apikey=SECRET-4663`, `path /v3/0123456789abcdef`, `password pw-12345678`]) {
+    for (const text of [
+      url,
+      viemLike,
+      `key SECRET-4663 in apikey=SECRET-4663`,
+      `path /v3/0123456789abcdef`,
+      `password pw-12345678`,
+    ]) {
       const out = redactPrivateUrls(text, [url]);
       expect(out).not.toMatch(/SECRET-4663|0123456789abcdef|pw-12345678/);
     }

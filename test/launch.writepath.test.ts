@@ -4,7 +4,18 @@
  * code. (The HTTP surfaces that call these arrive with the launch-write-path issue.)
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPublicClient, createWalletClient, getAddress, http, keccak256, numberToHex, parseEther, toHex, type Hash, type PublicClient } from "viem";
+import {
+  createPublicClient,
+  createWalletClient,
+  getAddress,
+  http,
+  keccak256,
+  numberToHex,
+  parseEther,
+  toHex,
+  type Hash,
+  type PublicClient,
+} from "viem";
 import { launchFactoryAbi } from "../abis/LaunchFactory";
 import { deploymentSchema, type Deployment } from "../config/deployment";
 import { launchToken } from "../devnet/actions";
@@ -49,7 +60,12 @@ describe("buildLaunchTransaction", () => {
   it("builds the exact transaction and policy; the wallet's launch verifies", async () => {
     const creator = devAccount(1).address;
     const firstBuyWei = parseEther("0.25");
-    const built = await buildLaunchTransaction(client, deployment, { creator, name: "Built", symbol: "BLT", firstBuyWei });
+    const built = await buildLaunchTransaction(client, deployment, {
+      creator,
+      name: "Built",
+      symbol: "BLT",
+      firstBuyWei,
+    });
     const minimum = BigInt(deployment.launchFactory.minimumPoolLiquidityWei);
     expect(built.transaction.chainId).toBe("0x1237");
     expect(built.transaction.to).toBe(deployment.contracts.launchFactory);
@@ -86,12 +102,19 @@ describe("buildLaunchTransaction", () => {
     // Nothing else happened between build and send, so the simulation was exact.
     expect(result.launch.firstBuyTokensOut).toBe(built.firstBuyExpectedTokensOut);
     // Verification is repeatable and returns the same result.
-    expect(await verifyLaunch(client, deployment, { txHash, creator, name: "Built", symbol: "BLT", firstBuyWei })).toEqual(result);
+    expect(
+      await verifyLaunch(client, deployment, { txHash, creator, name: "Built", symbol: "BLT", firstBuyWei }),
+    ).toEqual(result);
   });
 
   it("builds a launch without a first buy for a wallet with no ETH", async () => {
     const creator = getAddress("0x00000000000000000000000000000000000c0ffe");
-    const built = await buildLaunchTransaction(client, deployment, { creator, name: "Broke", symbol: "BRK", firstBuyWei: 0n });
+    const built = await buildLaunchTransaction(client, deployment, {
+      creator,
+      name: "Broke",
+      symbol: "BRK",
+      firstBuyWei: 0n,
+    });
     expect(built.firstBuyExpectedTokensOut).toBe(0n);
     expect(built.firstBuyAmountOutMinimum).toBe(0n);
     expect(BigInt(built.transaction.value)).toBe(BigInt(deployment.launchFactory.minimumPoolLiquidityWei));
@@ -99,7 +122,12 @@ describe("buildLaunchTransaction", () => {
 
   it("reports a launch that would revert as launch_simulation_failed", async () => {
     await expect(
-      buildLaunchTransaction(client, deployment, { creator: devAccount(1).address, name: "", symbol: "X", firstBuyWei: 0n }),
+      buildLaunchTransaction(client, deployment, {
+        creator: devAccount(1).address,
+        name: "",
+        symbol: "X",
+        firstBuyWei: 0n,
+      }),
     ).rejects.toMatchObject({ name: "LaunchBuildError", code: "launch_simulation_failed" });
   });
 });
@@ -118,10 +146,15 @@ describe("verifyLaunch rejects forgeries", () => {
 
   it("rejects a look-alike factory that emits the same event", async () => {
     const lookAlike = await deployLookAlikeFactory(wallet(0), client, deployment);
-    const fake = await launchToken(wallet(1), client, { ...deployment, contracts: { ...deployment.contracts, launchFactory: lookAlike } }, {
-      name: "Fake",
-      symbol: "FAKE",
-    });
+    const fake = await launchToken(
+      wallet(1),
+      client,
+      { ...deployment, contracts: { ...deployment.contracts, launchFactory: lookAlike } },
+      {
+        name: "Fake",
+        symbol: "FAKE",
+      },
+    );
     const result = await verifyLaunch(client, deployment, {
       txHash: fake.hash,
       creator: devAccount(1).address,
@@ -135,10 +168,22 @@ describe("verifyLaunch rejects forgeries", () => {
   it("rejects a real launch by another creator, and another launch's transaction", async () => {
     const other = await launchToken(wallet(2), client, deployment, { name: "Other", symbol: "OTH" });
     expect(
-      await verifyLaunch(client, deployment, { txHash: other.hash, creator: devAccount(1).address, name: "Other", symbol: "OTH", firstBuyWei: 0n }),
+      await verifyLaunch(client, deployment, {
+        txHash: other.hash,
+        creator: devAccount(1).address,
+        name: "Other",
+        symbol: "OTH",
+        firstBuyWei: 0n,
+      }),
     ).toMatchObject({ status: "failed", code: "creator_mismatch" });
     expect(
-      await verifyLaunch(client, deployment, { txHash: other.hash, creator: devAccount(2).address, name: "Mine", symbol: "MINE", firstBuyWei: 0n }),
+      await verifyLaunch(client, deployment, {
+        txHash: other.hash,
+        creator: devAccount(2).address,
+        name: "Mine",
+        symbol: "MINE",
+        firstBuyWei: 0n,
+      }),
     ).toMatchObject({ status: "failed", code: "metadata_mismatch" });
   });
 
@@ -158,7 +203,13 @@ describe("verifyLaunch rejects forgeries", () => {
   it("rejects a launch that reverted on chain", async () => {
     const creator = devAccount(4).address;
     const firstBuyWei = parseEther("1");
-    const built = await buildLaunchTransaction(client, deployment, { creator, name: "Slipped", symbol: "SLP", firstBuyWei, slippageBps: 0 });
+    const built = await buildLaunchTransaction(client, deployment, {
+      creator,
+      name: "Slipped",
+      symbol: "SLP",
+      firstBuyWei,
+      slippageBps: 0,
+    });
     // One wei less of first buy than built: with zero slippage the swap delivers less than the
     // encoded minimum and the router reverts; the explicit gas limit gets it mined anyway.
     const hash = await wallet(4).sendTransaction({

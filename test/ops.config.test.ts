@@ -73,7 +73,9 @@ describe("loadEnv", () => {
     expect(problems[0]).toBe("DATABASE_URL: must be a postgres:// or postgresql:// connection URL");
     expect(problems.join("\n")).not.toContain("hunter2");
     expect(problems).toContain("RPC_URL: is required when LAUNCH_FACTORY_ADDRESS is set (production configuration)");
-    expect(problems).toContain("QUOTER_V2_ADDRESS: is required when LAUNCH_FACTORY_ADDRESS is set (production configuration)");
+    expect(problems).toContain(
+      "QUOTER_V2_ADDRESS: is required when LAUNCH_FACTORY_ADDRESS is set (production configuration)",
+    );
   });
 
   it("validates METRICS_TOKEN as a bearer token of 32+ characters and never echoes it; the abuse limits have their documented defaults", () => {
@@ -86,7 +88,11 @@ describe("loadEnv", () => {
     const token = "qL0m7cT1Zt3oX9m9aO5bUGr0p6t2S0f3m9JYxkq0wA4=";
     expect(loadEnv({ METRICS_TOKEN: token }).METRICS_TOKEN).toBe(token);
     expect(loadEnv({ METRICS_TOKEN: "" }).METRICS_TOKEN).toBeUndefined();
-    expect(loadEnv({})).toMatchObject({ PAGES_RATE_LIMIT_PER_MINUTE: 120, HEALTH_RATE_LIMIT_PER_MINUTE: 60, IMAGE_DECODE_WAIT_MS: 10_000 });
+    expect(loadEnv({})).toMatchObject({
+      PAGES_RATE_LIMIT_PER_MINUTE: 120,
+      HEALTH_RATE_LIMIT_PER_MINUTE: 60,
+      IMAGE_DECODE_WAIT_MS: 10_000,
+    });
     expect(loadEnv({}).IMAGE_DECODE_CONCURRENCY).toBeUndefined();
     expect(problemsOf({ PAGES_RATE_LIMIT_PER_MINUTE: "0", IMAGE_DECODE_CONCURRENCY: "0" })).toEqual([
       'PAGES_RATE_LIMIT_PER_MINUTE: must be an integer >= 1, got "0"',
@@ -107,7 +113,8 @@ describe("loadEnv", () => {
     const used = new Set<string>();
     for (const file of files) {
       const text = readFileSync(file, "utf8");
-      for (const m of text.matchAll(/\b(?:process\.env|env)(?:\.([A-Z][A-Z0-9_]+)|\[\s*"([A-Z][A-Z0-9_]+)"\s*\])/g)) used.add((m[1] ?? m[2])!);
+      for (const m of text.matchAll(/\b(?:process\.env|env)(?:\.([A-Z][A-Z0-9_]+)|\[\s*"([A-Z][A-Z0-9_]+)"\s*\])/g))
+        used.add((m[1] ?? m[2])!);
       // Names passed to small readers, e.g. readWei(env, "BIG_BUY_THRESHOLD_WEI", …)
       if (file.startsWith("config")) for (const m of text.matchAll(/\(env, "([A-Z][A-Z0-9_]+)"/g)) used.add(m[1]!);
     }
@@ -140,7 +147,12 @@ describe("start deadline", () => {
       const error = await startPonder({
         port,
         schema: "ops_deadline",
-        env: { PONDER_PGLITE_DIR: join(dir, "pglite"), STORE_PGLITE_DIR: join(dir, "store"), DATABASE_URL: "", DEPLOYMENT_MANIFEST: join(dir, "none.json") },
+        env: {
+          PONDER_PGLITE_DIR: join(dir, "pglite"),
+          STORE_PGLITE_DIR: join(dir, "store"),
+          DATABASE_URL: "",
+          DEPLOYMENT_MANIFEST: join(dir, "none.json"),
+        },
         startTimeoutMs: 1500,
       }).then(
         async (service) => {
@@ -151,7 +163,9 @@ describe("start deadline", () => {
       );
       // Ponder takes seconds to load its build tooling before it could even fail on the missing
       // manifest: the deadline ends the wait first, and the child is stopped.
-      expect(error?.message).toContain(`ponder did not answer http://127.0.0.1:${port}/health within 1500 ms (SERVICE_START_TIMEOUT_MS)`);
+      expect(error?.message).toContain(
+        `ponder did not answer http://127.0.0.1:${port}/health within 1500 ms (SERVICE_START_TIMEOUT_MS)`,
+      );
       expect(Date.now() - started).toBeLessThan(15_000);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -191,7 +205,12 @@ describe("fail fast at start", () => {
       const tsxCli = join(process.cwd(), "node_modules", "tsx", "dist", "cli.mjs");
       const env: NodeJS.ProcessEnv = { ...process.env, V1_RATE_LIMIT_PER_MINUTE: "60" };
       delete env.PORT;
-      const result = spawnSync(process.execPath, [tsxCli, join(process.cwd(), "scripts", "start.ts"), "--no-seed"], { cwd: dir, env, encoding: "utf8", timeout: 60_000 });
+      const result = spawnSync(process.execPath, [tsxCli, join(process.cwd(), "scripts", "start.ts"), "--no-seed"], {
+        cwd: dir,
+        env,
+        encoding: "utf8",
+        timeout: 60_000,
+      });
       expect(result.status).toBe(1);
       // PORT came from .env only; V1_RATE_LIMIT_PER_MINUTE is set in both, the environment's 60 wins.
       expect(result.stderr).toContain('PORT: must be an integer from 1 to 65535, got "http"');
@@ -209,21 +228,35 @@ describe("fail fast at start", () => {
       // The package script as npm runs it, from a folder holding the .env (npm itself always runs
       // in the project root, whose .env this test must not touch): the script's command line with
       // the project's paths made absolute, and `--root` pointing Ponder at the project.
-      const script = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts.ponder!;
+      const script = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts
+        .ponder!;
       expect(script).toContain("--env-file-if-exists=.env");
-      const [node, ...args] = script.split(" ").map((part) => (part.startsWith("node_modules/") ? join(process.cwd(), part) : part));
+      const [node, ...args] = script
+        .split(" ")
+        .map((part) => (part.startsWith("node_modules/") ? join(process.cwd(), part) : part));
       expect(node).toBe("node");
-      const env: NodeJS.ProcessEnv = { ...process.env, PONDER_PGLITE_DIR: join(dir, "pglite"), STORE_PGLITE_DIR: join(dir, "store"), DATABASE_URL: "" };
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        PONDER_PGLITE_DIR: join(dir, "pglite"),
+        STORE_PGLITE_DIR: join(dir, "store"),
+        DATABASE_URL: "",
+      };
       delete env.V1_RATE_LIMIT_PER_MINUTE;
-      const result = spawnSync(process.execPath, [...args, "--root", process.cwd(), "start", "--schema", "ops_dotenv", "--port", "1", "--log-format", "json"], {
-        cwd: dir,
-        env,
-        encoding: "utf8",
-        timeout: 60_000,
-      });
+      const result = spawnSync(
+        process.execPath,
+        [...args, "--root", process.cwd(), "start", "--schema", "ops_dotenv", "--port", "1", "--log-format", "json"],
+        {
+          cwd: dir,
+          env,
+          encoding: "utf8",
+          timeout: 60_000,
+        },
+      );
       expect(result.status).not.toBe(0);
       expect(result.status).not.toBeNull();
-      expect(`${result.stdout}${result.stderr}`).toContain('V1_RATE_LIMIT_PER_MINUTE: must be an integer >= 1, got \\"lots\\"');
+      expect(`${result.stdout}${result.stderr}`).toContain(
+        'V1_RATE_LIMIT_PER_MINUTE: must be an integer >= 1, got \\"lots\\"',
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -235,7 +268,12 @@ describe("fail fast at start", () => {
       const error = await startPonder({
         port: await findFreePort(),
         schema: "ops_config",
-        env: { PONDER_PGLITE_DIR: join(dir, "pglite"), STORE_PGLITE_DIR: join(dir, "store"), DATABASE_URL: "", V1_RATE_LIMIT_PER_MINUTE: "lots" },
+        env: {
+          PONDER_PGLITE_DIR: join(dir, "pglite"),
+          STORE_PGLITE_DIR: join(dir, "store"),
+          DATABASE_URL: "",
+          V1_RATE_LIMIT_PER_MINUTE: "lots",
+        },
       }).then(
         async (service) => {
           await service.stop();

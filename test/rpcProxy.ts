@@ -111,7 +111,10 @@ export async function startRpcProxy(options: RpcProxyOptions): Promise<RpcProxy>
         port: target.port,
         path: `${target.pathname}${target.search}`,
         method: req.method,
-        headers: { "content-type": req.headers["content-type"] ?? "application/json", "content-length": String(body.length) },
+        headers: {
+          "content-type": req.headers["content-type"] ?? "application/json",
+          "content-length": String(body.length),
+        },
       },
       (up) => {
         res.writeHead(up.statusCode ?? 502, { "content-type": up.headers["content-type"] ?? "application/json" });

@@ -19,7 +19,12 @@ beforeAll(async () => {
   anvil = await startAnvil();
   client = createPublicClient({ transport: http(anvil.rpcUrl) });
   const deployer = createWalletClient({ account: devAccount(0), transport: http(anvil.rpcUrl) });
-  const hash = await deployer.deployContract({ chain: null, abi: ownerWalletAbi, bytecode: ownerWalletBytecode, args: [devAccount(5).address] });
+  const hash = await deployer.deployContract({
+    chain: null,
+    abi: ownerWalletAbi,
+    bytecode: ownerWalletBytecode,
+    args: [devAccount(5).address],
+  });
   smartWallet = (await client.waitForTransactionReceipt({ hash })).contractAddress!;
 });
 
@@ -37,7 +42,9 @@ describe("creatorSigned (the intent signature check)", () => {
 
   it("refuses a signature by another account for that wallet, and a tampered message", async () => {
     expect(await creatorSigned(client, smartWallet, message, await devAccount(6).signMessage({ message }))).toBe(false);
-    expect(await creatorSigned(client, smartWallet, `${message}!`, await devAccount(5).signMessage({ message }))).toBe(false);
+    expect(await creatorSigned(client, smartWallet, `${message}!`, await devAccount(5).signMessage({ message }))).toBe(
+      false,
+    );
   });
 
   it("still accepts plain EOA signatures and refuses the wrong EOA", async () => {
@@ -53,18 +60,29 @@ describe("Sign-In with Ethereum (EIP-4361) signature check", () => {
   const expiresAtMs = issuedAtMs + 300_000;
   const nonce = "a1b2c3d4e5f6a7b8c9d0";
   const deps = () => ({ publicClient: client, party });
-  const messageFor = (wallet: Address, p = party) => signInMessage({ party: p, wallet, nonce, purpose: "sign_in", issuedAtMs, expiresAtMs });
+  const messageFor = (wallet: Address, p = party) =>
+    signInMessage({ party: p, wallet, nonce, purpose: "sign_in", issuedAtMs, expiresAtMs });
 
   it("accepts an EOA and an ERC-1271 wallet's owner before expiry", async () => {
     const eoa = devAccount(7);
     const eoaMessage = messageFor(eoa.address);
     expect(eoaMessage).toMatch(/^launch\.example wants you to sign in with your Ethereum account:\n0x/);
-    expect(eoaMessage).toContain("URI: https://launch.example\nVersion: 1\nChain ID: 4663\nNonce: a1b2c3d4e5f6a7b8c9d0");
+    expect(eoaMessage).toContain(
+      "URI: https://launch.example\nVersion: 1\nChain ID: 4663\nNonce: a1b2c3d4e5f6a7b8c9d0",
+    );
     const at = issuedAtMs + 1_000;
-    expect(await signInSignatureValid(deps(), { message: eoaMessage, nonce, wallet: eoa.address, signature: await eoa.signMessage({ message: eoaMessage }) }, at)).toBe(true);
+    expect(
+      await signInSignatureValid(
+        deps(),
+        { message: eoaMessage, nonce, wallet: eoa.address, signature: await eoa.signMessage({ message: eoaMessage }) },
+        at,
+      ),
+    ).toBe(true);
     const walletMessage = messageFor(smartWallet);
     const signature = await devAccount(5).signMessage({ message: walletMessage });
-    expect(await signInSignatureValid(deps(), { message: walletMessage, nonce, wallet: smartWallet, signature }, at)).toBe(true);
+    expect(
+      await signInSignatureValid(deps(), { message: walletMessage, nonce, wallet: smartWallet, signature }, at),
+    ).toBe(true);
   });
 
   it("refuses another signer, an expired message, another nonce, another chain and another domain", async () => {
@@ -72,8 +90,16 @@ describe("Sign-In with Ethereum (EIP-4361) signature check", () => {
     const message = messageFor(eoa.address);
     const signature = await eoa.signMessage({ message });
     const at = issuedAtMs + 1_000;
-    const check = (over: Partial<{ message: string; nonce: string; wallet: Address; signature: `0x${string}` }>, when = at, p = party) =>
-      signInSignatureValid({ publicClient: client, party: p }, { message, nonce, wallet: eoa.address, signature, ...over }, when);
+    const check = (
+      over: Partial<{ message: string; nonce: string; wallet: Address; signature: `0x${string}` }>,
+      when = at,
+      p = party,
+    ) =>
+      signInSignatureValid(
+        { publicClient: client, party: p },
+        { message, nonce, wallet: eoa.address, signature, ...over },
+        when,
+      );
     expect(await check({ signature: await devAccount(8).signMessage({ message }) })).toBe(false);
     expect(await check({ wallet: devAccount(8).address })).toBe(false);
     expect(await check({}, expiresAtMs + 1)).toBe(false);
@@ -82,6 +108,17 @@ describe("Sign-In with Ethereum (EIP-4361) signature check", () => {
     expect(await check({}, at, { ...party, publicBaseUrl: "https://evil.example" })).toBe(false);
     // The smart wallet refuses a signature of someone who is not its owner.
     const walletMessage = messageFor(smartWallet);
-    expect(await signInSignatureValid(deps(), { message: walletMessage, nonce, wallet: smartWallet, signature: await devAccount(6).signMessage({ message: walletMessage }) }, at)).toBe(false);
+    expect(
+      await signInSignatureValid(
+        deps(),
+        {
+          message: walletMessage,
+          nonce,
+          wallet: smartWallet,
+          signature: await devAccount(6).signMessage({ message: walletMessage }),
+        },
+        at,
+      ),
+    ).toBe(false);
   });
 });

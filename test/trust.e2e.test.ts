@@ -55,7 +55,9 @@ describe("trust layer through the real service", () => {
     const created = await post("/api/evm/evmchain/api-keys", { wallet, signature });
     expect(created.status).toBe(201);
     // The same signature signed the session in as that wallet.
-    expect((await stack.request("/api/evm/evmchain/session", { headers: { Cookie: cookie } })).body.wallet).toBe(wallet);
+    expect((await stack.request("/api/evm/evmchain/session", { headers: { Cookie: cookie } })).body.wallet).toBe(
+      wallet,
+    );
     const apiKey = created.body.api_key as string;
     expect(apiKey).toMatch(/^sk_live_[A-Za-z0-9_-]{43}$/);
     expect(created.body.key.scopes).toEqual([
@@ -69,10 +71,16 @@ describe("trust layer through the real service", () => {
     const replay = await post("/api/evm/evmchain/api-keys", { wallet, signature });
     expect({ status: replay.status, error: replay.body.error }).toEqual({ status: 400, error: "challenge_not_found" });
 
-    const launched = await launchToken(stack.wallet(4), stack.publicClient, stack.manifest, { name: "Trust Test", symbol: "TRST", firstBuyWei: parseEther("0.01") });
+    const launched = await launchToken(stack.wallet(4), stack.publicClient, stack.manifest, {
+      name: "Trust Test",
+      symbol: "TRST",
+      firstBuyWei: parseEther("0.01"),
+    });
     const token = getAddress(launched.event.token);
     const read = await until("token indexed", async () => {
-      const res = await stack.request(`/api/v1/evmchain/tokens/${token}`, { headers: { Authorization: `Bearer ${apiKey}` } });
+      const res = await stack.request(`/api/v1/evmchain/tokens/${token}`, {
+        headers: { Authorization: `Bearer ${apiKey}` },
+      });
       return res.status === 200 ? res : undefined;
     });
     expect(read.body.token).toMatchObject({ address: token, name: "Trust Test", symbol: "TRST", creator: wallet });
@@ -81,7 +89,10 @@ describe("trust layer through the real service", () => {
     expect(read.headers.get("x-request-id")).toBeTruthy();
 
     const anonymous = await stack.request(`/api/v1/evmchain/tokens/${token}`, { headers: { Authorization: "" } });
-    expect({ status: anonymous.status, error: anonymous.body.error }).toEqual({ status: 401, error: "missing_api_key" });
+    expect({ status: anonymous.status, error: anonymous.body.error }).toEqual({
+      status: 401,
+      error: "missing_api_key",
+    });
 
     // Health is 200 once the indexer has caught up with the chain (READY_MAX_LAG_BLOCKS): the
     // launch's block may still be on its way, so wait for it rather than race it.
@@ -90,10 +101,20 @@ describe("trust layer through the real service", () => {
       return res.status === 200 ? res : undefined;
     });
     expect(health.status).toBe(200);
-    expect(health.body).toMatchObject({ ok: true, status: "ok", store: { ok: true, kind: "pglite" }, rpc: { ok: true, chain_id: 4663 }, indexer: { ok: true } });
+    expect(health.body).toMatchObject({
+      ok: true,
+      status: "ok",
+      store: { ok: true, kind: "pglite" },
+      rpc: { ok: true, chain_id: 4663 },
+      indexer: { ok: true },
+    });
     expect(health.body.indexer.block_number).toBeGreaterThan(0);
 
     const descriptor = await stack.request("/api/v1");
-    expect(descriptor.body).toMatchObject({ ok: true, version: "v1", base_url: `http://localhost:${new URL(origin).port}/api/v1` });
+    expect(descriptor.body).toMatchObject({
+      ok: true,
+      version: "v1",
+      base_url: `http://localhost:${new URL(origin).port}/api/v1`,
+    });
   });
 });

@@ -112,7 +112,10 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
     return (await createApiKey(store, { wallet, createdVia: "cli" })).secret;
   }
 
-  async function call(path: string, init: RequestInit & { key?: string; target?: ReturnType<typeof createApp>; socket?: string } = {}) {
+  async function call(
+    path: string,
+    init: RequestInit & { key?: string; target?: ReturnType<typeof createApp>; socket?: string } = {},
+  ) {
     const headers = new Headers(init.headers);
     if (init.key) headers.set("Authorization", `Bearer ${init.key}`);
     // `socket`: the peer address Ponder's node server passes in `c.env.incoming` (clientIp).
@@ -128,7 +131,13 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
     return { status: res.status, headers: res.headers, body, text };
   }
 
-  const intentBody = (over: Record<string, unknown> = {}) => ({ creator: CREATOR, name: "Test Coin", symbol: "TEST", first_buy_wei: "1000000000000000", ...over });
+  const intentBody = (over: Record<string, unknown> = {}) => ({
+    creator: CREATOR,
+    name: "Test Coin",
+    symbol: "TEST",
+    first_buy_wei: "1000000000000000",
+    ...over,
+  });
 
   function postIntent(key: string, idem: string | undefined, body: unknown, target?: ReturnType<typeof createApp>) {
     return call("/api/v1/evmchain/launches/intent", {
@@ -145,7 +154,10 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
 
   describe("store", () => {
     it("applies the migrations inside the configured schema, and re-opening is a no-op", async () => {
-      const tables = await executeRows<{ table_name: string }>(store, sql`select table_name from information_schema.tables where table_schema = ${schema} order by table_name`);
+      const tables = await executeRows<{ table_name: string }>(
+        store,
+        sql`select table_name from information_schema.tables where table_schema = ${schema} order by table_name`,
+      );
       expect(tables.map((r) => r.table_name)).toEqual([
         "__drizzle_migrations",
         "api_keys",
@@ -158,7 +170,10 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
       ]);
       if (kind === "postgres") {
         const again = await openStore({ kind: "postgres", url: TEST_DATABASE_URL, schema });
-        const applied = await executeRows<{ n: number }>(again, sql`select count(*)::int as n from ${sql.identifier(schema)}.__drizzle_migrations`);
+        const applied = await executeRows<{ n: number }>(
+          again,
+          sql`select count(*)::int as n from ${sql.identifier(schema)}.__drizzle_migrations`,
+        );
         // One row per migration in store/migrations (re-opening applied none twice).
         expect(applied[0]!.n).toBe(migrationJournal.entries.length);
         await again.close();
@@ -195,8 +210,14 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
 
     it("refuses a missing or non-Bearer Authorization with 401 missing_api_key", async () => {
       for (const authorization of [undefined, "", "Basic dXNlcjpwYXNz", "Bearer", "sk_live_abc"]) {
-        const res = await call(readPath, { headers: authorization === undefined ? {} : { Authorization: authorization } });
-        expect({ authorization, status: res.status, error: res.body.error }).toEqual({ authorization, status: 401, error: "missing_api_key" });
+        const res = await call(readPath, {
+          headers: authorization === undefined ? {} : { Authorization: authorization },
+        });
+        expect({ authorization, status: res.status, error: res.body.error }).toEqual({
+          authorization,
+          status: 401,
+          error: "missing_api_key",
+        });
         expect(res.headers.get("www-authenticate")).toMatch(/^Bearer realm="evmchain"/);
         expect(res.body.request_id).toBe(res.headers.get("x-request-id"));
       }
@@ -204,9 +225,13 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
 
     it("refuses malformed and unknown keys with 401 invalid_api_key", async () => {
       const unknown = `sk_live_${"A".repeat(43)}`;
-      for (const key of ["sk_live_short", "pk_live_" + "A".repeat(43), unknown, `${unknown}x`]) {
+      for (const key of ["sk_live_short", `pk_live_${"A".repeat(43)}`, unknown, `${unknown}x`]) {
         const res = await call(readPath, { key });
-        expect({ key, status: res.status, error: res.body.error }).toEqual({ key, status: 401, error: "invalid_api_key" });
+        expect({ key, status: res.status, error: res.body.error }).toEqual({
+          key,
+          status: 401,
+          error: "invalid_api_key",
+        });
         expect(res.text).not.toContain(key);
       }
     });
@@ -222,7 +247,10 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
 
     it("answers 403 insufficient_scope when the key lacks the endpoint's scope", async () => {
       const { secret, key } = await createApiKey(store, { wallet: CREATOR, createdVia: "cli" });
-      await store.db.update(apiKeys).set({ scopes: ["evmchain:launch:read"] }).where(eq(apiKeys.id, key.id));
+      await store.db
+        .update(apiKeys)
+        .set({ scopes: ["evmchain:launch:read"] })
+        .where(eq(apiKeys.id, key.id));
       const read = await call(readPath, { key: secret });
       expect({ status: read.status, error: read.body.error }).toEqual({ status: 403, error: "insufficient_scope" });
       expect(read.body.message).toContain("evmchain:market:read");
@@ -258,7 +286,8 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
       await awayFromMinuteEdge();
       const key = await newKey();
       // A second app on the same store stands for a second API process.
-      const second = kind === "postgres" ? await openStore({ kind: "postgres", url: TEST_DATABASE_URL, schema }) : store;
+      const second =
+        kind === "postgres" ? await openStore({ kind: "postgres", url: TEST_DATABASE_URL, schema }) : store;
       const other = makeApp({ store: second });
       try {
         for (let i = 1; i <= 60; i++) {
@@ -287,7 +316,10 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
     it("limits the public and session surfaces per client IP (X-Forwarded-For only behind a trusted proxy)", async () => {
       await awayFromMinuteEdge(5_000);
       // One trusted hop (TRUST_PROXY=1): the proxy at 127.0.0.1 appends the client's address.
-      const proxied = makeApp({ trustProxy: compileProxyTrust("1"), limits: { publicRequestsPerMinute: 3, sessionRequestsPerMinute: 2 } });
+      const proxied = makeApp({
+        trustProxy: compileProxyTrust("1"),
+        limits: { publicRequestsPerMinute: 3, sessionRequestsPerMinute: 2 },
+      });
       const ip = `203.0.113.${Math.floor(Math.random() * 250)}`;
       const via = (xff: string) => ({ target: proxied, socket: "127.0.0.1", headers: { "X-Forwarded-For": xff } });
       const statuses: number[] = [];
@@ -308,24 +340,54 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
       await awayFromMinuteEdge(5_000);
       // The issue's reproduction: TRUST_PROXY=1, limit 5, a client on 127.0.0.1 sending
       // `X-Forwarded-For: 10.0.0.$i, 127.0.0.1` seven times. Each request is the same client.
-      const trusting = makeApp({ trustProxy: compileProxyTrust("1"), limits: { publicRequestsPerMinute: 5, sessionRequestsPerMinute: 5 } });
+      const trusting = makeApp({
+        trustProxy: compileProxyTrust("1"),
+        limits: { publicRequestsPerMinute: 5, sessionRequestsPerMinute: 5 },
+      });
       const statuses: number[] = [];
       for (let i = 1; i <= 7; i++) {
-        statuses.push((await call("/api/public", { target: trusting, socket: "127.0.0.1", headers: { "X-Forwarded-For": `10.0.0.${i}, 127.0.0.1` } })).status);
+        statuses.push(
+          (
+            await call("/api/public", {
+              target: trusting,
+              socket: "127.0.0.1",
+              headers: { "X-Forwarded-For": `10.0.0.${i}, 127.0.0.1` },
+            })
+          ).status,
+        );
       }
       expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
       // Behind a listed proxy range: entries left of the first untrusted address are ignored.
-      const listed = makeApp({ trustProxy: compileProxyTrust("loopback, 10.0.0.0/8"), limits: { publicRequestsPerMinute: 5, sessionRequestsPerMinute: 5 } });
+      const listed = makeApp({
+        trustProxy: compileProxyTrust("loopback, 10.0.0.0/8"),
+        limits: { publicRequestsPerMinute: 5, sessionRequestsPerMinute: 5 },
+      });
       const client = `198.51.100.${Math.floor(Math.random() * 250)}`;
       const listedStatuses: number[] = [];
       for (let i = 1; i <= 7; i++) {
-        listedStatuses.push((await call("/api/public", { target: listed, socket: "10.1.2.3", headers: { "X-Forwarded-For": `192.0.2.${i}, ${client}, 10.9.9.9` } })).status);
+        listedStatuses.push(
+          (
+            await call("/api/public", {
+              target: listed,
+              socket: "10.1.2.3",
+              headers: { "X-Forwarded-For": `192.0.2.${i}, ${client}, 10.9.9.9` },
+            })
+          ).status,
+        );
       }
       expect(listedStatuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
       // The session surface keys the same way.
       const session: number[] = [];
       for (let i = 1; i <= 7; i++) {
-        session.push((await call("/api/evm/evmchain/session", { target: trusting, socket: "127.0.0.1", headers: { "X-Forwarded-For": `10.0.1.${i}, 127.0.0.2` } })).status);
+        session.push(
+          (
+            await call("/api/evm/evmchain/session", {
+              target: trusting,
+              socket: "127.0.0.1",
+              headers: { "X-Forwarded-For": `10.0.1.${i}, 127.0.0.2` },
+            })
+          ).status,
+        );
       }
       expect(session).toEqual([200, 200, 200, 200, 200, 429, 429]);
     });
@@ -333,21 +395,30 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
     it("enforces the daily coins-created quota on intents and exports the finalized quota", async () => {
       const limited = makeApp({ limits: { coinsCreatedPerDay: 2 } });
       const key = await newKey();
-      for (const i of [1, 2]) expect((await postIntent(key, `quota-${i}`, intentBody({ name: `Quota ${i}` }), limited)).status).toBe(201);
+      for (const i of [1, 2])
+        expect((await postIntent(key, `quota-${i}`, intentBody({ name: `Quota ${i}` }), limited)).status).toBe(201);
       const before = await launchCount();
       const third = await postIntent(key, "quota-3", intentBody({ name: "Quota 3" }), limited);
       expect({ status: third.status, error: third.body.error }).toEqual({ status: 429, error: "quota_exceeded" });
       expect(Number(third.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(await launchCount()).toBe(before);
       // Nothing kept for the refused request: the same key runs again once the quota allows.
-      const idem = (await store.db.select().from(idempotencyRecords).where(eq(idempotencyRecords.idempotencyKey, "quota-3"))).length;
+      const idem = (
+        await store.db.select().from(idempotencyRecords).where(eq(idempotencyRecords.idempotencyKey, "quota-3"))
+      ).length;
       expect(idem).toBe(0);
 
       const wallet = privateKeyToAccount(generatePrivateKey()).address;
-      for (let i = 1; i <= 3; i++) expect((await consumeCoinQuota(store, wallet, "coins_finalized", { limit: 3 })).used).toBe(i);
-      await expect(consumeCoinQuota(store, wallet, "coins_finalized", { limit: 3 })).rejects.toMatchObject({ code: "quota_exceeded", status: 429 });
+      for (let i = 1; i <= 3; i++)
+        expect((await consumeCoinQuota(store, wallet, "coins_finalized", { limit: 3 })).used).toBe(i);
+      await expect(consumeCoinQuota(store, wallet, "coins_finalized", { limit: 3 })).rejects.toMatchObject({
+        code: "quota_exceeded",
+        status: 429,
+      });
       // The default is the spec's 500 per day.
-      expect((await consumeCoinQuota(store, privateKeyToAccount(generatePrivateKey()).address, "coins_finalized")).limit).toBe(500);
+      expect(
+        (await consumeCoinQuota(store, privateKeyToAccount(generatePrivateKey()).address, "coins_finalized")).limit,
+      ).toBe(500);
     });
   });
 
@@ -355,10 +426,26 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
     async function session(target = app, url = `${BASE}/api/evm/evmchain/session`) {
       const res = await target.request(url);
       const setCookie = res.headers.get("set-cookie") ?? "";
-      return { res, setCookie, cookie: setCookie.split(";")[0]!, token: ((await res.json()) as { csrf_token: string }).csrf_token };
+      return {
+        res,
+        setCookie,
+        cookie: setCookie.split(";")[0]!,
+        token: ((await res.json()) as { csrf_token: string }).csrf_token,
+      };
     }
 
-    function sessionPost(path: string, opts: { cookie?: string; header?: string; bodyToken?: string; origin?: string | null; fetchSite?: string; contentType?: string; body?: Record<string, unknown> }) {
+    function sessionPost(
+      path: string,
+      opts: {
+        cookie?: string;
+        header?: string;
+        bodyToken?: string;
+        origin?: string | null;
+        fetchSite?: string;
+        contentType?: string;
+        body?: Record<string, unknown>;
+      },
+    ) {
       const headers: Record<string, string> = { "Content-Type": opts.contentType ?? "application/json" };
       if (opts.origin !== null) headers.Origin = opts.origin ?? new URL(BASE).origin;
       if (opts.fetchSite) headers["Sec-Fetch-Site"] = opts.fetchSite;
@@ -377,7 +464,9 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
       const again = await app.request(`${BASE}/api/evm/evmchain/session`, { headers: { Cookie: local.cookie } });
       expect(again.headers.get("set-cookie")).toBeNull();
       const remote = await session(app, "https://launch.example/api/evm/evmchain/session");
-      expect(remote.setCookie).toMatch(/^__Host-session=[A-Za-z0-9_-]{43}; .*Path=\/; .*HttpOnly; Secure; SameSite=Strict/);
+      expect(remote.setCookie).toMatch(
+        /^__Host-session=[A-Za-z0-9_-]{43}; .*Path=\/; .*HttpOnly; Secure; SameSite=Strict/,
+      );
     });
 
     it("refuses every session POST without a valid, matching token pair from the same origin, changing nothing", async () => {
@@ -396,18 +485,35 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
         ["no session cookie", { header: s.token, bodyToken: s.token }],
         ["cross-origin", { cookie: s.cookie, header: s.token, bodyToken: s.token, origin: "https://evil.example" }],
         ["null origin", { cookie: s.cookie, header: s.token, bodyToken: s.token, origin: "null" }],
-        ["no Origin, cross-site fetch", { cookie: s.cookie, header: s.token, bodyToken: s.token, origin: null, fetchSite: "cross-site" }],
+        [
+          "no Origin, cross-site fetch",
+          { cookie: s.cookie, header: s.token, bodyToken: s.token, origin: null, fetchSite: "cross-site" },
+        ],
         ["no Origin, no fetch metadata", { cookie: s.cookie, header: s.token, bodyToken: s.token, origin: null }],
-        ["form post", { cookie: s.cookie, header: s.token, bodyToken: s.token, contentType: "application/x-www-form-urlencoded" }],
+        [
+          "form post",
+          { cookie: s.cookie, header: s.token, bodyToken: s.token, contentType: "application/x-www-form-urlencoded" },
+        ],
       ];
       for (const [name, opts] of attacks) {
         const res = await sessionPost(path, { ...opts, body: { wallet } });
-        expect({ name, status: res.status, error: res.body.error }).toEqual({ name, status: 403, error: "csrf_failed" });
+        expect({ name, status: res.status, error: res.body.error }).toEqual({
+          name,
+          status: 403,
+          error: "csrf_failed",
+        });
       }
       expect((await store.db.select({ n: count() }).from(keyChallenges))[0]!.n).toBe(challengesBefore);
       const ok = await sessionPost(path, { cookie: s.cookie, header: s.token, bodyToken: s.token, body: { wallet } });
       expect(ok.status).toBe(200);
-      const sameOriginNoHeader = await sessionPost(path, { cookie: s.cookie, header: s.token, bodyToken: s.token, origin: null, fetchSite: "same-origin", body: { wallet } });
+      const sameOriginNoHeader = await sessionPost(path, {
+        cookie: s.cookie,
+        header: s.token,
+        bodyToken: s.token,
+        origin: null,
+        fetchSite: "same-origin",
+        body: { wallet },
+      });
       expect(sameOriginNoHeader.status).toBe(200);
     });
 
@@ -439,15 +545,24 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
       expect(use.status).toBe(400); // authenticated, then invalid_address
 
       const replay = await post("/api/evm/evmchain/api-keys", { wallet: account.address, signature });
-      expect({ status: replay.status, error: replay.body.error }).toEqual({ status: 400, error: "challenge_not_found" });
+      expect({ status: replay.status, error: replay.body.error }).toEqual({
+        status: 400,
+        error: "challenge_not_found",
+      });
 
       const c2 = await post("/api/evm/evmchain/api-keys/challenge", { wallet: account.address });
       const wrong = await devAccount(3).signMessage({ message: c2.body.message });
       const keysBefore = (await store.db.select({ n: count() }).from(apiKeys))[0]!.n;
       const refused = await post("/api/evm/evmchain/api-keys", { wallet: account.address, signature: wrong });
-      expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 401, error: "invalid_signature" });
+      expect({ status: refused.status, error: refused.body.error }).toEqual({
+        status: 401,
+        error: "invalid_signature",
+      });
       // The failed attempt burned the challenge; a correct signature now needs a new challenge.
-      const late = await post("/api/evm/evmchain/api-keys", { wallet: account.address, signature: await account.signMessage({ message: c2.body.message }) });
+      const late = await post("/api/evm/evmchain/api-keys", {
+        wallet: account.address,
+        signature: await account.signMessage({ message: c2.body.message }),
+      });
       expect(late.body.error).toBe("challenge_not_found");
       expect((await store.db.select({ n: count() }).from(apiKeys))[0]!.n).toBe(keysBefore);
 
@@ -475,10 +590,15 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
       expect(challenge.status).toBe(200);
       expect(challenge.body).toMatchObject({ purpose: "sign_in" });
       expect(challenge.body.message).toMatch(/^localhost:42069 wants you to sign in with your Ethereum account:\n0x/);
-      expect(challenge.body.message).toContain(`URI: http://localhost:42069\nVersion: 1\nChain ID: ${deployment.chainId}\nNonce: ${challenge.body.nonce}`);
+      expect(challenge.body.message).toContain(
+        `URI: http://localhost:42069\nVersion: 1\nChain ID: ${deployment.chainId}\nNonce: ${challenge.body.nonce}`,
+      );
       expect(challenge.body.message).toMatch(/\nExpiration Time: \d{4}-/);
       const keysBefore = (await store.db.select({ n: count() }).from(apiKeys))[0]!.n;
-      const signedIn = await post("/api/evm/evmchain/sign-in", { wallet: account.address, signature: await account.signMessage({ message: challenge.body.message }) });
+      const signedIn = await post("/api/evm/evmchain/sign-in", {
+        wallet: account.address,
+        signature: await account.signMessage({ message: challenge.body.message }),
+      });
       expect(signedIn.status).toBe(200);
       expect(signedIn.body).toMatchObject({ ok: true, wallet: account.address });
       expect(signedIn.body).not.toHaveProperty("api_key");
@@ -486,14 +606,23 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
       // Session fixation: the cookie known before the sign-in no longer works; the new one does,
       // with the same CSRF token.
       expect(s.cookie).not.toBe(before);
-      const stale = await sessionPost("/api/evm/evmchain/sign-out", { cookie: before, header: s.token, bodyToken: s.token, body: {} });
+      const stale = await sessionPost("/api/evm/evmchain/sign-out", {
+        cookie: before,
+        header: s.token,
+        bodyToken: s.token,
+        body: {},
+      });
       expect({ status: stale.status, error: stale.body.error }).toEqual({ status: 403, error: "csrf_failed" });
       const now = await call("/api/evm/evmchain/session", { headers: { Cookie: s.cookie } });
       expect(now.body).toMatchObject({ wallet: account.address });
 
       // Acting for another wallet is refused before anything is built or stored.
       const launchesBefore = (await store.db.select({ n: count() }).from(launches))[0]!.n;
-      const foreign = await post("/api/evm/evmchain/build-direct-v3-launch", { creator: devAccount(5).address, name: "Not Mine", symbol: "NOPE" });
+      const foreign = await post("/api/evm/evmchain/build-direct-v3-launch", {
+        creator: devAccount(5).address,
+        name: "Not Mine",
+        symbol: "NOPE",
+      });
       expect({ status: foreign.status, error: foreign.body.error }).toEqual({ status: 403, error: "wallet_mismatch" });
       const claim = await post("/api/evm/evmchain/build-creator-rewards-claim", { wallet: devAccount(5).address });
       expect({ status: claim.status, error: claim.body.error }).toEqual({ status: 403, error: "wallet_mismatch" });
@@ -502,7 +631,11 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
       // Sign-out forgets the wallet: the session surface acts for nobody.
       const out = await post("/api/evm/evmchain/sign-out", {});
       expect(out.body).toMatchObject({ ok: true, wallet: null });
-      const after = await post("/api/evm/evmchain/build-direct-v3-launch", { creator: account.address, name: "Signed Out", symbol: "OUT" });
+      const after = await post("/api/evm/evmchain/build-direct-v3-launch", {
+        creator: account.address,
+        name: "Signed Out",
+        symbol: "OUT",
+      });
       expect({ status: after.status, error: after.body.error }).toEqual({ status: 403, error: "sign_in_required" });
       expect((await store.db.select({ n: count() }).from(launches))[0]!.n).toBe(launchesBefore);
     });
@@ -511,10 +644,17 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
       const s = await session();
       const post = trackedPost(s);
       const account = devAccount(6);
-      const challenge = await post("/api/evm/evmchain/sign-in/challenge", { wallet: account.address, create_api_key: true });
+      const challenge = await post("/api/evm/evmchain/sign-in/challenge", {
+        wallet: account.address,
+        create_api_key: true,
+      });
       expect(challenge.body.purpose).toBe("sign_in_and_create_key");
       expect(challenge.body.message).toContain("create an API key");
-      const signedIn = await post("/api/evm/evmchain/sign-in", { wallet: account.address, signature: await account.signMessage({ message: challenge.body.message }), label: "laptop" });
+      const signedIn = await post("/api/evm/evmchain/sign-in", {
+        wallet: account.address,
+        signature: await account.signMessage({ message: challenge.body.message }),
+        label: "laptop",
+      });
       expect(signedIn.status).toBe(200);
       expect(signedIn.body).toMatchObject({ wallet: account.address, key: { wallet: account.address } });
       expect(signedIn.body.api_key).toMatch(/^sk_live_/);
@@ -522,25 +662,40 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
 
       // A plain sign-in challenge cannot create a key through the key route.
       const plain = await post("/api/evm/evmchain/sign-in/challenge", { wallet: account.address });
-      const viaKeyRoute = await post("/api/evm/evmchain/api-keys", { wallet: account.address, signature: await account.signMessage({ message: plain.body.message }) });
+      const viaKeyRoute = await post("/api/evm/evmchain/api-keys", {
+        wallet: account.address,
+        signature: await account.signMessage({ message: plain.body.message }),
+      });
       expect(viaKeyRoute.body.error).toBe("challenge_not_found");
 
       // An expired challenge is refused.
       const t = await session();
       const tPost = trackedPost(t);
       const late = await tPost("/api/evm/evmchain/sign-in/challenge", { wallet: account.address });
-      await store.db.update(keyChallenges).set({ expiresAtMs: Date.now() - 1 }).where(eq(keyChallenges.nonce, late.body.nonce));
-      const expired = await tPost("/api/evm/evmchain/sign-in", { wallet: account.address, signature: await account.signMessage({ message: late.body.message }) });
-      expect({ status: expired.status, error: expired.body.error }).toEqual({ status: 400, error: "challenge_not_found" });
+      await store.db
+        .update(keyChallenges)
+        .set({ expiresAtMs: Date.now() - 1 })
+        .where(eq(keyChallenges.nonce, late.body.nonce));
+      const expired = await tPost("/api/evm/evmchain/sign-in", {
+        wallet: account.address,
+        signature: await account.signMessage({ message: late.body.message }),
+      });
+      expect({ status: expired.status, error: expired.body.error }).toEqual({
+        status: 400,
+        error: "challenge_not_found",
+      });
       // A wrong signer burns the challenge and signs nothing in.
       const fresh = await tPost("/api/evm/evmchain/sign-in/challenge", { wallet: account.address });
-      const wrong = await tPost("/api/evm/evmchain/sign-in", { wallet: account.address, signature: await devAccount(7).signMessage({ message: fresh.body.message }) });
+      const wrong = await tPost("/api/evm/evmchain/sign-in", {
+        wallet: account.address,
+        signature: await devAccount(7).signMessage({ message: fresh.body.message }),
+      });
       expect({ status: wrong.status, error: wrong.body.error }).toEqual({ status: 401, error: "invalid_signature" });
       expect((await call("/api/evm/evmchain/session", { headers: { Cookie: t.cookie } })).body.wallet).toBeNull();
     });
   });
 
-  describe("abuse limits: per-wallet quotas and keys, per-session bounds (docs/trust.md \"Limits\")", () => {
+  describe('abuse limits: per-wallet quotas and keys, per-session bounds (docs/trust.md "Limits")', () => {
     type App = ReturnType<typeof createApp>;
     const fresh = () => privateKeyToAccount(generatePrivateKey());
     async function newSession(target: App, headers: Record<string, string> = {}) {
@@ -552,11 +707,22 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
       return call(`/api/evm/evmchain/${path}`, {
         target,
         method: "POST",
-        headers: { "Content-Type": "application/json", Origin: new URL(BASE).origin, Cookie: s.cookie, "X-CSRF-Token": s.token },
+        headers: {
+          "Content-Type": "application/json",
+          Origin: new URL(BASE).origin,
+          Cookie: s.cookie,
+          "X-CSRF-Token": s.token,
+        },
         body: JSON.stringify({ ...body, csrf_token: s.token }),
       });
     }
-    const activeKeysOf = async (wallet: string) => (await store.db.select({ n: count() }).from(apiKeys).where(and(eq(apiKeys.wallet, wallet), isNull(apiKeys.revokedAtMs))))[0]!.n;
+    const activeKeysOf = async (wallet: string) =>
+      (
+        await store.db
+          .select({ n: count() })
+          .from(apiKeys)
+          .where(and(eq(apiKeys.wallet, wallet), isNull(apiKeys.revokedAtMs)))
+      )[0]!.n;
 
     it("counts the daily coin quota per wallet over all its keys; another wallet is not affected", async () => {
       const limited = makeApp({ limits: { coinsCreatedPerDay: 2 } });
@@ -571,17 +737,25 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
       expect(third.body.message).toMatch(/per wallet/);
       expect(Number(third.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(await launchCount()).toBe(before);
-      expect((await postIntent(await newKey(), "pw-4", intentBody({ name: "Per Wallet 4" }), limited)).status).toBe(201);
+      expect((await postIntent(await newKey(), "pw-4", intentBody({ name: "Per Wallet 4" }), limited)).status).toBe(
+        201,
+      );
       // Concurrent intents from several keys of one wallet never overshoot the wallet's quota.
       const racer = fresh().address;
       const keys = [await newKey(racer), await newKey(racer), await newKey(racer)];
-      const raced = await Promise.all(Array.from({ length: 6 }, (_, i) => postIntent(keys[i % 3]!, `pw-race-${kind}-${i}`, intentBody({ name: `Race ${i}` }), limited)));
+      const raced = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          postIntent(keys[i % 3]!, `pw-race-${kind}-${i}`, intentBody({ name: `Race ${i}` }), limited),
+        ),
+      );
       expect(raced.map((r) => r.status).sort()).toEqual([201, 201, 429, 429, 429, 429]);
     });
 
     it("caps a wallet's active keys in createApiKey (the CLI's path): 12 concurrent creations make exactly the cap", async () => {
       const wallet = fresh().address;
-      const results = await Promise.allSettled(Array.from({ length: 12 }, () => createApiKey(store, { wallet, createdVia: "cli", maxActiveKeys: 4 })));
+      const results = await Promise.allSettled(
+        Array.from({ length: 12 }, () => createApiKey(store, { wallet, createdVia: "cli", maxActiveKeys: 4 })),
+      );
       expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(4);
       const refused = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
       expect(refused).toHaveLength(8);
@@ -591,33 +765,54 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
       const [oldest] = await listApiKeys(store, wallet);
       await revokeApiKey(store, oldest!.id);
       await createApiKey(store, { wallet, createdVia: "cli", maxActiveKeys: 4 });
-      await expect(createApiKey(store, { wallet, createdVia: "cli", maxActiveKeys: 4 })).rejects.toBeInstanceOf(ActiveKeyLimitError);
+      await expect(createApiKey(store, { wallet, createdVia: "cli", maxActiveKeys: 4 })).rejects.toBeInstanceOf(
+        ActiveKeyLimitError,
+      );
       expect(await activeKeysOf(wallet)).toBe(4);
       const other = fresh().address;
       for (let i = 0; i < 10; i++) await createApiKey(store, { wallet: other, createdVia: "cli" });
-      await expect(createApiKey(store, { wallet: other, createdVia: "cli" })).rejects.toMatchObject({ name: "ActiveKeyLimitError", limit: 10 });
+      await expect(createApiKey(store, { wallet: other, createdVia: "cli" })).rejects.toMatchObject({
+        name: "ActiveKeyLimitError",
+        limit: 10,
+      });
     });
 
-    it.runIf(kind === "pglite")("caps a wallet's active keys in the keys CLI (npm run keys -- create): exit 1 with the reason at the cap, nothing created", () => {
-      const cliDir = mkdtempSync(join(tmpdir(), "keys-cli-"));
-      try {
-        const wallet = fresh().address;
-        const keysCli = (...args: string[]) =>
-          spawnSync(process.execPath, [join("node_modules", "tsx", "dist", "cli.mjs"), "scripts/keys.ts", ...args], {
-            env: { ...process.env, DATABASE_URL: "", STORE_PGLITE_DIR: cliDir, STORE_SCHEMA: "launch_store", API_KEYS_PER_WALLET: "2" },
-            encoding: "utf8",
-            timeout: 60_000,
-          });
-        const runs = [keysCli("create", "--wallet", wallet), keysCli("create", "--wallet", wallet), keysCli("create", "--wallet", wallet)];
-        expect(runs.map((r) => r.status), runs.map((r) => r.stderr).join("\n")).toEqual([0, 0, 1]);
-        expect(runs[2]!.stderr).toContain(`already has 2 active API keys`);
-        expect(runs[2]!.stdout).not.toContain("sk_live_");
-        const listed = keysCli("list", "--wallet", wallet, "--json");
-        expect(JSON.parse(listed.stdout)).toHaveLength(2);
-      } finally {
-        rmSync(cliDir, { recursive: true, force: true });
-      }
-    });
+    it.runIf(kind === "pglite")(
+      "caps a wallet's active keys in the keys CLI (npm run keys -- create): exit 1 with the reason at the cap, nothing created",
+      () => {
+        const cliDir = mkdtempSync(join(tmpdir(), "keys-cli-"));
+        try {
+          const wallet = fresh().address;
+          const keysCli = (...args: string[]) =>
+            spawnSync(process.execPath, [join("node_modules", "tsx", "dist", "cli.mjs"), "scripts/keys.ts", ...args], {
+              env: {
+                ...process.env,
+                DATABASE_URL: "",
+                STORE_PGLITE_DIR: cliDir,
+                STORE_SCHEMA: "launch_store",
+                API_KEYS_PER_WALLET: "2",
+              },
+              encoding: "utf8",
+              timeout: 60_000,
+            });
+          const runs = [
+            keysCli("create", "--wallet", wallet),
+            keysCli("create", "--wallet", wallet),
+            keysCli("create", "--wallet", wallet),
+          ];
+          expect(
+            runs.map((r) => r.status),
+            runs.map((r) => r.stderr).join("\n"),
+          ).toEqual([0, 0, 1]);
+          expect(runs[2]!.stderr).toContain(`already has 2 active API keys`);
+          expect(runs[2]!.stdout).not.toContain("sk_live_");
+          const listed = keysCli("list", "--wallet", wallet, "--json");
+          expect(JSON.parse(listed.stdout)).toHaveLength(2);
+        } finally {
+          rmSync(cliDir, { recursive: true, force: true });
+        }
+      },
+    );
 
     it("caps a wallet's active keys on the browser path: concurrent signed creations from 5 sessions make exactly the cap, then 409 key_limit_reached", async () => {
       const capped = makeApp({ limits: { activeKeysPerWallet: 2 } });
@@ -629,29 +824,39 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
         expect(challenge.status).toBe(200);
         signed.push({ s, signature: await account.signMessage({ message: challenge.body.message }) });
       }
-      const created = await Promise.all(signed.map(({ s, signature }) => post(capped, s, "api-keys", { wallet: account.address, signature })));
+      const created = await Promise.all(
+        signed.map(({ s, signature }) => post(capped, s, "api-keys", { wallet: account.address, signature })),
+      );
       const statuses = created.map((r) => r.status).sort();
       expect(statuses).toEqual([201, 201, 409, 409, 409]);
-      for (const r of created.filter((x) => x.status === 409)) expect(r.body).toMatchObject({ ok: false, error: "key_limit_reached" });
+      for (const r of created.filter((x) => x.status === 409))
+        expect(r.body).toMatchObject({ ok: false, error: "key_limit_reached" });
       expect(await activeKeysOf(account.address)).toBe(2);
       // At the cap a wallet gets no challenge to sign.
       const s = await newSession(capped);
       const refused = await post(capped, s, "api-keys/challenge", { wallet: account.address });
-      expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 409, error: "key_limit_reached" });
+      expect({ status: refused.status, error: refused.body.error }).toEqual({
+        status: 409,
+        error: "key_limit_reached",
+      });
     });
 
     it("bounds open key challenges per session (race-free): 429 session_limit_reached with Retry-After, nothing stored", async () => {
       const bounded = makeApp({ limits: { openChallengesPerSession: 2 } });
       const s = await newSession(bounded);
       const wallet = fresh().address;
-      const results = await Promise.all(Array.from({ length: 6 }, () => post(bounded, s, "api-keys/challenge", { wallet })));
+      const results = await Promise.all(
+        Array.from({ length: 6 }, () => post(bounded, s, "api-keys/challenge", { wallet })),
+      );
       expect(results.map((r) => r.status).sort()).toEqual([200, 200, 429, 429, 429, 429]);
       const over = results.find((r) => r.status === 429)!;
       expect(over.body).toMatchObject({ ok: false, error: "session_limit_reached" });
       const retryAfter = Number(over.headers.get("retry-after"));
       expect(retryAfter).toBeGreaterThan(0);
       expect(retryAfter).toBeLessThanOrEqual(300);
-      expect((await store.db.select({ n: count() }).from(keyChallenges).where(eq(keyChallenges.wallet, wallet)))[0]!.n).toBe(2);
+      expect(
+        (await store.db.select({ n: count() }).from(keyChallenges).where(eq(keyChallenges.wallet, wallet)))[0]!.n,
+      ).toBe(2);
       // Another session has its own bound.
       expect((await post(bounded, await newSession(bounded), "api-keys/challenge", { wallet })).status).toBe(200);
     });
@@ -663,7 +868,11 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
       const statuses: number[] = [];
       let first = "";
       for (let i = 0; i < 3; i++) {
-        const res = await proxied.request(`${BASE}/api/evm/evmchain/session`, { headers: { "X-Forwarded-For": ip } }, { incoming: { socket: { remoteAddress: "127.0.0.1" } } });
+        const res = await proxied.request(
+          `${BASE}/api/evm/evmchain/session`,
+          { headers: { "X-Forwarded-For": ip } },
+          { incoming: { socket: { remoteAddress: "127.0.0.1" } } },
+        );
         statuses.push(res.status);
         if (i === 0) first = (res.headers.get("set-cookie") ?? "").split(";")[0]!;
         if (res.status === 429) {
@@ -674,45 +883,136 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
       }
       expect(statuses).toEqual([200, 200, 429]);
       // A client with a live session keeps using it.
-      expect((await proxied.request(`${BASE}/api/evm/evmchain/session`, { headers: { "X-Forwarded-For": ip, Cookie: first } })).status).toBe(200);
+      expect(
+        (
+          await proxied.request(`${BASE}/api/evm/evmchain/session`, {
+            headers: { "X-Forwarded-For": ip, Cookie: first },
+          })
+        ).status,
+      ).toBe(200);
     });
 
     it("bounds open session builds per session (race-free) before any RPC work", async () => {
       const bounded = makeApp({ limits: { openBuildsPerSession: 2 } });
       // Signed in as the creator (EIP-4361): the session surface builds only for that wallet.
-      const signed = await signedInSession(async (path, init) => bounded.request(`${BASE}${path}`, init), new URL(BASE).origin, devAccount(1));
+      const signed = await signedInSession(
+        async (path, init) => bounded.request(`${BASE}${path}`, init),
+        new URL(BASE).origin,
+        devAccount(1),
+      );
       const s = { cookie: signed.cookie, token: signed.csrf };
       const body = (i: number) => ({ creator: CREATOR, name: `Bound ${i}`, symbol: `BND${i}`, first_buy_wei: "0" });
       const results = await Promise.all([1, 2, 3, 4].map((i) => post(bounded, s, "build-direct-v3-launch", body(i))));
-      expect(results.map((r) => r.status).sort(), JSON.stringify(results.map((r) => r.body))).toEqual([200, 200, 429, 429]);
+      expect(results.map((r) => r.status).sort(), JSON.stringify(results.map((r) => r.body))).toEqual([
+        200, 200, 429, 429,
+      ]);
       const over = results.find((r) => r.status === 429)!;
       expect(over.body).toMatchObject({ ok: false, error: "session_limit_reached" });
       expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(86_000);
-      const stored = await store.db.select({ id: launches.id }).from(launches).where(and(eq(launches.surface, "session"), inArray(launches.name, ["Bound 1", "Bound 2", "Bound 3", "Bound 4"])));
+      const stored = await store.db
+        .select({ id: launches.id })
+        .from(launches)
+        .where(
+          and(eq(launches.surface, "session"), inArray(launches.name, ["Bound 1", "Bound 2", "Bound 3", "Bound 4"])),
+        );
       expect(stored).toHaveLength(2);
     });
 
     it("housekeeping deletes expired sessions and challenges and stale session builds, never a confirmed launch", async () => {
       const nowMs = Date.now();
       const sessionId = `hk-${kind}-${nowMs}`;
-      const base = { chainId: 4663, factory: deployment.contracts.launchFactory, creator: CREATOR, name: "Old", symbol: "OLD", firstBuyWei: "0", slippageBps: 300, metadataSha256: "0".repeat(64) };
+      const base = {
+        chainId: 4663,
+        factory: deployment.contracts.launchFactory,
+        creator: CREATOR,
+        name: "Old",
+        symbol: "OLD",
+        firstBuyWei: "0",
+        slippageBps: 300,
+        metadataSha256: "0".repeat(64),
+      };
       const old = nowMs - 25 * 3_600_000;
       await store.db.insert(launches).values([
-        { ...base, id: `lnch_hk_built_${kind}`, surface: "session", sessionId, state: "built", createdAtMs: old, updatedAtMs: old },
-        { ...base, id: `lnch_hk_fresh_${kind}`, surface: "session", sessionId, state: "built", createdAtMs: nowMs, updatedAtMs: nowMs },
-        { ...base, id: `lnch_hk_conf_${kind}`, surface: "session", sessionId, state: "confirmed", createdAtMs: old, updatedAtMs: old },
-        { ...base, id: `lnch_hk_v1_${kind}`, surface: "v1", apiKeyId: "key_x", state: "built", createdAtMs: old, updatedAtMs: old },
+        {
+          ...base,
+          id: `lnch_hk_built_${kind}`,
+          surface: "session",
+          sessionId,
+          state: "built",
+          createdAtMs: old,
+          updatedAtMs: old,
+        },
+        {
+          ...base,
+          id: `lnch_hk_fresh_${kind}`,
+          surface: "session",
+          sessionId,
+          state: "built",
+          createdAtMs: nowMs,
+          updatedAtMs: nowMs,
+        },
+        {
+          ...base,
+          id: `lnch_hk_conf_${kind}`,
+          surface: "session",
+          sessionId,
+          state: "confirmed",
+          createdAtMs: old,
+          updatedAtMs: old,
+        },
+        {
+          ...base,
+          id: `lnch_hk_v1_${kind}`,
+          surface: "v1",
+          apiKeyId: "key_x",
+          state: "built",
+          createdAtMs: old,
+          updatedAtMs: old,
+        },
       ]);
-      await store.db.insert(keyChallenges).values({ nonce: `hk-${kind}-${nowMs}`, sessionId, wallet: CREATOR, message: "m", issuedAtMs: old, expiresAtMs: old + 300_000 });
+      await store.db.insert(keyChallenges).values({
+        nonce: `hk-${kind}-${nowMs}`,
+        sessionId,
+        wallet: CREATOR,
+        message: "m",
+        issuedAtMs: old,
+        expiresAtMs: old + 300_000,
+      });
       await store.db.insert(sessions).values([
         { id: `${sessionId}-expired`, csrfSecret: "s", createdAtMs: old, expiresAtMs: old + 86_400_000 },
         { id: `${sessionId}-live`, csrfSecret: "s", createdAtMs: nowMs, expiresAtMs: nowMs + 86_400_000 },
       ]);
       await pruneExpired(store, nowMs);
-      expect((await store.db.select({ id: sessions.id }).from(sessions).where(inArray(sessions.id, [`${sessionId}-expired`, `${sessionId}-live`]))).map((r) => r.id)).toEqual([`${sessionId}-live`]);
-      const left = (await store.db.select({ id: launches.id }).from(launches).where(inArray(launches.id, [`lnch_hk_built_${kind}`, `lnch_hk_fresh_${kind}`, `lnch_hk_conf_${kind}`, `lnch_hk_v1_${kind}`]))).map((r) => r.id).sort();
+      expect(
+        (
+          await store.db
+            .select({ id: sessions.id })
+            .from(sessions)
+            .where(inArray(sessions.id, [`${sessionId}-expired`, `${sessionId}-live`]))
+        ).map((r) => r.id),
+      ).toEqual([`${sessionId}-live`]);
+      const left = (
+        await store.db
+          .select({ id: launches.id })
+          .from(launches)
+          .where(
+            inArray(launches.id, [
+              `lnch_hk_built_${kind}`,
+              `lnch_hk_fresh_${kind}`,
+              `lnch_hk_conf_${kind}`,
+              `lnch_hk_v1_${kind}`,
+            ]),
+          )
+      )
+        .map((r) => r.id)
+        .sort();
       expect(left).toEqual([`lnch_hk_conf_${kind}`, `lnch_hk_fresh_${kind}`, `lnch_hk_v1_${kind}`]);
-      expect(await store.db.select().from(keyChallenges).where(eq(keyChallenges.nonce, `hk-${kind}-${nowMs}`))).toHaveLength(0);
+      expect(
+        await store.db
+          .select()
+          .from(keyChallenges)
+          .where(eq(keyChallenges.nonce, `hk-${kind}-${nowMs}`)),
+      ).toHaveLength(0);
     });
   });
 
@@ -720,17 +1020,28 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
     it("requires a valid Idempotency-Key", async () => {
       const key = await newKey();
       const missing = await postIntent(key, undefined, intentBody());
-      expect({ status: missing.status, error: missing.body.error }).toEqual({ status: 400, error: "idempotency_key_missing" });
+      expect({ status: missing.status, error: missing.body.error }).toEqual({
+        status: 400,
+        error: "idempotency_key_missing",
+      });
       for (const bad of ["x".repeat(256), "has space", "tab\tkey", '""']) {
         const res = await postIntent(key, bad, intentBody());
-        expect({ bad, status: res.status, error: res.body.error }).toEqual({ bad, status: 400, error: "idempotency_key_invalid" });
+        expect({ bad, status: res.status, error: res.body.error }).toEqual({
+          bad,
+          status: 400,
+          error: "idempotency_key_invalid",
+        });
       }
     });
 
     it("creates one intent and replays the stored response byte for byte", async () => {
       const key = await newKey();
       const before = await launchCount();
-      const first = await postIntent(key, "replay-1", intentBody({ description: "hello", website_url: "https://example.com" }));
+      const first = await postIntent(
+        key,
+        "replay-1",
+        intentBody({ description: "hello", website_url: "https://example.com" }),
+      );
       expect(first.status).toBe(201);
       expect(first.body.launch_id).toMatch(/^lnch_[0-9a-f]{24}$/);
       expect(first.body.state).toBe("intent_created");
@@ -746,19 +1057,31 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
       expect(first.body.intent.expires_at_sec - first.body.intent.issued_at_sec).toBe(900);
 
       // Same key, same body in another key order and spacing: the same bytes, no second intent.
-      const again = await postIntent(key, "replay-1", `{ "website_url": "https://example.com", "first_buy_wei": "1000000000000000",
-        "symbol": "TEST", "name": "Test Coin", "creator": "${CREATOR}", "description": "hello" }`);
+      const again = await postIntent(
+        key,
+        "replay-1",
+        `{ "website_url": "https://example.com", "first_buy_wei": "1000000000000000",
+        "symbol": "TEST", "name": "Test Coin", "creator": "${CREATOR}", "description": "hello" }`,
+      );
       expect(again.status).toBe(201);
       expect(again.text).toBe(first.text);
       expect(again.headers.get("content-type")).toBe(first.headers.get("content-type"));
       expect(again.headers.get("idempotent-replayed")).toBe("true");
       expect(await launchCount()).toBe(before + 1);
       const row = (await store.db.select().from(launches).where(eq(launches.id, first.body.launch_id)))[0]!;
-      expect(row).toMatchObject({ state: "intent_created", creator: CREATOR, intentMessage: message, factory: deployment.contracts.launchFactory });
+      expect(row).toMatchObject({
+        state: "intent_created",
+        creator: CREATOR,
+        intentMessage: message,
+        factory: deployment.contracts.launchFactory,
+      });
 
       // Same key, different body: 422, nothing created.
       const mismatch = await postIntent(key, "replay-1", intentBody({ name: "Other" }));
-      expect({ status: mismatch.status, error: mismatch.body.error }).toEqual({ status: 422, error: "idempotency_key_mismatch" });
+      expect({ status: mismatch.status, error: mismatch.body.error }).toEqual({
+        status: 422,
+        error: "idempotency_key_mismatch",
+      });
       // The key is scoped per API key: another key may use the same value.
       const otherKey = await postIntent(await newKey(), "replay-1", intentBody());
       expect(otherKey.status).toBe(201);
@@ -768,37 +1091,65 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
 
     it("answers 409 while the same key is in flight, and takes over a reservation whose request died", async () => {
       const secret = await newKey();
-      const keyId = (await store.db.select().from(apiKeys).where(eq(apiKeys.keyHash, hashApiKey(secret))))[0]!.id;
+      const keyId = (
+        await store.db
+          .select()
+          .from(apiKeys)
+          .where(eq(apiKeys.keyHash, hashApiKey(secret)))
+      )[0]!.id;
       const body = intentBody();
       const { requestFingerprint } = await import("../api/middleware/idempotency");
       const fingerprint = requestFingerprint("POST", "/api/v1/evmchain/launches/intent", JSON.stringify(body));
       // Another process holds the key right now.
       expect((await reserveIdempotencyKey(store, { scope: keyId, key: "busy-1", fingerprint })).kind).toBe("reserved");
       const busy = await postIntent(secret, "busy-1", body);
-      expect({ status: busy.status, error: busy.body.error }).toEqual({ status: 409, error: "idempotency_in_progress" });
+      expect({ status: busy.status, error: busy.body.error }).toEqual({
+        status: 409,
+        error: "idempotency_in_progress",
+      });
       expect(busy.headers.get("retry-after")).toBe("1");
       // A reservation made 2 minutes ago whose request never finished is taken over.
-      expect((await reserveIdempotencyKey(store, { scope: keyId, key: "stale-1", fingerprint, nowMs: Date.now() - 120_000 })).kind).toBe("reserved");
+      expect(
+        (await reserveIdempotencyKey(store, { scope: keyId, key: "stale-1", fingerprint, nowMs: Date.now() - 120_000 }))
+          .kind,
+      ).toBe("reserved");
       const takeover = await postIntent(secret, "stale-1", body);
       expect(takeover.status).toBe(201);
     });
 
     it("fences a reservation that was taken over: its holder can neither complete nor release it, and the takeover's answer is replayed", async () => {
       const secret = await newKey();
-      const keyId = (await store.db.select().from(apiKeys).where(eq(apiKeys.keyHash, hashApiKey(secret))))[0]!.id;
+      const keyId = (
+        await store.db
+          .select()
+          .from(apiKeys)
+          .where(eq(apiKeys.keyHash, hashApiKey(secret)))
+      )[0]!.id;
       const body = intentBody({ name: "Fenced" });
       const { requestFingerprint } = await import("../api/middleware/idempotency");
       const { completeIdempotencyKey, releaseIdempotencyKey } = await import("../store/idempotency");
       const fingerprint = requestFingerprint("POST", "/api/v1/evmchain/launches/intent", JSON.stringify(body));
       // A request that reserved 2 minutes ago and is still running (not dead, just slow).
-      const slow = await reserveIdempotencyKey(store, { scope: keyId, key: "fenced-1", fingerprint, nowMs: Date.now() - 120_000 });
+      const slow = await reserveIdempotencyKey(store, {
+        scope: keyId,
+        key: "fenced-1",
+        fingerprint,
+        nowMs: Date.now() - 120_000,
+      });
       if (slow.kind !== "reserved") throw new Error(`expected a reservation, got ${slow.kind}`);
       const before = await launchCount();
       const takeover = await postIntent(secret, "fenced-1", body);
       expect(takeover.status).toBe(201);
       // The slow request finishes late: its completion and its release change nothing.
       const late = { scope: keyId, key: "fenced-1", lockedUntilMs: slow.lockedUntilMs };
-      expect(await completeIdempotencyKey(store, { ...late, status: 201, contentType: "application/json", body: new TextEncoder().encode("{}") })).toBe(false);
+      expect(
+        await completeIdempotencyKey(store, {
+          ...late,
+          status: 201,
+          contentType: "application/json",
+          body: new TextEncoder().encode("{}"),
+        }),
+      ).toBe(false);
       await releaseIdempotencyKey(store, late);
       const replay = await postIntent(secret, "fenced-1", body);
       expect(replay.headers.get("idempotent-replayed")).toBe("true");
@@ -809,7 +1160,9 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
     it("creates exactly one intent from 50 concurrent requests with the same key", async () => {
       const key = await newKey();
       const before = await launchCount();
-      const results = await Promise.all(Array.from({ length: 50 }, () => postIntent(key, "concurrent-1", intentBody({ name: "Fifty" }))));
+      const results = await Promise.all(
+        Array.from({ length: 50 }, () => postIntent(key, "concurrent-1", intentBody({ name: "Fifty" }))),
+      );
       const created = results.filter((r) => r.status === 201);
       const busy = results.filter((r) => r.status === 409);
       expect(created.length + busy.length).toBe(50);
@@ -846,11 +1199,18 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
       ];
       for (const [name, extra] of cases) {
         const res = await postIntent(key, `forbidden-${name.replaceAll(" ", "-")}`, intentBody(extra));
-        expect({ name, status: res.status, error: res.body.error }).toEqual({ name, status: 400, error: "forbidden_field" });
+        expect({ name, status: res.status, error: res.body.error }).toEqual({
+          name,
+          status: 400,
+          error: "forbidden_field",
+        });
         expect(res.text).not.toContain(privateKey.slice(2));
       }
       expect(await launchCount()).toBe(before);
-      const kept = await store.db.select().from(idempotencyRecords).where(sql`${idempotencyRecords.idempotencyKey} like 'forbidden-%'`);
+      const kept = await store.db
+        .select()
+        .from(idempotencyRecords)
+        .where(sql`${idempotencyRecords.idempotencyKey} like 'forbidden-%'`);
       expect(kept).toEqual([]);
     });
 
@@ -874,7 +1234,11 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
         [{ twitter_url: "https://evil.example/x" }, "invalid_request", "twitter_url"],
         [{ telegram_url: "https://t.me.evil.example/x" }, "invalid_request", "telegram_url"],
         [{ surprise: 1 }, "invalid_request", "surprise"],
-        [{ image_url: "https://elsewhere.example/media/0123456789abcdef0123456789abcdef.png" }, "invalid_image_url", "image_url"],
+        [
+          { image_url: "https://elsewhere.example/media/0123456789abcdef0123456789abcdef.png" },
+          "invalid_image_url",
+          "image_url",
+        ],
         [{ image_url: `${BASE}/media/0123456789abcdef0123456789abcdef.png` }, "invalid_image_url", "image_url"],
       ];
       for (const [extra, error, field] of cases) {
@@ -890,7 +1254,8 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
   describe("media upload", () => {
     function upload(key: string | undefined, file: Uint8Array | string | null, name = "logo.png", type = "image/png") {
       const form = new FormData();
-      if (file !== null) form.append("image", new File([typeof file === "string" ? file : Buffer.from(file)], name, { type }));
+      if (file !== null)
+        form.append("image", new File([typeof file === "string" ? file : Buffer.from(file)], name, { type }));
       return call("/api/v1/evmchain/media/upload", { method: "POST", key, body: form });
     }
 
@@ -910,7 +1275,10 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
       expect((await sharp(bytes).metadata()).format).toBe("png");
       expect(bytes.byteLength).toBe(res.body.byte_length);
       const wrongExt = await call(new URL(res.body.image_url).pathname.replace(".png", ".gif"));
-      expect({ status: wrongExt.status, error: wrongExt.body.error }).toEqual({ status: 404, error: "media_not_found" });
+      expect({ status: wrongExt.status, error: wrongExt.body.error }).toEqual({
+        status: 404,
+        error: "media_not_found",
+      });
 
       const intent = await postIntent(key, "with-image", intentBody({ image_url: res.body.image_url }));
       expect(intent.status).toBe(201);
@@ -930,11 +1298,20 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
         ["no file field", null, "image_missing"],
         ["empty file", new Uint8Array(), "image_missing"],
         ["text named .png", "hello, I am text", "image_type_unsupported"],
-        ["SVG", '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', "image_type_unsupported", "image/svg+xml"],
+        [
+          "SVG",
+          '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+          "image_type_unsupported",
+          "image/svg+xml",
+        ],
         ["BMP", fx.bmp(), "image_type_unsupported"],
         ["truncated PNG", png.subarray(0, Math.floor(png.length / 2)), "image_corrupt"],
         ["PNG + ZIP polyglot", Buffer.concat([png, fx.zipArchive()]), "image_polyglot"],
-        ["PNG + HTML polyglot", Buffer.concat([png, Buffer.from("<html><script>alert(1)</script></html>")]), "image_polyglot"],
+        [
+          "PNG + HTML polyglot",
+          Buffer.concat([png, Buffer.from("<html><script>alert(1)</script></html>")]),
+          "image_polyglot",
+        ],
         ["decompression bomb (declares 50000x50000)", fx.pngDeclaring(50_000, 50_000), "image_dimensions_exceeded"],
         ["oversize (3 MiB)", Buffer.concat([png, Buffer.alloc(3 * 1024 * 1024)]), "image_too_large"],
       ];
@@ -943,10 +1320,26 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
         expect({ name, status: res.status, error: res.body.error }).toEqual({ name, status: 400, error });
       }
       // Raw bytes are not multipart, so the app's body parser reads them as JSON and refuses them.
-      const notMultipart = await call("/api/v1/evmchain/media/upload", { method: "POST", key, headers: { "Content-Type": "image/png" }, body: Buffer.from(png) });
-      expect({ status: notMultipart.status, error: notMultipart.body.error }).toEqual({ status: 400, error: "invalid_request" });
-      const jsonInstead = await call("/api/v1/evmchain/media/upload", { method: "POST", key, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ image: "iVBORw0KGgo=" }) });
-      expect({ status: jsonInstead.status, error: jsonInstead.body.error }).toEqual({ status: 400, error: "image_missing" });
+      const notMultipart = await call("/api/v1/evmchain/media/upload", {
+        method: "POST",
+        key,
+        headers: { "Content-Type": "image/png" },
+        body: Buffer.from(png),
+      });
+      expect({ status: notMultipart.status, error: notMultipart.body.error }).toEqual({
+        status: 400,
+        error: "invalid_request",
+      });
+      const jsonInstead = await call("/api/v1/evmchain/media/upload", {
+        method: "POST",
+        key,
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ image: "iVBORw0KGgo=" }),
+      });
+      expect({ status: jsonInstead.status, error: jsonInstead.body.error }).toEqual({
+        status: 400,
+        error: "image_missing",
+      });
       expect(await mediaCount()).toBe(before);
     });
   });
@@ -979,8 +1372,13 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
       const res = await call("/api/public");
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ ok: true, version: "public-v1", base_url: `${BASE}/api/public` });
-      for (const field of ["name", "docs", "well_known", "authentication", "endpoints", "feeds"]) expect(res.body).toHaveProperty(field);
-      expect(res.body.feeds).toEqual([`${BASE}/feed/new-launches.xml`, `${BASE}/feed/big-buys.xml`, `${BASE}/feed/graduations.xml`]);
+      for (const field of ["name", "docs", "well_known", "authentication", "endpoints", "feeds"])
+        expect(res.body).toHaveProperty(field);
+      expect(res.body.feeds).toEqual([
+        `${BASE}/feed/new-launches.xml`,
+        `${BASE}/feed/big-buys.xml`,
+        `${BASE}/feed/graduations.xml`,
+      ]);
       expect(res.headers.get("ratelimit-policy")).toBe("600;w=60");
     });
 
@@ -994,14 +1392,29 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
         publicClient: createPublicClient({ transport: http(secretUrl, { retryCount: 0, timeout: 1_000 }) }),
       });
       const logged: string[] = [];
-      const spy = vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(" ")));
+      const spy = vi
+        .spyOn(console, "error")
+        .mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(" ")));
       const bodies: string[] = [];
       try {
         const status = await call("/api/evm/evmchain/status", { target: leaky });
         expect(status.status).toBe(200);
-        expect(status.body).toMatchObject({ rpc_urls: [], wallet_add_ethereum_chain: null, readiness: { rpc: { ok: false } } });
+        expect(status.body).toMatchObject({
+          rpc_urls: [],
+          wallet_add_ethereum_chain: null,
+          readiness: { rpc: { ok: false } },
+        });
         bodies.push(status.text);
-        for (const path of ["/api/v1", "/api/v1/health", "/api/public", "/api/openapi.json", "/api/docs", "/launch", "/api/evm/evmchain/creator-rewards?wallet=" + CREATOR, "/no/such/route"]) {
+        for (const path of [
+          "/api/v1",
+          "/api/v1/health",
+          "/api/public",
+          "/api/openapi.json",
+          "/api/docs",
+          "/launch",
+          `/api/evm/evmchain/creator-rewards?wallet=${CREATOR}`,
+          "/no/such/route",
+        ]) {
           bodies.push((await call(path, { target: leaky })).text);
         }
         // A launch build needs the RPC: it fails with a catalogued error whose message is clean.
@@ -1011,7 +1424,12 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
         const build = await call("/api/evm/evmchain/build-direct-v3-launch", {
           target: leaky,
           method: "POST",
-          headers: { "Content-Type": "application/json", Origin: new URL(BASE).origin, Cookie: cookie, "X-CSRF-Token": token },
+          headers: {
+            "Content-Type": "application/json",
+            Origin: new URL(BASE).origin,
+            Cookie: cookie,
+            "X-CSRF-Token": token,
+          },
           body: JSON.stringify({ creator: CREATOR, name: "Leak", symbol: "LEAK", csrf_token: token }),
         });
         expect(build.status).toBeGreaterThanOrEqual(400);
@@ -1030,7 +1448,14 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
     it("reports store and RPC state in /api/v1/health (503 when the indexer status is unavailable)", async () => {
       const res = await call("/api/v1/health");
       expect(res.status).toBe(503);
-      expect(res.body).toMatchObject({ ok: false, error: "service_unavailable", status: "degraded", store: { ok: true, kind }, rpc: { ok: true, chain_id: 4663 }, indexer: { ok: false } });
+      expect(res.body).toMatchObject({
+        ok: false,
+        error: "service_unavailable",
+        status: "degraded",
+        store: { ok: true, kind },
+        rpc: { ok: true, chain_id: 4663 },
+        indexer: { ok: false },
+      });
       expect(res.body.request_id).toBe(res.headers.get("x-request-id"));
     });
   });

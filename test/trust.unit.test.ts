@@ -6,7 +6,13 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { assertNoForbiddenFields, findForbiddenField } from "../api/launch/forbidden";
 import { looksLikeSeedPhrase } from "../api/launch/keyMaterial";
-import { buildIntentMessage, intentMetadata, intentRequestSchema, mediaIdFromUrl, metadataSha256 } from "../api/launch/intent";
+import {
+  buildIntentMessage,
+  intentMetadata,
+  intentRequestSchema,
+  mediaIdFromUrl,
+  metadataSha256,
+} from "../api/launch/intent";
 import { scopeFor } from "../api/middleware/auth";
 import { canonicalJson, parseIdempotencyKey, requestFingerprint } from "../api/middleware/idempotency";
 import { windowStart } from "../store/counters";
@@ -17,7 +23,8 @@ describe("Idempotency-Key parsing and fingerprints", () => {
     expect(parseIdempotencyKey("abc-123")).toBe("abc-123");
     expect(parseIdempotencyKey('"8e03978e-40d5-43e8-bc93-6894a57f9324"')).toBe("8e03978e-40d5-43e8-bc93-6894a57f9324");
     expect(parseIdempotencyKey("x".repeat(255))).toBe("x".repeat(255));
-    for (const bad of ["", "x".repeat(256), "a b", "é", '""', "\u0000"]) expect(parseIdempotencyKey(bad)).toBe("invalid");
+    for (const bad of ["", "x".repeat(256), "a b", "é", '""', "\u0000"])
+      expect(parseIdempotencyKey(bad)).toBe("invalid");
   });
 
   it("fingerprints ignore key order and whitespace but not values, method or path", () => {
@@ -37,7 +44,14 @@ describe("Idempotency-Key parsing and fingerprints", () => {
 
 describe("safety rule on launch bodies", () => {
   it("finds contract-choosing fields, keys and seed phrases anywhere, and nothing in a clean body", () => {
-    expect(findForbiddenField({ creator: "0x" + "ab".repeat(20), name: "A", symbol: "A", description: "a normal description with words" })).toBeNull();
+    expect(
+      findForbiddenField({
+        creator: `0x${"ab".repeat(20)}`,
+        name: "A",
+        symbol: "A",
+        description: "a normal description with words",
+      }),
+    ).toBeNull();
     for (const body of [
       { Factory: 1 },
       { "fee-locker": 1 },
@@ -45,7 +59,7 @@ describe("safety rule on launch bodies", () => {
       { TO: "x" },
       { call_data: "0x" },
       { nested: [{ router: 1 }] },
-      { description: "0x" + "1f".repeat(32) },
+      { description: `0x${"1f".repeat(32)}` },
       { description: "zoo ".repeat(12).trim() },
     ]) {
       expect(() => assertNoForbiddenFields(body)).toThrowError(expect.objectContaining({ code: "forbidden_field" }));
@@ -70,7 +84,11 @@ describe("scope table", () => {
 });
 
 describe("intent message and fields", () => {
-  const request = intentRequestSchema.parse({ creator: "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266", name: " My Coin ", symbol: "MINE" });
+  const request = intentRequestSchema.parse({
+    creator: "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+    name: " My Coin ",
+    symbol: "MINE",
+  });
   const fields = {
     domain: "launch.example",
     uri: "https://launch.example",
@@ -90,7 +108,10 @@ describe("intent message and fields", () => {
   it("is deterministic and states every field", () => {
     const message = buildIntentMessage(fields);
     expect(buildIntentMessage({ ...fields })).toBe(message);
-    expect(message.split("\n").slice(0, 2)).toEqual(["launch.example wants you to authorize a token launch with your Ethereum account:", "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"]);
+    expect(message.split("\n").slice(0, 2)).toEqual([
+      "launch.example wants you to authorize a token launch with your Ethereum account:",
+      "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+    ]);
     for (const line of [
       "Chain ID: 4663",
       "Nonce: 000000000000000000000001",
@@ -104,7 +125,9 @@ describe("intent message and fields", () => {
     ]) {
       expect(message).toContain(line);
     }
-    expect(metadataSha256(intentRequestSchema.parse({ ...request, creator: request.creator, description: "x" }))).not.toBe(fields.metadataSha256);
+    expect(
+      metadataSha256(intentRequestSchema.parse({ ...request, creator: request.creator, description: "x" })),
+    ).not.toBe(fields.metadataSha256);
     // No metadata: no metadata lines, only the hash.
     expect(message).not.toMatch(/^(Description|Website|X|Telegram|Image): /m);
   });
@@ -116,7 +139,11 @@ describe("intent message and fields", () => {
       website_url: "https://mine.example",
       twitter_url: "https://x.com/mine",
     });
-    const message = buildIntentMessage({ ...fields, metadataSha256: metadataSha256(withMetadata), metadata: intentMetadata(withMetadata) });
+    const message = buildIntentMessage({
+      ...fields,
+      metadataSha256: metadataSha256(withMetadata),
+      metadata: intentMetadata(withMetadata),
+    });
     const tail = message.split("\n").slice(-4);
     expect(tail).toEqual([
       'Description: "Line one.\\nLine two."',

@@ -11,7 +11,7 @@
  * - persistence (state `confirmed`, the creator's metadata) only after the verifier passed;
  * - a transaction hash confirms at most one launch.
  */
-import { getAddress, isAddressEqual, recoverMessageAddress, type Address, type Hash, type Hex, type PublicClient } from "viem";
+import { isAddressEqual, recoverMessageAddress, type Address, type Hash, type Hex, type PublicClient } from "viem";
 import { eq } from "ponder";
 import * as ponderSchema from "../../ponder.schema";
 import type { Deployment } from "../../config/deployment";
@@ -66,7 +66,10 @@ export { tokenUrl };
 const sec = (ms: number | null) => (ms === null ? null : Math.floor(ms / 1000));
 
 function conflict(launch: LaunchRecord, message: string): ApiError {
-  return new ApiError("launch_state_conflict", `${message} (launch ${launch.id} is ${launch.state})`, { launch_id: launch.id, state: launch.state });
+  return new ApiError("launch_state_conflict", `${message} (launch ${launch.id} is ${launch.state})`, {
+    launch_id: launch.id,
+    state: launch.state,
+  });
 }
 
 /** Maps a builder failure to the catalogue: 422 `launch_simulation_failed`, 503 `chain_unavailable`. */
@@ -129,7 +132,12 @@ function buildBody(launch: LaunchRecord): Record<string, unknown> {
  * ECDSA signature recovering to `creator` is accepted without an RPC call.
  * @throws ApiError 503 `chain_unavailable` when the RPC cannot be reached for a contract wallet
  */
-export async function creatorSigned(publicClient: PublicClient, creator: Address, message: string, signature: Hex): Promise<boolean> {
+export async function creatorSigned(
+  publicClient: PublicClient,
+  creator: Address,
+  message: string,
+  signature: Hex,
+): Promise<boolean> {
   // An ECDSA signature by the creator's own key needs no RPC (viem's verifyMessage tries the
   // ERC-6492 validator call first and recovers only after it fails: with the RPC stalled that
   // doubled a build's time to failure). Anything else goes to the chain.
@@ -163,17 +171,30 @@ export async function creatorSigned(publicClient: PublicClient, creator: Address
  *   predicted_pool_address, gas_limit, amount_out_minimum, expected_tokens_out, slippage_bps,
  *   simulated_at_block, built_at_sec}`
  */
-export async function buildFromIntent(deps: LaunchFlowDeps, launch: LaunchRecord, signature: Hex): Promise<Record<string, unknown>> {
+export async function buildFromIntent(
+  deps: LaunchFlowDeps,
+  launch: LaunchRecord,
+  signature: Hex,
+): Promise<Record<string, unknown>> {
   const state = launch.state as LaunchState;
   if (state === "intent_created" && intentExpired(launch.expiresAtSec, deps.nowSec())) {
-    const expired = (await transitionLaunch(deps.store, launch.id, "expire", {})) ?? (await findLaunch(deps.store, launch.id));
+    const expired =
+      (await transitionLaunch(deps.store, launch.id, "expire", {})) ?? (await findLaunch(deps.store, launch.id));
     if (expired?.state !== "expired") return buildFromIntent(deps, expired ?? launch, signature);
     throw expiredError(launch);
   }
   if (state === "expired") throw expiredError(launch);
-  if (state !== "intent_created" && state !== "built") throw conflict(launch, "only an intent that is not built yet, or a built one (replayed), can be built");
-  if (!launch.intentMessage || !(await creatorSigned(deps.publicClient, launch.creator as Address, launch.intentMessage, signature))) {
-    throw new ApiError("invalid_signature", "intent_signature is not the creator's personal_sign signature of intent.message", { launch_id: launch.id, state: launch.state });
+  if (state !== "intent_created" && state !== "built")
+    throw conflict(launch, "only an intent that is not built yet, or a built one (replayed), can be built");
+  if (
+    !launch.intentMessage ||
+    !(await creatorSigned(deps.publicClient, launch.creator as Address, launch.intentMessage, signature))
+  ) {
+    throw new ApiError(
+      "invalid_signature",
+      "intent_signature is not the creator's personal_sign signature of intent.message",
+      { launch_id: launch.id, state: launch.state },
+    );
   }
   if (state === "built") return buildBody(launch);
 
@@ -201,10 +222,14 @@ export async function buildFromIntent(deps: LaunchFlowDeps, launch: LaunchRecord
 }
 
 function expiredError(launch: LaunchRecord): ApiError {
-  return new ApiError("intent_expired", `the intent expired at ${new Date((launch.expiresAtSec ?? 0) * 1000).toISOString()}; create a new intent`, {
-    launch_id: launch.id,
-    state: "expired",
-  });
+  return new ApiError(
+    "intent_expired",
+    `the intent expired at ${new Date((launch.expiresAtSec ?? 0) * 1000).toISOString()}; create a new intent`,
+    {
+      launch_id: launch.id,
+      state: "expired",
+    },
+  );
 }
 
 /** JSON-safe facts of a verified launch (stored in `launches.verified`). */
@@ -312,7 +337,11 @@ function sameLaunch(a: LaunchRecord, b: LaunchRecord): boolean {
 }
 
 function txAlreadyUsed(hash: string, launch: LaunchRecord): ApiError {
-  return new ApiError("tx_already_used", `transaction ${hash} already confirmed a launch of another creator or another token`, { launch_id: launch.id, state: launch.state });
+  return new ApiError(
+    "tx_already_used",
+    `transaction ${hash} already confirmed a launch of another creator or another token`,
+    { launch_id: launch.id, state: launch.state },
+  );
 }
 
 /**
@@ -321,7 +350,11 @@ function txAlreadyUsed(hash: string, launch: LaunchRecord): ApiError {
  * (this record then confirms as its alias), `null` when the transaction confirmed nothing yet.
  * @throws ApiError 409 `tx_already_used` when it confirmed a launch of another creator or token
  */
-export async function canonicalRecordOf(store: Store, hash: string, launch: LaunchRecord): Promise<LaunchRecord | null> {
+export async function canonicalRecordOf(
+  store: Store,
+  hash: string,
+  launch: LaunchRecord,
+): Promise<LaunchRecord | null> {
   const canonical = await findConfirmedByTx(store, hash);
   if (!canonical || canonical.id === launch.id) return null;
   if (!sameLaunch(canonical, launch)) throw txAlreadyUsed(hash, launch);
@@ -355,7 +388,12 @@ async function confirmLaunchOnce(
   });
 
   if (result.status === "pending") {
-    const moved = (await transitionLaunch(deps.store, launch.id, "confirm_pending", { txHash: hash, failureCode: null, failureMessage: null })) ?? (await findLaunch(deps.store, launch.id));
+    const moved =
+      (await transitionLaunch(deps.store, launch.id, "confirm_pending", {
+        txHash: hash,
+        failureCode: null,
+        failureMessage: null,
+      })) ?? (await findLaunch(deps.store, launch.id));
     if (!moved || moved.state === "confirmed") return confirmLaunchOnce(deps, moved ?? launch, hash, options);
     return {
       status: 202,
@@ -371,8 +409,16 @@ async function confirmLaunchOnce(
   }
   if (result.status === "failed") {
     if (result.code === "rpc_unavailable") throw new ApiError("chain_unavailable", result.message);
-    const failed = await transitionLaunch(deps.store, launch.id, "confirm_failed", { txHash: hash, failureCode: result.code, failureMessage: result.message });
-    throw new ApiError(result.code as ErrorCode, result.message, { launch_id: launch.id, state: failed?.state ?? launch.state, tx_hash: hash });
+    const failed = await transitionLaunch(deps.store, launch.id, "confirm_failed", {
+      txHash: hash,
+      failureCode: result.code,
+      failureMessage: result.message,
+    });
+    throw new ApiError(result.code as ErrorCode, result.message, {
+      launch_id: launch.id,
+      state: failed?.state ?? launch.state,
+      tx_hash: hash,
+    });
   }
 
   const v = result.launch;
@@ -414,7 +460,8 @@ async function confirmLaunchOnce(
     return { status: 200, launch: confirmed, body: confirmedBody(confirmed, deps.publicBaseUrl) };
   }
   const current = await findLaunch(deps.store, launch.id);
-  if (current?.state === "confirmed" && current.txHash === hash) return { status: 200, launch: current, body: confirmedBody(current, deps.publicBaseUrl) };
+  if (current?.state === "confirmed" && current.txHash === hash)
+    return { status: 200, launch: current, body: confirmedBody(current, deps.publicBaseUrl) };
   throw conflict(current ?? launch, "the launch changed while confirming");
 }
 
@@ -447,10 +494,16 @@ class LostTransition extends Error {
  *   tx_hash, token_address, token_url, pool_address, block_number, confirmed_at_sec, failure,
  *   created_at_sec, updated_at_sec}`
  */
-export async function launchStatus(deps: Pick<LaunchFlowDeps, "store" | "nowSec" | "publicBaseUrl">, launch: LaunchRecord): Promise<Record<string, unknown>> {
+export async function launchStatus(
+  deps: Pick<LaunchFlowDeps, "store" | "nowSec" | "publicBaseUrl">,
+  launch: LaunchRecord,
+): Promise<Record<string, unknown>> {
   let current = launch;
   if (current.state === "intent_created" && intentExpired(current.expiresAtSec, deps.nowSec())) {
-    current = (await transitionLaunch(deps.store, current.id, "expire", {})) ?? (await findLaunch(deps.store, current.id)) ?? current;
+    current =
+      (await transitionLaunch(deps.store, current.id, "expire", {})) ??
+      (await findLaunch(deps.store, current.id)) ??
+      current;
   }
   const state = current.state as LaunchState;
   const build = current.build as Record<string, unknown> | null;
@@ -484,7 +537,8 @@ export async function launchStatus(deps: Pick<LaunchFlowDeps, "store" | "nowSec"
     gas_limit: build?.gas_limit ?? null,
     tx_hash: current.txHash,
     token_address: state === "confirmed" ? current.tokenAddress : null,
-    token_url: state === "confirmed" && current.tokenAddress ? tokenUrl(deps.publicBaseUrl, current.tokenAddress) : null,
+    token_url:
+      state === "confirmed" && current.tokenAddress ? tokenUrl(deps.publicBaseUrl, current.tokenAddress) : null,
     pool_address: state === "confirmed" ? current.poolAddress : null,
     block_number: state === "confirmed" ? current.blockNumber : null,
     confirmed_at_sec: sec(current.confirmedAtMs),

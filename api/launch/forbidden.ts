@@ -8,9 +8,37 @@ import { ApiError } from "../errors";
 import { findKeyMaterial, KEY_MATERIAL_NAMES } from "./keyMaterial";
 
 /** Normalised field names (lowercase, no `_`/`-`/spaces) refused wherever they appear. */
-const EXACT_NAMES = new Set(["to", "data", "calldata", "input", "seed", "mnemonic", "privatekey", "secretkey", "seedphrase", "recoveryphrase", "factory", "router", "pool", "locker", "feelocker"]);
+const EXACT_NAMES = new Set([
+  "to",
+  "data",
+  "calldata",
+  "input",
+  "seed",
+  "mnemonic",
+  "privatekey",
+  "secretkey",
+  "seedphrase",
+  "recoveryphrase",
+  "factory",
+  "router",
+  "pool",
+  "locker",
+  "feelocker",
+]);
 /** Substrings refused in field names (`factory_address`, `swapRouter`, `pool_id`, `fee_locker`, `xprv`, …). */
-const NAME_PARTS = ["factory", "router", "pool", "locker", "calldata", "privatekey", "privkey", "mnemonic", "seedphrase", "passphrase", "xprv"];
+const NAME_PARTS = [
+  "factory",
+  "router",
+  "pool",
+  "locker",
+  "calldata",
+  "privatekey",
+  "privkey",
+  "mnemonic",
+  "seedphrase",
+  "passphrase",
+  "xprv",
+];
 
 /** A transaction hash: `0x` + 64 hex digits, exactly. */
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
@@ -27,7 +55,10 @@ const SIGNATURE = /^0x(?:[0-9a-fA-F]{2}){65,}$/;
 export type ForbiddenFieldOptions = { hashFields?: readonly string[]; signatureFields?: readonly string[] };
 
 /** The exemptions the body parser applies: top-level public hashes and signatures. */
-export const PUBLIC_HEX_FIELDS = { hashFields: ["tx_hash"], signatureFields: ["signature", "intent_signature"] } as const satisfies ForbiddenFieldOptions;
+export const PUBLIC_HEX_FIELDS = {
+  hashFields: ["tx_hash"],
+  signatureFields: ["signature", "intent_signature"],
+} as const satisfies ForbiddenFieldOptions;
 
 /**
  * Whether a field name chooses a contract or calldata, or names key material (case, `_`, `-`
@@ -67,12 +98,14 @@ export function findForbiddenField(body: unknown, path = "", options: ForbiddenF
       for (const [key] of entries) {
         const fieldPath = at ? `${at}.${key}` : key;
         const kind = findKeyMaterial(key);
-        if (kind) return `a field name in ${at || "body"} looks like ${KEY_MATERIAL_NAMES[kind]}; never send keys or seed phrases`;
+        if (kind)
+          return `a field name in ${at || "body"} looks like ${KEY_MATERIAL_NAMES[kind]}; never send keys or seed phrases`;
         if (isForbiddenFieldName(key)) {
           return `field "${fieldPath}" is not accepted: the service fixes the factory, router, pool, fee locker and calldata, and never takes keys`;
         }
       }
-      for (let i = entries.length - 1; i >= 0; i--) stack.push([entries[i]![1], at ? `${at}.${entries[i]![0]}` : entries[i]![0]]);
+      for (let i = entries.length - 1; i >= 0; i--)
+        stack.push([entries[i]![1], at ? `${at}.${entries[i]![0]}` : entries[i]![0]]);
     }
   }
   return null;

@@ -38,34 +38,49 @@ function httpsUrl(hosts?: string[]) {
   return z
     .string()
     .max(256, "must be at most 256 characters")
-    .refine((v) => {
-      try {
-        const u = new URL(v);
-        if (u.protocol !== "https:" || u.username || u.password) return false;
-        return !hosts || hosts.includes(u.hostname.toLowerCase().replace(/^(www|mobile)\./, ""));
-      } catch {
-        return false;
-      }
-    }, hosts ? `must be an https URL on ${hosts.join(" or ")}` : "must be an https URL");
+    .refine(
+      (v) => {
+        try {
+          const u = new URL(v);
+          if (u.protocol !== "https:" || u.username || u.password) return false;
+          return !hosts || hosts.includes(u.hostname.toLowerCase().replace(/^(www|mobile)\./, ""));
+        } catch {
+          return false;
+        }
+      },
+      hosts ? `must be an https URL on ${hosts.join(" or ")}` : "must be an https URL",
+    );
 }
 
 /** The intent body (spec: Launch request fields). */
 export const intentRequestSchema = z.strictObject({
   creator: z
     .string()
-    .refine((v) => isAddress(v, { strict: false }), { message: "must be a 20-byte hex address", params: { code: "invalid_address" } })
+    .refine((v) => isAddress(v, { strict: false }), {
+      message: "must be a 20-byte hex address",
+      params: { code: "invalid_address" },
+    })
     .transform((v) => getAddress(v)),
   name: z
     .string()
     .transform((s) => s.trim())
-    .pipe(z.string().min(1, "must not be empty").max(32, "must be at most 32 characters").refine(noControl, "must not contain control characters")),
+    .pipe(
+      z
+        .string()
+        .min(1, "must not be empty")
+        .max(32, "must be at most 32 characters")
+        .refine(noControl, "must not contain control characters"),
+    ),
   symbol: z.string().regex(/^[A-Za-z0-9]{1,11}$/, "must be 1-11 letters or digits"),
   description: z.string().max(1000, "must be at most 1000 characters").optional(),
   image_url: z.string().max(256, "must be at most 256 characters").optional(),
   first_buy_wei: z
     .string()
     .regex(/^(0|[1-9][0-9]{0,29})$/, "must be a decimal string of wei")
-    .refine((v) => !/^\d+$/.test(v) || BigInt(v) <= MAX_FIRST_BUY_WEI, "must be at most 100 ETH (100000000000000000000 wei)")
+    .refine(
+      (v) => !/^\d+$/.test(v) || BigInt(v) <= MAX_FIRST_BUY_WEI,
+      "must be at most 100 ETH (100000000000000000000 wei)",
+    )
     .default("0"),
   slippage_bps: z
     .number({ message: "must be an integer" })
@@ -109,7 +124,9 @@ export function intentMetadata(req: IntentRequest) {
 
 /** SHA-256 (hex) of the canonical JSON of {@link intentMetadata}. */
 export function metadataSha256(req: IntentRequest): string {
-  return createHash("sha256").update(canonicalJson(intentMetadata(req)), "utf8").digest("hex");
+  return createHash("sha256")
+    .update(canonicalJson(intentMetadata(req)), "utf8")
+    .digest("hex");
 }
 
 /** A fresh launch id: `lnch_` + 24 hex characters (96 random bits). */

@@ -19,11 +19,20 @@ import { currentKey, type TrustDeps, type TrustEnv, type Limits } from "../middl
 import { commitIdempotentResponse } from "../middleware/idempotency";
 import { consumeCoinQuota } from "../middleware/rateLimit";
 import { parsedJsonBody } from "../middleware/jsonBody";
-import { buildFromIntent, confirmLaunch, finalizeQuota, launchStatus, PENDING_RETRY_AFTER_SEC, type LaunchFlowDeps } from "./flow";
+import {
+  buildFromIntent,
+  confirmLaunch,
+  finalizeQuota,
+  launchStatus,
+  PENDING_RETRY_AFTER_SEC,
+  type LaunchFlowDeps,
+} from "./flow";
 import { intentRequestSchema, mediaIdFromUrl, prepareIntent, type IntentRequest } from "./intent";
 
 /** A launch id as issued: `lnch_` + 24 lowercase hex characters. */
-export const launchIdSchema = z.string().regex(/^lnch_[0-9a-f]{24}$/, "must be a launch id (lnch_ + 24 hex characters)");
+export const launchIdSchema = z
+  .string()
+  .regex(/^lnch_[0-9a-f]{24}$/, "must be a launch id (lnch_ + 24 hex characters)");
 /** A transaction hash: `0x` + 64 hex digits. */
 export const txHashSchema = z
   .string()
@@ -58,11 +67,18 @@ export function parseLaunchBody<T extends z.ZodType>(c: Context, schema: T): z.i
  * Checks an `image_url`: it must be an image this service issued and still holds.
  * @throws ApiError 400 `invalid_image_url`
  */
-export async function assertOwnImage(store: Store, request: Pick<IntentRequest, "image_url">, publicBaseUrl: string): Promise<void> {
+export async function assertOwnImage(
+  store: Store,
+  request: Pick<IntentRequest, "image_url">,
+  publicBaseUrl: string,
+): Promise<void> {
   if (request.image_url === undefined) return;
   const id = mediaIdFromUrl(request.image_url, publicBaseUrl);
   if (!id || !(await mediaExists(store, id))) {
-    throw new ApiError("invalid_image_url", "image_url: must be an image_url returned by POST /api/v1/evmchain/media/upload");
+    throw new ApiError(
+      "invalid_image_url",
+      "image_url: must be an image_url returned by POST /api/v1/evmchain/media/upload",
+    );
   }
 }
 
@@ -91,7 +107,9 @@ export type IdField = "launch_id" | "draft_id";
 
 /** Body of build / create-transaction: `{<id>, intent_signature}` (no other field). */
 export function buildBodySchema(field: IdField) {
-  return z.strictObject({ [field]: launchIdSchema, intent_signature: signatureSchema }) as z.ZodType<Record<string, string>>;
+  return z.strictObject({ [field]: launchIdSchema, intent_signature: signatureSchema }) as z.ZodType<
+    Record<string, string>
+  >;
 }
 
 /** Body of confirm / finalize: `{<id>, tx_hash}` (no other field). */
@@ -101,7 +119,10 @@ export function confirmBodySchema(field: IdField) {
 
 /** Query of status: the launch id, or (v1 only) the transaction hash; exactly one is sent. */
 export function statusQuerySchema(field: IdField, allowTxHash: boolean) {
-  return z.object({ [field]: launchIdSchema.optional(), ...(allowTxHash ? { tx_hash: txHashSchema.optional() } : {}) }) as z.ZodType<Record<string, string | undefined>>;
+  return z.object({
+    [field]: launchIdSchema.optional(),
+    ...(allowTxHash ? { tx_hash: txHashSchema.optional() } : {}),
+  }) as z.ZodType<Record<string, string | undefined>>;
 }
 
 /**
@@ -122,7 +143,7 @@ export function keyLaunchHandlers(deps: KeyFlowDeps) {
   /** The caller's launch; another key's launch is indistinguishable from a missing one (404). */
   async function ownLaunch(c: Context<TrustEnv>, store: Store, id: string, field: IdField): Promise<LaunchRecord> {
     const launch = await findLaunch(store, id);
-    if (!launch || launch.surface !== "v1" || launch.apiKeyId !== currentKey(c).id) {
+    if (launch?.surface !== "v1" || launch.apiKeyId !== currentKey(c).id) {
       throw new ApiError("launch_not_found", `${field}: no launch ${id} for this API key`);
     }
     return launch;
@@ -143,7 +164,14 @@ export function keyLaunchHandlers(deps: KeyFlowDeps) {
       const store = await deps.getStore();
       await assertOwnImage(store, request, deps.publicBaseUrl);
       const key = currentKey(c);
-      const { launch, body } = prepareIntent({ request, deployment: deps.deployment, publicBaseUrl: deps.publicBaseUrl, apiKeyId: key.id, nowSec: deps.nowSec(), ttlSec });
+      const { launch, body } = prepareIntent({
+        request,
+        deployment: deps.deployment,
+        publicBaseUrl: deps.publicBaseUrl,
+        apiKeyId: key.id,
+        nowSec: deps.nowSec(),
+        ttlSec,
+      });
       const response = withId(field, body);
       await inTransaction(store, async (tx) => {
         await consumeCoinQuota(tx, key.wallet, "coins_created", { limit: deps.limits.coinsCreatedPerDay, c });
@@ -172,7 +200,9 @@ export function keyLaunchHandlers(deps: KeyFlowDeps) {
       const launch = await ownLaunch(c, flow.store, body[field]!, field);
       const key = currentKey(c);
       // Counted inside the transaction that persists the launch (see `FinalizeQuota`).
-      const quota = finalizeQuota((tx) => consumeCoinQuota(tx, key.wallet, "coins_finalized", { limit: deps.limits.coinsFinalizedPerDay, c }));
+      const quota = finalizeQuota((tx) =>
+        consumeCoinQuota(tx, key.wallet, "coins_finalized", { limit: deps.limits.coinsFinalizedPerDay, c }),
+      );
       const outcome = await confirmLaunch(flow, launch, body.tx_hash as Hash, { quota });
       if (outcome.status === 202) c.header("Retry-After", String(PENDING_RETRY_AFTER_SEC));
       return { status: outcome.status, body: withId(field, outcome.body) };
@@ -184,10 +214,15 @@ export function keyLaunchHandlers(deps: KeyFlowDeps) {
       const tx = allowTxHash ? c.req.query("tx_hash") : undefined;
       const given = [id, tx].filter((v) => v !== undefined).length;
       if (given !== 1) {
-        throw new ApiError("invalid_request", allowTxHash ? `send exactly one of ${field} and tx_hash` : `${field}: required`);
+        throw new ApiError(
+          "invalid_request",
+          allowTxHash ? `send exactly one of ${field} and tx_hash` : `${field}: required`,
+        );
       }
       const store = await deps.getStore();
-      const parsed = statusQuerySchema(field, allowTxHash).safeParse(allowTxHash ? { [field]: id, tx_hash: tx } : { [field]: id });
+      const parsed = statusQuerySchema(field, allowTxHash).safeParse(
+        allowTxHash ? { [field]: id, tx_hash: tx } : { [field]: id },
+      );
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         throw new ApiError("invalid_request", `${issue?.path.join(".")}: ${issue?.message}`);
@@ -199,10 +234,17 @@ export function keyLaunchHandlers(deps: KeyFlowDeps) {
       } else {
         const hash = parsed.data.tx_hash as Hash;
         const found = await findKeyLaunchByTx(store, currentKey(c).id, hash);
-        if (!found || found.surface !== "v1") throw new ApiError("launch_not_found", `tx_hash: no launch of this API key was submitted with ${hash}`);
+        if (found?.surface !== "v1")
+          throw new ApiError("launch_not_found", `tx_hash: no launch of this API key was submitted with ${hash}`);
         launch = found;
       }
-      return { status: 200 as const, body: withId(field, await launchStatus({ store, nowSec: deps.nowSec, publicBaseUrl: deps.publicBaseUrl }, launch)) };
+      return {
+        status: 200 as const,
+        body: withId(
+          field,
+          await launchStatus({ store, nowSec: deps.nowSec, publicBaseUrl: deps.publicBaseUrl }, launch),
+        ),
+      };
     },
   };
 }

@@ -14,12 +14,26 @@
 import { TransactionNotFoundError, type Address, type Hash } from "viem";
 import { z } from "zod";
 import type { Store } from "../../store/index";
-import { countOpenSessionBuilds, findSessionBuilds, insertSessionBuildBounded, type LaunchRecord } from "../../store/launches";
+import {
+  countOpenSessionBuilds,
+  findSessionBuilds,
+  insertSessionBuildBounded,
+  type LaunchRecord,
+} from "../../store/launches";
 import { BoundReachedError } from "../../store/locks";
 import { ApiError, type ErrorCode } from "../errors";
 import { LIMITS } from "../middleware/rateLimit";
 import { addressParam } from "../validation";
-import { canonicalRecordOf, confirmLaunch, runBuilder, tokenIndexed, tokenUrl, verifyAndCount, type LaunchFlowDeps, PENDING_RETRY_AFTER_SEC } from "./flow";
+import {
+  canonicalRecordOf,
+  confirmLaunch,
+  runBuilder,
+  tokenIndexed,
+  tokenUrl,
+  verifyAndCount,
+  type LaunchFlowDeps,
+  PENDING_RETRY_AFTER_SEC,
+} from "./flow";
 import { intentMetadata, intentRequestSchema, metadataSha256, newLaunchId } from "./intent";
 import { assertOwnImage, launchIdSchema, txHashSchema } from "./keyFlow";
 
@@ -81,7 +95,8 @@ export async function sessionBuild(
   const { csrf_token: _csrf, ...request } = body;
   const maxOpen = options.maxOpenBuilds ?? LIMITS.openBuildsPerSession;
   const before = await countOpenSessionBuilds(deps.store, sessionId, deps.nowSec() * 1000);
-  if (before.open >= maxOpen) throw new BoundReachedError("open session builds per session", maxOpen, before.freesAtMs ?? deps.nowSec() * 1000);
+  if (before.open >= maxOpen)
+    throw new BoundReachedError("open session builds per session", maxOpen, before.freesAtMs ?? deps.nowSec() * 1000);
   await assertOwnImage(deps.store, request, deps.publicBaseUrl);
   const { built, body: buildBody } = await runBuilder(deps, {
     creator: request.creator,
@@ -118,20 +133,36 @@ export async function sessionBuild(
     updatedAtMs: nowMs,
   };
   await insertSessionBuildBounded(deps.store, launch, maxOpen, nowMs);
-  return { launch_id: launch.id, state: "built", ...buildBody, metadata: intentMetadata(request), built_at_sec: deps.nowSec() };
+  return {
+    launch_id: launch.id,
+    state: "built",
+    ...buildBody,
+    metadata: intentMetadata(request),
+    built_at_sec: deps.nowSec(),
+  };
 }
 
-async function pickBuild(deps: LaunchFlowDeps, store: Store, sessionId: string, req: z.infer<typeof sessionVerifySchema>): Promise<LaunchRecord> {
+async function pickBuild(
+  deps: LaunchFlowDeps,
+  store: Store,
+  sessionId: string,
+  req: z.infer<typeof sessionVerifySchema>,
+): Promise<LaunchRecord> {
   const all = await findSessionBuilds(store, sessionId, req.creator);
   const notFound = (what: string) =>
-    new ApiError("launch_not_found", `no launch built in this session for this creator${what}: call build-direct-v3-launch first (from this browser session)`);
+    new ApiError(
+      "launch_not_found",
+      `no launch built in this session for this creator${what}: call build-direct-v3-launch first (from this browser session)`,
+    );
   if (req.launch_id !== undefined) {
     const byId = all.find((b) => b.id === req.launch_id);
     if (!byId) throw notFound(` with launch_id ${req.launch_id}`);
     return byId;
   }
   // `metadata.name`/`symbol` narrow the candidates to the builds of that token.
-  const builds = req.metadata ? all.filter((b) => b.name === req.metadata!.name && b.symbol === req.metadata!.symbol) : all;
+  const builds = req.metadata
+    ? all.filter((b) => b.name === req.metadata!.name && b.symbol === req.metadata!.symbol)
+    : all;
   if (builds.length === 0) throw notFound(req.metadata && all.length > 0 ? " with this name and symbol" : "");
   // A repeated verify of a persisted launch answers from that launch (idempotent).
   const persisted = builds.find((b) => b.state === "confirmed" && b.txHash === req.tx_hash);
@@ -140,16 +171,25 @@ async function pickBuild(deps: LaunchFlowDeps, store: Store, sessionId: string, 
   try {
     input = (await deps.publicClient.getTransaction({ hash: req.tx_hash })).input;
   } catch (err) {
-    if (!(err instanceof TransactionNotFoundError)) throw new ApiError("chain_unavailable", "the chain RPC failed while reading the transaction; retry");
+    if (!(err instanceof TransactionNotFoundError))
+      throw new ApiError("chain_unavailable", "the chain RPC failed while reading the transaction; retry");
   }
-  const byData = input ? builds.find((b) => (b.build as { transaction?: { data?: string } } | null)?.transaction?.data === input) : undefined;
+  const byData = input
+    ? builds.find((b) => (b.build as { transaction?: { data?: string } } | null)?.transaction?.data === input)
+    : undefined;
   return byData ?? builds[0]!;
 }
 
 /** Adds the session fields every verify answer carries (also on errors). */
 function sessionError(err: unknown): never {
   if (err instanceof ApiError) {
-    throw new ApiError(err.code, err.message, { ...err.extra, verified: false, persisted: false, redirect_ready: false, token_url: null });
+    throw new ApiError(err.code, err.message, {
+      ...err.extra,
+      verified: false,
+      persisted: false,
+      redirect_ready: false,
+      token_url: null,
+    });
   }
   throw err;
 }
@@ -177,7 +217,10 @@ export async function sessionVerify(
     // One launch, one confirmation: another creator's or another token's transaction is 409.
     await canonicalRecordOf(deps.store, req.tx_hash, build);
     if (req.metadata && (req.metadata.name !== build.name || req.metadata.symbol !== build.symbol)) {
-      throw new ApiError("metadata_mismatch", "metadata.name / metadata.symbol differ from the built launch", { launch_id: build.id, state: build.state });
+      throw new ApiError("metadata_mismatch", "metadata.name / metadata.symbol differ from the built launch", {
+        launch_id: build.id,
+        state: build.state,
+      });
     }
     const pending = (state: string, message: string) => ({
       status: 202 as const,
@@ -207,7 +250,11 @@ export async function sessionVerify(
       if (result.status === "pending") return pending(build.state, result.message);
       if (result.status === "failed") {
         if (result.code === "rpc_unavailable") throw new ApiError("chain_unavailable", result.message);
-        throw new ApiError(result.code as ErrorCode, result.message, { launch_id: build.id, state: build.state, tx_hash: req.tx_hash });
+        throw new ApiError(result.code as ErrorCode, result.message, {
+          launch_id: build.id,
+          state: build.state,
+          tx_hash: req.tx_hash,
+        });
       }
       return {
         status: 200,
@@ -225,11 +272,17 @@ export async function sessionVerify(
       };
     }
 
-    const outcome = await confirmLaunch(deps, build, req.tx_hash as Hash, { descriptionOverride: req.metadata?.description });
-    if (outcome.status === 202) return pending(outcome.launch.state, (outcome.body.pending as { message: string }).message);
+    const outcome = await confirmLaunch(deps, build, req.tx_hash as Hash, {
+      descriptionOverride: req.metadata?.description,
+    });
+    if (outcome.status === 202)
+      return pending(outcome.launch.state, (outcome.body.pending as { message: string }).message);
     const token = outcome.launch.tokenAddress as Address;
     const indexed = await tokenIndexed(deps.db, token, deps.redirectWaitMs);
-    return { status: 200, body: { ...outcome.body, verified: true, persisted: true, indexed, redirect_ready: indexed } };
+    return {
+      status: 200,
+      body: { ...outcome.body, verified: true, persisted: true, indexed, redirect_ready: indexed },
+    };
   } catch (err) {
     sessionError(err);
   }

@@ -56,7 +56,8 @@ export function findBodyTextProblem(body: unknown): string | null {
         const allowed = MULTILINE_FIELDS.has(field) ? " other than \\n and \\t" : "";
         return `${path || "body"}: must not contain control characters${allowed}`;
       }
-      if (problem === "format_character") return `${path}: must not contain bidirectional, zero-width or other invisible formatting characters`;
+      if (problem === "format_character")
+        return `${path}: must not contain bidirectional, zero-width or other invisible formatting characters`;
     } else if (Array.isArray(value)) {
       for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], `${path}[${i}]`, ""]);
     } else if (value && typeof value === "object") {

@@ -21,12 +21,30 @@ import { udfHistoryResponse } from "./udfResponse";
  *   bounds on bucket start; `countback` = the last N buckets ending at `to`)
  * @throws ApiError 400 `invalid_range` (from after to, more than 1,440 buckets)
  */
-export async function candlesResponse(c: Context, db: MarketDb, address: Address, query: z.output<typeof candlesQuery>, nowSec: number): Promise<Response> {
+export async function candlesResponse(
+  c: Context,
+  db: MarketDb,
+  address: Address,
+  query: z.output<typeof candlesQuery>,
+  nowSec: number,
+): Promise<Response> {
   const { resolution, from, to, format, fill, countback } = query;
   const size = RESOLUTION_SECONDS[resolution];
   const toSec = to ?? nowSec;
-  const window = candleWindow(resolution, countback !== undefined ? Math.max(0, toSec - size * (countback - 1)) : from, toSec, nowSec);
+  const window = candleWindow(
+    resolution,
+    countback !== undefined ? Math.max(0, toSec - size * (countback - 1)) : from,
+    toSec,
+    nowSec,
+  );
   const rows = await tokenCandles(db, address, resolution, window.fromSec, window.toSec);
-  if (format === "udf") return udfHistoryResponse(c, db, address, resolution, rows, window, fill === "1" || fill === "true", countback);
-  return sendOk(c, { token: address, resolution, from_sec: Number(window.fromSec), to_sec: Number(window.toSec), candles: rows.map(candleRecord) });
+  if (format === "udf")
+    return udfHistoryResponse(c, db, address, resolution, rows, window, fill === "1" || fill === "true", countback);
+  return sendOk(c, {
+    token: address,
+    resolution,
+    from_sec: Number(window.fromSec),
+    to_sec: Number(window.toSec),
+    candles: rows.map(candleRecord),
+  });
 }

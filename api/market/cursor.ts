@@ -29,7 +29,13 @@ export function decodeCursor<T extends z.ZodType>(cursor: string, shape: T): z.i
 }
 
 /** Cursor of launch-ordered token lists: `s` = last served launch sequence number, `k` = sort key. */
-export const tokenCursorShape = z.object({ s: z.number().int().positive(), k: z.string().regex(/^\d{1,80}$/).optional() });
+export const tokenCursorShape = z.object({
+  s: z.number().int().positive(),
+  k: z
+    .string()
+    .regex(/^\d{1,80}$/)
+    .optional(),
+});
 
 /** Cursor of trade lists: position of the last served trade. */
 export const tradeCursorShape = z.object({ b: z.string().regex(/^\d{1,20}$/), l: z.number().int().min(0) });

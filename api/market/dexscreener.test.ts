@@ -57,16 +57,33 @@ describe("swapEvent", () => {
 
   it("maps a buy with the token as token0: WETH (asset1) in, token (asset0) out", () => {
     const e = swapEvent({ ...trade }, { address: TOKEN, weth: WETH, tokenIsToken0: true, decimals: 18 });
-    expect(e).toMatchObject({ asset1In: "0.02", asset0Out: "1.5", reserves: { asset0: "0.000000000000000005", asset1: "1" } });
+    expect(e).toMatchObject({
+      asset1In: "0.02",
+      asset0Out: "1.5",
+      reserves: { asset0: "0.000000000000000005", asset1: "1" },
+    });
     expect(e.asset0In).toBeUndefined();
     expect(e.asset1Out).toBeUndefined();
-    expect(e).toMatchObject({ eventType: "swap", txnIndex: 1, eventIndex: 3, block: { blockNumber: 12, blockTimestamp: 1_700_000_000 } });
+    expect(e).toMatchObject({
+      eventType: "swap",
+      txnIndex: 1,
+      eventIndex: 3,
+      block: { blockNumber: 12, blockTimestamp: 1_700_000_000 },
+    });
   });
 
   it("maps a sell with the token as token1: token (asset1) in, WETH (asset0) out", () => {
     const e = swapEvent({ ...trade, side: "sell" }, { address: TOKEN, weth: WETH, tokenIsToken0: false, decimals: 18 });
-    expect(e).toMatchObject({ asset1In: "1.5", asset0Out: "0.02", reserves: { asset0: "1", asset1: "0.000000000000000005" } });
-    expect(Object.keys(e).filter((k) => /^asset[01](In|Out)$/.test(k)).sort()).toEqual(["asset0Out", "asset1In"]);
+    expect(e).toMatchObject({
+      asset1In: "1.5",
+      asset0Out: "0.02",
+      reserves: { asset0: "1", asset1: "0.000000000000000005" },
+    });
+    expect(
+      Object.keys(e)
+        .filter((k) => /^asset[01](In|Out)$/.test(k))
+        .sort(),
+    ).toEqual(["asset0Out", "asset1In"]);
   });
 
   it("reports a zero-token buy (1 wei of WETH in, 0 tokens out) as WETH in, in both orientations", () => {
@@ -82,8 +99,14 @@ describe("swapEvent", () => {
   });
 
   it("orders events by block, transaction index, event index", () => {
-    const mk = (b: number, t: number, i: number) => ({ block: { blockNumber: b, blockTimestamp: 0 }, txnIndex: t, eventIndex: i }) as DsEvent;
+    const mk = (b: number, t: number, i: number) =>
+      ({ block: { blockNumber: b, blockTimestamp: 0 }, txnIndex: t, eventIndex: i }) as DsEvent;
     const sorted = sortEvents([mk(2, 0, 1), mk(1, 1, 0), mk(1, 0, 5), mk(1, 0, 2)]);
-    expect(sorted.map((e) => [e.block.blockNumber, e.txnIndex, e.eventIndex])).toEqual([[1, 0, 2], [1, 0, 5], [1, 1, 0], [2, 0, 1]]);
+    expect(sorted.map((e) => [e.block.blockNumber, e.txnIndex, e.eventIndex])).toEqual([
+      [1, 0, 2],
+      [1, 0, 5],
+      [1, 1, 0],
+      [2, 0, 1],
+    ]);
   });
 });

@@ -106,7 +106,8 @@ export function priceNative(sqrtPriceX96: bigint, decimals0: number, decimals1: 
   if (sqrtPriceX96 <= 0n) throw new RangeError("sqrtPriceX96 must be positive");
   const shift = PRICE_NATIVE_DECIMALS + decimals0 - decimals1;
   const squared = sqrtPriceX96 * sqrtPriceX96;
-  const scaled = shift >= 0 ? (squared * 10n ** BigInt(shift)) >> 192n : squared / ((1n << 192n) * 10n ** BigInt(-shift));
+  const scaled =
+    shift >= 0 ? (squared * 10n ** BigInt(shift)) >> 192n : squared / ((1n << 192n) * 10n ** BigInt(-shift));
   return formatUnits(scaled, PRICE_NATIVE_DECIMALS);
 }
 
@@ -135,7 +136,12 @@ function toAssetAmounts(row: Pick<TokenRow, "tokenIsToken0" | "decimals">, token
  * @example assetOfToken(row) // { id: "0xAbC…", name: "Pepe", symbol: "PEPE", totalSupply: "1000000000" }
  */
 export function assetOfToken(row: Pick<TokenRow, "address" | "name" | "symbol" | "totalSupply" | "decimals">): DsAsset {
-  return { id: getAddress(row.address), name: row.name, symbol: row.symbol, totalSupply: formatUnits(row.totalSupply, row.decimals) };
+  return {
+    id: getAddress(row.address),
+    name: row.name,
+    symbol: row.symbol,
+    totalSupply: formatUnits(row.totalSupply, row.decimals),
+  };
 }
 
 /**
@@ -169,12 +175,17 @@ export function pairOfToken(row: TokenRow, poolFee: number): DsPair {
  * @param t - the trade row
  * @param row - its token (orientation and decimals)
  */
-export function swapEvent(t: TradeRow, row: Pick<TokenRow, "address" | "weth" | "tokenIsToken0" | "decimals">): DsSwapEvent {
+export function swapEvent(
+  t: TradeRow,
+  row: Pick<TokenRow, "address" | "weth" | "tokenIsToken0" | "decimals">,
+): DsSwapEvent {
   const { asset0, asset1 } = assetsOf(row);
   const amounts = toAssetAmounts(row, t.tokenAmount, t.ethAmountWei);
   // Which asset the trader paid in: WETH on a buy, the token on a sell.
   const paidIsAsset0 = (t.side === "buy") !== row.tokenIsToken0;
-  const sides = paidIsAsset0 ? { asset0In: amounts.asset0, asset1Out: amounts.asset1 } : { asset1In: amounts.asset1, asset0Out: amounts.asset0 };
+  const sides = paidIsAsset0
+    ? { asset0In: amounts.asset0, asset1Out: amounts.asset1 }
+    : { asset1In: amounts.asset1, asset0Out: amounts.asset0 };
   return {
     block: { blockNumber: Number(t.blockNumber), blockTimestamp: Number(t.timestampSec) },
     eventType: "swap",

@@ -12,13 +12,21 @@ type TradeRow = typeof schema.trade.$inferSelect;
 
 /** The launched token whose pool is `pool` (lowercase or any case), or null. */
 export async function tokenByPool(db: MarketDb, pool: `0x${string}`): Promise<TokenRow | null> {
-  const rows = await db.select().from(schema.token).where(eq(schema.token.pool, pool.toLowerCase() as `0x${string}`)).limit(1);
+  const rows = await db
+    .select()
+    .from(schema.token)
+    .where(eq(schema.token.pool, pool.toLowerCase() as `0x${string}`))
+    .limit(1);
   return rows[0] ?? null;
 }
 
 /** The launched token at `address` (any case), or null. */
 export async function tokenByAddress(db: MarketDb, address: `0x${string}`): Promise<TokenRow | null> {
-  const rows = await db.select().from(schema.token).where(eq(schema.token.address, address.toLowerCase() as `0x${string}`)).limit(1);
+  const rows = await db
+    .select()
+    .from(schema.token)
+    .where(eq(schema.token.address, address.toLowerCase() as `0x${string}`))
+    .limit(1);
   return rows[0] ?? null;
 }
 
@@ -26,7 +34,11 @@ export async function tokenByAddress(db: MarketDb, address: `0x${string}`): Prom
  * Trades with `fromBlock <= block <= toBlock`, in chain order, each with its token row (pool
  * orientation and decimals). The caller bounds the range.
  */
-export async function tradesInBlocks(db: MarketDb, fromBlock: bigint, toBlock: bigint): Promise<Array<{ trade: TradeRow; token: TokenRow }>> {
+export async function tradesInBlocks(
+  db: MarketDb,
+  fromBlock: bigint,
+  toBlock: bigint,
+): Promise<Array<{ trade: TradeRow; token: TokenRow }>> {
   const t = schema.trade;
   return db
     .select({ trade: t, token: schema.token })

@@ -16,7 +16,13 @@ import { UDF_RESOLUTIONS } from "./udf";
  */
 export const tradePageQuery = z.object({
   limit: limitParam(50, 200),
-  cursor: z.string().refine((v) => v.length <= 400, { message: "cursor is not one this endpoint issued", params: { code: "invalid_cursor" } }).optional(),
+  cursor: z
+    .string()
+    .refine((v) => v.length <= 400, {
+      message: "cursor is not one this endpoint issued",
+      params: { code: "invalid_cursor" },
+    })
+    .optional(),
   before_timestamp: z.coerce
     .number({ message: "before_timestamp must be unix seconds (a non-negative integer)" })
     .int("before_timestamp must be unix seconds (a non-negative integer)")
@@ -46,7 +52,8 @@ export const CANDLE_MESSAGES = {
   resolution: `resolution must be one of ${RESOLUTIONS.join(", ")} (or UDF ${Object.keys(UDF_RESOLUTIONS).join(", ")})`,
   countback: `countback must be an integer from 1 to ${MAX_CANDLE_BUCKETS}`,
   fromAfterTo: "from must not be after to",
-  tooWide: (resolution: Resolution) => `from and to may be at most ${MAX_CANDLE_BUCKETS} ${resolution} buckets apart (${MAX_CANDLE_BUCKETS * RESOLUTION_SECONDS[resolution]} s; bounds inclusive)`,
+  tooWide: (resolution: Resolution) =>
+    `from and to may be at most ${MAX_CANDLE_BUCKETS} ${resolution} buckets apart (${MAX_CANDLE_BUCKETS * RESOLUTION_SECONDS[resolution]} s; bounds inclusive)`,
 } as const;
 
 const unixSeconds = (name: string) =>
@@ -66,9 +73,18 @@ const unixSeconds = (name: string) =>
 export const candlesQuery = z.object({
   resolution: z
     .string()
-    .refine((v) => ACCEPTED_RESOLUTIONS.includes(v), { message: CANDLE_MESSAGES.resolution, params: { code: "invalid_resolution" } })
-    .transform((v): Resolution => (v in UDF_RESOLUTIONS ? UDF_RESOLUTIONS[v as keyof typeof UDF_RESOLUTIONS] : (v as Resolution)))
-    .meta({ description: "bucket length: ours (1m, 5m, 15m, 1h, 4h, 1d) or TradingView's (1, 5, 15, 60, 240, 1D, D)", enum: [...ACCEPTED_RESOLUTIONS] }),
+    .refine((v) => ACCEPTED_RESOLUTIONS.includes(v), {
+      message: CANDLE_MESSAGES.resolution,
+      params: { code: "invalid_resolution" },
+    })
+    .transform(
+      (v): Resolution =>
+        v in UDF_RESOLUTIONS ? UDF_RESOLUTIONS[v as keyof typeof UDF_RESOLUTIONS] : (v as Resolution),
+    )
+    .meta({
+      description: "bucket length: ours (1m, 5m, 15m, 1h, 4h, 1d) or TradingView's (1, 5, 15, 60, 240, 1D, D)",
+      enum: [...ACCEPTED_RESOLUTIONS],
+    }),
   from: unixSeconds("from").optional(),
   to: unixSeconds("to").optional(),
   format: z.enum(["json", "udf"], { message: "format must be json or udf" }).default("json"),

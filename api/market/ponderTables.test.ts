@@ -19,7 +19,9 @@ const root = join(import.meta.dirname, "../..");
 const scanned = ["api", "pages", "feeds", "launch", "store"];
 
 /** Every Ponder table name: the onchain tables of ponder.schema.ts and Ponder's own `_ponder_*`. */
-const ponderTableNames = (Object.values(schema) as unknown[]).filter((v): v is PgTable => v instanceof PgTable).map((t) => getTableConfig(t).name);
+const ponderTableNames = (Object.values(schema) as unknown[])
+  .filter((v): v is PgTable => v instanceof PgTable)
+  .map((t) => getTableConfig(t).name);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -31,11 +33,18 @@ function sourceFiles(dir: string): string[] {
 
 /** The literal SQL text of every raw SQL string in `code` (template parts joined by a placeholder). */
 function rawSqlTexts(code: string, fileName = "x.ts"): string[] {
-  const file = ts.createSourceFile(fileName, code, ts.ScriptTarget.Latest, true, fileName.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const file = ts.createSourceFile(
+    fileName,
+    code,
+    ts.ScriptTarget.Latest,
+    true,
+    fileName.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const out: string[] = [];
   const textOf = (node: ts.Node): string | undefined => {
     if (ts.isNoSubstitutionTemplateLiteral(node) || ts.isStringLiteral(node)) return node.text;
-    if (ts.isTemplateExpression(node)) return [node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join(" $param ");
+    if (ts.isTemplateExpression(node))
+      return [node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join(" $param ");
     return undefined;
   };
   const visit = (node: ts.Node) => {
@@ -43,7 +52,11 @@ function rawSqlTexts(code: string, fileName = "x.ts"): string[] {
       const text = textOf(node.template);
       if (text !== undefined) out.push(text);
     }
-    if (ts.isCallExpression(node) && /(^|\.)(raw|execute|exec|query)$/.test(node.expression.getText(file)) && node.arguments[0]) {
+    if (
+      ts.isCallExpression(node) &&
+      /(^|\.)(raw|execute|exec|query)$/.test(node.expression.getText(file)) &&
+      node.arguments[0]
+    ) {
       const text = textOf(node.arguments[0]);
       if (text !== undefined) out.push(text);
     }
@@ -70,16 +83,26 @@ describe("raw SQL names Ponder tables only schema-qualified", () => {
   });
 
   it("catches the unqualified forms (the scanner can fail)", () => {
-    const bad = 'await db.execute(sql`SELECT close_wei FROM candle WHERE candle.token = ${a}`); db.execute(sql`SELECT latest_checkpoint FROM _ponder_checkpoint`); sql.raw(\'select 1 from "trade" t\')';
-    expect(rawSqlTexts(bad).flatMap((t) => unqualifiedPonderTables(t))).toEqual(["candle", "_ponder_checkpoint", "trade"]);
-    const good = 'db.execute(sql`SELECT ${c.closeWei} FROM ${c} JOIN "s"."trade" ON true`); sql`FROM ${ponderInternalTable("_ponder_checkpoint")}`';
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: source text for the scanner, not a template
+    const bad =
+      "await db.execute(sql`SELECT close_wei FROM candle WHERE candle.token = ${a}`); db.execute(sql`SELECT latest_checkpoint FROM _ponder_checkpoint`); sql.raw('select 1 from \"trade\" t')";
+    expect(rawSqlTexts(bad).flatMap((t) => unqualifiedPonderTables(t))).toEqual([
+      "candle",
+      "_ponder_checkpoint",
+      "trade",
+    ]);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: source text for the scanner, not a template
+    const good =
+      'db.execute(sql`SELECT ${c.closeWei} FROM ${c} JOIN "s"."trade" ON true`); sql`FROM ${ponderInternalTable("_ponder_checkpoint")}`';
     expect(rawSqlTexts(good).flatMap((t) => unqualifiedPonderTables(t))).toEqual([]);
   });
 
   it("finds none in the service's sources", () => {
     const offenders = scanned.flatMap((dir) =>
       sourceFiles(join(root, dir)).flatMap((path) =>
-        rawSqlTexts(readFileSync(path, "utf8"), path).flatMap((text) => unqualifiedPonderTables(text).map((name) => `${relative(root, path)}: ${name}`)),
+        rawSqlTexts(readFileSync(path, "utf8"), path).flatMap((text) =>
+          unqualifiedPonderTables(text).map((name) => `${relative(root, path)}: ${name}`),
+        ),
       ),
     );
     expect(offenders).toEqual([]);
@@ -88,13 +111,17 @@ describe("raw SQL names Ponder tables only schema-qualified", () => {
   it("qualifies Ponder's internal tables with the schema of the onchain tables", () => {
     const dialect = new PgDialect();
     // Outside Ponder the tables have no schema: the name stays bare (search_path decides).
-    expect(dialect.sqlToQuery(sql`FROM ${ponderInternalTable("_ponder_checkpoint")}`).sql).toBe('FROM "_ponder_checkpoint"');
+    expect(dialect.sqlToQuery(sql`FROM ${ponderInternalTable("_ponder_checkpoint")}`).sql).toBe(
+      'FROM "_ponder_checkpoint"',
+    );
     // Inside Ponder the onchain tables carry the namespace schema, and so does the checkpoint.
     const tokenSchema = Symbol.for("drizzle:Schema");
     const previous = (schema.token as unknown as Record<symbol, unknown>)[tokenSchema];
     (schema.token as unknown as Record<symbol, unknown>)[tokenSchema] = "ns_1";
     try {
-      expect(dialect.sqlToQuery(sql`FROM ${ponderInternalTable("_ponder_checkpoint")}`).sql).toBe('FROM "ns_1"."_ponder_checkpoint"');
+      expect(dialect.sqlToQuery(sql`FROM ${ponderInternalTable("_ponder_checkpoint")}`).sql).toBe(
+        'FROM "ns_1"."_ponder_checkpoint"',
+      );
       expect(dialect.sqlToQuery(sql`FROM ${schema.token}`).sql).toBe('FROM "ns_1"."token"');
     } finally {
       (schema.token as unknown as Record<symbol, unknown>)[tokenSchema] = previous;

@@ -36,5 +36,7 @@ export type PonderInternalTable = "_ponder_checkpoint";
  */
 export function ponderInternalTable(name: PonderInternalTable): SQL {
   const schemaName = ponderSchemaName();
-  return schemaName === undefined ? sql`${sql.identifier(name)}` : sql`${sql.identifier(schemaName)}.${sql.identifier(name)}`;
+  return schemaName === undefined
+    ? sql`${sql.identifier(name)}`
+    : sql`${sql.identifier(schemaName)}.${sql.identifier(name)}`;
 }

@@ -49,7 +49,9 @@ export function decodeCheckpointBlock(checkpoint: string): IndexedHead {
 
 /** The indexer's raw checkpoint string (changes with every indexed block), or null before the first. */
 export async function indexedCheckpoint(db: MarketDb): Promise<string | null> {
-  const rows = rowsOf(await db.execute(sql`SELECT latest_checkpoint FROM ${ponderInternalTable("_ponder_checkpoint")}`));
+  const rows = rowsOf(
+    await db.execute(sql`SELECT latest_checkpoint FROM ${ponderInternalTable("_ponder_checkpoint")}`),
+  );
   return rows[0] ? String(rows[0].latest_checkpoint) : null;
 }
 
@@ -92,19 +94,41 @@ export async function withStats(db: MarketDb, rows: TokenRow[], nowSec: number):
       .where(and(inArray(c.token, addresses), eq(c.resolution, "1m"), gte(c.bucketStartSec, edgeEnd)))
       .groupBy(c.token),
     db
-      .select({ token: t.token, timestampSec: t.timestampSec, blockNumber: t.blockNumber, logIndex: t.logIndex, priceWei: t.priceWei, ethAmountWei: t.ethAmountWei, tokenAmount: t.tokenAmount })
+      .select({
+        token: t.token,
+        timestampSec: t.timestampSec,
+        blockNumber: t.blockNumber,
+        logIndex: t.logIndex,
+        priceWei: t.priceWei,
+        ethAmountWei: t.ethAmountWei,
+        tokenAmount: t.tokenAmount,
+      })
       .from(t)
       .where(and(gte(t.timestampSec, edgeStart), lt(t.timestampSec, edgeEnd), inArray(t.token, addresses))),
   ]);
-  const totals = new Map(sums.map((r) => [r.token, { volumeWei: BigInt(r.volumeWei), volumeToken: BigInt(r.volumeToken), tradeCount: Number(r.count) }]));
+  const totals = new Map(
+    sums.map((r) => [
+      r.token,
+      { volumeWei: BigInt(r.volumeWei), volumeToken: BigInt(r.volumeToken), tradeCount: Number(r.count) },
+    ]),
+  );
   const lastAtCutoff = new Map<string, { blockNumber: bigint; logIndex: number; priceWei: bigint }>();
   for (const trade of edgeTrades) {
     if (trade.timestampSec > cutoff) {
       const sum = totals.get(trade.token) ?? { volumeWei: 0n, volumeToken: 0n, tradeCount: 0 };
-      totals.set(trade.token, { volumeWei: sum.volumeWei + trade.ethAmountWei, volumeToken: sum.volumeToken + trade.tokenAmount, tradeCount: sum.tradeCount + 1 });
+      totals.set(trade.token, {
+        volumeWei: sum.volumeWei + trade.ethAmountWei,
+        volumeToken: sum.volumeToken + trade.tokenAmount,
+        tradeCount: sum.tradeCount + 1,
+      });
     } else {
       const best = lastAtCutoff.get(trade.token);
-      if (!best || trade.blockNumber > best.blockNumber || (trade.blockNumber === best.blockNumber && trade.logIndex > best.logIndex)) lastAtCutoff.set(trade.token, trade);
+      if (
+        !best ||
+        trade.blockNumber > best.blockNumber ||
+        (trade.blockNumber === best.blockNumber && trade.logIndex > best.logIndex)
+      )
+        lastAtCutoff.set(trade.token, trade);
     }
   }
   const thenBy = new Map([...lastAtCutoff].map(([token, trade]) => [token, trade.priceWei]));
@@ -115,7 +139,10 @@ export async function withStats(db: MarketDb, rows: TokenRow[], nowSec: number):
     // `candle` would read the empty temporary table Ponder's flush leaves in a PGlite session.
     const closes = rowsOf(
       await db.execute(sql`
-        SELECT v.token, last.close_wei FROM (VALUES ${sql.join(needClose.map((a) => sql`(${a})`), sql`, `)}) AS v(token)
+        SELECT v.token, last.close_wei FROM (VALUES ${sql.join(
+          needClose.map((a) => sql`(${a})`),
+          sql`, `,
+        )}) AS v(token)
         CROSS JOIN LATERAL (
           SELECT ${c.closeWei} AS close_wei FROM ${c}
           WHERE ${c.token} = v.token AND ${c.resolution} = '1m' AND ${c.bucketStartSec} < ${edgeStart}
@@ -152,12 +179,24 @@ export type TokenSort = "new" | "old" | "market_cap" | "volume" | "trades";
 /** Columns behind each sort (key column; null = launch order only). */
 function sortColumn(sort: TokenSort) {
   const tk = schema.token;
-  return sort === "market_cap" ? tk.marketCapWei : sort === "volume" ? tk.volumeWei : sort === "trades" ? tk.tradeCount : null;
+  return sort === "market_cap"
+    ? tk.marketCapWei
+    : sort === "volume"
+      ? tk.volumeWei
+      : sort === "trades"
+        ? tk.tradeCount
+        : null;
 }
 
 /** Sort key of a row for a cursor (decimal string), or undefined for launch-order sorts. */
 export function sortKey(row: TokenRow, sort: TokenSort): string | undefined {
-  return sort === "market_cap" ? row.marketCapWei.toString() : sort === "volume" ? row.volumeWei.toString() : sort === "trades" ? String(row.tradeCount) : undefined;
+  return sort === "market_cap"
+    ? row.marketCapWei.toString()
+    : sort === "volume"
+      ? row.volumeWei.toString()
+      : sort === "trades"
+        ? String(row.tradeCount)
+        : undefined;
 }
 
 /**
@@ -169,7 +208,14 @@ export function sortKey(row: TokenRow, sort: TokenSort): string | undefined {
  */
 export async function tokenPage(
   db: MarketDb,
-  opts: { sort: TokenSort; limit: number; after?: { s: number; k?: string }; maxLaunchBlock?: bigint; onlyNotGraduated?: boolean; minSeq?: number },
+  opts: {
+    sort: TokenSort;
+    limit: number;
+    after?: { s: number; k?: string };
+    maxLaunchBlock?: bigint;
+    onlyNotGraduated?: boolean;
+    minSeq?: number;
+  },
 ): Promise<TokenRow[]> {
   const tk = schema.token;
   const where: (SQL | undefined)[] = [];
@@ -185,7 +231,8 @@ export async function tokenPage(
       where.push(or(lt(col, k as never), and(eq(col, k as never), lt(tk.launchSeq, opts.after.s))));
     }
   }
-  const order = opts.sort === "old" ? [asc(tk.launchSeq)] : col ? [desc(col), desc(tk.launchSeq)] : [desc(tk.launchSeq)];
+  const order =
+    opts.sort === "old" ? [asc(tk.launchSeq)] : col ? [desc(col), desc(tk.launchSeq)] : [desc(tk.launchSeq)];
   return db
     .select()
     .from(tk)
@@ -207,7 +254,11 @@ export async function countLaunches(db: MarketDb, maxLaunchBlock: bigint): Promi
  * Trending tokens: score every token with a 1h candle in the last 24 h (`trendingScore`), highest
  * first, ties by newer launch; at most `limit`.
  */
-export async function trendingTokens(db: MarketDb, nowSec: number, limit: number): Promise<Array<{ row: TokenRow; score: bigint }>> {
+export async function trendingTokens(
+  db: MarketDb,
+  nowSec: number,
+  limit: number,
+): Promise<Array<{ row: TokenRow; score: bigint }>> {
   const c = schema.candle;
   const since = BigInt(Math.floor(nowSec / 3600) * 3600 - 23 * 3600);
   const buckets = await db
@@ -216,9 +267,19 @@ export async function trendingTokens(db: MarketDb, nowSec: number, limit: number
     .where(and(eq(c.resolution, "1h"), gte(c.bucketStartSec, since)));
   const byToken = new Map<string, HourBucket[]>();
   for (const b of buckets) byToken.set(b.token, [...(byToken.get(b.token) ?? []), b]);
-  const scores = [...byToken.entries()].map(([token, bs]) => ({ token, score: trendingScore(bs, nowSec) })).filter((s) => s.score > 0n);
+  const scores = [...byToken.entries()]
+    .map(([token, bs]) => ({ token, score: trendingScore(bs, nowSec) }))
+    .filter((s) => s.score > 0n);
   if (scores.length === 0) return [];
-  const rows = await db.select().from(schema.token).where(inArray(schema.token.address, scores.map((s) => s.token as `0x${string}`)));
+  const rows = await db
+    .select()
+    .from(schema.token)
+    .where(
+      inArray(
+        schema.token.address,
+        scores.map((s) => s.token as `0x${string}`),
+      ),
+    );
   const rowBy = new Map(rows.map((r) => [r.address, r]));
   return scores
     .map((s) => ({ row: rowBy.get(s.token as `0x${string}`)!, score: s.score }))
@@ -238,7 +299,10 @@ export async function tradePage(
   const t = schema.trade;
   const where: (SQL | undefined)[] = [];
   if (opts.token) where.push(eq(t.token, opts.token));
-  if (opts.before) where.push(or(lt(t.blockNumber, opts.before.b), and(eq(t.blockNumber, opts.before.b), lt(t.logIndex, opts.before.l))));
+  if (opts.before)
+    where.push(
+      or(lt(t.blockNumber, opts.before.b), and(eq(t.blockNumber, opts.before.b), lt(t.logIndex, opts.before.l))),
+    );
   if (opts.beforeTimestampSec !== undefined) where.push(lt(t.timestampSec, opts.beforeTimestampSec));
   return db
     .select()

@@ -15,7 +15,11 @@ export type { MarketDb } from "./db";
 
 /** The token with this address and its 24 h figures (`withStats`, now = wall clock), or null. */
 export async function findToken(db: MarketDb, address: Address) {
-  const rows = await db.select().from(schema.token).where(eq(schema.token.address, lower(address))).limit(1);
+  const rows = await db
+    .select()
+    .from(schema.token)
+    .where(eq(schema.token.address, lower(address)))
+    .limit(1);
   if (!rows[0]) return null;
   const [row] = await withStats(db, rows, Math.floor(Date.now() / 1000));
   return row ?? null;
@@ -27,7 +31,11 @@ export async function findToken(db: MarketDb, address: Address) {
  * @returns the stored (lowercase) address, or null
  */
 export async function findTokenAddress(db: MarketDb, address: Address): Promise<`0x${string}` | null> {
-  const rows = await db.select({ address: schema.token.address }).from(schema.token).where(eq(schema.token.address, lower(address))).limit(1);
+  const rows = await db
+    .select({ address: schema.token.address })
+    .from(schema.token)
+    .where(eq(schema.token.address, lower(address)))
+    .limit(1);
   return rows[0]?.address ?? null;
 }
 
@@ -42,11 +50,21 @@ export async function newestTokens(db: MarketDb, limit: number) {
 
 /** Trades across every launched token, newest first. */
 export async function recentTrades(db: MarketDb, limit: number) {
-  return db.select().from(schema.trade).orderBy(desc(schema.trade.blockNumber), desc(schema.trade.logIndex)).limit(limit);
+  return db
+    .select()
+    .from(schema.trade)
+    .orderBy(desc(schema.trade.blockNumber), desc(schema.trade.logIndex))
+    .limit(limit);
 }
 
 /** Candles of one resolution whose bucket starts within [fromSec, toSec], oldest first. */
-export async function tokenCandles(db: MarketDb, address: Address, resolution: Resolution, fromSec: bigint, toSec: bigint) {
+export async function tokenCandles(
+  db: MarketDb,
+  address: Address,
+  resolution: Resolution,
+  fromSec: bigint,
+  toSec: bigint,
+) {
   return db
     .select()
     .from(schema.candle)
@@ -60,4 +78,3 @@ export async function tokenCandles(db: MarketDb, address: Address, resolution: R
     )
     .orderBy(asc(schema.candle.bucketStartSec));
 }
-

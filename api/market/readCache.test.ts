@@ -5,7 +5,12 @@ import { readCache } from "./readCache";
 /** An app whose one route counts its computations; the head and content version are set by the test. */
 function makeApp(options: { ttlMs: number; status?: number; delayMs?: number }) {
   const state = { head: "cp-1" as string | null, version: 0, computed: 0 };
-  const cache = readCache({ readHead: async () => state.head, contentVersion: () => state.version, ttlMs: options.ttlMs, headRefreshMs: 0 });
+  const cache = readCache({
+    readHead: async () => state.head,
+    contentVersion: () => state.version,
+    ttlMs: options.ttlMs,
+    headRefreshMs: 0,
+  });
   const app = new Hono();
   app.use("/data/*", cache.middleware);
   app.get("/data/:id", async (c) => {

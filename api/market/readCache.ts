@@ -42,7 +42,10 @@ export type ReadCacheOptions = {
  * Answers carry `X-Cache: hit` (served from the cache or a shared computation) or `miss`.
  * @returns the middleware and `stats()` (hits, misses; for tests and metrics)
  */
-export function readCache(options: ReadCacheOptions): { middleware: MiddlewareHandler; stats: () => { hits: number; misses: number } } {
+export function readCache(options: ReadCacheOptions): {
+  middleware: MiddlewareHandler;
+  stats: () => { hits: number; misses: number };
+} {
   const headRefreshMs = options.headRefreshMs ?? 25;
   let head: string | null = null;
   let headReadAtMs = -Infinity;
@@ -85,7 +88,10 @@ export function readCache(options: ReadCacheOptions): { middleware: MiddlewareHa
             computedHere = true;
             await next();
             if (c.res.status !== 200) return undefined;
-            return { body: await c.res.clone().text(), contentType: c.res.headers.get("content-type") ?? "application/json; charset=utf-8" };
+            return {
+              body: await c.res.clone().text(),
+              contentType: c.res.headers.get("content-type") ?? "application/json; charset=utf-8",
+            };
           },
         },
       });

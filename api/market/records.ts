@@ -73,7 +73,8 @@ export function tokenRecord(row: TokenRow, publicBaseUrl: string) {
     graduated: row.graduatedAtSec !== null,
     graduated_at_sec: row.graduatedAtSec === null ? null : Number(row.graduatedAtSec),
     graduation_threshold_wei: thresholds.graduationMarketCapWei,
-    graduation_progress_bps: row.graduatedAtSec !== null ? 10_000 : graduationProgressBps(row.marketCapWei, thresholds.graduationMarketCapWei),
+    graduation_progress_bps:
+      row.graduatedAtSec !== null ? 10_000 : graduationProgressBps(row.marketCapWei, thresholds.graduationMarketCapWei),
     creator_fees_wei: row.creatorFeesWei,
     creator_fees_token: row.creatorFeesToken,
     protocol_fees_wei: row.protocolFeesWei,
@@ -89,7 +90,10 @@ export function tokenRecord(row: TokenRow, publicBaseUrl: string) {
  * default (`config/public.ts`: default image, a generated description, no links); `is_default:
  * true` when no creator value is used (docs/launch.md "Metadata").
  */
-export function tokenMetadata(row: { name: string; symbol: string; storedMetadata?: StoredTokenMetadata }, publicBaseUrl: string) {
+export function tokenMetadata(
+  row: { name: string; symbol: string; storedMetadata?: StoredTokenMetadata },
+  publicBaseUrl: string,
+) {
   return resolveTokenMetadata(row, row.storedMetadata, publicBaseUrl);
 }
 

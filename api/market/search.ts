@@ -28,7 +28,14 @@ import type { MarketDb } from "./db";
 type TokenRow = typeof schema.token.$inferSelect;
 
 /** Why a token matched; the names above, in rank order. */
-export const SEARCH_TIERS = ["address", "symbol", "symbol_prefix", "name_prefix", "slug_prefix", "word_prefix"] as const;
+export const SEARCH_TIERS = [
+  "address",
+  "symbol",
+  "symbol_prefix",
+  "name_prefix",
+  "slug_prefix",
+  "word_prefix",
+] as const;
 export type SearchTier = (typeof SEARCH_TIERS)[number];
 
 /** One ranked hit. */
@@ -67,7 +74,12 @@ export function wordPrefixQuery(text: string): string | null {
  * @param maxLaunchBlock - when given, only tokens launched at or below this block (the served head)
  * @returns hits, best first, each token once
  */
-export async function searchTokens(db: MarketDb, query: string, limit: number, maxLaunchBlock?: bigint): Promise<SearchHit[]> {
+export async function searchTokens(
+  db: MarketDb,
+  query: string,
+  limit: number,
+  maxLaunchBlock?: bigint,
+): Promise<SearchHit[]> {
   const q = query.trim().toLowerCase();
   const tk = schema.token;
   const served = maxLaunchBlock === undefined ? undefined : sql`${tk.launchBlockNumber} <= ${maxLaunchBlock}`;
@@ -104,7 +116,12 @@ export async function searchTokens(db: MarketDb, query: string, limit: number, m
   if (hits.size < limit) take(await tier(sql`${tk.slug} like ${prefix}`), "slug_prefix");
   const words = wordPrefixQuery(q);
   if (hits.size < limit && words !== null) {
-    take(await tier(sql`to_tsvector('simple'::regconfig, ${tk.name} || ' ' || ${tk.symbol}) @@ to_tsquery('simple'::regconfig, ${words})`), "word_prefix");
+    take(
+      await tier(
+        sql`to_tsvector('simple'::regconfig, ${tk.name} || ' ' || ${tk.symbol}) @@ to_tsquery('simple'::regconfig, ${words})`,
+      ),
+      "word_prefix",
+    );
   }
   return [...hits.values()];
 }

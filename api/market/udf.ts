@@ -8,10 +8,25 @@
 import { formatEther } from "viem";
 
 /** UDF resolution names accepted besides ours: 1, 5, 15, 60, 240, 1D (D). */
-export const UDF_RESOLUTIONS = { "1": "1m", "5": "5m", "15": "15m", "60": "1h", "240": "4h", "1D": "1d", D: "1d" } as const;
+export const UDF_RESOLUTIONS = {
+  "1": "1m",
+  "5": "5m",
+  "15": "15m",
+  "60": "1h",
+  "240": "4h",
+  "1D": "1d",
+  D: "1d",
+} as const;
 
 /** A stored candle as the shaper reads it. */
-export type CandleIn = { bucketStartSec: bigint; openWei: bigint; highWei: bigint; lowWei: bigint; closeWei: bigint; volumeWei: bigint };
+export type CandleIn = {
+  bucketStartSec: bigint;
+  openWei: bigint;
+  highWei: bigint;
+  lowWei: bigint;
+  closeWei: bigint;
+  volumeWei: bigint;
+};
 
 /** UDF history response. */
 export type UdfHistory =
@@ -34,7 +49,15 @@ const eth = (wei: bigint) => Number(formatEther(wei));
  */
 export function toUdfHistory(
   candles: readonly CandleIn[],
-  opts: { sizeSec: number; fromSec: number; toSec: number; fill: boolean; prevCloseWei: bigint | null; countback?: number; nextTimeSec: number | null },
+  opts: {
+    sizeSec: number;
+    fromSec: number;
+    toSec: number;
+    fill: boolean;
+    prevCloseWei: bigint | null;
+    countback?: number;
+    nextTimeSec: number | null;
+  },
 ): UdfHistory {
   const bars: Array<{ t: number; o: bigint; h: bigint; l: bigint; c: bigint; v: bigint }> = candles.map((k) => ({
     t: Number(k.bucketStartSec),
@@ -50,7 +73,11 @@ export function toUdfHistory(
     const byT = new Map(bars.map((b) => [b.t, b]));
     const firstStart = opts.fromSec - (opts.fromSec % opts.sizeSec);
     let prev = opts.prevCloseWei;
-    for (let t = firstStart < opts.fromSec ? firstStart + opts.sizeSec : firstStart; t <= opts.toSec; t += opts.sizeSec) {
+    for (
+      let t = firstStart < opts.fromSec ? firstStart + opts.sizeSec : firstStart;
+      t <= opts.toSec;
+      t += opts.sizeSec
+    ) {
       const bar = byT.get(t);
       if (bar) {
         out.push(bar);
@@ -59,7 +86,8 @@ export function toUdfHistory(
     }
   }
   if (opts.countback !== undefined) out = out.slice(-opts.countback);
-  if (out.length === 0) return opts.nextTimeSec === null ? { s: "no_data" } : { s: "no_data", nextTime: opts.nextTimeSec };
+  if (out.length === 0)
+    return opts.nextTimeSec === null ? { s: "no_data" } : { s: "no_data", nextTime: opts.nextTimeSec };
   return {
     s: "ok",
     t: out.map((b) => b.t),

@@ -18,13 +18,33 @@ describe("UDF datafeed documents", () => {
   it("reads symbols with or without an exchange prefix, and every accepted resolution", () => {
     expect(udfSymbolKey("evmchain:0xAbC")).toBe("0xAbC");
     expect(udfSymbolKey("pepe")).toBe("pepe");
-    expect(["1", "5", "15", "60", "240", "1D", "D", "1m", "5m", "15m", "1h", "4h", "1d"].map(resolutionOf)).toEqual(["1m", "5m", "15m", "1h", "4h", "1d", "1d", "1m", "5m", "15m", "1h", "4h", "1d"]);
+    expect(["1", "5", "15", "60", "240", "1D", "D", "1m", "5m", "15m", "1h", "4h", "1d"].map(resolutionOf)).toEqual([
+      "1m",
+      "5m",
+      "15m",
+      "1h",
+      "4h",
+      "1d",
+      "1d",
+      "1m",
+      "5m",
+      "15m",
+      "1h",
+      "4h",
+      "1d",
+    ]);
     expect(resolutionOf("1W")).toBeNull();
     expect(resolutionOf("2h")).toBeNull();
   });
 
   it("advertises what /history accepts", () => {
-    const info = udfSymbolInfo({ address: "0x1d84b75127c5e16b0980f0c678886a13a7bd17fc", symbol: "PEPE", name: "Pepe", slug: "pepe", priceWei: 10n ** 18n });
+    const info = udfSymbolInfo({
+      address: "0x1d84b75127c5e16b0980f0c678886a13a7bd17fc",
+      symbol: "PEPE",
+      name: "Pepe",
+      slug: "pepe",
+      priceWei: 10n ** 18n,
+    });
     expect(info.ticker).toBe("0x1D84b75127c5e16B0980f0C678886a13A7bD17Fc");
     expect(info.supported_resolutions).toEqual(udfConfig().supported_resolutions);
     for (const r of info.supported_resolutions) expect(resolutionOf(r)).not.toBeNull();

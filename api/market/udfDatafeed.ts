@@ -102,7 +102,14 @@ export function udfSymbolInfo(t: UdfToken) {
  */
 export function udfSearchItem(t: UdfToken) {
   const ticker = getAddress(t.address);
-  return { symbol: t.symbol, full_name: `${UDF_EXCHANGE}:${ticker}`, description: `${t.name} / WETH`, exchange: UDF_EXCHANGE, ticker, type: "crypto" };
+  return {
+    symbol: t.symbol,
+    full_name: `${UDF_EXCHANGE}:${ticker}`,
+    description: `${t.name} / WETH`,
+    exchange: UDF_EXCHANGE,
+    ticker,
+    type: "crypto",
+  };
 }
 
 /**

@@ -94,7 +94,8 @@ export function decodeQueue(options: DecodeQueueOptions = {}): DecodeQueue {
   };
   for (const [name, value] of Object.entries(bounds)) {
     const min = name === "maxQueued" ? 0 : 1;
-    if (!Number.isInteger(value) || value < min) throw new RangeError(`decodeQueue: ${name} must be an integer >= ${min}, got ${value}`);
+    if (!Number.isInteger(value) || value < min)
+      throw new RangeError(`decodeQueue: ${name} must be an integer >= ${min}, got ${value}`);
   }
   let running = 0;
   // Waiters in arrival order; each resolves when handed a slot.
@@ -115,7 +116,11 @@ export function decodeQueue(options: DecodeQueueOptions = {}): DecodeQueue {
     }
     if (waiting.length >= bounds.maxQueued) {
       return Promise.reject(
-        new DecodeOverloadedError("queue_full", bounds.retryAfterSec, `image processing is at capacity (${bounds.concurrency} running, ${bounds.maxQueued} waiting)`),
+        new DecodeOverloadedError(
+          "queue_full",
+          bounds.retryAfterSec,
+          `image processing is at capacity (${bounds.concurrency} running, ${bounds.maxQueued} waiting)`,
+        ),
       );
     }
     return new Promise<void>((resolve, reject) => {
@@ -123,7 +128,13 @@ export function decodeQueue(options: DecodeQueueOptions = {}): DecodeQueue {
         start: resolve,
         timer: setTimeout(() => {
           waiting.splice(waiting.indexOf(waiter), 1);
-          reject(new DecodeOverloadedError("wait_timeout", bounds.retryAfterSec, `no image processing slot was free within ${bounds.maxWaitMs} ms`));
+          reject(
+            new DecodeOverloadedError(
+              "wait_timeout",
+              bounds.retryAfterSec,
+              `no image processing slot was free within ${bounds.maxWaitMs} ms`,
+            ),
+          );
         }, bounds.maxWaitMs),
       };
       waiting.push(waiter);

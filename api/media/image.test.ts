@@ -169,14 +169,51 @@ describe("sanitizeImage: accepted images", () => {
   });
 
   it.each([
-    ["progressive JPEG", () => sharp(fx.noise(48 * 32 * 3), { raw: { width: 48, height: 32, channels: 3 } }).jpeg({ progressive: true }), "jpeg"],
-    ["CMYK JPEG", () => sharp(fx.noise(48 * 32 * 3), { raw: { width: 48, height: 32, channels: 3 } }).toColourspace("cmyk").jpeg(), "jpeg"],
+    [
+      "progressive JPEG",
+      () => sharp(fx.noise(48 * 32 * 3), { raw: { width: 48, height: 32, channels: 3 } }).jpeg({ progressive: true }),
+      "jpeg",
+    ],
+    [
+      "CMYK JPEG",
+      () =>
+        sharp(fx.noise(48 * 32 * 3), { raw: { width: 48, height: 32, channels: 3 } })
+          .toColourspace("cmyk")
+          .jpeg(),
+      "jpeg",
+    ],
     ["greyscale JPEG", () => sharp(fx.noise(48 * 32), { raw: { width: 48, height: 32, channels: 1 } }).jpeg(), "jpeg"],
-    ["16-bit PNG", () => sharp(fx.noise(48 * 32 * 3), { raw: { width: 48, height: 32, channels: 3 } }).toColourspace("rgb16").png(), "png"],
-    ["palette PNG", () => sharp(fx.noise(48 * 32 * 3), { raw: { width: 48, height: 32, channels: 3 } }).png({ palette: true }), "png"],
-    ["interlaced PNG with alpha", () => sharp(fx.noise(48 * 32 * 4), { raw: { width: 48, height: 32, channels: 4 } }).png({ progressive: true }), "png"],
-    ["PNG with an ICC profile", () => sharp(fx.noise(48 * 32 * 3), { raw: { width: 48, height: 32, channels: 3 } }).withIccProfile("p3").png(), "png"],
-    ["WebP with alpha", () => sharp(fx.noise(48 * 32 * 4), { raw: { width: 48, height: 32, channels: 4 } }).webp({ quality: 70 }), "webp"],
+    [
+      "16-bit PNG",
+      () =>
+        sharp(fx.noise(48 * 32 * 3), { raw: { width: 48, height: 32, channels: 3 } })
+          .toColourspace("rgb16")
+          .png(),
+      "png",
+    ],
+    [
+      "palette PNG",
+      () => sharp(fx.noise(48 * 32 * 3), { raw: { width: 48, height: 32, channels: 3 } }).png({ palette: true }),
+      "png",
+    ],
+    [
+      "interlaced PNG with alpha",
+      () => sharp(fx.noise(48 * 32 * 4), { raw: { width: 48, height: 32, channels: 4 } }).png({ progressive: true }),
+      "png",
+    ],
+    [
+      "PNG with an ICC profile",
+      () =>
+        sharp(fx.noise(48 * 32 * 3), { raw: { width: 48, height: 32, channels: 3 } })
+          .withIccProfile("p3")
+          .png(),
+      "png",
+    ],
+    [
+      "WebP with alpha",
+      () => sharp(fx.noise(48 * 32 * 4), { raw: { width: 48, height: 32, channels: 4 } }).webp({ quality: 70 }),
+      "webp",
+    ],
   ] as const)("accepts a %s", async (_name, make, format) => {
     const out = await sanitizeImage(await make().toBuffer());
     await expectClean(out, format, 48, 32);
@@ -219,7 +256,10 @@ describe("sanitizeImage: size and type", () => {
   });
 
   it("rejects HTML renamed .png, and plain text", async () => {
-    await rejects(Buffer.from("<!DOCTYPE html><html><body><script>alert(1)</script></body></html>"), "image_type_unsupported");
+    await rejects(
+      Buffer.from("<!DOCTYPE html><html><body><script>alert(1)</script></body></html>"),
+      "image_type_unsupported",
+    );
     await rejects(Buffer.from("just some text, not an image"), "image_type_unsupported");
     await rejects(Buffer.from("%PDF-1.4\n1 0 obj\n<<>>\nendobj\n"), "image_type_unsupported");
   });
@@ -227,9 +267,13 @@ describe("sanitizeImage: size and type", () => {
   it("rejects BMP, TIFF, AVIF/HEIF and ZIP", async () => {
     const bmpErr = await rejects(fx.bmp(), "image_type_unsupported");
     expect(bmpErr.message).toContain("BMP");
-    const tiff = await sharp(await fx.png(8, 8)).tiff().toBuffer();
+    const tiff = await sharp(await fx.png(8, 8))
+      .tiff()
+      .toBuffer();
     expect((await rejects(tiff, "image_type_unsupported")).message).toContain("TIFF");
-    const avif = await sharp(await fx.png(8, 8)).avif().toBuffer();
+    const avif = await sharp(await fx.png(8, 8))
+      .avif()
+      .toBuffer();
     expect((await rejects(avif, "image_type_unsupported")).message).toContain("HEIC/AVIF");
     await rejects(fx.zipArchive(), "image_type_unsupported");
   });
@@ -443,12 +487,17 @@ describe("sanitizeImage: polyglots", () => {
 
 describe("sanitizeImage: fuzz", () => {
   const isInvalidImage = (err: unknown) =>
-    err instanceof InvalidImageError && Object.prototype.hasOwnProperty.call(IMAGE_ERROR_CODES, err.code);
+    err instanceof InvalidImageError && Object.hasOwn(IMAGE_ERROR_CODES, err.code);
 
   it("random bytes are always refused with an InvalidImageError", async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.constantFrom<number[]>([], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], [0xff, 0xd8, 0xff], [...Buffer.from("GIF89a")]),
+        fc.constantFrom<number[]>(
+          [],
+          [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+          [0xff, 0xd8, 0xff],
+          [...Buffer.from("GIF89a")],
+        ),
         fc.uint8Array({ maxLength: 512 }),
         async (prefix, rest) => {
           const input = new Uint8Array([...prefix, ...rest]);
@@ -460,7 +509,12 @@ describe("sanitizeImage: fuzz", () => {
   });
 
   it("mutated real images either sanitize or fail with an InvalidImageError", async () => {
-    const seeds = [await fx.png(24, 16), await fx.jpeg(24, 16), await fx.webp(24, 16), await fx.animatedGif(12, 8, 2, [50, 50])];
+    const seeds = [
+      await fx.png(24, 16),
+      await fx.jpeg(24, 16),
+      await fx.webp(24, 16),
+      await fx.animatedGif(12, 8, 2, [50, 50]),
+    ];
     await fc.assert(
       fc.asyncProperty(
         fc.integer({ min: 0, max: seeds.length - 1 }),

@@ -241,7 +241,10 @@ const KNOWN_UNSUPPORTED: ReadonlyArray<{ name: string; test: (b: Uint8Array) => 
   { name: "ZIP", test: (b) => startsWith(b, [0x50, 0x4b, 0x03, 0x04]) },
   { name: "ICO", test: (b) => startsWith(b, [0x00, 0x00, 0x01, 0x00]) },
   { name: "HEIC/AVIF", test: (b) => b.length >= 12 && matchesAt(b, 4, ascii("ftyp")) },
-  { name: "JPEG XL", test: (b) => startsWith(b, [0xff, 0x0a]) || startsWith(b, [0, 0, 0, 0x0c, 0x4a, 0x58, 0x4c, 0x20]) },
+  {
+    name: "JPEG XL",
+    test: (b) => startsWith(b, [0xff, 0x0a]) || startsWith(b, [0, 0, 0, 0x0c, 0x4a, 0x58, 0x4c, 0x20]),
+  },
   { name: "SVG/XML/HTML", test: (b) => /^\s*</.test(latin1(b.subarray(0, 64)).replace(/^\uFEFF|^\xEF\xBB\xBF/, "")) },
 ];
 
@@ -279,7 +282,10 @@ type Layout = {
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 function truncated(format: ImageFormat, what: string): InvalidImageError {
-  return new InvalidImageError("image_corrupt", `The ${format.toUpperCase()} file is truncated or malformed (${what}).`);
+  return new InvalidImageError(
+    "image_corrupt",
+    `The ${format.toUpperCase()} file is truncated or malformed (${what}).`,
+  );
 }
 
 function trailing(format: ImageFormat, extra: number): InvalidImageError {
@@ -603,14 +609,21 @@ async function withSharpErrors<T>(run: () => Promise<T>): Promise<T> {
     if (err instanceof InvalidImageError) throw err;
     const msg = err instanceof Error ? err.message : String(err);
     if (/pixel limit/i.test(msg)) {
-      throw new InvalidImageError("image_dimensions_exceeded", "The image has more pixels than allowed.", { cause: err });
+      throw new InvalidImageError("image_dimensions_exceeded", "The image has more pixels than allowed.", {
+        cause: err,
+      });
     }
     if (/unsupported image format/i.test(msg)) {
       throw new InvalidImageError("image_type_unsupported", "The image format is not supported.", { cause: err });
     }
     if (/timeout/i.test(msg)) {
       // Time ran out because the machine is busy: the server's fault, not the image's (503).
-      throw new DecodeOverloadedError("decode_timeout", DECODE_QUEUE_DEFAULTS.retryAfterSec, `decoding took longer than ${IMAGE_LIMITS.decodeTimeoutSeconds} s`, { cause: err });
+      throw new DecodeOverloadedError(
+        "decode_timeout",
+        DECODE_QUEUE_DEFAULTS.retryAfterSec,
+        `decoding took longer than ${IMAGE_LIMITS.decodeTimeoutSeconds} s`,
+        { cause: err },
+      );
     }
     throw new InvalidImageError("image_corrupt", "The image is truncated or corrupt and could not be decoded.", {
       cause: err,

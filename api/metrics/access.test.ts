@@ -11,15 +11,34 @@ const TOKEN = "0123456789abcdefghijklmnopqrstuvwxyzABCD";
 
 describe("metricsDecision", () => {
   it("matches every spelling of /metrics a router could map to it, and nothing else", () => {
-    for (const path of ["/metrics", "/metrics?x=1", "/metrics/", "//metrics", "/METRICS", "/%6Detrics", "/%6d%65trics", "http://h.example/metrics"]) expect(isMetricsPath(path), path).toBe(true);
-    for (const path of ["/", "/metrics2", "/api/metrics", "/metrics/x", "/api/public", "/%E0%A4%A", undefined]) expect(isMetricsPath(path), String(path)).toBe(false);
+    for (const path of [
+      "/metrics",
+      "/metrics?x=1",
+      "/metrics/",
+      "//metrics",
+      "/METRICS",
+      "/%6Detrics",
+      "/%6d%65trics",
+      "http://h.example/metrics",
+    ])
+      expect(isMetricsPath(path), path).toBe(true);
+    for (const path of ["/", "/metrics2", "/api/metrics", "/metrics/x", "/api/public", "/%E0%A4%A", undefined])
+      expect(isMetricsPath(path), String(path)).toBe(false);
   });
 
   it("allows only the exact bearer token; without a configured token /metrics is disabled", () => {
     expect(metricsDecision("/api/public", undefined, TOKEN)).toBe("pass");
     expect(metricsDecision("/metrics", `Bearer ${TOKEN}`, TOKEN)).toBe("allow");
     expect(metricsDecision("/metrics", `bearer ${TOKEN}`, TOKEN)).toBe("allow");
-    for (const auth of [undefined, "", TOKEN, `Bearer ${TOKEN}x`, `Bearer ${TOKEN.slice(1)}`, `Basic ${TOKEN}`, `Bearer ${TOKEN} extra`]) {
+    for (const auth of [
+      undefined,
+      "",
+      TOKEN,
+      `Bearer ${TOKEN}x`,
+      `Bearer ${TOKEN.slice(1)}`,
+      `Basic ${TOKEN}`,
+      `Bearer ${TOKEN} extra`,
+    ]) {
       expect(metricsDecision("/metrics", auth, TOKEN), String(auth)).toBe("unauthorized");
     }
     expect(metricsDecision("/metrics", `Bearer ${TOKEN}`, undefined)).toBe("disabled");
@@ -35,10 +54,13 @@ describe("guardMetricsListener on a real server", () => {
 
   beforeAll(async () => {
     server = createServer(
-      guardMetricsListener((req, res) => {
-        reached.push(req.url ?? "");
-        res.end("inner");
-      }, () => token),
+      guardMetricsListener(
+        (req, res) => {
+          reached.push(req.url ?? "");
+          res.end("inner");
+        },
+        () => token,
+      ),
     );
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -50,7 +72,11 @@ describe("guardMetricsListener on a real server", () => {
     const refused = await fetch(`${url}/metrics`);
     expect(refused.status).toBe(401);
     expect(refused.headers.get("www-authenticate")).toBe('Bearer realm="metrics"');
-    expect(await refused.json()).toEqual({ ok: false, error: "metrics_unauthorized", message: "send Authorization: Bearer <METRICS_TOKEN>" });
+    expect(await refused.json()).toEqual({
+      ok: false,
+      error: "metrics_unauthorized",
+      message: "send Authorization: Bearer <METRICS_TOKEN>",
+    });
     const head = await fetch(`${url}/metrics`, { method: "HEAD" });
     expect(head.status).toBe(401);
     expect(reached).toEqual([]);

@@ -44,7 +44,12 @@ export function isMetricsPath(url: string | undefined): boolean {
   } catch {
     // malformed escapes: compare the raw path
   }
-  return path.toLowerCase().replace(/\/{2,}/g, "/").replace(/\/$/, "") === "/metrics";
+  return (
+    path
+      .toLowerCase()
+      .replace(/\/{2,}/g, "/")
+      .replace(/\/$/, "") === "/metrics"
+  );
 }
 
 /**
@@ -55,7 +60,11 @@ export function isMetricsPath(url: string | undefined): boolean {
  * @returns `pass` for any other path; for `/metrics`: `allow`, `unauthorized` or `disabled`
  * @example metricsDecision("/metrics", "Bearer s3cr3t…", "s3cr3t…") // "allow"
  */
-export function metricsDecision(url: string | undefined, authorization: string | undefined, token: string | undefined): MetricsDecision {
+export function metricsDecision(
+  url: string | undefined,
+  authorization: string | undefined,
+  token: string | undefined,
+): MetricsDecision {
   if (!isMetricsPath(url)) return "pass";
   if (!token) return "disabled";
   const match = /^Bearer +(\S+) *$/i.exec(authorization ?? "");
@@ -77,7 +86,11 @@ export function guardMetricsListener(listener: RequestListener, token: () => str
     if (decision === "pass" || decision === "allow") return listener(req, res);
     const body =
       decision === "disabled"
-        ? { ok: false, error: "not_found", message: "metrics are not served without METRICS_TOKEN (docs/operations.md \"Metrics\")" }
+        ? {
+            ok: false,
+            error: "not_found",
+            message: 'metrics are not served without METRICS_TOKEN (docs/operations.md "Metrics")',
+          }
         : { ok: false, error: "metrics_unauthorized", message: "send Authorization: Bearer <METRICS_TOKEN>" };
     const text = JSON.stringify(body);
     res.writeHead(decision === "disabled" ? 404 : 401, {

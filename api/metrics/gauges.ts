@@ -35,7 +35,6 @@ type Snapshot = {
   readiness?: Readiness;
 };
 
-
 type GaugeState = { sources?: GaugeSources; cached?: { at: number; value: Promise<Snapshot> } };
 const shared = globalThis as { __launchServiceGauges?: GaugeState };
 const state: GaugeState = (shared.__launchServiceGauges ??= {});
@@ -68,7 +67,8 @@ async function takeSnapshot(sources: GaugeSources): Promise<Snapshot> {
 function snapshot(): Promise<Snapshot> | undefined {
   if (!state.sources) return undefined;
   const now = Date.now();
-  if (!state.cached || now - state.cached.at > SNAPSHOT_TTL_MS) state.cached = { at: now, value: takeSnapshot(state.sources) };
+  if (!state.cached || now - state.cached.at > SNAPSHOT_TTL_MS)
+    state.cached = { at: now, value: takeSnapshot(state.sources) };
   return state.cached.value;
 }
 
@@ -96,18 +96,34 @@ function createGauges() {
       labelNames: ["source"] as const,
       registers,
     }),
-    indexedBlock: gauge("launchpad_indexer_head_block", "Newest block the indexer has fully processed (block number).", (s, g) => {
-      if (s.indexed) g.set(Number(s.indexed.blockNumber));
-    }),
-    indexedTimestamp: gauge("launchpad_indexer_head_timestamp_seconds", "Timestamp of the newest indexed block, unix seconds (lag in seconds: time() - this).", (s, g) => {
-      if (s.indexed) g.set(Number(s.indexed.timestampSec));
-    }),
-    chainBlock: gauge("launchpad_chain_head_block", "Newest block of the chain as the API's RPC reports it (block number).", (s, g) => {
-      if (s.chain !== undefined) g.set(Number(s.chain));
-    }),
-    lagBlocks: gauge("launchpad_indexer_lag_blocks", "Blocks the indexer is behind the RPC's head (launchpad_chain_head_block - launchpad_indexer_head_block, at least 0).", (s, g) => {
-      if (s.chain !== undefined && s.indexed) g.set(Math.max(0, Number(s.chain - s.indexed.blockNumber)));
-    }),
+    indexedBlock: gauge(
+      "launchpad_indexer_head_block",
+      "Newest block the indexer has fully processed (block number).",
+      (s, g) => {
+        if (s.indexed) g.set(Number(s.indexed.blockNumber));
+      },
+    ),
+    indexedTimestamp: gauge(
+      "launchpad_indexer_head_timestamp_seconds",
+      "Timestamp of the newest indexed block, unix seconds (lag in seconds: time() - this).",
+      (s, g) => {
+        if (s.indexed) g.set(Number(s.indexed.timestampSec));
+      },
+    ),
+    chainBlock: gauge(
+      "launchpad_chain_head_block",
+      "Newest block of the chain as the API's RPC reports it (block number).",
+      (s, g) => {
+        if (s.chain !== undefined) g.set(Number(s.chain));
+      },
+    ),
+    lagBlocks: gauge(
+      "launchpad_indexer_lag_blocks",
+      "Blocks the indexer is behind the RPC's head (launchpad_chain_head_block - launchpad_indexer_head_block, at least 0).",
+      (s, g) => {
+        if (s.chain !== undefined && s.indexed) g.set(Math.max(0, Number(s.chain - s.indexed.blockNumber)));
+      },
+    ),
     ready: gauge(
       "launchpad_indexer_ready",
       "1 while GET /api/v1/ready answers 200 (indexed head within READY_MAX_LAG_BLOCKS of the chain head and progressing), else 0.",
@@ -119,7 +135,9 @@ function createGauges() {
       "launchpad_indexer_status",
       "The indexer's health status as /api/v1/health reports it: 1 for the current status (ok, degraded or stalled), 0 for the others.",
       (s, g) => {
-        if (s.readiness) for (const status of ["ok", "degraded", "stalled"] as const) g.set({ status }, s.readiness.status === status ? 1 : 0);
+        if (s.readiness)
+          for (const status of ["ok", "degraded", "stalled"] as const)
+            g.set({ status }, s.readiness.status === status ? 1 : 0);
       },
       ["status"],
     ),

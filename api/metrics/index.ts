@@ -14,6 +14,14 @@ export {
   recordUploadRejection,
   type Surface,
 } from "./registry";
-export { observeRequests, routeTemplate, surfaceOf, drainRequests, requestsInFlight, type RequestLogEntry, type RequestLogger } from "./http";
+export {
+  observeRequests,
+  routeTemplate,
+  surfaceOf,
+  drainRequests,
+  requestsInFlight,
+  type RequestLogEntry,
+  type RequestLogger,
+} from "./http";
 export { instrumentTransport, instrumentedHttp, rpcErrorKind } from "./rpc";
 export { registerServiceGauges, type GaugeSources } from "./gauges";

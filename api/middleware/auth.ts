@@ -55,7 +55,11 @@ export function scopeFor(method: string, path: string): Scope | undefined {
 
 const BEARER = /^Bearer[ ]+([^\s]+)\s*$/i;
 
-function challenge(c: Context, error: "invalid_request" | "invalid_token" | "insufficient_scope", scope?: string): void {
+function challenge(
+  c: Context,
+  error: "invalid_request" | "invalid_token" | "insufficient_scope",
+  scope?: string,
+): void {
   c.header("WWW-Authenticate", `Bearer realm="evmchain", error="${error}"${scope ? `, scope="${scope}"` : ""}`);
 }
 
@@ -88,7 +92,8 @@ export function identifyApiKey(getStore: () => Promise<Store>): MiddlewareHandle
 /** Throws the failure recorded by {@link identifyApiKey} (401) unless a valid key was presented. */
 export function requireApiKey(): MiddlewareHandler<TrustEnv> {
   return async (c, next) => {
-    if (!c.get("apiKey")) throw c.get("authFailure") ?? new ApiError("missing_api_key", "send Authorization: Bearer <API_KEY>");
+    if (!c.get("apiKey"))
+      throw c.get("authFailure") ?? new ApiError("missing_api_key", "send Authorization: Bearer <API_KEY>");
     c.header("WWW-Authenticate", undefined);
     await next();
   };
@@ -102,7 +107,7 @@ export function requireScope(): MiddlewareHandler<TrustEnv> {
   return async (c, next) => {
     const key = c.get("apiKey");
     const scope = scopeFor(c.req.method, c.req.path);
-    if (scope && (!key || !key.scopes.includes(scope))) {
+    if (scope && !key?.scopes.includes(scope)) {
       challenge(c, "insufficient_scope", scope);
       throw new ApiError("insufficient_scope", `this endpoint requires the scope ${scope}`);
     }

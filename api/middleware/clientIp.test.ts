@@ -66,7 +66,9 @@ describe("compileProxyTrust", () => {
   });
 
   it("names the bad entry", () => {
-    expect(() => compileProxyTrust("yes")).toThrow('"yes" is not an IP address, a CIDR range or one of loopback, linklocal, uniquelocal');
+    expect(() => compileProxyTrust("yes")).toThrow(
+      '"yes" is not an IP address, a CIDR range or one of loopback, linklocal, uniquelocal',
+    );
     expect(() => compileProxyTrust("loopback, 10.0.0.0/99")).toThrow('"10.0.0.0/99" is not an IP address');
     expect(() => compileProxyTrust("33")).toThrow("hop count 33 is above 32");
   });

@@ -44,6 +44,10 @@ export function clientIp(c: Context, trust: ProxyTrust): string {
   const fn = trust === true ? (_address: string, hopIndex: number) => hopIndex < 1 : trust;
   const forwardedFor = c.req.header("X-Forwarded-For");
   // proxy-addr reads only these two fields of a Node request.
-  const request = { headers: forwardedFor === undefined ? {} : { "x-forwarded-for": forwardedFor }, connection: { remoteAddress }, socket: { remoteAddress } };
+  const request = {
+    headers: forwardedFor === undefined ? {} : { "x-forwarded-for": forwardedFor },
+    connection: { remoteAddress },
+    socket: { remoteAddress },
+  };
   return proxyaddr(request as unknown as Parameters<typeof proxyaddr>[0], fn).slice(0, 64);
 }

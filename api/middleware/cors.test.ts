@@ -9,12 +9,38 @@ import { serve, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { corsOnlyOnPublic, isPublicCorsPath, PUBLIC_CORS_PATHS, publicCors, stripPonderCorsOutsidePublic } from "./cors";
+import {
+  corsOnlyOnPublic,
+  isPublicCorsPath,
+  PUBLIC_CORS_PATHS,
+  publicCors,
+  stripPonderCorsOutsidePublic,
+} from "./cors";
 
 describe("isPublicCorsPath", () => {
   it("matches the public read surface only", () => {
-    for (const path of ["/api/public", "/api/public/tokens/new", "/token-list/evmchain.json", "/feed/big-buys.xml", "/media/ab.png", "/api/openapi.json"]) expect(isPublicCorsPath(path), path).toBe(true);
-    for (const path of ["/api/publicity", "/api/v1", "/api/v1/evmchain/launches/intent", "/api/evm/evmchain/session", "/launch", "/token/0xabc", "/metrics", "/status", "/api/docs", "/"]) expect(isPublicCorsPath(path), path).toBe(false);
+    for (const path of [
+      "/api/public",
+      "/api/public/tokens/new",
+      "/token-list/evmchain.json",
+      "/feed/big-buys.xml",
+      "/media/ab.png",
+      "/api/openapi.json",
+    ])
+      expect(isPublicCorsPath(path), path).toBe(true);
+    for (const path of [
+      "/api/publicity",
+      "/api/v1",
+      "/api/v1/evmchain/launches/intent",
+      "/api/evm/evmchain/session",
+      "/launch",
+      "/token/0xabc",
+      "/metrics",
+      "/status",
+      "/api/docs",
+      "/",
+    ])
+      expect(isPublicCorsPath(path), path).toBe(false);
   });
 });
 
@@ -28,7 +54,10 @@ describe("behind a server that wraps the app in cors({ origin: '*' }) (Ponder's 
     app.use("*", corsOnlyOnPublic());
     for (const path of PUBLIC_CORS_PATHS) if (path !== "/api/public") app.use(path, publicCors());
     app.all("*", (c) => c.json({ ok: true }));
-    const outer = new Hono().use(cors({ origin: "*", maxAge: 86400 })).get("/status", (c) => c.json({})).route("/", app);
+    const outer = new Hono()
+      .use(cors({ origin: "*", maxAge: 86400 }))
+      .get("/status", (c) => c.json({}))
+      .route("/", app);
     await new Promise<void>((resolve) => {
       server = serve({ fetch: outer.fetch, port: 0, hostname: "127.0.0.1" }, (info: AddressInfo) => {
         base = `http://127.0.0.1:${info.port}`;
@@ -45,10 +74,21 @@ describe("behind a server that wraps the app in cors({ origin: '*' }) (Ponder's 
 
   const corsOf = (res: Response) => [...res.headers.keys()].filter((name) => name.startsWith("access-control-"));
   const preflight = (path: string) =>
-    fetch(`${base}${path}`, { method: "OPTIONS", headers: { Origin: "https://evil.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type,x-csrf-token" } });
+    fetch(`${base}${path}`, {
+      method: "OPTIONS",
+      headers: {
+        Origin: "https://evil.example",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "content-type,x-csrf-token",
+      },
+    });
 
   it("keeps Allow-Origin * on public reads and their preflights", async () => {
-    expect((await fetch(`${base}/api/public/tokens/new`, { headers: { Origin: "https://evil.example" } })).headers.get("access-control-allow-origin")).toBe("*");
+    expect(
+      (await fetch(`${base}/api/public/tokens/new`, { headers: { Origin: "https://evil.example" } })).headers.get(
+        "access-control-allow-origin",
+      ),
+    ).toBe("*");
     expect((await preflight("/token-list/evmchain.json")).headers.get("access-control-allow-origin")).toBe("*");
   });
 
@@ -67,7 +107,9 @@ describe("behind a server that wraps the app in cors({ origin: '*' }) (Ponder's 
   it("leaves other servers of the process alone", async () => {
     seam.port = -1; // the seam now watches no server
     try {
-      expect((await preflight("/api/v1/evmchain/launches/intent")).headers.get("access-control-allow-origin")).toBe("*");
+      expect((await preflight("/api/v1/evmchain/launches/intent")).headers.get("access-control-allow-origin")).toBe(
+        "*",
+      );
     } finally {
       seam.port = Number(new URL(base).port);
     }

@@ -28,7 +28,14 @@ import { cors } from "hono/cors";
  * cross-origin: the public API and its descriptor, the token list, the RSS feeds, uploaded media
  * and the OpenAPI document.
  */
-export const PUBLIC_CORS_PATHS = ["/api/public", "/api/public/*", "/token-list/*", "/feed/*", "/media/*", "/api/openapi.json"] as const;
+export const PUBLIC_CORS_PATHS = [
+  "/api/public",
+  "/api/public/*",
+  "/token-list/*",
+  "/feed/*",
+  "/media/*",
+  "/api/openapi.json",
+] as const;
 
 /**
  * Whether a request path belongs to the public read surface ({@link PUBLIC_CORS_PATHS}).
@@ -73,9 +80,11 @@ type RequestStart = { request: IncomingMessage; response: ServerResponse; server
 /** Drops `Access-Control-*` from the headers a `writeHead` call is given (object or flat array form). */
 function withoutCorsHeaders(headers: unknown): unknown {
   if (Array.isArray(headers)) {
-    if (headers.length > 0 && Array.isArray(headers[0])) return (headers as [string, unknown][]).filter(([name]) => !isCorsHeader(String(name)));
+    if (headers.length > 0 && Array.isArray(headers[0]))
+      return (headers as [string, unknown][]).filter(([name]) => !isCorsHeader(String(name)));
     const out: unknown[] = [];
-    for (let i = 0; i + 1 < headers.length; i += 2) if (!isCorsHeader(String(headers[i]))) out.push(headers[i], headers[i + 1]);
+    for (let i = 0; i + 1 < headers.length; i += 2)
+      if (!isCorsHeader(String(headers[i]))) out.push(headers[i], headers[i + 1]);
     return out;
   }
   if (headers && typeof headers === "object") {
@@ -110,7 +119,11 @@ export function stripPonderCorsOutsidePublic(apiPort: () => number | undefined):
     const writeHead = response.writeHead;
     response.writeHead = function (this: ServerResponse, statusCode: number, ...rest: unknown[]) {
       for (const name of this.getHeaderNames()) if (isCorsHeader(name)) this.removeHeader(name);
-      return (writeHead as (...args: unknown[]) => ServerResponse).call(this, statusCode, ...rest.map(withoutCorsHeaders));
+      return (writeHead as (...args: unknown[]) => ServerResponse).call(
+        this,
+        statusCode,
+        ...rest.map(withoutCorsHeaders),
+      );
     } as ServerResponse["writeHead"];
   });
   return true;

@@ -39,7 +39,9 @@ export type SessionOptions = {
 };
 
 function isLocalHost(hostname: string): boolean {
-  return hostname === "localhost" || hostname === "127.0.0.1" || hostname === "[::1]" || hostname.endsWith(".localhost");
+  return (
+    hostname === "localhost" || hostname === "127.0.0.1" || hostname === "[::1]" || hostname.endsWith(".localhost")
+  );
 }
 
 /** Whether cookies must be `Secure` for this request (everything but localhost/127.0.0.1). */
@@ -95,10 +97,16 @@ export function setSessionCookie(c: Context, cookieValue: string, expiresAtMs: n
 export function assertSessionWallet(c: Context<TrustEnv>, wallet: string, field = "creator"): void {
   const session = c.get("session");
   if (!session?.wallet) {
-    throw new ApiError("sign_in_required", "sign in with this wallet first: POST /api/evm/evmchain/sign-in/challenge, sign the message, POST /api/evm/evmchain/sign-in");
+    throw new ApiError(
+      "sign_in_required",
+      "sign in with this wallet first: POST /api/evm/evmchain/sign-in/challenge, sign the message, POST /api/evm/evmchain/sign-in",
+    );
   }
   if (session.wallet.toLowerCase() !== wallet.toLowerCase()) {
-    throw new ApiError("wallet_mismatch", `${field} ${wallet} is not the wallet this session signed in with (${session.wallet})`);
+    throw new ApiError(
+      "wallet_mismatch",
+      `${field} ${wallet} is not the wallet this session signed in with (${session.wallet})`,
+    );
   }
 }
 
@@ -145,12 +153,20 @@ export function requireCsrf(options: SessionOptions): MiddlewareHandler<TrustEnv
     const session = await findSession(await options.getStore(), readCookie(c));
     if (!session) throw new ApiError("csrf_failed", "no live session: GET /api/evm/evmchain/session first");
     const headerToken = c.req.header(CSRF_HEADER);
-    const bodyToken = body && typeof body === "object" && !Array.isArray(body) ? (body as { csrf_token?: unknown }).csrf_token : undefined;
+    const bodyToken =
+      body && typeof body === "object" && !Array.isArray(body)
+        ? (body as { csrf_token?: unknown }).csrf_token
+        : undefined;
     if (!headerToken || typeof bodyToken !== "string" || !bodyToken) {
-      throw new ApiError("csrf_failed", `send the CSRF token in both the ${CSRF_HEADER} header and the csrf_token body field`);
+      throw new ApiError(
+        "csrf_failed",
+        `send the CSRF token in both the ${CSRF_HEADER} header and the csrf_token body field`,
+      );
     }
-    if (!equalStrings(headerToken, bodyToken)) throw new ApiError("csrf_failed", `${CSRF_HEADER} and csrf_token differ`);
-    if (!verifyCsrfToken(session, headerToken)) throw new ApiError("csrf_failed", "the CSRF token is not valid for this session");
+    if (!equalStrings(headerToken, bodyToken))
+      throw new ApiError("csrf_failed", `${CSRF_HEADER} and csrf_token differ`);
+    if (!verifyCsrfToken(session, headerToken))
+      throw new ApiError("csrf_failed", "the CSRF token is not valid for this session");
     c.set("session", session);
     await next();
   };

@@ -78,8 +78,13 @@ export function idempotency(options: {
 }): MiddlewareHandler<TrustEnv> {
   return async (c, next) => {
     const parsed = parseIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
-    if (parsed === null) throw new ApiError("idempotency_key_missing", `send an ${IDEMPOTENCY_HEADER} header (1-255 visible ASCII characters)`);
-    if (parsed === "invalid") throw new ApiError("idempotency_key_invalid", `${IDEMPOTENCY_HEADER} must be 1-255 visible ASCII characters`);
+    if (parsed === null)
+      throw new ApiError(
+        "idempotency_key_missing",
+        `send an ${IDEMPOTENCY_HEADER} header (1-255 visible ASCII characters)`,
+      );
+    if (parsed === "invalid")
+      throw new ApiError("idempotency_key_invalid", `${IDEMPOTENCY_HEADER} must be 1-255 visible ASCII characters`);
     const scope = options.scope ? options.scope(c) : c.get("apiKey")?.id;
     if (!scope) throw new ApiError("missing_api_key", "idempotency keys are scoped per API key");
     const store = await options.getStore();
@@ -96,7 +101,10 @@ export function idempotency(options: {
       const { record } = reservation;
       c.header("Idempotent-Replayed", "true");
       if (record.responseContentType) c.header("Content-Type", record.responseContentType);
-      return c.body((record.responseBody ?? new Uint8Array()) as Uint8Array<ArrayBuffer>, (record.responseStatus ?? 200) as 200);
+      return c.body(
+        (record.responseBody ?? new Uint8Array()) as Uint8Array<ArrayBuffer>,
+        (record.responseStatus ?? 200) as 200,
+      );
     }
     const claim = { scope, key: parsed, lockedUntilMs: reservation.lockedUntilMs, committed: false };
     c.set("idempotency", claim);
@@ -109,7 +117,12 @@ export function idempotency(options: {
       } else if (res.status >= 200 && res.status < 300) {
         const body = new Uint8Array(await res.clone().arrayBuffer());
         // False only when the key was taken over meanwhile: the other request owns the record now.
-        await completeIdempotencyKey(store, { ...claim, status: res.status, contentType: res.headers.get("content-type"), body });
+        await completeIdempotencyKey(store, {
+          ...claim,
+          status: res.status,
+          contentType: res.headers.get("content-type"),
+          body,
+        });
         stored = true;
       }
     } finally {
@@ -129,7 +142,11 @@ export function idempotency(options: {
  * @throws ApiError `idempotency_in_progress` (409) when the key was taken over meanwhile (this
  *   request's lock ran out); the caller's transaction then rolls back
  */
-export async function commitIdempotentResponse(c: Context<TrustEnv>, tx: Store, response: { status: number; jsonText: string }): Promise<void> {
+export async function commitIdempotentResponse(
+  c: Context<TrustEnv>,
+  tx: Store,
+  response: { status: number; jsonText: string },
+): Promise<void> {
   const claim = c.get("idempotency");
   if (!claim) return;
   const held = await completeIdempotencyKey(tx, {
@@ -138,6 +155,10 @@ export async function commitIdempotentResponse(c: Context<TrustEnv>, tx: Store, 
     contentType: JSON_CONTENT_TYPE,
     body: new TextEncoder().encode(response.jsonText),
   });
-  if (!held) throw new ApiError("idempotency_in_progress", `another request took this ${IDEMPOTENCY_HEADER} over; retry to get its answer`);
+  if (!held)
+    throw new ApiError(
+      "idempotency_in_progress",
+      `another request took this ${IDEMPOTENCY_HEADER} over; retry to get its answer`,
+    );
   claim.committed = true;
 }

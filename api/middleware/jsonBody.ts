@@ -65,7 +65,8 @@ export function exceedsJsonDepth(text: string, maxDepth: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     if (inString) {
-      if (ch === 0x5c) i++; // backslash: skip the escaped character
+      if (ch === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (ch === 0x22) inString = false;
     } else if (ch === 0x22) {
       inString = true;
@@ -94,16 +95,21 @@ function tooLarge(limit: number): never {
  * @throws ApiError 413 `body_too_large`, 400 `invalid_request` / `forbidden_field`
  * @example checkJsonBodyText('{"name":"A"}') // { name: "A" }
  */
-export function checkJsonBodyText(text: string, limits: Pick<typeof BODY_LIMITS, "jsonMaxBytes" | "maxDepth"> = BODY_LIMITS): Record<string, unknown> {
+export function checkJsonBodyText(
+  text: string,
+  limits: Pick<typeof BODY_LIMITS, "jsonMaxBytes" | "maxDepth"> = BODY_LIMITS,
+): Record<string, unknown> {
   if (Buffer.byteLength(text, "utf8") > limits.jsonMaxBytes) tooLarge(limits.jsonMaxBytes);
-  if (exceedsJsonDepth(text, limits.maxDepth)) throw new ApiError("invalid_request", `body: nested deeper than ${limits.maxDepth} levels`);
+  if (exceedsJsonDepth(text, limits.maxDepth))
+    throw new ApiError("invalid_request", `body: nested deeper than ${limits.maxDepth} levels`);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     throw new ApiError("invalid_request", "body: must be a JSON object (the body is not JSON)");
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new ApiError("invalid_request", "body: must be a JSON object");
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw new ApiError("invalid_request", "body: must be a JSON object");
   assertNoForbiddenFields(value, PUBLIC_HEX_FIELDS);
   const problem = findBodyTextProblem(value);
   if (problem) throw new ApiError("invalid_request", problem);
@@ -115,10 +121,15 @@ export function checkJsonBodyText(text: string, limits: Pick<typeof BODY_LIMITS,
  * before the routers.
  * @param limits - overrides of {@link BODY_LIMITS} (tests)
  */
-export function jsonBody(limits: Partial<typeof BODY_LIMITS> = {}): MiddlewareHandler<{ Variables: JsonBodyVariables }> {
+export function jsonBody(
+  limits: Partial<typeof BODY_LIMITS> = {},
+): MiddlewareHandler<{ Variables: JsonBodyVariables }> {
   const bounds = { ...BODY_LIMITS, ...limits };
   const jsonLimit = bodyLimit({ maxSize: bounds.jsonMaxBytes, onError: () => tooLarge(bounds.jsonMaxBytes) });
-  const multipartLimit = bodyLimit({ maxSize: bounds.multipartMaxBytes, onError: () => tooLarge(bounds.multipartMaxBytes) });
+  const multipartLimit = bodyLimit({
+    maxSize: bounds.multipartMaxBytes,
+    onError: () => tooLarge(bounds.multipartMaxBytes),
+  });
   return async (c, next) => {
     if (!BODY_METHODS.has(c.req.method)) return next();
     if (mediaType(c) === "multipart/form-data") return multipartLimit(c, next);

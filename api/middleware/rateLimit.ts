@@ -10,7 +10,13 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { MemoryStore, rateLimiter, type ClientRateLimitInfo, type Store as RateLimitStore } from "hono-rate-limiter";
-import { decrementCounter, incrementCounterBelow, readCounter, incrementCounter, resetCounter } from "../../store/counters";
+import {
+  decrementCounter,
+  incrementCounterBelow,
+  readCounter,
+  incrementCounter,
+  resetCounter,
+} from "../../store/counters";
 import type { Store } from "../../store/index";
 import type { BoundReachedError } from "../../store/locks";
 import { getAddress } from "viem";
@@ -69,7 +75,9 @@ export type LimiterOptions = {
 };
 
 /** A store-backed fixed-window limiter (counts shared by every process on the store). */
-export function storeRateLimiter(options: LimiterOptions & { getStore: () => Promise<Store> }): MiddlewareHandler<TrustEnv> {
+export function storeRateLimiter(
+  options: LimiterOptions & { getStore: () => Promise<Store> },
+): MiddlewareHandler<TrustEnv> {
   return limiter(options, new StoreRateLimitStore(options.getStore, options.prefix));
 }
 
@@ -93,7 +101,10 @@ function limiter(options: LimiterOptions, store: RateLimitStore<TrustEnv>): Midd
     skip: options.skip ?? (() => false),
     handler: () => {
       recordRateLimitRejection(options.prefix);
-      throw new ApiError("rate_limited", `more than ${options.limit} requests in ${Math.round((options.windowMs ?? MINUTE_MS) / 1000)} s; see Retry-After`);
+      throw new ApiError(
+        "rate_limited",
+        `more than ${options.limit} requests in ${Math.round((options.windowMs ?? MINUTE_MS) / 1000)} s; see Retry-After`,
+      );
     },
   });
 }
@@ -139,7 +150,10 @@ export async function consumeCoinQuota(
     recordRateLimitRejection(`quota_${kind}`);
     const resetAtMs = nowMs - (nowMs % DAY_MS) + DAY_MS;
     options.c?.header("Retry-After", String(Math.max(1, Math.ceil((resetAtMs - nowMs) / 1000))));
-    throw new ApiError("quota_exceeded", `daily quota of ${limit} ${kind.replace("_", " ")} per wallet reached, over all its API keys (resets at 00:00 UTC)`);
+    throw new ApiError(
+      "quota_exceeded",
+      `daily quota of ${limit} ${kind.replace("_", " ")} per wallet reached, over all its API keys (resets at 00:00 UTC)`,
+    );
   }
   return { used: result.hits, limit, resetAtMs: result.resetAtMs };
 }
@@ -162,11 +176,20 @@ export function sessionBoundError(c: Context, err: BoundReachedError, nowMs = Da
  * not only its request rate.
  * @throws ApiError 429 `session_limit_reached` with `Retry-After` (seconds to the next hour)
  */
-export async function consumeNewSession(store: Store, c: Context, ip: string, limit: number, nowMs = Date.now()): Promise<void> {
+export async function consumeNewSession(
+  store: Store,
+  c: Context,
+  ip: string,
+  limit: number,
+  nowMs = Date.now(),
+): Promise<void> {
   const hourMs = 60 * MINUTE_MS;
   if (await incrementCounterBelow(store, `session_new:${ip}`, hourMs, limit, nowMs)) return;
   recordRateLimitRejection("session_new");
   const resetAtMs = nowMs - (nowMs % hourMs) + hourMs;
   c.header("Retry-After", String(Math.max(1, Math.ceil((resetAtMs - nowMs) / 1000))));
-  throw new ApiError("session_limit_reached", `at most ${limit} new sessions per client per hour; keep the session cookie you have`);
+  throw new ApiError(
+    "session_limit_reached",
+    `at most ${limit} new sessions per client per hour; keep the session cookie you have`,
+  );
 }

@@ -61,7 +61,10 @@ export function errorResponses(codes: readonly ErrorCode[], schema: unknown = re
   return Object.fromEntries(
     [...byStatus].map(([status, list]) => [
       String(status),
-      { description: list.map((c) => `\`${c}\`: ${ERROR_CATALOGUE[c].meaning}`).join("\n\n"), content: { "application/json": { schema } } },
+      {
+        description: list.map((c) => `\`${c}\`: ${ERROR_CATALOGUE[c].meaning}`).join("\n\n"),
+        content: { "application/json": { schema } },
+      },
     ]),
   );
 }
@@ -76,7 +79,14 @@ export function documented(doc: RouteDoc) {
   const success: Record<string, unknown> = {
     [String(doc.status ?? 200)]: {
       description: doc.summary,
-      content: doc.ok ? json(doc.ok) : Object.fromEntries(Object.entries(doc.content ?? {}).map(([type, description]) => [type, { schema: { type: "string", description } }])),
+      content: doc.ok
+        ? json(doc.ok)
+        : Object.fromEntries(
+            Object.entries(doc.content ?? {}).map(([type, description]) => [
+              type,
+              { schema: { type: "string", description } },
+            ]),
+          ),
     },
   };
   for (const [status, extra] of Object.entries(doc.also ?? {})) {
@@ -86,7 +96,13 @@ export function documented(doc: RouteDoc) {
     tags: [TAGS[doc.tag]],
     summary: doc.summary,
     description: doc.description,
-    parameters: doc.headers?.map((h) => ({ in: "header" as const, name: h.name, required: h.required, description: h.description, schema: { type: "string" as const } })),
+    parameters: doc.headers?.map((h) => ({
+      in: "header" as const,
+      name: h.name,
+      required: h.required,
+      description: h.description,
+      schema: { type: "string" as const },
+    })),
     requestBody: doc.body ? { required: true, content: json(doc.body) } : undefined,
     responses: { ...success, ...errorResponses(doc.errors ?? []) } as never,
   });

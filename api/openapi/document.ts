@@ -17,7 +17,6 @@ import type { ErrorCode } from "../errors";
 import { z } from "zod";
 import { errorBody } from "./schemas";
 
-
 /** Errors every route of a surface can return, keyed by path prefix (first match wins). */
 const SURFACE_ERRORS: readonly { prefix: string; methods?: readonly string[]; codes: readonly ErrorCode[] }[] = [
   { prefix: "/api/v1/evmchain/", codes: ["missing_api_key", "invalid_api_key", "insufficient_scope", "rate_limited"] },
@@ -40,7 +39,10 @@ const BODY_METHODS = ["post", "put", "patch"];
  * @param publicBaseUrl - base URL, the document's server
  * @returns an OpenAPI 3.1.0 document object
  */
-export async function buildOpenApiDocument(app: Hono<any, any, any>, publicBaseUrl: string): Promise<OpenAPIV3_1.Document> {
+export async function buildOpenApiDocument(
+  app: Hono<any, any, any>,
+  publicBaseUrl: string,
+): Promise<OpenAPIV3_1.Document> {
   const spec = (await generateSpecs(app, {
     documentation: {
       openapi: "3.1.0",
@@ -55,9 +57,24 @@ export async function buildOpenApiDocument(app: Hono<any, any, any>, publicBaseU
       components: {
         schemas: { Error: z.toJSONSchema(errorBody, { target: "draft-2020-12" }) as OpenAPIV3_1.SchemaObject },
         securitySchemes: {
-          apiKey: { type: "http", scheme: "bearer", description: "`Authorization: Bearer sk_live_…`. Each route needs the scope listed in its `security` requirement." },
-          sessionCookie: { type: "apiKey", in: "cookie", name: SECURE_SESSION_COOKIE, description: `Session cookie from \`GET /api/evm/evmchain/session\` (\`${SECURE_SESSION_COOKIE}\` over HTTPS, \`${LOCAL_SESSION_COOKIE}\` on plain-HTTP localhost).` },
-          csrfToken: { type: "apiKey", in: "header", name: "X-CSRF-Token", description: "The session's CSRF token; the same value goes in the body field `csrf_token`." },
+          apiKey: {
+            type: "http",
+            scheme: "bearer",
+            description:
+              "`Authorization: Bearer sk_live_…`. Each route needs the scope listed in its `security` requirement.",
+          },
+          sessionCookie: {
+            type: "apiKey",
+            in: "cookie",
+            name: SECURE_SESSION_COOKIE,
+            description: `Session cookie from \`GET /api/evm/evmchain/session\` (\`${SECURE_SESSION_COOKIE}\` over HTTPS, \`${LOCAL_SESSION_COOKIE}\` on plain-HTTP localhost).`,
+          },
+          csrfToken: {
+            type: "apiKey",
+            in: "header",
+            name: "X-CSRF-Token",
+            description: "The session's CSRF token; the same value goes in the body field `csrf_token`.",
+          },
         },
       },
     },
@@ -79,16 +96,27 @@ function applySurface(path: string, method: string, operation: OpenAPIV3_1.Opera
   const honoPath = path.replace(/\{([^}]+)\}/g, ":$1");
   const scope = scopeFor(method.toUpperCase(), honoPath);
   if (scope) operation.security = [{ apiKey: [scope] }];
-  else if (path.startsWith("/api/evm/evmchain/") && method === "post") operation.security = [{ sessionCookie: [], csrfToken: [] }];
+  else if (path.startsWith("/api/evm/evmchain/") && method === "post")
+    operation.security = [{ sessionCookie: [], csrfToken: [] }];
   else operation.security = [];
   const surface = SURFACE_ERRORS.find((s) => path.startsWith(s.prefix) && (!s.methods || s.methods.includes(method)));
   const bodyCodes = BODY_METHODS.includes(method) ? BODY_ERRORS : [];
   // A code the route already documents is not listed twice.
-  const documented = (code: ErrorCode) => Object.values(operation.responses ?? {}).some((r) => (r as OpenAPIV3_1.ResponseObject).description?.includes(`\`${code}\``));
-  const codes = [...bodyCodes, ...(surface?.codes ?? []), "internal_error" as const].filter((code) => !documented(code));
-  const extra = errorResponses(codes, { $ref: "#/components/schemas/Error" }) as Record<string, OpenAPIV3_1.ResponseObject>;
+  const documented = (code: ErrorCode) =>
+    Object.values(operation.responses ?? {}).some((r) =>
+      (r as OpenAPIV3_1.ResponseObject).description?.includes(`\`${code}\``),
+    );
+  const codes = [...bodyCodes, ...(surface?.codes ?? []), "internal_error" as const].filter(
+    (code) => !documented(code),
+  );
+  const extra = errorResponses(codes, { $ref: "#/components/schemas/Error" }) as Record<
+    string,
+    OpenAPIV3_1.ResponseObject
+  >;
   for (const [status, response] of Object.entries(extra)) {
     const existing = operation.responses![status] as OpenAPIV3_1.ResponseObject | undefined;
-    operation.responses![status] = existing ? { ...existing, description: `${existing.description}\n\n${response.description}` } : response;
+    operation.responses![status] = existing
+      ? { ...existing, description: `${existing.description}\n\n${response.description}` }
+      : response;
   }
 }

@@ -22,24 +22,70 @@ export const intentDoc: LaunchDoc = {
   description: INTENT_CREATOR_RULE,
   ok: launchStateWire.extend({
     ok: z.literal(true),
-    intent: z.looseObject({ message: z.string().meta({ description: "the exact text the creator signs with personal_sign (EIP-191)" }), expires_at_sec: z.number().int() }),
+    intent: z.looseObject({
+      message: z.string().meta({ description: "the exact text the creator signs with personal_sign (EIP-191)" }),
+      expires_at_sec: z.number().int(),
+    }),
   }),
-  headers: [{ name: "Idempotency-Key", required: true, description: "1-255 visible ASCII characters; a retry with the same key and body replays the first answer (24 h)." }],
-  errors: ["invalid_request", "invalid_address", "forbidden_field", "invalid_image_url", "idempotency_key_missing", "idempotency_key_invalid", "idempotency_in_progress", "idempotency_key_mismatch", "quota_exceeded"],
+  headers: [
+    {
+      name: "Idempotency-Key",
+      required: true,
+      description:
+        "1-255 visible ASCII characters; a retry with the same key and body replays the first answer (24 h).",
+    },
+  ],
+  errors: [
+    "invalid_request",
+    "invalid_address",
+    "forbidden_field",
+    "invalid_image_url",
+    "idempotency_key_missing",
+    "idempotency_key_invalid",
+    "idempotency_in_progress",
+    "idempotency_key_mismatch",
+    "quota_exceeded",
+  ],
 };
 
 /** Build / create-transaction. */
 export const buildDoc: LaunchDoc = {
   summary: "Verify the creator's signature of intent.message and build the unsigned launch transaction",
-  ok: launchStateWire.extend({ ok: z.literal(true), transaction: transactionWire, policy: policyWire, predicted_token_address: addressWire, amount_out_minimum: uintString }),
-  errors: ["invalid_request", "forbidden_field", "invalid_signature", "launch_not_found", "launch_state_conflict", "intent_expired", "launch_simulation_failed", "chain_unavailable"],
+  ok: launchStateWire.extend({
+    ok: z.literal(true),
+    transaction: transactionWire,
+    policy: policyWire,
+    predicted_token_address: addressWire,
+    amount_out_minimum: uintString,
+  }),
+  errors: [
+    "invalid_request",
+    "forbidden_field",
+    "invalid_signature",
+    "launch_not_found",
+    "launch_state_conflict",
+    "intent_expired",
+    "launch_simulation_failed",
+    "chain_unavailable",
+  ],
 };
 
 /** Confirm / finalize. */
 export const confirmDoc: LaunchDoc = {
   summary: "Verify the broadcast launch (receipt, LP lock, first buy) and persist it",
-  ok: launchStateWire.extend({ ok: z.literal(true), state: z.literal("confirmed"), tx_hash: z.string(), token_address: addressWire, token_url: z.string() }),
-  also: { 202: { description: "The transaction is not mined yet (`Retry-After`); state `submitted`.", schema: launchStateWire.extend({ ok: z.literal(true), state: z.literal("submitted") }) } },
+  ok: launchStateWire.extend({
+    ok: z.literal(true),
+    state: z.literal("confirmed"),
+    tx_hash: z.string(),
+    token_address: addressWire,
+    token_url: z.string(),
+  }),
+  also: {
+    202: {
+      description: "The transaction is not mined yet (`Retry-After`); state `submitted`.",
+      schema: launchStateWire.extend({ ok: z.literal(true), state: z.literal("submitted") }),
+    },
+  },
   errors: [
     "invalid_request",
     "forbidden_field",

@@ -54,15 +54,26 @@ export function openApiRoutes(app: Hono<any, any, any>, publicBaseUrl: string) {
   return new HonoRouter()
     .get(
       OPENAPI_PATH,
-      documented({ tag: "docs", summary: "This OpenAPI 3.1 document", content: { "application/json": "OpenAPI 3.1.0 document of every route the service serves" } }),
+      documented({
+        tag: "docs",
+        summary: "This OpenAPI 3.1 document",
+        content: { "application/json": "OpenAPI 3.1.0 document of every route the service serves" },
+      }),
       async (c) => {
         documentText ??= buildOpenApiDocument(app, publicBaseUrl).then(toJsonText);
-        return c.body(await documentText, 200, { "content-type": "application/json; charset=utf-8", "cache-control": "public, max-age=300" });
+        return c.body(await documentText, 200, {
+          "content-type": "application/json; charset=utf-8",
+          "cache-control": "public, max-age=300",
+        });
       },
     )
     .get(
       REFERENCE_PATH,
-      documented({ tag: "docs", summary: "Interactive API reference (Swagger UI)", content: { "text/html": "reference page" } }),
+      documented({
+        tag: "docs",
+        summary: "Interactive API reference (Swagger UI)",
+        content: { "text/html": "reference page" },
+      }),
       pageHeaders,
       (c) =>
         c.html(html`<!doctype html>
@@ -79,11 +90,28 @@ export function openApiRoutes(app: Hono<any, any, any>, publicBaseUrl: string) {
   </body>
 </html>`),
     )
-    .get(`${REFERENCE_PATH}/init.js`, documented({ tag: "docs", summary: "Reference page script", content: { "text/javascript": "script" } }), (c) =>
-      c.body(INIT_SCRIPT, 200, { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=300" }),
+    .get(
+      `${REFERENCE_PATH}/init.js`,
+      documented({ tag: "docs", summary: "Reference page script", content: { "text/javascript": "script" } }),
+      (c) =>
+        c.body(INIT_SCRIPT, 200, {
+          "content-type": "text/javascript; charset=utf-8",
+          "cache-control": "public, max-age=300",
+        }),
     )
-    .get(`${REFERENCE_PATH}/:asset{swagger-ui\\.css|swagger-ui-bundle\\.js}`, documented({ tag: "docs", summary: "Reference page assets (Swagger UI)", content: { "text/css": "stylesheet", "text/javascript": "script" } }), (c) => {
-      const name = c.req.param("asset");
-      return c.body(readAsset(name), 200, { "content-type": ASSETS[name]![1], "cache-control": "public, max-age=86400" });
-    });
+    .get(
+      `${REFERENCE_PATH}/:asset{swagger-ui\\.css|swagger-ui-bundle\\.js}`,
+      documented({
+        tag: "docs",
+        summary: "Reference page assets (Swagger UI)",
+        content: { "text/css": "stylesheet", "text/javascript": "script" },
+      }),
+      (c) => {
+        const name = c.req.param("asset");
+        return c.body(readAsset(name), 200, {
+          "content-type": ASSETS[name]![1],
+          "cache-control": "public, max-age=86400",
+        });
+      },
+    );
 }

@@ -9,9 +9,15 @@ import { z } from "zod";
 import { ERROR_CATALOGUE, type ErrorCode } from "../errors";
 
 /** A checksummed 20-byte address. */
-export const addressWire = z.string().regex(/^0x[0-9a-fA-F]{40}$/).meta({ description: "EIP-55 checksummed address", example: "0x1D84b75127c5e16B0980f0C678886a13A7bD17Fc" });
+export const addressWire = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/)
+  .meta({ description: "EIP-55 checksummed address", example: "0x1D84b75127c5e16B0980f0C678886a13A7bD17Fc" });
 /** An unsigned integer amount as a decimal string (wei or token base units). */
-export const uintString = z.string().regex(/^[0-9]+$/).meta({ description: "unsigned integer as a decimal string", example: "75000000000000000" });
+export const uintString = z
+  .string()
+  .regex(/^[0-9]+$/)
+  .meta({ description: "unsigned integer as a decimal string", example: "75000000000000000" });
 /** A signed integer as a decimal string. */
 export const intString = z.string().regex(/^-?[0-9]+$/);
 /** A 32-byte hash. */
@@ -29,7 +35,10 @@ export const errorBody = z
     message: z.string(),
     request_id: z.string().optional(),
   })
-  .meta({ id: "Error", description: "Every failure: `ok: false`, a catalogue identifier and a human-readable message." });
+  .meta({
+    id: "Error",
+    description: "Every failure: `ok: false`, a catalogue identifier and a human-readable message.",
+  });
 
 /** Off-chain token metadata (creator values or platform defaults). */
 export const tokenMetadataWire = z
@@ -94,7 +103,11 @@ export const tokenWire = z
     metadata: tokenMetadataWire,
     token_url: z.string(),
   })
-  .meta({ id: "Token", description: "A launched token: launch facts, market state after the latest indexed swap, 24 h figures, liquidity, fees, metadata." });
+  .meta({
+    id: "Token",
+    description:
+      "A launched token: launch facts, market state after the latest indexed swap, 24 h figures, liquidity, fees, metadata.",
+  });
 
 /** Trade record: one Uniswap V3 Swap of a launch pool, seen from the token's side. */
 export const tradeWire = z
@@ -102,7 +115,10 @@ export const tradeWire = z
     id: z.string(),
     token: addressWire,
     pool: addressWire,
-    side: z.enum(["buy", "sell"]).meta({ description: "buy: the token left the pool; sell: it entered; when no token moved (token_amount 0), the WETH direction decides (WETH in = buy)" }),
+    side: z.enum(["buy", "sell"]).meta({
+      description:
+        "buy: the token left the pool; sell: it entered; when no token moved (token_amount 0), the WETH direction decides (WETH in = buy)",
+    }),
     trader: addressWire,
     recipient: addressWire,
     token_amount: uintString,
@@ -153,14 +169,21 @@ export const transactionWire = z
     chainId: z.string().regex(/^0x[0-9a-f]+$/),
     from: addressWire,
     to: addressWire,
-    value: z.string().regex(/^0x[0-9a-f]+$/).meta({ description: "hex quantity in wei" }),
+    value: z
+      .string()
+      .regex(/^0x[0-9a-f]+$/)
+      .meta({ description: "hex quantity in wei" }),
     data: z.string().regex(/^0x[0-9a-f]*$/i),
   })
   .meta({ id: "Transaction" });
 
 /** Launch pool policy (spec: Policy). */
 export const policyWire = z
-  .object({ minimum_pool_liquidity_wei: uintString, first_buy_amount_wei: uintString, total_transaction_value_wei: uintString })
+  .object({
+    minimum_pool_liquidity_wei: uintString,
+    first_buy_amount_wei: uintString,
+    total_transaction_value_wei: uintString,
+  })
   .meta({ id: "Policy" });
 
 /** A launch's state record (docs/launch.md "States"). */

@@ -54,7 +54,10 @@ const claimBody = z.object({ wallet: addressParam, csrf_token: z.string().option
 export function creatorRewardsRoutes(deps: RewardsDeps) {
   const deployment = deps.deployment;
   const client = deps.client ?? (createPublicClient({ transport: http(deployment.rpcUrl) }) as PublicClient);
-  const contracts = { nonfungiblePositionManager: deployment.contracts.nonfungiblePositionManager, feeLocker: deployment.contracts.feeLocker };
+  const contracts = {
+    nonfungiblePositionManager: deployment.contracts.nonfungiblePositionManager,
+    feeLocker: deployment.contracts.feeLocker,
+  };
 
   /**
    * The creator's token rows and the indexed head they are the state of. The indexer commits a
@@ -76,9 +79,17 @@ export function creatorRewardsRoutes(deps: RewardsDeps) {
     const { head, tokens } = await creatorTokensAtHead(wallet);
     let accrued;
     try {
-      accrued = await readAccruedFees(client, contracts, tokens.flatMap((t) => t.positionIds), head.blockNumber);
+      accrued = await readAccruedFees(
+        client,
+        contracts,
+        tokens.flatMap((t) => t.positionIds),
+        head.blockNumber,
+      );
     } catch (err) {
-      throw new ApiError("chain_unavailable", `could not read uncollected fees at block ${head.blockNumber}: ${(err as Error).message.split("\n")[0]}`);
+      throw new ApiError(
+        "chain_unavailable",
+        `could not read uncollected fees at block ${head.blockNumber}: ${(err as Error).message.split("\n")[0]}`,
+      );
     }
     const byId = new Map(accrued.map((a) => [a.positionId, a]));
     return {
@@ -105,7 +116,12 @@ export function creatorRewardsRoutes(deps: RewardsDeps) {
             protocol_wei: t.protocolFeesWei,
             protocol_token: t.protocolFeesToken,
           },
-          unclaimed: { creator_wei: w.creator, creator_token: k.creator, protocol_wei: w.protocol, protocol_token: k.protocol },
+          unclaimed: {
+            creator_wei: w.creator,
+            creator_token: k.creator,
+            protocol_wei: w.protocol,
+            protocol_token: k.protocol,
+          },
         };
       }),
     };
@@ -119,22 +135,40 @@ export function creatorRewardsRoutes(deps: RewardsDeps) {
        * totals}`; amounts decimal strings (wei / token base units). 400 `invalid_address`;
        * 503 `chain_unavailable` / `not_indexed_yet`.
        */
-      .get("/creator-rewards", documented({ tag: "session", summary: "A creator's LP fees: claimed and uncollected (70% creator share, floored per position as the fee locker pays it), per token", ok: okBody({ wallet: addressWire, as_of_block: z.number().int(), as_of_timestamp_sec: z.number().int(), creator_share_bps: z.literal(7000), tokens: z.array(z.looseObject({})), totals: z.looseObject({}) }), errors: ["invalid_request", "invalid_address", "not_indexed_yet", "chain_unavailable"] }), validate("query", walletQuery), async (c) => {
-        const { wallet } = c.req.valid("query");
-        const r = await rewardsOf(wallet);
-        const sum = (pick: (t: (typeof r.tokens)[number]) => bigint) => r.tokens.reduce((s, t) => s + pick(t), 0n);
-        return sendOk(c, {
-          wallet,
-          as_of_block: Number(r.head.blockNumber),
-          as_of_timestamp_sec: Number(r.head.timestampSec),
-          creator_share_bps: 7000,
-          tokens: r.tokens,
-          totals: {
-            claimed_creator_wei: sum((t) => t.claimed.creator_wei),
-            unclaimed_creator_wei: sum((t) => t.unclaimed.creator_wei),
-          },
-        });
-      })
+      .get(
+        "/creator-rewards",
+        documented({
+          tag: "session",
+          summary:
+            "A creator's LP fees: claimed and uncollected (70% creator share, floored per position as the fee locker pays it), per token",
+          ok: okBody({
+            wallet: addressWire,
+            as_of_block: z.number().int(),
+            as_of_timestamp_sec: z.number().int(),
+            creator_share_bps: z.literal(7000),
+            tokens: z.array(z.looseObject({})),
+            totals: z.looseObject({}),
+          }),
+          errors: ["invalid_request", "invalid_address", "not_indexed_yet", "chain_unavailable"],
+        }),
+        validate("query", walletQuery),
+        async (c) => {
+          const { wallet } = c.req.valid("query");
+          const r = await rewardsOf(wallet);
+          const sum = (pick: (t: (typeof r.tokens)[number]) => bigint) => r.tokens.reduce((s, t) => s + pick(t), 0n);
+          return sendOk(c, {
+            wallet,
+            as_of_block: Number(r.head.blockNumber),
+            as_of_timestamp_sec: Number(r.head.timestampSec),
+            creator_share_bps: 7000,
+            tokens: r.tokens,
+            totals: {
+              claimed_creator_wei: sum((t) => t.claimed.creator_wei),
+              unclaimed_creator_wei: sum((t) => t.unclaimed.creator_wei),
+            },
+          });
+        },
+      )
       /**
        * POST /build-creator-rewards-claim — body `{wallet, csrf_token}` (+ header `X-CSRF-Token`).
        * 200 `{ok, transaction, transactions, position_ids, as_of_block}` where each transaction is
@@ -142,25 +176,61 @@ export function creatorRewardsRoutes(deps: RewardsDeps) {
        * 400 `invalid_address`/`invalid_request`; 403 `csrf_failed`, `sign_in_required` /
        * `wallet_mismatch` (the session must have signed in as `wallet`); 409 `nothing_to_claim`.
        */
-      .post("/build-creator-rewards-claim", documented({ tag: "session", summary: "Unsigned collectFeesMany transaction(s) for the creator's positions", ok: okBody({ transaction: transactionWire, transactions: z.array(transactionWire), position_ids: z.array(uintString), as_of_block: z.number().int() }), errors: ["invalid_request", "invalid_address", "sign_in_required", "wallet_mismatch", "nothing_to_claim", "not_indexed_yet", "chain_unavailable"] }), deps.claimGuard, validate("json", claimBody), async (c) => {
-        const { wallet } = c.req.valid("json");
-        assertSessionWallet(c, wallet, "wallet");
-        const r = await rewardsOf(wallet);
-        const ids = r.tokens.flatMap((t) =>
-          t.positions.filter((p) => p.uncollected_wei > 0n || p.uncollected_token > 0n).map((p) => BigInt(p.position_id)),
-        );
-        if (ids.length === 0) throw new ApiError("nothing_to_claim", `no uncollected fees for ${wallet} at block ${r.head.blockNumber}`);
-        const transactions = [];
-        for (let i = 0; i < ids.length; i += MAX_POSITIONS_PER_CLAIM) {
-          transactions.push({
-            chainId: `0x${deployment.chainId.toString(16)}`,
-            from: wallet,
-            to: deployment.contracts.feeLocker,
-            value: "0x0",
-            data: encodeFunctionData({ abi: feeLockerAbi, functionName: "collectFeesMany", args: [ids.slice(i, i + MAX_POSITIONS_PER_CLAIM)] }),
+      .post(
+        "/build-creator-rewards-claim",
+        documented({
+          tag: "session",
+          summary: "Unsigned collectFeesMany transaction(s) for the creator's positions",
+          ok: okBody({
+            transaction: transactionWire,
+            transactions: z.array(transactionWire),
+            position_ids: z.array(uintString),
+            as_of_block: z.number().int(),
+          }),
+          errors: [
+            "invalid_request",
+            "invalid_address",
+            "sign_in_required",
+            "wallet_mismatch",
+            "nothing_to_claim",
+            "not_indexed_yet",
+            "chain_unavailable",
+          ],
+        }),
+        deps.claimGuard,
+        validate("json", claimBody),
+        async (c) => {
+          const { wallet } = c.req.valid("json");
+          assertSessionWallet(c, wallet, "wallet");
+          const r = await rewardsOf(wallet);
+          const ids = r.tokens.flatMap((t) =>
+            t.positions
+              .filter((p) => p.uncollected_wei > 0n || p.uncollected_token > 0n)
+              .map((p) => BigInt(p.position_id)),
+          );
+          if (ids.length === 0)
+            throw new ApiError("nothing_to_claim", `no uncollected fees for ${wallet} at block ${r.head.blockNumber}`);
+          const transactions = [];
+          for (let i = 0; i < ids.length; i += MAX_POSITIONS_PER_CLAIM) {
+            transactions.push({
+              chainId: `0x${deployment.chainId.toString(16)}`,
+              from: wallet,
+              to: deployment.contracts.feeLocker,
+              value: "0x0",
+              data: encodeFunctionData({
+                abi: feeLockerAbi,
+                functionName: "collectFeesMany",
+                args: [ids.slice(i, i + MAX_POSITIONS_PER_CLAIM)],
+              }),
+            });
+          }
+          return sendOk(c, {
+            transaction: transactions[0],
+            transactions,
+            position_ids: ids.map(String),
+            as_of_block: Number(r.head.blockNumber),
           });
-        }
-        return sendOk(c, { transaction: transactions[0], transactions, position_ids: ids.map(String), as_of_block: Number(r.head.blockNumber) });
-      })
+        },
+      )
   );
 }

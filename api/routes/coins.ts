@@ -32,35 +32,56 @@ export function coinsRoutes(deps: CoinsDeps) {
        * draft_id, launch_id, state: "intent_created", intent: {message, …}}`; errors as intent.
        * Counts one coin against the key's daily "created" quota.
        */
-      .post("/create-draft", documented({ ...intentDoc, tag: "coins" }), describedInput("json", intentRequestSchema), idempotency({ getStore: deps.getStore }), async (c) => {
-        const { status, body } = await ops.intent(c, "draft_id");
-        return sendOk(c, body, status);
-      })
+      .post(
+        "/create-draft",
+        documented({ ...intentDoc, tag: "coins" }),
+        describedInput("json", intentRequestSchema),
+        idempotency({ getStore: deps.getStore }),
+        async (c) => {
+          const { status, body } = await ops.intent(c, "draft_id");
+          return sendOk(c, body, status);
+        },
+      )
       /**
        * POST /api/v1/coins/create-transaction `{draft_id, intent_signature}` (scope
        * `evmchain:launch:build`) — = `launches/build`: 200 `{ok, draft_id, launch_id, state:
        * "built", transaction, policy, predicted_token_address, gas_limit, amount_out_minimum, …}`.
        */
-      .post("/create-transaction", documented({ ...buildDoc, tag: "coins" }), describedInput("json", buildBodySchema("draft_id")), async (c) => {
-        const { status, body } = await ops.build(c, "draft_id");
-        return sendOk(c, body, status);
-      })
+      .post(
+        "/create-transaction",
+        documented({ ...buildDoc, tag: "coins" }),
+        describedInput("json", buildBodySchema("draft_id")),
+        async (c) => {
+          const { status, body } = await ops.build(c, "draft_id");
+          return sendOk(c, body, status);
+        },
+      )
       /**
        * POST /api/v1/coins/finalize `{draft_id, tx_hash}` (scope `evmchain:launch:confirm`) — =
        * `launches/confirm`: 200 confirmed (`token_address`, `token_url`, …), 202 pending, 4xx with
        * the verifier's code. Counts one coin against the key's daily "finalized" quota.
        */
-      .post("/finalize", documented({ ...confirmDoc, tag: "coins" }), describedInput("json", confirmBodySchema("draft_id")), async (c) => {
-        const { status, body } = await ops.confirm(c, "draft_id");
-        return sendOk(c, body, status);
-      })
+      .post(
+        "/finalize",
+        documented({ ...confirmDoc, tag: "coins" }),
+        describedInput("json", confirmBodySchema("draft_id")),
+        async (c) => {
+          const { status, body } = await ops.confirm(c, "draft_id");
+          return sendOk(c, body, status);
+        },
+      )
       /**
        * GET /api/v1/coins/status?draft_id= (scope `evmchain:launch:read`) — the launch status
        * record with `draft_id`; 400 without `draft_id`, 404 `launch_not_found`.
        */
-      .get("/status", documented({ ...statusDoc, tag: "coins" }), describedInput("query", statusQuerySchema("draft_id", false)), async (c) => {
-        const { status, body } = await ops.status(c, "draft_id", false);
-        return sendOk(c, body, status);
-      })
+      .get(
+        "/status",
+        documented({ ...statusDoc, tag: "coins" }),
+        describedInput("query", statusQuerySchema("draft_id", false)),
+        async (c) => {
+          const { status, body } = await ops.status(c, "draft_id", false);
+          return sendOk(c, body, status);
+        },
+      )
   );
 }

@@ -18,7 +18,9 @@ export function sendConditional(c: Context, body: string, contentType: string, l
   const headers: Record<string, string> = {
     ETag: etag,
     "Cache-Control": `public, max-age=${FEED_MAX_AGE_SEC}`,
-    ...(lastModifiedSec !== undefined && lastModifiedSec > 0 ? { "Last-Modified": new Date(lastModifiedSec * 1000).toUTCString() } : {}),
+    ...(lastModifiedSec !== undefined && lastModifiedSec > 0
+      ? { "Last-Modified": new Date(lastModifiedSec * 1000).toUTCString() }
+      : {}),
   };
   const inm = c.req.header("if-none-match");
   const ims = c.req.header("if-modified-since");

@@ -54,9 +54,12 @@ export function v1Descriptor(publicBaseUrl: string, limits: Limits, requestId: s
       header: "Authorization: Bearer <API_KEY>",
       key_prefix: API_KEY_PREFIX,
       scopes: [...DEFAULT_SCOPES],
-      endpoint_scopes: Object.fromEntries(SCOPE_TABLE.map((r) => [`${r.method} ${r.path.replace(/:([a-z_]+)/g, "{$1}")}`, r.scope])),
+      endpoint_scopes: Object.fromEntries(
+        SCOPE_TABLE.map((r) => [`${r.method} ${r.path.replace(/:([a-z_]+)/g, "{$1}")}`, r.scope]),
+      ),
       open_endpoints: [V1_ENDPOINTS.index, V1_ENDPOINTS.health],
-      key_creation: "browser: POST /api/evm/evmchain/sign-in/challenge {wallet, create_api_key: true} then POST /api/evm/evmchain/sign-in (one EIP-4361 signature signs the session in and creates the key); operators: npm run keys -- create --wallet <address>",
+      key_creation:
+        "browser: POST /api/evm/evmchain/sign-in/challenge {wallet, create_api_key: true} then POST /api/evm/evmchain/sign-in (one EIP-4361 signature signs the session in and creates the key); operators: npm run keys -- create --wallet <address>",
     },
     base_url: `${publicBaseUrl}/api/v1`,
     endpoints: V1_ENDPOINTS,
@@ -109,14 +112,19 @@ export function publicDescriptor(publicBaseUrl: string, limits: Limits) {
       token_list: `${publicBaseUrl}/token-list/evmchain.json`,
       api_v1: `${publicBaseUrl}/api/v1`,
     },
-    authentication: { type: "none", note: "read-only; no credentials", rate_limit_per_minute_per_ip: limits.publicRequestsPerMinute },
+    authentication: {
+      type: "none",
+      note: "read-only; no credentials",
+      rate_limit_per_minute_per_ip: limits.publicRequestsPerMinute,
+    },
     endpoints: {
       tokens_new: "GET /api/public/tokens/new?limit=<n>",
       tokens_trending: "GET /api/public/tokens/trending?limit=<n>",
       tokens_graduating: "GET /api/public/tokens/graduating?limit=<n>",
       token: "GET /api/public/token/{address_or_slug}",
       token_trades: "GET /api/public/token/{address_or_slug}/trades?limit=<n>",
-      token_candles: "GET /api/public/token/{address_or_slug}/candles?resolution=<1m|5m|15m|1h|4h|1d>&from=<unix_sec>&to=<unix_sec>",
+      token_candles:
+        "GET /api/public/token/{address_or_slug}/candles?resolution=<1m|5m|15m|1h|4h|1d>&from=<unix_sec>&to=<unix_sec>",
       trades_recent: "GET /api/public/trades/recent?limit=<n>",
       events: "GET /api/public/events?since_id=<id>&limit=<n>",
       token_list: "GET /token-list/evmchain.json?limit=<n>",
@@ -135,5 +143,22 @@ export function publicDescriptor(publicBaseUrl: string, limits: Limits) {
 
 /** `GET /api/public` — the public descriptor; mounted by the app before the public router. */
 export function publicDescriptorRoutes(deps: { publicBaseUrl: string; limits: Limits }) {
-  return new Hono<TrustEnv>().get("/", documented({ tag: "public", summary: "Index descriptor of the public surface", ok: okBody({ name: z.string(), version: z.literal("public-v1"), base_url: z.string(), docs: z.string(), well_known: z.unknown(), authentication: z.unknown(), endpoints: z.record(z.string(), z.string()), feeds: z.array(z.string()) }) }), (c) => sendOk(c, { ...publicDescriptor(deps.publicBaseUrl, deps.limits), request_id: c.get("requestId") }));
+  return new Hono<TrustEnv>().get(
+    "/",
+    documented({
+      tag: "public",
+      summary: "Index descriptor of the public surface",
+      ok: okBody({
+        name: z.string(),
+        version: z.literal("public-v1"),
+        base_url: z.string(),
+        docs: z.string(),
+        well_known: z.unknown(),
+        authentication: z.unknown(),
+        endpoints: z.record(z.string(), z.string()),
+        feeds: z.array(z.string()),
+      }),
+    }),
+    (c) => sendOk(c, { ...publicDescriptor(deps.publicBaseUrl, deps.limits), request_id: c.get("requestId") }),
+  );
 }

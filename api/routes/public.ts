@@ -29,7 +29,16 @@ import { limitParam, validate } from "../validation";
 import { candlesQuery } from "../market/params";
 import { candlesResponse } from "../market/candlesResponse";
 import { documented } from "../openapi/describe";
-import { addressWire, candlesBody, eventWire, okBody, tokenPage as tokenPageWire, tokenWire, tradePage as tradePageWire, uintString } from "../openapi/schemas";
+import {
+  addressWire,
+  candlesBody,
+  eventWire,
+  okBody,
+  tokenPage as tokenPageWire,
+  tokenWire,
+  tradePage as tradePageWire,
+  uintString,
+} from "../openapi/schemas";
 
 /** What the public router reads. */
 export type PublicDeps = { db: MarketDb; publicBaseUrl: string; nowSec?: () => number };
@@ -49,7 +58,12 @@ const searchQuery = z.object({
 });
 /** Events: `since_id` default 0; `limit` default 100, max 500; `include_pending` 0/1/true/false. */
 const eventsQuery = z.object({
-  since_id: z.coerce.number({ message: "since_id must be an integer" }).int("since_id must be an integer").min(0).max(Number.MAX_SAFE_INTEGER).default(0),
+  since_id: z.coerce
+    .number({ message: "since_id must be an integer" })
+    .int("since_id must be an integer")
+    .min(0)
+    .max(Number.MAX_SAFE_INTEGER)
+    .default(0),
   limit: limitParam(100, 500),
   include_pending: z.enum(["0", "1", "true", "false"]).default("0"),
 });
@@ -81,7 +95,8 @@ export function publicRoutes(deps: PublicDeps) {
   /** Address (any case) or slug -> the token's checksummed address, without its 24 h figures; 404 otherwise. */
   async function resolveTokenAddress(addressOrSlug: string): Promise<`0x${string}`> {
     let address: string | null = null;
-    if (isAddress(addressOrSlug, { strict: false })) address = await findTokenAddress(deps.db, getAddress(addressOrSlug));
+    if (isAddress(addressOrSlug, { strict: false }))
+      address = await findTokenAddress(deps.db, getAddress(addressOrSlug));
     else if (isSlugShaped(addressOrSlug)) address = (await findTokenBySlug(deps.db, addressOrSlug))?.address ?? null;
     if (!address) throw new ApiError("token_not_found", `no launched token for "${addressOrSlug}"`);
     return getAddress(address);
@@ -93,7 +108,10 @@ export function publicRoutes(deps: PublicDeps) {
     const last = rows.at(-1);
     return {
       tokens: await render(rows),
-      next_cursor: rows.length === limit && last ? encodeCursor({ s: last.launchSeq, ...(sortKey(last, sort) ? { k: sortKey(last, sort)! } : {}) }) : null,
+      next_cursor:
+        rows.length === limit && last
+          ? encodeCursor({ s: last.launchSeq, ...(sortKey(last, sort) ? { k: sortKey(last, sort)! } : {}) })
+          : null,
     };
   }
 
@@ -103,7 +121,8 @@ export function publicRoutes(deps: PublicDeps) {
     const last = rows.at(-1);
     return {
       trades: rows.map(tradeRecord),
-      next_cursor: rows.length === limit && last ? encodeCursor({ b: last.blockNumber.toString(), l: last.logIndex }) : null,
+      next_cursor:
+        rows.length === limit && last ? encodeCursor({ b: last.blockNumber.toString(), l: last.logIndex }) : null,
     };
   }
 
@@ -113,29 +132,59 @@ export function publicRoutes(deps: PublicDeps) {
        * GET /api/public/tokens/new?limit=&cursor= — newest launches first (launch order).
        * `limit` default 20, max 100. 200 `{ok, tokens, next_cursor}`; 400 `invalid_request`/`invalid_cursor`.
        */
-      .get("/tokens/new", documented({ tag: "public", summary: "Newest launches first", ok: tokenPageWire, errors: ["invalid_request", "invalid_cursor"] }), validate("query", tokenListQuery), async (c) => {
-        const { limit, cursor } = c.req.valid("query");
-        return sendOk(c, await listTokens("new", limit, cursor));
-      })
+      .get(
+        "/tokens/new",
+        documented({
+          tag: "public",
+          summary: "Newest launches first",
+          ok: tokenPageWire,
+          errors: ["invalid_request", "invalid_cursor"],
+        }),
+        validate("query", tokenListQuery),
+        async (c) => {
+          const { limit, cursor } = c.req.valid("query");
+          return sendOk(c, await listTokens("new", limit, cursor));
+        },
+      )
       /**
        * GET /api/public/tokens/trending?limit= — highest trending score first (docs/public.md
        * "Trending"); only tokens with a trade in the last 24 h. `limit` default 20, max 100.
        * 200 `{ok, tokens: [record + trending_score]}`.
        */
-      .get("/tokens/trending", documented({ tag: "public", summary: "Tokens by trending score (traded in the last 24 h)", ok: okBody({ tokens: z.array(tokenWire.extend({ trending_score: uintString })) }), errors: ["invalid_request"] }), validate("query", trendingQuery), async (c) => {
-        const scored = await trendingTokens(deps.db, nowSec(), c.req.valid("query").limit);
-        const records = await render(scored.map((s) => s.row));
-        return sendOk(c, { tokens: records.map((r, i) => ({ ...r, trending_score: scored[i]!.score })) });
-      })
+      .get(
+        "/tokens/trending",
+        documented({
+          tag: "public",
+          summary: "Tokens by trending score (traded in the last 24 h)",
+          ok: okBody({ tokens: z.array(tokenWire.extend({ trending_score: uintString })) }),
+          errors: ["invalid_request"],
+        }),
+        validate("query", trendingQuery),
+        async (c) => {
+          const scored = await trendingTokens(deps.db, nowSec(), c.req.valid("query").limit);
+          const records = await render(scored.map((s) => s.row));
+          return sendOk(c, { tokens: records.map((r, i) => ({ ...r, trending_score: scored[i]!.score })) });
+        },
+      )
       /**
        * GET /api/public/tokens/graduating?limit=&cursor= — tokens not yet graduated, closest to
        * graduation first (market cap descending, then newer launch); each record has
        * `graduation_progress_bps`. `limit` default 20, max 100. 200 `{ok, tokens, next_cursor}`.
        */
-      .get("/tokens/graduating", documented({ tag: "public", summary: "Tokens not yet graduated, closest to graduation first", ok: tokenPageWire, errors: ["invalid_request", "invalid_cursor"] }), validate("query", tokenListQuery), async (c) => {
-        const { limit, cursor } = c.req.valid("query");
-        return sendOk(c, await listTokens("market_cap", limit, cursor, true));
-      })
+      .get(
+        "/tokens/graduating",
+        documented({
+          tag: "public",
+          summary: "Tokens not yet graduated, closest to graduation first",
+          ok: tokenPageWire,
+          errors: ["invalid_request", "invalid_cursor"],
+        }),
+        validate("query", tokenListQuery),
+        async (c) => {
+          const { limit, cursor } = c.req.valid("query");
+          return sendOk(c, await listTokens("market_cap", limit, cursor, true));
+        },
+      )
       /**
        * GET /api/public/search?q=&limit= — launched tokens matching `q` over address prefix, symbol,
        * name and slug, best match first (ranking: `api/market/search.ts`, docs/public.md "Search").
@@ -158,19 +207,43 @@ export function publicRoutes(deps: PublicDeps) {
         },
       )
       /** GET /api/public/token/{address_or_slug} — one token record; 404 `token_not_found`. */
-      .get("/token/:address_or_slug", documented({ tag: "public", summary: "One token record by address or slug", ok: okBody({ token: tokenWire }), errors: ["invalid_request", "token_not_found"] }), validate("param", tokenPath), async (c) => {
-        const row = await resolveToken(c.req.valid("param").address_or_slug);
-        return sendOk(c, { token: tokenRecord(row, deps.publicBaseUrl) });
-      })
+      .get(
+        "/token/:address_or_slug",
+        documented({
+          tag: "public",
+          summary: "One token record by address or slug",
+          ok: okBody({ token: tokenWire }),
+          errors: ["invalid_request", "token_not_found"],
+        }),
+        validate("param", tokenPath),
+        async (c) => {
+          const row = await resolveToken(c.req.valid("param").address_or_slug);
+          return sendOk(c, { token: tokenRecord(row, deps.publicBaseUrl) });
+        },
+      )
       /**
        * GET /api/public/token/{address_or_slug}/trades?limit=&cursor= — newest first; `limit`
        * default 50, max 200. 200 `{ok, token, trades, next_cursor}`; 404 `token_not_found`.
        */
-      .get("/token/:address_or_slug/trades", documented({ tag: "public", summary: "A token's trades, newest first", ok: tradePageWire.extend({ token: addressWire }), errors: ["invalid_request", "invalid_cursor", "token_not_found"] }), validate("param", tokenPath), validate("query", tradeListQuery), async (c) => {
-        const address = await resolveTokenAddress(c.req.valid("param").address_or_slug);
-        const { limit, cursor } = c.req.valid("query");
-        return sendOk(c, { token: address, ...(await listTrades(limit, cursor, address.toLowerCase() as `0x${string}`)) });
-      })
+      .get(
+        "/token/:address_or_slug/trades",
+        documented({
+          tag: "public",
+          summary: "A token's trades, newest first",
+          ok: tradePageWire.extend({ token: addressWire }),
+          errors: ["invalid_request", "invalid_cursor", "token_not_found"],
+        }),
+        validate("param", tokenPath),
+        validate("query", tradeListQuery),
+        async (c) => {
+          const address = await resolveTokenAddress(c.req.valid("param").address_or_slug);
+          const { limit, cursor } = c.req.valid("query");
+          return sendOk(c, {
+            token: address,
+            ...(await listTrades(limit, cursor, address.toLowerCase() as `0x${string}`)),
+          });
+        },
+      )
       /**
        * GET /api/public/token/{address_or_slug}/candles?resolution=&from=&to= — the v1 candles
        * answer without a key (the token page's chart reads it): same parameters, bounds and
@@ -192,10 +265,20 @@ export function publicRoutes(deps: PublicDeps) {
         },
       )
       /** GET /api/public/trades/recent?limit=&cursor= — trades of every launched token, newest first. */
-      .get("/trades/recent", documented({ tag: "public", summary: "Trades of every launched token, newest first", ok: tradePageWire, errors: ["invalid_request", "invalid_cursor"] }), validate("query", tradeListQuery), async (c) => {
-        const { limit, cursor } = c.req.valid("query");
-        return sendOk(c, await listTrades(limit, cursor));
-      })
+      .get(
+        "/trades/recent",
+        documented({
+          tag: "public",
+          summary: "Trades of every launched token, newest first",
+          ok: tradePageWire,
+          errors: ["invalid_request", "invalid_cursor"],
+        }),
+        validate("query", tradeListQuery),
+        async (c) => {
+          const { limit, cursor } = c.req.valid("query");
+          return sendOk(c, await listTrades(limit, cursor));
+        },
+      )
       /**
        * GET /api/public/events?since_id=&limit=&include_pending= — confirmed events with
        * `id > since_id`, ascending (chain order), at most `limit` (default 100, max 500).
@@ -221,30 +304,40 @@ export function publicRoutes(deps: PublicDeps) {
           }),
           errors: ["invalid_request", "not_indexed_yet"],
         }),
-        validate("query", eventsQuery), async (c) => {
-        const { since_id, limit, include_pending } = c.req.valid("query");
-        const head = await indexedHead(deps.db);
-        if (!head) throw new ApiError("not_indexed_yet", "the indexer has not processed a block yet");
-        const confirmedBlock = head.blockNumber - BigInt(config.confirmationBlocks);
-        const sinceId = BigInt(since_id);
-        const confirmedBound = confirmedBlock >= 0n ? eventIdBound(confirmedBlock) : 0n;
-        const rows = await eventRange(deps.db, sinceId, confirmedBound, limit);
-        // Fewer than `limit` rows: everything up to the confirmed boundary has been served.
-        const lastId = rows.at(-1)?.id;
-        const next = rows.length === limit && lastId !== undefined ? lastId : confirmedBound - 1n > sinceId ? confirmedBound - 1n : sinceId;
-        const body: Record<string, unknown> = {
-          events: rows.map((r) => eventRecord(r, true)),
-          next_since_id: Number(next),
-          head_block: Number(head.blockNumber),
-          confirmed_block: Number(confirmedBlock < 0n ? -1n : confirmedBlock),
-          confirmation_blocks: config.confirmationBlocks,
-        };
-        if (include_pending === "1" || include_pending === "true") {
-          const from = sinceId > confirmedBound - 1n ? sinceId : confirmedBound - 1n;
-          const pending = rows.length < limit ? await eventRange(deps.db, from, eventIdBound(head.blockNumber + 1_000_000n), limit - rows.length) : [];
-          body.pending = pending.map((r) => eventRecord(r, false));
-        }
-        return sendOk(c, body);
-      })
+        validate("query", eventsQuery),
+        async (c) => {
+          const { since_id, limit, include_pending } = c.req.valid("query");
+          const head = await indexedHead(deps.db);
+          if (!head) throw new ApiError("not_indexed_yet", "the indexer has not processed a block yet");
+          const confirmedBlock = head.blockNumber - BigInt(config.confirmationBlocks);
+          const sinceId = BigInt(since_id);
+          const confirmedBound = confirmedBlock >= 0n ? eventIdBound(confirmedBlock) : 0n;
+          const rows = await eventRange(deps.db, sinceId, confirmedBound, limit);
+          // Fewer than `limit` rows: everything up to the confirmed boundary has been served.
+          const lastId = rows.at(-1)?.id;
+          const next =
+            rows.length === limit && lastId !== undefined
+              ? lastId
+              : confirmedBound - 1n > sinceId
+                ? confirmedBound - 1n
+                : sinceId;
+          const body: Record<string, unknown> = {
+            events: rows.map((r) => eventRecord(r, true)),
+            next_since_id: Number(next),
+            head_block: Number(head.blockNumber),
+            confirmed_block: Number(confirmedBlock < 0n ? -1n : confirmedBlock),
+            confirmation_blocks: config.confirmationBlocks,
+          };
+          if (include_pending === "1" || include_pending === "true") {
+            const from = sinceId > confirmedBound - 1n ? sinceId : confirmedBound - 1n;
+            const pending =
+              rows.length < limit
+                ? await eventRange(deps.db, from, eventIdBound(head.blockNumber + 1_000_000n), limit - rows.length)
+                : [];
+            body.pending = pending.map((r) => eventRecord(r, false));
+          }
+          return sendOk(c, body);
+        },
+      )
   );
 }

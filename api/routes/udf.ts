@@ -18,7 +18,13 @@ import { candleWindow, candlesQuery, CANDLE_MESSAGES } from "../market/params";
 import { findTokenBySlug, tokenPage } from "../market/publicQueries";
 import { searchTokens } from "../market/search";
 import { findToken, tokenCandles, type MarketDb } from "../market/queries";
-import { udfConfig, udfSearchItem, udfSymbolInfo, udfSymbolKey, UDF_SUPPORTED_RESOLUTIONS } from "../market/udfDatafeed";
+import {
+  udfConfig,
+  udfSearchItem,
+  udfSymbolInfo,
+  udfSymbolKey,
+  UDF_SUPPORTED_RESOLUTIONS,
+} from "../market/udfDatafeed";
 import { udfHistoryResponse } from "../market/udfResponse";
 import { documented } from "../openapi/describe";
 import { validate } from "../validation";
@@ -29,7 +35,10 @@ export type UdfDeps = { db: MarketDb; nowSec?: () => number };
 const json = (body: unknown, status: 200 | 400 | 404 | 503 = 200) =>
   new Response(toJsonText(body), { status, headers: { "content-type": "application/json; charset=utf-8" } });
 
-const symbolParam = z.string({ message: "symbol must be a token address or slug" }).min(1, "symbol must be a token address or slug").max(200, "symbol must be a token address or slug");
+const symbolParam = z
+  .string({ message: "symbol must be a token address or slug" })
+  .min(1, "symbol must be a token address or slug")
+  .max(200, "symbol must be a token address or slug");
 const unixSeconds = (name: string) => candlesQuery.shape.from.unwrap().describe(`${name}: unix seconds`);
 
 /** `/symbols?symbol=`: a ticker (checksummed address), any-case address or slug, optionally `EXCHANGE:`-prefixed. */
@@ -39,7 +48,12 @@ const searchQuery = z.object({
   query: z.string().max(100, "query must be at most 100 characters").default(""),
   type: z.string().max(40).optional(),
   exchange: z.string().max(40).optional(),
-  limit: z.coerce.number({ message: "limit must be an integer from 1 to 100" }).int("limit must be an integer from 1 to 100").min(1, "limit must be an integer from 1 to 100").max(100, "limit must be an integer from 1 to 100").default(30),
+  limit: z.coerce
+    .number({ message: "limit must be an integer from 1 to 100" })
+    .int("limit must be an integer from 1 to 100")
+    .min(1, "limit must be an integer from 1 to 100")
+    .max(100, "limit must be an integer from 1 to 100")
+    .default(30),
 });
 /**
  * `/history?symbol=&resolution=&from=&to=&countback=` (UDF): bars with `from <= t < to`;
@@ -54,7 +68,15 @@ const historyQuery = z.object({
 });
 
 const barsWire = z.union([
-  z.object({ s: z.literal("ok"), t: z.array(z.number().int()), o: z.array(z.number()), h: z.array(z.number()), l: z.array(z.number()), c: z.array(z.number()), v: z.array(z.number()) }),
+  z.object({
+    s: z.literal("ok"),
+    t: z.array(z.number().int()),
+    o: z.array(z.number()),
+    h: z.array(z.number()),
+    l: z.array(z.number()),
+    c: z.array(z.number()),
+    v: z.array(z.number()),
+  }),
   z.object({ s: z.literal("no_data"), nextTime: z.number().int().optional() }),
 ]);
 const errorsNote = "Errors carry UDF's `{s: \"error\", errmsg}` besides the catalogue's `{ok: false, error, message}`.";
@@ -66,7 +88,11 @@ export function udfRoutes(deps: UdfDeps) {
   /** A chart's symbol -> the token row; 404 `token_not_found` otherwise. */
   async function tokenFor(symbol: string) {
     const key = udfSymbolKey(symbol);
-    const row = isAddress(key, { strict: false }) ? await findToken(deps.db, getAddress(key)) : isSlugShaped(key) ? await findTokenBySlug(deps.db, key) : null;
+    const row = isAddress(key, { strict: false })
+      ? await findToken(deps.db, getAddress(key))
+      : isSlugShaped(key)
+        ? await findTokenBySlug(deps.db, key)
+        : null;
     if (!row) throw new ApiError("token_not_found", `unknown_symbol: no launched token for "${symbol}"`);
     return row;
   }
@@ -78,29 +104,96 @@ export function udfRoutes(deps: UdfDeps) {
        * true, supports_time: true, supports_group_request/marks/timescale_marks: false, exchanges,
        * symbols_types}` (UDF "Data feed configuration").
        */
-      .get("/config", documented({ tag: "udf", summary: "UDF datafeed configuration", description: `Resolutions accepted by /history: ${UDF_SUPPORTED_RESOLUTIONS.join(", ")} (also D, and 1m, 5m, 15m, 1h, 4h, 1d).`, ok: z.looseObject({ supported_resolutions: z.array(z.enum(UDF_SUPPORTED_RESOLUTIONS)), supports_search: z.literal(true), supports_time: z.literal(true), supports_group_request: z.literal(false), supports_marks: z.literal(false), supports_timescale_marks: z.literal(false) }) }), (c) => json(udfConfig()))
+      .get(
+        "/config",
+        documented({
+          tag: "udf",
+          summary: "UDF datafeed configuration",
+          description: `Resolutions accepted by /history: ${UDF_SUPPORTED_RESOLUTIONS.join(", ")} (also D, and 1m, 5m, 15m, 1h, 4h, 1d).`,
+          ok: z.looseObject({
+            supported_resolutions: z.array(z.enum(UDF_SUPPORTED_RESOLUTIONS)),
+            supports_search: z.literal(true),
+            supports_time: z.literal(true),
+            supports_group_request: z.literal(false),
+            supports_marks: z.literal(false),
+            supports_timescale_marks: z.literal(false),
+          }),
+        }),
+        (_c) => json(udfConfig()),
+      )
       /** GET /time — the server's clock, unix seconds, as plain text (UDF "Server time"). */
-      .get("/time", documented({ tag: "udf", summary: "Server time, unix seconds (text/plain)", content: { "text/plain": "unix seconds, e.g. 1795330256" } }), (c) => c.text(String(nowSec())))
+      .get(
+        "/time",
+        documented({
+          tag: "udf",
+          summary: "Server time, unix seconds (text/plain)",
+          content: { "text/plain": "unix seconds, e.g. 1795330256" },
+        }),
+        (c) => c.text(String(nowSec())),
+      )
       /**
        * GET /search?query=&type=&exchange=&limit= — up to `limit` (default 30, max 100) tokens
        * matching `query`, ranked as the public search (`api/market/search.ts`); an empty query
        * lists the newest launches. `[{symbol, full_name, description, exchange, ticker, type}]`.
        * 400 `invalid_request`.
        */
-      .get("/search", documented({ tag: "udf", summary: "Symbol search (symbol, name, slug, address prefix)", description: errorsNote, ok: z.array(z.object({ symbol: z.string(), full_name: z.string(), description: z.string(), exchange: z.string(), ticker: z.string(), type: z.string() })), errors: ["invalid_request"] }), validate("query", searchQuery), async (c) => {
-        const { query, limit } = c.req.valid("query");
-        const rows = query.trim() === "" ? await tokenPage(deps.db, { sort: "new", limit }) : (await searchTokens(deps.db, query, limit)).map((hit) => hit.row);
-        return json(rows.map(udfSearchItem));
-      })
+      .get(
+        "/search",
+        documented({
+          tag: "udf",
+          summary: "Symbol search (symbol, name, slug, address prefix)",
+          description: errorsNote,
+          ok: z.array(
+            z.object({
+              symbol: z.string(),
+              full_name: z.string(),
+              description: z.string(),
+              exchange: z.string(),
+              ticker: z.string(),
+              type: z.string(),
+            }),
+          ),
+          errors: ["invalid_request"],
+        }),
+        validate("query", searchQuery),
+        async (c) => {
+          const { query, limit } = c.req.valid("query");
+          const rows =
+            query.trim() === ""
+              ? await tokenPage(deps.db, { sort: "new", limit })
+              : (await searchTokens(deps.db, query, limit)).map((hit) => hit.row);
+          return json(rows.map(udfSearchItem));
+        },
+      )
       /**
        * GET /symbols?symbol= — LibrarySymbolInfo of one token (ticker = checksummed address;
        * pricescale from its current price). 400 `invalid_request`; 404 `token_not_found`
        * (`errmsg` "unknown_symbol: …").
        */
-      .get("/symbols", documented({ tag: "udf", summary: "Symbol information (LibrarySymbolInfo)", description: errorsNote, ok: z.looseObject({ name: z.string(), ticker: z.string(), session: z.literal("24x7"), timezone: z.literal("Etc/UTC"), pricescale: z.number().int(), minmov: z.literal(1), has_intraday: z.literal(true), supported_resolutions: z.array(z.string()) }), errors: ["invalid_request", "token_not_found"] }), validate("query", symbolsQuery), async (c) => {
-        const row = await tokenFor(c.req.valid("query").symbol);
-        return json(udfSymbolInfo(row));
-      })
+      .get(
+        "/symbols",
+        documented({
+          tag: "udf",
+          summary: "Symbol information (LibrarySymbolInfo)",
+          description: errorsNote,
+          ok: z.looseObject({
+            name: z.string(),
+            ticker: z.string(),
+            session: z.literal("24x7"),
+            timezone: z.literal("Etc/UTC"),
+            pricescale: z.number().int(),
+            minmov: z.literal(1),
+            has_intraday: z.literal(true),
+            supported_resolutions: z.array(z.string()),
+          }),
+          errors: ["invalid_request", "token_not_found"],
+        }),
+        validate("query", symbolsQuery),
+        async (c) => {
+          const row = await tokenFor(c.req.valid("query").symbol);
+          return json(udfSymbolInfo(row));
+        },
+      )
       /**
        * GET /history?symbol=&resolution=&from=&to=&countback= — bars with `from <= t < to`
        * (`t` = bucket start, unix seconds; o/h/l/c ETH per whole token, v ETH), or
@@ -109,29 +202,54 @@ export function udfRoutes(deps: UdfDeps) {
        * `invalid_request` / `invalid_resolution` / `invalid_range` (more than 1,440 buckets);
        * 404 `token_not_found`.
        */
-      .get("/history", documented({ tag: "udf", summary: "Bars (UDF history)", description: `Every accepted resolution: ${UDF_SUPPORTED_RESOLUTIONS.join(", ")}, D, 1m, 5m, 15m, 1h, 4h, 1d. ${errorsNote}`, ok: barsWire, errors: ["invalid_request", "invalid_resolution", "invalid_range", "token_not_found"] }), validate("query", historyQuery), async (c) => {
-        const { symbol, resolution, from, to, countback } = c.req.valid("query");
-        const row = await tokenFor(symbol);
-        const size = RESOLUTION_SECONDS[resolution];
-        // UDF's `to` is exclusive; ours inclusive. `to = 0` asks for nothing before the epoch.
-        const last = to - 1;
-        if (last < 0) return json({ s: "no_data" });
-        if (countback === undefined && from === undefined) throw new ApiError("invalid_request", "from: missing (required without countback)");
-        const first = countback !== undefined ? Math.max(0, last - size * (countback - 1)) : from!;
-        if (first > last) throw new ApiError("invalid_range", CANDLE_MESSAGES.fromAfterTo);
-        const window = candleWindow(resolution, first, last, nowSec());
-        const address = getAddress(row.address);
-        const rows = await tokenCandles(deps.db, address, resolution, window.fromSec, window.toSec);
-        return udfHistoryResponse(c, deps.db, address, resolution, rows, window, false, countback);
-      })
+      .get(
+        "/history",
+        documented({
+          tag: "udf",
+          summary: "Bars (UDF history)",
+          description: `Every accepted resolution: ${UDF_SUPPORTED_RESOLUTIONS.join(", ")}, D, 1m, 5m, 15m, 1h, 4h, 1d. ${errorsNote}`,
+          ok: barsWire,
+          errors: ["invalid_request", "invalid_resolution", "invalid_range", "token_not_found"],
+        }),
+        validate("query", historyQuery),
+        async (c) => {
+          const { symbol, resolution, from, to, countback } = c.req.valid("query");
+          const row = await tokenFor(symbol);
+          const size = RESOLUTION_SECONDS[resolution];
+          // UDF's `to` is exclusive; ours inclusive. `to = 0` asks for nothing before the epoch.
+          const last = to - 1;
+          if (last < 0) return json({ s: "no_data" });
+          if (countback === undefined && from === undefined)
+            throw new ApiError("invalid_request", "from: missing (required without countback)");
+          const first = countback !== undefined ? Math.max(0, last - size * (countback - 1)) : from!;
+          if (first > last) throw new ApiError("invalid_range", CANDLE_MESSAGES.fromAfterTo);
+          const window = candleWindow(resolution, first, last, nowSec());
+          const address = getAddress(row.address);
+          const rows = await tokenCandles(deps.db, address, resolution, window.fromSec, window.toSec);
+          return udfHistoryResponse(c, deps.db, address, resolution, rows, window, false, countback);
+        },
+      )
       .onError((err, c) => {
         const e = err instanceof ApiError ? err : new ApiError("internal_error", "internal error; safe to retry");
         if (!(err instanceof ApiError)) console.error(`udf request failed: ${String(err)}`);
         const requestId = (c.get as (k: string) => unknown)("requestId");
-        return new Response(toJsonText({ s: "error", errmsg: e.message, ok: false, error: e.code, message: e.message, ...(typeof requestId === "string" ? { request_id: requestId } : {}) }), {
-          status: e.status,
-          headers: { "content-type": "application/json; charset=utf-8", ...(typeof requestId === "string" ? { "x-request-id": requestId } : {}) },
-        });
+        return new Response(
+          toJsonText({
+            s: "error",
+            errmsg: e.message,
+            ok: false,
+            error: e.code,
+            message: e.message,
+            ...(typeof requestId === "string" ? { request_id: requestId } : {}),
+          }),
+          {
+            status: e.status,
+            headers: {
+              "content-type": "application/json; charset=utf-8",
+              ...(typeof requestId === "string" ? { "x-request-id": requestId } : {}),
+            },
+          },
+        );
       })
   );
 }

@@ -66,12 +66,22 @@ export function v1Routes(deps: V1Deps) {
        * GET /api/v1/evmchain/tokens/{address} — canonical token record.
        * 200 `{ok, token}`; 400 `invalid_address`; 404 `token_not_found`.
        */
-      .get("/tokens/:address", documented({ tag: "v1", summary: "Canonical token record", ok: okBody({ token: tokenWire }), errors: ["invalid_address", "token_not_found"] }), validate("param", addressPath), async (c) => {
-        const { address } = c.req.valid("param");
-        const row = await findToken(deps.db, address);
-        if (!row) throw new ApiError("token_not_found", `no launched token at ${address}`);
-        return sendOk(c, { token: tokenRecord(row, deps.publicBaseUrl) });
-      })
+      .get(
+        "/tokens/:address",
+        documented({
+          tag: "v1",
+          summary: "Canonical token record",
+          ok: okBody({ token: tokenWire }),
+          errors: ["invalid_address", "token_not_found"],
+        }),
+        validate("param", addressPath),
+        async (c) => {
+          const { address } = c.req.valid("param");
+          const row = await findToken(deps.db, address);
+          if (!row) throw new ApiError("token_not_found", `no launched token at ${address}`);
+          return sendOk(c, { token: tokenRecord(row, deps.publicBaseUrl) });
+        },
+      )
       /**
        * GET /api/v1/evmchain/tokens/{address}/trades?limit=&cursor=&before_timestamp= — swaps
        * mirrored as trades, newest first (block, log index). `limit` default 50, max 200;
@@ -80,25 +90,37 @@ export function v1Routes(deps: V1Deps) {
        * earlier block time. 200 `{ok, token, trades, next_cursor}` (`next_cursor` null after a
        * short page); 400 `invalid_request`/`invalid_cursor`/`invalid_address`; 404 `token_not_found`.
        */
-      .get("/tokens/:address/trades", documented({ tag: "v1", summary: "Swaps mirrored as trades, newest first, paged by cursor and/or before_timestamp", ok: okBody({ token: addressWire, trades: z.array(tradeWire), next_cursor: z.string().nullable() }), errors: ["invalid_request", "invalid_cursor", "invalid_address", "token_not_found"] }), validate("param", addressPath), validate("query", tradePageQuery), async (c) => {
-        const { address } = c.req.valid("param");
-        const { limit, cursor, before_timestamp } = c.req.valid("query");
-        const position = cursor !== undefined ? decodeCursor(cursor, tradeCursorShape) : undefined;
-        const token = await findTokenAddress(deps.db, address);
-        if (!token) throw new ApiError("token_not_found", `no launched token at ${address}`);
-        const rows = await tradePage(deps.db, {
-          limit,
-          token,
-          before: position ? { b: BigInt(position.b), l: position.l } : undefined,
-          beforeTimestampSec: before_timestamp !== undefined ? BigInt(before_timestamp) : undefined,
-        });
-        const last = rows.at(-1);
-        return sendOk(c, {
-          token: address,
-          trades: rows.map(tradeRecord),
-          next_cursor: rows.length === limit && last ? encodeCursor({ b: last.blockNumber.toString(), l: last.logIndex }) : null,
-        });
-      })
+      .get(
+        "/tokens/:address/trades",
+        documented({
+          tag: "v1",
+          summary: "Swaps mirrored as trades, newest first, paged by cursor and/or before_timestamp",
+          ok: okBody({ token: addressWire, trades: z.array(tradeWire), next_cursor: z.string().nullable() }),
+          errors: ["invalid_request", "invalid_cursor", "invalid_address", "token_not_found"],
+        }),
+        validate("param", addressPath),
+        validate("query", tradePageQuery),
+        async (c) => {
+          const { address } = c.req.valid("param");
+          const { limit, cursor, before_timestamp } = c.req.valid("query");
+          const position = cursor !== undefined ? decodeCursor(cursor, tradeCursorShape) : undefined;
+          const token = await findTokenAddress(deps.db, address);
+          if (!token) throw new ApiError("token_not_found", `no launched token at ${address}`);
+          const rows = await tradePage(deps.db, {
+            limit,
+            token,
+            before: position ? { b: BigInt(position.b), l: position.l } : undefined,
+            beforeTimestampSec: before_timestamp !== undefined ? BigInt(before_timestamp) : undefined,
+          });
+          const last = rows.at(-1);
+          return sendOk(c, {
+            token: address,
+            trades: rows.map(tradeRecord),
+            next_cursor:
+              rows.length === limit && last ? encodeCursor({ b: last.blockNumber.toString(), l: last.logIndex }) : null,
+          });
+        },
+      )
       /**
        * GET /api/v1/evmchain/tokens/{address}/candles?resolution=&from=&to= — OHLCV candles,
        * oldest first. `resolution` one of 1m, 5m, 15m, 1h, 4h, 1d; `from`/`to` unix seconds,
@@ -121,7 +143,8 @@ export function v1Routes(deps: V1Deps) {
         validate("query", candlesQuery),
         async (c) => {
           const { address } = c.req.valid("param");
-          if (!(await findTokenAddress(deps.db, address))) throw new ApiError("token_not_found", `no launched token at ${address}`);
+          if (!(await findTokenAddress(deps.db, address)))
+            throw new ApiError("token_not_found", `no launched token at ${address}`);
           return candlesResponse(c, deps.db, address, c.req.valid("query"), nowSec());
         },
       )
@@ -147,7 +170,11 @@ export function v1Surface(deps: V1SurfaceDeps) {
   const readiness = deps.readiness ?? readinessMonitor({ indexedHead: () => indexedHead(deps.db), probe });
   // Open health is throttled per client IP in this process's memory (like the public surface):
   // each call reads the store and Ponder's /status (docs/trust.md "Limits").
-  const healthLimiter = memoryRateLimiter({ prefix: "health:", limit: limits.healthRequestsPerMinute, key: (c) => clientIp(c, deps.trustProxy ?? false) });
+  const healthLimiter = memoryRateLimiter({
+    prefix: "health:",
+    limit: limits.healthRequestsPerMinute,
+    key: (c) => clientIp(c, deps.trustProxy ?? false),
+  });
   const authenticated = [
     identifyApiKey(getStore),
     // Keyed by the API key's id; requests without a valid key are counted per client IP, so even
@@ -165,7 +192,26 @@ export function v1Surface(deps: V1SurfaceDeps) {
   return (
     new Hono<TrustEnv>()
       /** GET /api/v1 — the index descriptor (open). */
-      .get("/", documented({ tag: "v1", summary: "Index descriptor of the key-authenticated surface (open)", ok: okBody({ name: z.string(), version: z.literal("v1"), status: z.string(), docs: z.string(), authentication: z.record(z.string(), z.unknown()), base_url: z.string(), endpoints: z.record(z.string(), z.string()), limits: z.record(z.string(), z.unknown()), notes: z.array(z.string()), request_id: z.string() }) }), (c) => sendOk(c, v1Descriptor(deps.publicBaseUrl, limits, c.get("requestId"))))
+      .get(
+        "/",
+        documented({
+          tag: "v1",
+          summary: "Index descriptor of the key-authenticated surface (open)",
+          ok: okBody({
+            name: z.string(),
+            version: z.literal("v1"),
+            status: z.string(),
+            docs: z.string(),
+            authentication: z.record(z.string(), z.unknown()),
+            base_url: z.string(),
+            endpoints: z.record(z.string(), z.string()),
+            limits: z.record(z.string(), z.unknown()),
+            notes: z.array(z.string()),
+            request_id: z.string(),
+          }),
+        }),
+        (c) => sendOk(c, v1Descriptor(deps.publicBaseUrl, limits, c.get("requestId"))),
+      )
       /**
        * GET /api/v1/ready — whether this process serves current data (open; what a load balancer
        * routes by; docs/operations.md "Readiness and stalls"). 200 `{ok: true, ready: true,
@@ -180,14 +226,46 @@ export function v1Surface(deps: V1SurfaceDeps) {
        * the indexed head is one one-row read). Ponder's own `/ready` (historical sync reached the
        * finalized block) is unchanged.
        */
-      .get("/ready", documented({ tag: "v1", summary: "Readiness: 200 only while the indexed head is within READY_MAX_LAG_BLOCKS of the chain head and progressing (open)", ok: okBody({ ready: z.literal(true), status: z.literal("ok"), reason: z.null(), indexed_block: z.number().int(), chain_head_block: z.number().int(), lag_blocks: z.number().int(), indexed_block_timestamp_sec: z.number().int(), indexed_block_age_sec: z.number().int(), behind_for_sec: z.number().int(), max_lag_blocks: z.number().int(), max_indexed_age_sec: z.number().int() }), errors: ["service_unavailable"] }), async (c) => {
-        const r = await readiness();
-        c.header("Cache-Control", "no-store");
-        if (r.ready) return sendOk(c, r);
-        return c.body(JSON.stringify({ ok: false, error: "service_unavailable", message: r.reason, request_id: c.get("requestId"), ...r }), 503, {
-          "content-type": "application/json; charset=utf-8",
-        });
-      })
+      .get(
+        "/ready",
+        documented({
+          tag: "v1",
+          summary:
+            "Readiness: 200 only while the indexed head is within READY_MAX_LAG_BLOCKS of the chain head and progressing (open)",
+          ok: okBody({
+            ready: z.literal(true),
+            status: z.literal("ok"),
+            reason: z.null(),
+            indexed_block: z.number().int(),
+            chain_head_block: z.number().int(),
+            lag_blocks: z.number().int(),
+            indexed_block_timestamp_sec: z.number().int(),
+            indexed_block_age_sec: z.number().int(),
+            behind_for_sec: z.number().int(),
+            max_lag_blocks: z.number().int(),
+            max_indexed_age_sec: z.number().int(),
+          }),
+          errors: ["service_unavailable"],
+        }),
+        async (c) => {
+          const r = await readiness();
+          c.header("Cache-Control", "no-store");
+          if (r.ready) return sendOk(c, r);
+          return c.body(
+            JSON.stringify({
+              ok: false,
+              error: "service_unavailable",
+              message: r.reason,
+              request_id: c.get("requestId"),
+              ...r,
+            }),
+            503,
+            {
+              "content-type": "application/json; charset=utf-8",
+            },
+          );
+        },
+      )
       /**
        * GET /api/v1/health — store, RPC and indexer state (open). 200 `{ok: true, status: "ok",
        * lag_blocks, indexed_block_age_sec, reason: null, readiness, store, rpc, indexer, time_sec}`
@@ -203,40 +281,80 @@ export function v1Surface(deps: V1SurfaceDeps) {
        * one second (api/chainProbe.ts). Per client IP at most `HEALTH_RATE_LIMIT_PER_MINUTE`
        * calls (60), then 429 `rate_limited` with `Retry-After`.
        */
-      .get("/health", documented({ tag: "v1", summary: "Store, RPC and indexer state: ok, degraded or stalled (open)", ok: okBody({ status: z.literal("ok"), lag_blocks: z.number().int().nullable(), indexed_block_age_sec: z.number().int().nullable(), reason: z.string().nullable(), readiness: z.record(z.string(), z.unknown()), store: z.record(z.string(), z.unknown()), rpc: z.record(z.string(), z.unknown()), indexer: z.record(z.string(), z.unknown()), time_sec: z.number().int(), request_id: z.string() }), errors: ["rate_limited", "service_unavailable"] }), healthLimiter, async (c) => {
-        const [store, rpc, ready] = await Promise.all([
-          getStore()
-            .then(async (s) => ({ ok: true, kind: s.kind, latency_ms: await pingStore(s) }))
-            .catch((err: Error) => ({ ok: false, error: err.message })),
-          // Shared and cached for a second (api/chainProbe.ts): N concurrent calls make one probe;
-          // bounded, so a stalled RPC makes health answer "rpc down" within 2 s instead of hanging.
-          probe().then(({ checked_at_ms: _, ...rpc }) => ("error" in rpc ? { ...rpc, error: redactPrivateUrls(rpc.error, [deps.deployment.rpcUrl]) } : rpc)),
-          readiness(),
-        ]);
-        const redact = (text: string | null) => (text === null ? null : redactPrivateUrls(text, [deps.deployment.rpcUrl]));
-        const indexer =
-          ready.indexed_block === null
-            ? { ok: false, status: ready.status, error: redact(ready.reason) }
-            : { ok: true, status: ready.status, block_number: ready.indexed_block, block_timestamp_sec: ready.indexed_block_timestamp_sec, lag_blocks: ready.lag_blocks, age_sec: ready.indexed_block_age_sec };
-        const healthy = store.ok && rpc.ok && ready.ready;
-        const reason = healthy ? null : (redact(ready.reason) ?? ("error" in store ? `the offchain store is unavailable: ${store.error}` : "the RPC answers for another chain"));
-        const body = {
-          status: healthy ? "ok" : ready.status === "stalled" ? "stalled" : "degraded",
-          lag_blocks: ready.lag_blocks,
-          indexed_block_age_sec: ready.indexed_block_age_sec,
-          reason,
-          readiness: { ...ready, reason: redact(ready.reason) },
-          store,
-          rpc,
-          indexer,
-          time_sec: nowSec(),
-          request_id: c.get("requestId"),
-        };
-        if (healthy) return sendOk(c, body);
-        return c.body(JSON.stringify({ ok: false, error: "service_unavailable", message: body.reason, ...body }), 503, {
-          "content-type": "application/json; charset=utf-8",
-        });
-      })
+      .get(
+        "/health",
+        documented({
+          tag: "v1",
+          summary: "Store, RPC and indexer state: ok, degraded or stalled (open)",
+          ok: okBody({
+            status: z.literal("ok"),
+            lag_blocks: z.number().int().nullable(),
+            indexed_block_age_sec: z.number().int().nullable(),
+            reason: z.string().nullable(),
+            readiness: z.record(z.string(), z.unknown()),
+            store: z.record(z.string(), z.unknown()),
+            rpc: z.record(z.string(), z.unknown()),
+            indexer: z.record(z.string(), z.unknown()),
+            time_sec: z.number().int(),
+            request_id: z.string(),
+          }),
+          errors: ["rate_limited", "service_unavailable"],
+        }),
+        healthLimiter,
+        async (c) => {
+          const [store, rpc, ready] = await Promise.all([
+            getStore()
+              .then(async (s) => ({ ok: true, kind: s.kind, latency_ms: await pingStore(s) }))
+              .catch((err: Error) => ({ ok: false, error: err.message })),
+            // Shared and cached for a second (api/chainProbe.ts): N concurrent calls make one probe;
+            // bounded, so a stalled RPC makes health answer "rpc down" within 2 s instead of hanging.
+            probe().then(({ checked_at_ms: _, ...rpc }) =>
+              "error" in rpc ? { ...rpc, error: redactPrivateUrls(rpc.error, [deps.deployment.rpcUrl]) } : rpc,
+            ),
+            readiness(),
+          ]);
+          const redact = (text: string | null) =>
+            text === null ? null : redactPrivateUrls(text, [deps.deployment.rpcUrl]);
+          const indexer =
+            ready.indexed_block === null
+              ? { ok: false, status: ready.status, error: redact(ready.reason) }
+              : {
+                  ok: true,
+                  status: ready.status,
+                  block_number: ready.indexed_block,
+                  block_timestamp_sec: ready.indexed_block_timestamp_sec,
+                  lag_blocks: ready.lag_blocks,
+                  age_sec: ready.indexed_block_age_sec,
+                };
+          const healthy = store.ok && rpc.ok && ready.ready;
+          const reason = healthy
+            ? null
+            : (redact(ready.reason) ??
+              ("error" in store
+                ? `the offchain store is unavailable: ${store.error}`
+                : "the RPC answers for another chain"));
+          const body = {
+            status: healthy ? "ok" : ready.status === "stalled" ? "stalled" : "degraded",
+            lag_blocks: ready.lag_blocks,
+            indexed_block_age_sec: ready.indexed_block_age_sec,
+            reason,
+            readiness: { ...ready, reason: redact(ready.reason) },
+            store,
+            rpc,
+            indexer,
+            time_sec: nowSec(),
+            request_id: c.get("requestId"),
+          };
+          if (healthy) return sendOk(c, body);
+          return c.body(
+            JSON.stringify({ ok: false, error: "service_unavailable", message: body.reason, ...body }),
+            503,
+            {
+              "content-type": "application/json; charset=utf-8",
+            },
+          );
+        },
+      )
       .use("/evmchain/*", ...authenticated)
       .use("/coins/*", ...authenticated)
       /**
@@ -253,10 +371,12 @@ export function v1Surface(deps: V1SurfaceDeps) {
         "/evmchain/launches/intent",
         documented({ ...intentDoc, tag: "v1" }),
         describedInput("json", intentRequestSchema),
-        idempotency({ getStore }), async (c) => {
-        const { status, body } = await launchOps.intent(c, "launch_id");
-        return sendOk(c, body, status);
-      })
+        idempotency({ getStore }),
+        async (c) => {
+          const { status, body } = await launchOps.intent(c, "launch_id");
+          return sendOk(c, body, status);
+        },
+      )
       /**
        * POST /api/v1/evmchain/launches/build `{launch_id, intent_signature}` (scope
        * `evmchain:launch:build`; spec: Endpoints, Authentication 5; EIP-191 personal_sign,
@@ -272,10 +392,15 @@ export function v1Surface(deps: V1SurfaceDeps) {
        * `launch_state_conflict`, 410 `intent_expired` (state `expired`), 422
        * `launch_simulation_failed`, 503 `chain_unavailable`.
        */
-      .post("/evmchain/launches/build", documented({ ...buildDoc, tag: "v1" }), describedInput("json", buildBodySchema("launch_id")), async (c) => {
-        const { status, body } = await launchOps.build(c, "launch_id");
-        return sendOk(c, body, status);
-      })
+      .post(
+        "/evmchain/launches/build",
+        documented({ ...buildDoc, tag: "v1" }),
+        describedInput("json", buildBodySchema("launch_id")),
+        async (c) => {
+          const { status, body } = await launchOps.build(c, "launch_id");
+          return sendOk(c, body, status);
+        },
+      )
       /**
        * POST /api/v1/evmchain/launches/confirm `{launch_id, tx_hash}` (scope
        * `evmchain:launch:confirm`; spec: "What the service does" 2). Runs the one verifier with
@@ -292,10 +417,15 @@ export function v1Surface(deps: V1SurfaceDeps) {
        * `failed`), 409 `tx_already_used` / `launch_state_conflict`, 404, 429 `quota_exceeded`,
        * 503 `chain_unavailable`.
        */
-      .post("/evmchain/launches/confirm", documented({ ...confirmDoc, tag: "v1" }), describedInput("json", confirmBodySchema("launch_id")), async (c) => {
-        const { status, body } = await launchOps.confirm(c, "launch_id");
-        return sendOk(c, body, status);
-      })
+      .post(
+        "/evmchain/launches/confirm",
+        documented({ ...confirmDoc, tag: "v1" }),
+        describedInput("json", confirmBodySchema("launch_id")),
+        async (c) => {
+          const { status, body } = await launchOps.confirm(c, "launch_id");
+          return sendOk(c, body, status);
+        },
+      )
       /**
        * GET /api/v1/evmchain/launches/status?launch_id=|tx_hash= (scope `evmchain:launch:read`)
        * — exactly one of the two (400 otherwise). The idempotent state record of one of the
@@ -303,10 +433,15 @@ export function v1Surface(deps: V1SurfaceDeps) {
        * 200 `{ok, launch_id, state, terminal, next_actions, …}` (api/launch/flow.ts
        * `launchStatus`); 404 `launch_not_found`.
        */
-      .get("/evmchain/launches/status", documented({ ...statusDoc, tag: "v1" }), describedInput("query", statusQuerySchema("launch_id", true)), async (c) => {
-        const { status, body } = await launchOps.status(c, "launch_id", true);
-        return sendOk(c, body, status);
-      })
+      .get(
+        "/evmchain/launches/status",
+        documented({ ...statusDoc, tag: "v1" }),
+        describedInput("query", statusQuerySchema("launch_id", true)),
+        async (c) => {
+          const { status, body } = await launchOps.status(c, "launch_id", true);
+          return sendOk(c, body, status);
+        },
+      )
       /**
        * POST /api/v1/evmchain/media/upload — multipart/form-data with field `image` (PNG, JPEG,
        * WebP or GIF; limits in api/media/image.ts: 2 MiB, 4096 px per side, 16,777,216 pixels,
@@ -323,10 +458,29 @@ export function v1Surface(deps: V1SurfaceDeps) {
           tag: "v1",
           status: 201,
           summary: "Upload a logo (multipart field `image`): checked, re-encoded, hosted",
-          ok: okBody({ image_url: z.string(), content_type: z.string(), width: z.number().int(), height: z.number().int(), byte_length: z.number().int() }),
-          errors: ["image_missing", "image_too_large", "image_type_unsupported", "image_corrupt", "image_dimensions_exceeded", "image_polyglot", "image_processing_busy"],
+          ok: okBody({
+            image_url: z.string(),
+            content_type: z.string(),
+            width: z.number().int(),
+            height: z.number().int(),
+            byte_length: z.number().int(),
+          }),
+          errors: [
+            "image_missing",
+            "image_too_large",
+            "image_type_unsupported",
+            "image_corrupt",
+            "image_dimensions_exceeded",
+            "image_polyglot",
+            "image_processing_busy",
+          ],
         }),
-        describedInput("form", z.object({ image: z.file().meta({ description: "PNG, JPEG, WebP or GIF; at most 2 MiB, 4,096 px per side" }) })),
+        describedInput(
+          "form",
+          z.object({
+            image: z.file().meta({ description: "PNG, JPEG, WebP or GIF; at most 2 MiB, 4,096 px per side" }),
+          }),
+        ),
         bodyLimit({
           maxSize: IMAGE_LIMITS.maxBytes + 64 * 1024,
           onError: () => {

@@ -43,7 +43,14 @@ const STATEMENTS: Record<SignInPurpose, string> = {
  * @example signInMessage({ party: { publicBaseUrl: "https://launch.example", chainId: 4663 }, wallet, nonce: "a1b2c3d4e5f6a7b8", purpose: "sign_in", issuedAtMs, expiresAtMs })
  *   // "launch.example wants you to sign in with your Ethereum account:\n0x…"
  */
-export function signInMessage(f: { party: SignInParty; wallet: Address; nonce: string; purpose: SignInPurpose; issuedAtMs: number; expiresAtMs: number }): string {
+export function signInMessage(f: {
+  party: SignInParty;
+  wallet: Address;
+  nonce: string;
+  purpose: SignInPurpose;
+  issuedAtMs: number;
+  expiresAtMs: number;
+}): string {
   const base = new URL(f.party.publicBaseUrl);
   return createSiweMessage({
     domain: base.host,
@@ -59,14 +66,23 @@ export function signInMessage(f: { party: SignInParty; wallet: Address; nonce: s
 }
 
 /** A challenge as returned to the browser. */
-export type IssuedChallenge = { message: string; nonce: string; purpose: SignInPurpose; issuedAtMs: number; expiresAtMs: number };
+export type IssuedChallenge = {
+  message: string;
+  nonce: string;
+  purpose: SignInPurpose;
+  issuedAtMs: number;
+  expiresAtMs: number;
+};
 
 /** Bounds a challenge respects (docs/trust.md "Limits"). */
 export type SignInLimits = { openChallengesPerSession: number; activeKeysPerWallet: number };
 
 /** 409 `key_limit_reached` for a wallet at its cap of active keys. */
 export function keyLimitError(wallet: string, limit: number): ApiError {
-  return new ApiError("key_limit_reached", `wallet ${wallet} already holds ${limit} active API keys (the maximum); revoke one before creating another`);
+  return new ApiError(
+    "key_limit_reached",
+    `wallet ${wallet} already holds ${limit} active API keys (the maximum); revoke one before creating another`,
+  );
 }
 
 /**
@@ -91,7 +107,12 @@ export async function issueSignInChallenge(
   const nonce = generateSiweNonce();
   const expiresAtMs = nowMs + CHALLENGE_TTL_MS;
   const message = signInMessage({ party, wallet, nonce, purpose, issuedAtMs: nowMs, expiresAtMs });
-  await insertChallengeBounded(store, { nonce, sessionId: session.id, wallet, message, purpose, issuedAtMs: nowMs, expiresAtMs }, limits.openChallengesPerSession, nowMs);
+  await insertChallengeBounded(
+    store,
+    { nonce, sessionId: session.id, wallet, message, purpose, issuedAtMs: nowMs, expiresAtMs },
+    limits.openChallengesPerSession,
+    nowMs,
+  );
   return { message, nonce, purpose, issuedAtMs: nowMs, expiresAtMs };
 }
 
@@ -124,7 +145,10 @@ export async function completeSignIn(
   const nowMs = options.nowMs ?? Date.now();
   const challenge = await consumeChallenge(deps.store, session.id, request.wallet, nowMs);
   if (!challenge || (options.requireKeyPurpose && challenge.purpose !== "sign_in_and_create_key")) {
-    throw new ApiError("challenge_not_found", "no open challenge for this wallet in this session: POST /api/evm/evmchain/sign-in/challenge first");
+    throw new ApiError(
+      "challenge_not_found",
+      "no open challenge for this wallet in this session: POST /api/evm/evmchain/sign-in/challenge first",
+    );
   }
   if (!(await signInSignatureValid(deps, { message: challenge.message, nonce: challenge.nonce, ...request }, nowMs))) {
     throw new ApiError("invalid_signature", "the signature does not verify for this wallet and challenge");
@@ -133,10 +157,19 @@ export async function completeSignIn(
     return await inTransaction(deps.store, async (tx) => {
       const apiKey =
         challenge.purpose === "sign_in_and_create_key"
-          ? await createApiKey(tx, { wallet: request.wallet, label: request.label ?? "browser", createdVia: "wallet_signature", maxActiveKeys: options.maxActiveKeys })
+          ? await createApiKey(tx, {
+              wallet: request.wallet,
+              label: request.label ?? "browser",
+              createdVia: "wallet_signature",
+              maxActiveKeys: options.maxActiveKeys,
+            })
           : undefined;
       const rotated = await signInSession(tx, session, request.wallet, nowMs);
-      if (!rotated) throw new ApiError("csrf_failed", "the session expired or changed while signing in: GET /api/evm/evmchain/session and sign in again");
+      if (!rotated)
+        throw new ApiError(
+          "csrf_failed",
+          "the session expired or changed while signing in: GET /api/evm/evmchain/session and sign in again",
+        );
       return { ...rotated, ...(apiKey ? { apiKey } : {}) };
     });
   } catch (err) {

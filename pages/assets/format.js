@@ -68,7 +68,10 @@ export function compactNumberText(value) {
   if (match) {
     const zeros = match[1].length;
     const digits = match[2].slice(0, 4).replace(/0+$/, "") || "0";
-    const count = String(zeros).split("").map((d) => SUBSCRIPT[Number(d)]).join("");
+    const count = String(zeros)
+      .split("")
+      .map((d) => SUBSCRIPT[Number(d)])
+      .join("");
     out = `0.0${count}${digits}`;
   } else {
     out = new Intl.NumberFormat("en-US", { maximumSignificantDigits: 4, roundingMode: "trunc" }).format(abs);
@@ -116,6 +119,8 @@ export function percentToBps(text) {
  */
 export function bpsToPercent(bps) {
   const whole = Math.trunc(bps / 100);
-  const fraction = String(bps % 100).padStart(2, "0").replace(/0+$/, "");
+  const fraction = String(bps % 100)
+    .padStart(2, "0")
+    .replace(/0+$/, "");
   return fraction ? `${whole}.${fraction}` : String(whole);
 }

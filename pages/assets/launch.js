@@ -3,7 +3,16 @@
 // switch chain -> send the built transaction unchanged -> verify until redirect_ready -> token page.
 import { parseEther } from "/assets/vendor/viem/parseEther.js";
 import { formatAmount, percentToBps, bpsToPercent, unitsToDecimal } from "/assets/format.js";
-import { api, connectWallet, csrfToken, ensureChain, plainMessage, sendTransaction, signIn, sleep } from "/assets/wallet.js";
+import {
+  api,
+  connectWallet,
+  csrfToken,
+  ensureChain,
+  plainMessage,
+  sendTransaction,
+  signIn,
+  sleep,
+} from "/assets/wallet.js";
 
 const form = document.getElementById("launch-form");
 const launchButton = document.getElementById("launch");
@@ -67,7 +76,7 @@ function fieldLabel(field) {
  * as the form field it names and words without wei; null when it names no field of the form.
  */
 function apiFieldError(err) {
-  if (!err || !err.apiError) return null;
+  if (!err?.apiError) return null;
   const match = /^([a-z_]+): (.+)$/s.exec(err.message || "");
   if (!match) return null;
   const field = FORM_FIELD[match[1]] ?? match[1];
@@ -96,7 +105,9 @@ connectButton.addEventListener("click", async () => {
   try {
     account = await connectWallet();
     accountLabel.textContent = account;
-    setStatus("Sign the message in your wallet to sign in (it also creates this browser's API key, which stays in this browser). Signing costs nothing.");
+    setStatus(
+      "Sign the message in your wallet to sign in (it also creates this browser's API key, which stays in this browser). Signing costs nothing.",
+    );
     apiKey = await signIn(account);
     connectButton.textContent = "Connected";
     connectButton.disabled = true;
@@ -131,26 +142,39 @@ function readForm() {
   const request = { creator: account, name: text("name"), symbol: text("symbol") };
   if (!request.name) throw new FieldError("name", "Give the token a name.");
   if (request.name.length > LIMITS.name) {
-    throw new FieldError("name", `The name has ${request.name.length} characters; at most ${LIMITS.name} are allowed. Shorten it: it is permanent once launched.`);
+    throw new FieldError(
+      "name",
+      `The name has ${request.name.length} characters; at most ${LIMITS.name} are allowed. Shorten it: it is permanent once launched.`,
+    );
   }
   if (!request.symbol) throw new FieldError("symbol", "Give the token a symbol.");
-  if (!/^[A-Za-z0-9]{1,11}$/.test(request.symbol)) throw new FieldError("symbol", `The symbol must be 1 to ${LIMITS.symbol} letters or digits.`);
+  if (!/^[A-Za-z0-9]{1,11}$/.test(request.symbol))
+    throw new FieldError("symbol", `The symbol must be 1 to ${LIMITS.symbol} letters or digits.`);
   if (text("description").length > LIMITS.description) {
-    throw new FieldError("description", `The description has ${text("description").length} characters; at most ${LIMITS.description} are allowed.`);
+    throw new FieldError(
+      "description",
+      `The description has ${text("description").length} characters; at most ${LIMITS.description} are allowed.`,
+    );
   }
-  for (const field of ["description", "website_url", "twitter_url", "telegram_url"]) if (text(field)) request[field] = text(field);
+  for (const field of ["description", "website_url", "twitter_url", "telegram_url"])
+    if (text(field)) request[field] = text(field);
   const firstBuy = text("first_buy_eth");
   if (firstBuy) {
-    if (!/^\d+(\.\d{1,18})?$/.test(firstBuy)) throw new FieldError("first_buy_eth", "Enter an amount of ETH such as 0.05 (at most 18 decimals).");
+    if (!/^\d+(\.\d{1,18})?$/.test(firstBuy))
+      throw new FieldError("first_buy_eth", "Enter an amount of ETH such as 0.05 (at most 18 decimals).");
     const wei = parseEther(firstBuy); // exact: decimal string -> wei bigint
-    if (wei > MAX_FIRST_BUY_WEI) throw new FieldError("first_buy_eth", `The first buy can be at most ${unitsToDecimal(MAX_FIRST_BUY_WEI)} ETH.`);
+    if (wei > MAX_FIRST_BUY_WEI)
+      throw new FieldError("first_buy_eth", `The first buy can be at most ${unitsToDecimal(MAX_FIRST_BUY_WEI)} ETH.`);
     request.first_buy_wei = wei.toString();
   }
   const slippage = text("slippage_pct");
   if (slippage) {
     const bps = percentToBps(slippage); // exact: "0.5" -> 50
     if (bps === null || bps > MAX_SLIPPAGE_BPS) {
-      throw new FieldError("slippage_pct", `Enter a slippage from 0 to ${bpsToPercent(MAX_SLIPPAGE_BPS)} % with at most two decimals, such as 0.5.`);
+      throw new FieldError(
+        "slippage_pct",
+        `Enter a slippage from 0 to ${bpsToPercent(MAX_SLIPPAGE_BPS)} % with at most two decimals, such as 0.5.`,
+      );
     }
     request.slippage_bps = bps;
   }
@@ -159,7 +183,7 @@ function readForm() {
 }
 
 /** Shows the review card and resolves true (confirm) or false (cancel). */
-function confirmReview(built, request, symbol) {
+function confirmReview(built, _request, symbol) {
   const policy = built.policy;
   document.getElementById("review-total").textContent = `${unitsToDecimal(policy.total_transaction_value_wei)} ETH`;
   document.getElementById("review-split").textContent =
@@ -206,21 +230,31 @@ form.addEventListener("submit", async (event) => {
     }
     setStatus("Building the launch transaction…");
     const csrf = await csrfToken();
-    const { body: built } = await api("/api/evm/evmchain/build-direct-v3-launch", { method: "POST", csrfToken: csrf, body: request });
+    const { body: built } = await api("/api/evm/evmchain/build-direct-v3-launch", {
+      method: "POST",
+      csrfToken: csrf,
+      body: request,
+    });
     setStatus("Review the launch below, then confirm it in your wallet.");
     if (!(await confirmReview(built, request, request.symbol))) {
       setStatus("Cancelled: nothing was sent.");
       launchButton.disabled = false;
       return;
     }
-    step(`Transaction built: it sends ${unitsToDecimal(built.policy.total_transaction_value_wei)} ETH to the launch factory.`);
+    step(
+      `Transaction built: it sends ${unitsToDecimal(built.policy.total_transaction_value_wei)} ETH to the launch factory.`,
+    );
     setStatus(`Switch your wallet to the ${status.chain_name} network if it asks.`);
     await ensureChain(built.transaction.chainId, status.wallet_add_ethereum_chain, status.chain_name);
     setStatus("Confirm the launch transaction in your wallet.");
     const txHash = await sendTransaction(built.transaction);
     step(`Sent: ${txHash}`);
     setStatus("Waiting for the transaction to be mined and verified…");
-    const metadata = { name: request.name, symbol: request.symbol, ...(request.description ? { description: request.description } : {}) };
+    const metadata = {
+      name: request.name,
+      symbol: request.symbol,
+      ...(request.description ? { description: request.description } : {}),
+    };
     const deadline = Date.now() + 180000;
     for (;;) {
       const { status: code, body } = await api("/api/evm/evmchain/verify-direct-v3-launch", {
@@ -235,7 +269,8 @@ form.addEventListener("submit", async (event) => {
         window.location.assign(url.origin === window.location.origin ? url.pathname : body.token_url);
         return;
       }
-      if (Date.now() > deadline) throw new Error("The launch was sent but is not verified yet. Reload the token page later: nothing is lost.");
+      if (Date.now() > deadline)
+        throw new Error("The launch was sent but is not verified yet. Reload the token page later: nothing is lost.");
       await sleep(1000 * Math.min(5, Number(body.retry_after_sec) || 1));
     }
   } catch (err) {

@@ -4,7 +4,16 @@
 // sent through the wallet.
 import { createChart, CandlestickSeries, HistogramSeries } from "/assets/vendor/lightweight-charts.mjs";
 import { compactNumberText, compactPrice, formatAmount, shortHex, unitsToDecimal } from "/assets/format.js";
-import { api, connectWallet, csrfToken, ensureChain, plainMessage, sendTransaction, signIn, waitForReceipt } from "/assets/wallet.js";
+import {
+  api,
+  connectWallet,
+  csrfToken,
+  ensureChain,
+  plainMessage,
+  sendTransaction,
+  signIn,
+  waitForReceipt,
+} from "/assets/wallet.js";
 
 const article = document.getElementById("token");
 const token = article.dataset.token;
@@ -34,7 +43,11 @@ const candles = chart.addSeries(CandlestickSeries, {
 });
 // Volume in its own pane (index 1) with its own scale: it never overlaps the candles and its value
 // is not drawn on the price axis.
-const volume = chart.addSeries(HistogramSeries, { priceFormat: { type: "volume" }, lastValueVisible: false, priceLineVisible: false }, 1);
+const volume = chart.addSeries(
+  HistogramSeries,
+  { priceFormat: { type: "volume" }, lastValueVisible: false, priceLineVisible: false },
+  1,
+);
 chart.panes()[0]?.setStretchFactor(3);
 chart.panes()[1]?.setStretchFactor(1);
 let resolution = chartBox.dataset.resolution || "1h";
@@ -55,12 +68,19 @@ function setChartStatus(text, kind) {
  */
 function chartCandles(rows) {
   const flat = (c) => c.open_wei === c.close_wei && c.high_wei === c.low_wei;
-  let previousClose = rows[0] && flat(rows[0]) && article.dataset.launchPriceWei ? article.dataset.launchPriceWei : rows[0]?.open_wei;
+  let previousClose =
+    rows[0] && flat(rows[0]) && article.dataset.launchPriceWei ? article.dataset.launchPriceWei : rows[0]?.open_wei;
   return rows.map((c) => {
     const open = eth(previousClose ?? c.open_wei);
     const close = eth(c.close_wei);
     previousClose = c.close_wei;
-    return { time: c.bucket_start_sec, open, high: Math.max(eth(c.high_wei), open), low: Math.min(eth(c.low_wei), open), close };
+    return {
+      time: c.bucket_start_sec,
+      open,
+      high: Math.max(eth(c.high_wei), open),
+      low: Math.min(eth(c.low_wei), open),
+      close,
+    };
   });
 }
 
@@ -76,22 +96,33 @@ function fitChart(count) {
 
 async function loadCandles() {
   const load = ++chartLoad;
-  if (!chartStatus.textContent || chartStatus.dataset.kind === "loading") setChartStatus("Loading the chart…", "loading");
+  if (!chartStatus.textContent || chartStatus.dataset.kind === "loading")
+    setChartStatus("Loading the chart…", "loading");
   try {
     const { body } = await api(`/api/public/token/${token}/candles?resolution=${resolution}`);
     if (load !== chartLoad) return; // a newer request (another resolution) answers instead
     const data = chartCandles(body.candles);
     candles.setData(data);
-    volume.setData(body.candles.map((c, i) => ({ time: c.bucket_start_sec, value: eth(c.volume_wei), color: data[i].close >= data[i].open ? `${BUY}99` : `${SELL}99` })));
+    volume.setData(
+      body.candles.map((c, i) => ({
+        time: c.bucket_start_sec,
+        value: eth(c.volume_wei),
+        color: data[i].close >= data[i].open ? `${BUY}99` : `${SELL}99`,
+      })),
+    );
     fitChart(data.length);
     chartBox.dataset.candles = String(body.candles.length);
     chartBox.dataset.loadedResolution = resolution;
     if (body.candles.length > 0) setChartStatus("", "ok");
-    else if (tbody.children.length > 0) setChartStatus(`No trades in the time range of ${resolution} candles; choose a longer resolution.`, "empty");
+    else if (tbody.children.length > 0)
+      setChartStatus(`No trades in the time range of ${resolution} candles; choose a longer resolution.`, "empty");
     else setChartStatus("No trades yet: the chart starts with the first trade.", "empty");
   } catch (err) {
     if (load !== chartLoad) return;
-    setChartStatus(`The chart could not be loaded: ${plainMessage(err)} It is tried again with the next update.`, "error");
+    setChartStatus(
+      `The chart could not be loaded: ${plainMessage(err)} It is tried again with the next update.`,
+      "error",
+    );
   }
 }
 
@@ -191,7 +222,8 @@ async function showRewards() {
   rewardsBox.hidden = false;
   if (mine) {
     document.getElementById("creator-fees-wei").textContent = `${formatAmount(mine.claimed.creator_wei, 18, 6)} WETH`;
-    document.getElementById("creator-fees-token").textContent = `${formatAmount(mine.claimed.creator_token, 18, 2)} ${article.dataset.symbol}`;
+    document.getElementById("creator-fees-token").textContent =
+      `${formatAmount(mine.claimed.creator_token, 18, 2)} ${article.dataset.symbol}`;
   }
 }
 
@@ -220,14 +252,19 @@ claimButton.addEventListener("click", async () => {
   try {
     rewardsStatus.textContent = "Building the claim transaction…";
     const csrf = await csrfToken();
-    const { body: built } = await api("/api/evm/evmchain/build-creator-rewards-claim", { method: "POST", csrfToken: csrf, body: { wallet: account } });
+    const { body: built } = await api("/api/evm/evmchain/build-creator-rewards-claim", {
+      method: "POST",
+      csrfToken: csrf,
+      body: { wallet: account },
+    });
     const { body: status } = await api("/api/evm/evmchain/status");
     await ensureChain(built.transaction.chainId, status.wallet_add_ethereum_chain, status.chain_name);
     rewardsStatus.textContent = "Confirm the claim in your wallet.";
     const hash = await sendTransaction(built.transaction);
     rewardsStatus.textContent = `Claim sent (${hash}); waiting for it to be mined…`;
     await waitForReceipt(hash);
-    rewardsStatus.textContent = "Fees claimed: the WETH and tokens are in your wallet. Totals update once the claim is indexed.";
+    rewardsStatus.textContent =
+      "Fees claimed: the WETH and tokens are in your wallet. Totals update once the claim is indexed.";
     for (let i = 0; i < 10; i++) {
       await new Promise((r) => setTimeout(r, 1000));
       await showRewards();

@@ -35,9 +35,7 @@ export function plainMessage(err) {
 
 /** "(100000000000000000000 wei)" after an ETH figure is dropped; "51000000000000000 wei" -> "0.051 ETH". */
 function inEth(text) {
-  return text
-    .replace(/\s*\((\d+) wei\)/g, "")
-    .replace(/\b(\d+) wei\b/g, (_, wei) => `${unitsToDecimal(wei)} ETH`);
+  return text.replace(/\s*\((\d+) wei\)/g, "").replace(/\b(\d+) wei\b/g, (_, wei) => `${unitsToDecimal(wei)} ETH`);
 }
 
 /** The injected EIP-1193 provider; throws a plain error when there is none. */
@@ -71,7 +69,8 @@ export async function ensureChain(chainIdHex, addChainParameter, chainName = add
   } catch (err) {
     if (err && (err.code === 4902 || err.code === "4902")) {
       // null: the service publishes no public RPC URL (its own RPC URL is private).
-      if (!addChainParameter) throw new Error(`Your wallet does not know the ${chainName} network; add it in your wallet first.`);
+      if (!addChainParameter)
+        throw new Error(`Your wallet does not know the ${chainName} network; add it in your wallet first.`);
       await provider().request({ method: "wallet_addEthereumChain", params: [addChainParameter] });
       await provider().request({ method: "wallet_switchEthereumChain", params: [{ chainId: chainIdHex }] });
       return;
@@ -84,7 +83,7 @@ export async function ensureChain(chainIdHex, addChainParameter, chainName = add
 export async function api(path, { method = "GET", body, csrfToken, apiKey, formData } = {}) {
   const headers = {};
   if (csrfToken) headers["X-CSRF-Token"] = csrfToken;
-  if (apiKey) headers["Authorization"] = `Bearer ${apiKey}`;
+  if (apiKey) headers.Authorization = `Bearer ${apiKey}`;
   let payload;
   if (formData) payload = formData;
   else if (body !== undefined) {
@@ -140,7 +139,11 @@ export async function signIn(account) {
     body: { wallet: account, create_api_key: !stored },
   });
   const signature = await provider().request({ method: "personal_sign", params: [challenge.message, account] });
-  const { body: signedIn } = await api("/api/evm/evmchain/sign-in", { method: "POST", csrfToken: csrf, body: { wallet: account, signature, label: "browser" } });
+  const { body: signedIn } = await api("/api/evm/evmchain/sign-in", {
+    method: "POST",
+    csrfToken: csrf,
+    body: { wallet: account, signature, label: "browser" },
+  });
   if (signedIn.api_key) window.localStorage.setItem(keyName(account), signedIn.api_key);
   return signedIn.api_key ?? stored;
 }
@@ -156,7 +159,8 @@ export async function waitForReceipt(hash, timeoutMs = 120000) {
   for (;;) {
     const receipt = await provider().request({ method: "eth_getTransactionReceipt", params: [hash] });
     if (receipt) {
-      if (receipt.status !== "0x1") throw new Error("The transaction failed on chain (it was mined but reverted); nothing was claimed.");
+      if (receipt.status !== "0x1")
+        throw new Error("The transaction failed on chain (it was mined but reverted); nothing was claimed.");
       return receipt;
     }
     if (Date.now() > deadline) throw new Error(`The transaction was not mined within ${timeoutMs / 1000} s.`);

@@ -47,7 +47,9 @@ describe("isToken0", () => {
     const high = "0xC000000000000000000000000000000000000000";
     expect(isToken0(low, high)).toBe(true);
     expect(isToken0(high, low)).toBe(false);
-    expect(isToken0("0xabcdef0000000000000000000000000000000000", "0xABCDEF0000000000000000000000000000000001")).toBe(true);
+    expect(isToken0("0xabcdef0000000000000000000000000000000000", "0xABCDEF0000000000000000000000000000000001")).toBe(
+      true,
+    );
   });
 });
 

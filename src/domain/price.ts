@@ -21,11 +21,7 @@ export const Q192 = 1n << 192n;
  * @throws RangeError when sqrtPriceX96 is not positive
  * @example priceWeiPerToken(2n ** 96n, true) // 1000000000000000000n (1 token = 1 ETH)
  */
-export function priceWeiPerToken(
-  sqrtPriceX96: bigint,
-  tokenIsToken0: boolean,
-  tokenDecimals = 18,
-): bigint {
+export function priceWeiPerToken(sqrtPriceX96: bigint, tokenIsToken0: boolean, tokenDecimals = 18): bigint {
   if (sqrtPriceX96 <= 0n) throw new RangeError("sqrtPriceX96 must be positive");
   const unit = 10n ** BigInt(tokenDecimals);
   const squared = sqrtPriceX96 * sqrtPriceX96;

@@ -23,7 +23,7 @@ describe("slugBase", () => {
     expect(slugBase("x".repeat(40))).toBe("x".repeat(24));
   });
   it("never produces something that looks like an address", () => {
-    const addr = "0x" + "ab".repeat(20);
+    const addr = `0x${"ab".repeat(20)}`;
     expect(slugBase(addr)).toBe("t-0xabababababababababab");
     expect(slugBase(addr)).not.toMatch(/^0x/);
   });

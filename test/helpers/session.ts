@@ -26,7 +26,14 @@ export async function answer(res: Response): Promise<Answer> {
   } catch {
     json = undefined;
   }
-  return { status: res.status, headers: res.headers, body: json === undefined ? text : json, json, text, contentType: res.headers.get("content-type") ?? "" };
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: json === undefined ? text : json,
+    json,
+    text,
+    contentType: res.headers.get("content-type") ?? "",
+  };
 }
 
 /**
@@ -34,7 +41,10 @@ export async function answer(res: Response): Promise<Answer> {
  * the rotated cookie of a sign-in.
  */
 export function sessionCookieOf(headers: Headers): string | undefined {
-  return headers.getSetCookie().map((c) => c.split(";")[0]!).find((c) => /^(__Host-)?session=/.test(c));
+  return headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0]!)
+    .find((c) => /^(__Host-)?session=/.test(c));
 }
 
 /**
@@ -53,10 +63,21 @@ export async function openSession(fetcher: Fetcher): Promise<BrowserSession> {
  * A same-origin session POST with the CSRF token in the header and the body (`origin` is the
  * service's origin). A rotated session cookie in the answer replaces `session.cookie`.
  */
-export async function sessionPost(fetcher: Fetcher, origin: string, session: BrowserSession, path: string, body: Record<string, unknown>): Promise<Answer> {
+export async function sessionPost(
+  fetcher: Fetcher,
+  origin: string,
+  session: BrowserSession,
+  path: string,
+  body: Record<string, unknown>,
+): Promise<Answer> {
   const res = await fetcher(`/api/evm/evmchain/${path}`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", Origin: origin, Cookie: session.cookie, "X-CSRF-Token": session.csrf },
+    headers: {
+      "Content-Type": "application/json",
+      Origin: origin,
+      Cookie: session.cookie,
+      "X-CSRF-Token": session.csrf,
+    },
     body: JSON.stringify({ ...body, csrf_token: session.csrf }),
   });
   const rotated = sessionCookieOf(res.headers);
@@ -70,9 +91,19 @@ export async function sessionPost(fetcher: Fetcher, origin: string, session: Bro
  * @returns the sign-in answer (`api_key` when created); `session` now carries the rotated cookie
  * @throws when sign-in does not answer 200
  */
-export async function signIn(fetcher: Fetcher, origin: string, session: BrowserSession, account: LocalAccount, options: { createApiKey?: boolean } = {}): Promise<Answer> {
-  const challenge = await sessionPost(fetcher, origin, session, "sign-in/challenge", { wallet: account.address, create_api_key: options.createApiKey ?? false });
-  if (challenge.status !== 200) throw new Error(`sign-in challenge: ${challenge.status} ${JSON.stringify(challenge.body)}`);
+export async function signIn(
+  fetcher: Fetcher,
+  origin: string,
+  session: BrowserSession,
+  account: LocalAccount,
+  options: { createApiKey?: boolean } = {},
+): Promise<Answer> {
+  const challenge = await sessionPost(fetcher, origin, session, "sign-in/challenge", {
+    wallet: account.address,
+    create_api_key: options.createApiKey ?? false,
+  });
+  if (challenge.status !== 200)
+    throw new Error(`sign-in challenge: ${challenge.status} ${JSON.stringify(challenge.body)}`);
   const signature = await account.signMessage({ message: challenge.body.message });
   const signedIn = await sessionPost(fetcher, origin, session, "sign-in", { wallet: account.address, signature });
   if (signedIn.status !== 200) throw new Error(`sign-in: ${signedIn.status} ${JSON.stringify(signedIn.body)}`);
@@ -81,7 +112,11 @@ export async function signIn(fetcher: Fetcher, origin: string, session: BrowserS
 }
 
 /** A new session signed in as `account`. */
-export async function signedInSession(fetcher: Fetcher, origin: string, account: LocalAccount): Promise<BrowserSession> {
+export async function signedInSession(
+  fetcher: Fetcher,
+  origin: string,
+  account: LocalAccount,
+): Promise<BrowserSession> {
   const session = await openSession(fetcher);
   await signIn(fetcher, origin, session, account);
   return session;
