@@ -12,7 +12,7 @@ import { HOUSEKEEPING_INTERVAL_MS, pruneExpired } from "../store/housekeeping";
 import { loadStoreConfig, openStore, type Store } from "../store/index";
 import { createApp } from "./app";
 import { stripPonderCorsOutsidePublic } from "./middleware/cors";
-import { ponderApiPort } from "./metrics/ponder";
+import { ponderApiPort } from "../ops/ponderInternals";
 import { decodeQueue } from "./media/decodeQueue";
 import { compileProxyTrust } from "../config/proxyTrust";
 import { instrumentedHttp } from "./metrics/rpc";

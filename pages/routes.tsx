@@ -32,6 +32,7 @@ import type { PublicClient } from "viem";
 import { SOURCE_TIMEOUT_MS, withTimeout } from "../api/metrics/gauges";
 import { validate } from "../api/validation";
 import { tokenPath } from "../src/domain/urls";
+import { viemEsmUnitFile } from "../ops/ponderInternals";
 
 /** What the pages read. */
 export type PagesDeps = { db: MarketDb; publicBaseUrl: string; deployment: Deployment; publicClient: PublicClient };
@@ -47,9 +48,12 @@ const ASSETS: Record<string, { file: () => string; type: string }> = {
   "token.js": { file: () => join(here, "assets/token.js"), type: "text/javascript; charset=utf-8" },
   "format.js": { file: () => join(here, "assets/format.js"), type: "text/javascript; charset=utf-8" },
   // viem's unit conversions: self-contained ES modules (parseEther/formatEther import only Value.js).
-  "vendor/viem/parseEther.js": { file: () => viemUnit("parseEther.js"), type: "text/javascript; charset=utf-8" },
-  "vendor/viem/formatEther.js": { file: () => viemUnit("formatEther.js"), type: "text/javascript; charset=utf-8" },
-  "vendor/viem/Value.js": { file: () => viemUnit("Value.js"), type: "text/javascript; charset=utf-8" },
+  "vendor/viem/parseEther.js": { file: () => viemEsmUnitFile("parseEther.js"), type: "text/javascript; charset=utf-8" },
+  "vendor/viem/formatEther.js": {
+    file: () => viemEsmUnitFile("formatEther.js"),
+    type: "text/javascript; charset=utf-8",
+  },
+  "vendor/viem/Value.js": { file: () => viemEsmUnitFile("Value.js"), type: "text/javascript; charset=utf-8" },
   "vendor/lightweight-charts.mjs": {
     // The standalone build has no imports; the package's exports map hides its path, so it is
     // found next to the (exported) package.json.
@@ -61,10 +65,6 @@ const ASSETS: Record<string, { file: () => string; type: string }> = {
     type: "text/javascript; charset=utf-8",
   },
 };
-
-function viemUnit(name: string): string {
-  return join(dirname(require.resolve("viem/package.json")), "_esm/utils/unit", name);
-}
 
 /** The pages' CSP: nothing from other origins, no inline script or style, no framing. */
 const pageSecurity = secureHeaders({

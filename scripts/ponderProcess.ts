@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 import { ENV_SCHEMA } from "../config/env";
+import { ponderCliPath } from "../ops/ponderInternals";
 
 /**
  * The service start deadline in milliseconds: `SERVICE_START_TIMEOUT_MS` (validated in
@@ -164,16 +165,6 @@ export async function startPonder(options: StartPonderOptions): Promise<PonderPr
     await new Promise((r) => setTimeout(r, 200));
   }
   return { url, child, output: () => output, stop, exited };
-}
-
-/** Path of the installed ponder CLI (its package `exports` hide package.json from `require.resolve`). */
-function ponderCliPath(): string {
-  const searchPaths = createRequire(import.meta.url).resolve.paths("ponder") ?? [];
-  for (const dir of searchPaths) {
-    const candidate = join(dir, "ponder", "dist", "esm", "bin", "ponder.js");
-    if (existsSync(candidate)) return candidate;
-  }
-  throw new Error("the ponder package is not installed: run npm ci");
 }
 
 /**

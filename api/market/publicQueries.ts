@@ -11,6 +11,9 @@ import type { MarketDb } from "./db";
 import { getAddress } from "viem";
 import { storedMetadataFor, type StoredTokenMetadata } from "../launch/metadata";
 import { ponderInternalTable } from "./ponderTables";
+import { decodeCheckpointBlock, type IndexedHead } from "../../ops/ponderInternals";
+
+export type { IndexedHead };
 
 type TokenRow = typeof schema.token.$inferSelect;
 
@@ -32,19 +35,6 @@ export type TokenWithStats = TokenRow & { stats24h?: Stats24h; storedMetadata?: 
 function rowsOf(result: unknown): Record<string, unknown>[] {
   const r = result as { rows?: Record<string, unknown>[] };
   return Array.isArray(r) ? (r as Record<string, unknown>[]) : (r.rows ?? []);
-}
-
-/** Indexed head: the newest block the indexer has fully processed (from Ponder's checkpoint). */
-export type IndexedHead = { blockNumber: bigint; timestampSec: bigint };
-
-/**
- * Block number and timestamp encoded in a Ponder checkpoint string (10 digits timestamp,
- * 16 chain id, 16 block number, …).
- * @example decodeCheckpointBlock("1700000000" + "0".repeat(12) + "4663" + "0".repeat(14) + "42" + "0".repeat(33)) // { blockNumber: 42n, timestampSec: 1700000000n }
- */
-export function decodeCheckpointBlock(checkpoint: string): IndexedHead {
-  if (!/^\d{75}$/.test(checkpoint)) throw new Error(`unexpected checkpoint "${checkpoint}"`);
-  return { timestampSec: BigInt(checkpoint.slice(0, 10)), blockNumber: BigInt(checkpoint.slice(26, 42)) };
 }
 
 /** The indexer's raw checkpoint string (changes with every indexed block), or null before the first. */

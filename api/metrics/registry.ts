@@ -4,7 +4,7 @@
  * Naming follows Prometheus conventions: base units (`_seconds`, blocks), counters end in
  * `_total`, label values are bounded (route templates, never raw paths; outcome and error codes
  * from closed catalogues). The metrics live in {@link serviceRegistry}; `attachToPonder`
- * (`api/metrics/ponder.ts`) registers the same metric objects in the registry Ponder serves at
+ * (`ops/ponderInternals.ts`) registers the same metric objects in the registry Ponder serves at
  * `/metrics`, so one scrape returns both. See docs/operations.md for the full list.
  *
  * The objects are created once per process and kept on `globalThis`: Ponder may evaluate the API

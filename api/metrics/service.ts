@@ -13,7 +13,13 @@ import { indexedHead } from "../market/publicQueries";
 import type { MarketDb } from "../market/queries";
 import { registerServiceGauges } from "./gauges";
 import { drainRequests, requestsInFlight, type RequestLogger } from "./http";
-import { attachToPonder, detachViteSigtermExit, logEvent, onPonderShutdown, ponderRequestLogger } from "./ponder";
+import {
+  attachToPonder,
+  detachViteSigtermExit,
+  logEvent,
+  onPonderShutdown,
+  ponderRequestLogger,
+} from "../../ops/ponderInternals";
 
 /** How long shutdown waits for in-flight requests before closing the store, milliseconds. */
 export const SHUTDOWN_DRAIN_MS = 4_000;

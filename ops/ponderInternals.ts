@@ -1,5 +1,8 @@
 /**
- * The seams between the API and the Ponder process that hosts it (`ponder start` / `ponder serve`).
+ * The one seam between this service and the internals of Ponder, Vite and viem that no public API
+ * offers. Every reach into them lives here, so an upgrade has one file to check, and
+ * `ops/ponderInternals.test.ts` (the upgrade smoke test) fails loudly when an assumption below no
+ * longer holds for the installed versions.
  *
  * Ponder 0.17 keeps its runtime services in `globalThis.PONDER_COMMON` (set by its build before it
  * loads `ponder.config.ts` and the API file; Ponder's own `ponder:api` client helpers read it the
@@ -14,18 +17,27 @@
  * - `apiShutdown`: callbacks run on SIGINT/SIGTERM/SIGQUIT (together with the HTTP server's
  *   termination and the database close; Ponder exits after at most 5 s).
  *
- * Outside Ponder (tests calling `createApp`) `PONDER_COMMON` is absent and every function here is
- * a no-op.
+ * Outside Ponder (tests calling `createApp`) `PONDER_COMMON` is absent and those functions are
+ * no-ops.
  *
- * One more seam: Ponder builds with a Vite dev server, and Vite (5.x, not in middleware mode)
- * registers `process.once("SIGTERM", closeServerAndExit)`, which calls `process.exit()` as soon as
- * Vite's own server is closed (~0.1 s), cutting Ponder's shutdown short: the HTTP server's drain,
- * the database unlock and the store close never finish. {@link detachViteSigtermExit} removes that
- * listener; Ponder's own SIGTERM handler then runs the whole sequence (it closes Vite too).
+ * Vite: Ponder builds with a Vite dev server, and Vite (5.x, not in middleware mode) registers
+ * `process.once("SIGTERM", closeServerAndExit)`, which calls `process.exit()` as soon as Vite's own
+ * server is closed (~0.1 s), cutting Ponder's shutdown short: the HTTP server's drain, the database
+ * unlock and the store close never finish. {@link detachViteSigtermExit} removes that listener;
+ * Ponder's own SIGTERM handler then runs the whole sequence (it closes Vite too).
+ *
+ * Also here: the layout of Ponder's checkpoint string ({@link decodeCheckpointBlock}), the path of
+ * Ponder's CLI ({@link ponderCliPath}: its package `exports` hide it) and of viem's ESM unit
+ * helpers served to browsers ({@link viemEsmUnitFile}). Two HTTP-server hooks stay beside the code
+ * they serve and are covered by their own tests: `api/middleware/cors.ts` (headers on Ponder's
+ * server) and `api/metrics/access.ts` (the metrics listener).
  */
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import type { Registry } from "prom-client";
-import type { RequestLogger } from "./http";
-import { serviceRegistry } from "./registry";
+import type { RequestLogger } from "../api/metrics/http";
+import { serviceRegistry } from "../api/metrics/registry";
 
 type PonderLogFn = (fields: Record<string, unknown>) => void;
 /** The part of Ponder's `common` object the service uses. */
@@ -115,4 +127,45 @@ export function onPonderShutdown(callback: () => Promise<void>): boolean {
 export function ponderApiPort(): number | undefined {
   const common = ponderCommon();
   return common?.metrics?.port ?? common?.options?.port;
+}
+
+/** The Ponder release whose internals this module was checked against (package.json pins it). */
+export const PONDER_VERSION_CHECKED = "0.17.7";
+
+/** Indexed head: the newest block the indexer has fully processed (from Ponder's checkpoint). */
+export type IndexedHead = { blockNumber: bigint; timestampSec: bigint };
+
+/**
+ * Block number and timestamp encoded in a Ponder checkpoint string (Ponder 0.17
+ * `utils/checkpoint.ts`: 10 digits timestamp, 16 chain id, 16 block number, 16 transaction index,
+ * 1 event type, 16 event index: 75 digits).
+ * @throws Error when the string is not a 75-digit checkpoint (the layout changed)
+ * @example decodeCheckpointBlock("1700000000" + "0".repeat(12) + "4663" + "0".repeat(14) + "42" + "0".repeat(33)) // { blockNumber: 42n, timestampSec: 1700000000n }
+ */
+export function decodeCheckpointBlock(checkpoint: string): IndexedHead {
+  if (!/^\d{75}$/.test(checkpoint)) throw new Error(`unexpected checkpoint "${checkpoint}"`);
+  return { timestampSec: BigInt(checkpoint.slice(0, 10)), blockNumber: BigInt(checkpoint.slice(26, 42)) };
+}
+
+/**
+ * Path of the installed Ponder CLI entry (`ponder/dist/esm/bin/ponder.js`), which child processes
+ * run with the project's Node 22.
+ * @throws Error when the ponder package is not installed
+ */
+export function ponderCliPath(): string {
+  const searchPaths = createRequire(import.meta.url).resolve.paths("ponder") ?? [];
+  for (const dir of searchPaths) {
+    const candidate = join(dir, "ponder", "dist", "esm", "bin", "ponder.js");
+    if (existsSync(candidate)) return candidate;
+  }
+  throw new Error("the ponder package is not installed: run npm install");
+}
+
+/**
+ * Path of one of viem's ESM unit helpers (`viem/_esm/utils/unit/<name>`), served as-is to the
+ * pages (they import nothing outside that folder, so the browser needs no bundler).
+ * @param name - `parseEther.js`, `formatEther.js`, …
+ */
+export function viemEsmUnitFile(name: string): string {
+  return join(dirname(createRequire(import.meta.url).resolve("viem/package.json")), "_esm/utils/unit", name);
 }
