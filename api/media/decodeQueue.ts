@@ -1,5 +1,5 @@
 /**
- * A bounded queue for image decodes (issue 15, "Bounded uploads").
+ * A bounded queue for image decodes.
  *
  * A 16-megapixel WebP takes about 2 s of CPU to decode and re-encode (docs/media.md). Without a
  * bound, 12 concurrent uploads pinned both cores for 28 s, and valid images ran out of sharp's
