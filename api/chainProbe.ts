@@ -3,7 +3,7 @@
  * the chain id and the head block, probed once and shared.
  *
  * Both endpoints are unauthenticated, so without a cache every call cost the RPC two requests
- * (issue 15, "Abuse limits"). {@link chainProbe} keeps one answer for `ttlMs` (default
+ * (docs/security.md, "Abuse limits"). {@link chainProbe} keeps one answer for `ttlMs` (default
  * {@link CHAIN_PROBE_TTL_MS}, one second) in an `lru-cache` whose `fetch` is single-flight: N
  * concurrent callers of an expired (or empty) entry share one probe, i.e. one `eth_chainId` and
  * one `eth_blockNumber`. A failed probe (RPC refused, stalled past the timeout, wrong chain) is

@@ -1,5 +1,5 @@
 /**
- * Every setting of the service and of `npm start`, validated once with zod (issue: Config).
+ * Every setting of the service and of `npm start`, validated once with zod.
  *
  * {@link loadEnv} checks the whole environment at start: `scripts/start.ts` calls it before it
  * starts anything, and `ponder.config.ts` calls it, so `ponder start` / `ponder serve` stop at

@@ -1,5 +1,5 @@
 /**
- * Restarts the indexer process when it stalls while the chain advances (issue 17, section 2).
+ * Restarts the indexer process when it stalls while the chain advances (docs/operations.md, "Readiness and stalls").
  *
  * Why a restart and not a setting: after the indexer's RPC stops answering for tens of seconds
  * (a frozen node accepts connections and never answers), Ponder 0.17's RPC client does not recover

@@ -13,6 +13,7 @@
  */
 import { sql } from "drizzle-orm";
 import { bigint, customType, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { LAUNCH_STATES } from "../launch/states";
 
 /** `bytea` as `Uint8Array` on both drivers (node-postgres returns a Buffer, which is one). */
 export const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
@@ -101,7 +102,7 @@ export const launches = pgTable(
     apiKeyId: text("api_key_id"),
     /** SHA-256 id of the browser session that built it (session surface); null on v1. */
     sessionId: text("session_id"),
-    state: text("state").notNull(),
+    state: text("state", { enum: LAUNCH_STATES }).notNull(),
     chainId: integer("chain_id").notNull(),
     factory: text("factory").notNull(),
     creator: text("creator").notNull(),
@@ -170,7 +171,7 @@ export const idempotencyRecords = pgTable(
     /** SHA-256 (hex) of method, path and the canonical JSON body. */
     fingerprint: text("fingerprint").notNull(),
     /** `in_flight` or `done`. */
-    state: text("state").notNull(),
+    state: text("state", { enum: ["in_flight", "done"] }).notNull(),
     /** While `in_flight`: after this a crashed request's reservation may be taken over. */
     lockedUntilMs: ms("locked_until_ms").notNull(),
     responseStatus: integer("response_status"),

@@ -111,7 +111,7 @@ export async function sessionBuild(
     surface: "session",
     apiKeyId: null,
     sessionId,
-    state: "built",
+    state: "built" as const,
     chainId: deps.deployment.chainId,
     factory: deps.deployment.contracts.launchFactory,
     creator: request.creator,

@@ -1,5 +1,5 @@
 /**
- * Schema-qualified names of Ponder's tables for raw SQL in the API (issue: a raw `FROM candle`
+ * Schema-qualified names of Ponder's tables for raw SQL in the API (a raw `FROM candle`
  * read an empty `TEMP TABLE "candle"` that Ponder's cache flush creates in the session the API
  * shares on PGlite; a temporary table shadows every unqualified name).
  *

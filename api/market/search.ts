@@ -1,5 +1,5 @@
 /**
- * Token search over name, symbol, slug and address prefix, ranked (issue: consumers expect a
+ * Token search over name, symbol, slug and address prefix, ranked (consumers expect a
  * search box; docs/public.md "Search").
  *
  * Ranking (lower is better), one row per token at its best tier; within a tier, higher market

@@ -18,8 +18,7 @@ import type { TrustEnv } from "./context";
 export type ScopeRule = { method: "GET" | "POST"; path: string; scope: Scope };
 
 /**
- * Every key-authenticated endpoint and the scope it needs (documented in docs/trust.md). Endpoints
- * the launch write path adds later are listed already, so they are protected the moment they exist.
+ * Every key-authenticated endpoint and the scope it needs (documented in docs/trust.md).
  * A test asserts that every registered `/api/v1` route (other than the open descriptor and health)
  * has a row here.
  */

@@ -1,6 +1,6 @@
 /**
  * `Idempotency-Key` middleware (IETF draft-ietf-httpapi-idempotency-key-header), reusable by any
- * POST that creates something (launch intent now, coin create-draft later):
+ * POST that creates something (the launch intent, the coin flow's draft):
  *
  * - missing header -> 400 `idempotency_key_missing`; not 1–255 visible ASCII characters (an
  *   RFC 8941 sf-string `"…"` is unquoted first) -> 400 `idempotency_key_invalid`;

@@ -124,7 +124,7 @@ export function v1Routes(deps: V1Deps) {
       /**
        * GET /api/v1/evmchain/tokens/{address}/candles?resolution=&from=&to= — OHLCV candles,
        * oldest first. `resolution` one of 1m, 5m, 15m, 1h, 4h, 1d; `from`/`to` unix seconds,
-       * inclusive bounds on bucket start; default window: 300 buckets ending now; at most 1,000
+       * inclusive bounds on bucket start; default window: 300 buckets ending now; at most 1,440
        * buckets. Only buckets with trades are returned. 200 `{ok, token, resolution, from_sec,
        * to_sec, candles}`; 400 `invalid_request`/`invalid_range`/`invalid_address`; 404.
        * `format=udf` answers in the TradingView UDF `/history` shape instead (`fill`, `countback`;
