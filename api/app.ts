@@ -62,6 +62,10 @@ export type AppDeps = {
   chainProbeTtlMs?: number;
   /** Bounds concurrent image decodes of the media upload (default: one per core; api/media/decodeQueue.ts). */
   imageQueue?: DecodeQueue;
+  /** Launch intent lifetime, seconds (`LAUNCH_INTENT_TTL_SEC`; default 15 minutes): intents and the v1 descriptor. */
+  intentTtlSec?: number;
+  /** How long a session verify waits for the indexer's token row, ms (`LAUNCH_REDIRECT_WAIT_MS`; default 5 s). */
+  redirectWaitMs?: number;
 } & TrustDeps;
 
 /** The HTML pages rate-limited per client IP with `pagesRequestsPerMinute` (Hono path patterns). */

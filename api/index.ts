@@ -98,6 +98,8 @@ export default createApp({
   trustProxy: compileProxyTrust(env.TRUST_PROXY),
   requestLog,
   readCacheTtlMs: env.READ_CACHE_TTL_MS,
+  intentTtlSec: env.LAUNCH_INTENT_TTL_SEC,
+  redirectWaitMs: env.LAUNCH_REDIRECT_WAIT_MS,
   privateRpcUrls: env.INDEXER_RPC_URLS
     ? env.INDEXER_RPC_URLS.split(",")
         .map((u) => u.trim())

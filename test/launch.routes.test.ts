@@ -56,7 +56,11 @@ afterAll(async () => {
 });
 
 function makeApp(limits: Record<string, number> = {}, onStore: Store = store) {
-  return createApp({
+  return createApp(makeAppDeps(limits, onStore));
+}
+
+function makeAppDeps(limits: Record<string, number> = {}, onStore: Store = store): Parameters<typeof createApp>[0] {
+  return {
     db: drizzle(marketDbClient) as unknown as MarketDb,
     publicBaseUrl: BASE,
     store: onStore,
@@ -64,7 +68,7 @@ function makeApp(limits: Record<string, number> = {}, onStore: Store = store) {
     publicClient,
     nowSec: () => clock,
     limits,
-  });
+  };
 }
 
 async function call(
@@ -163,6 +167,24 @@ describe("launch write path over app.request()", () => {
     const row = (await store.db.select().from(launches).where(eq(launches.id, intent.body.launch_id)))[0]!;
     expect(row.state).toBe("expired");
     expect(row.build).toBeNull();
+  });
+
+  it("gives intents the configured lifetime and publishes it in the v1 descriptor (LAUNCH_INTENT_TTL_SEC)", async () => {
+    const app = createApp({ ...makeAppDeps(), intentTtlSec: 60 });
+    const { secret } = await createApiKey(store, { wallet: freshWallet(), createdVia: "cli" });
+    const intent = await call(
+      app,
+      secret,
+      "/api/v1/evmchain/launches/intent",
+      { creator: devAccount(1).address, name: "Ttl", symbol: "TTL" },
+      { "Idempotency-Key": "ttl-1" },
+    );
+    expect(intent.status).toBe(201);
+    expect(intent.body.intent.expires_at_sec - clock).toBe(60);
+    const descriptor = await app.request(`${BASE}/api/v1`);
+    expect(((await descriptor.json()) as any).limits.intent_ttl_sec).toBe(60);
+    // The default stays 15 minutes.
+    expect(((await (await makeApp().request(`${BASE}/api/v1`)).json()) as any).limits.intent_ttl_sec).toBe(900);
   });
 
   it("counts one finalized coin per confirmed launch; over the quota nothing is persisted", async () => {

@@ -82,15 +82,6 @@ export async function assertOwnImage(
   }
 }
 
-/** Intent lifetime from `LAUNCH_INTENT_TTL_SEC` (seconds, positive integer), else 15 minutes. */
-export function intentTtlFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.LAUNCH_INTENT_TTL_SEC;
-  if (!raw) return INTENT_TTL_SEC;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`LAUNCH_INTENT_TTL_SEC must be a positive integer, got "${raw}"`);
-  return n;
-}
-
 /** What the key-authenticated launch handlers need. */
 export type KeyFlowDeps = TrustDeps & {
   db: MarketDb;
@@ -98,7 +89,7 @@ export type KeyFlowDeps = TrustDeps & {
   getStore: () => Promise<Store>;
   limits: Limits;
   nowSec: () => number;
-  /** Intent lifetime, seconds (default {@link intentTtlFromEnv}). */
+  /** Intent lifetime, seconds (the service passes `LAUNCH_INTENT_TTL_SEC`; default {@link INTENT_TTL_SEC}). */
   intentTtlSec?: number;
 };
 
@@ -130,7 +121,7 @@ export function statusQuerySchema(field: IdField, allowTxHash: boolean) {
  * @param deps - store getter, chain client, deployment, limits, clock
  */
 export function keyLaunchHandlers(deps: KeyFlowDeps) {
-  const ttlSec = deps.intentTtlSec ?? intentTtlFromEnv();
+  const ttlSec = deps.intentTtlSec ?? INTENT_TTL_SEC;
   const flowDeps = async (): Promise<LaunchFlowDeps> => ({
     store: await deps.getStore(),
     publicClient: deps.publicClient,

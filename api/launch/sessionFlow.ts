@@ -66,14 +66,11 @@ export const sessionVerifySchema = z.strictObject({
   launch_id: launchIdSchema.optional(),
 });
 
-/** Milliseconds verify waits for the indexer's token row before answering `redirect_ready: false`. */
-export function redirectWaitFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.LAUNCH_REDIRECT_WAIT_MS;
-  if (!raw) return 5_000;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`LAUNCH_REDIRECT_WAIT_MS must be an integer >= 0, got "${raw}"`);
-  return n;
-}
+/**
+ * Default milliseconds verify waits for the indexer's token row before answering
+ * `redirect_ready: false` (the service passes `LAUNCH_REDIRECT_WAIT_MS`, parsed in config/env.ts).
+ */
+export const REDIRECT_WAIT_MS = 5_000;
 
 /**
  * `build-direct-v3-launch`: runs the one builder and stores the build for this session.

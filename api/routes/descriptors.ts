@@ -40,8 +40,14 @@ export const V1_ENDPOINTS = {
 /**
  * The `/api/v1` descriptor body (without `ok`).
  * @param limits - effective limits
+ * @param intentTtlSec - the configured launch intent lifetime, seconds (`LAUNCH_INTENT_TTL_SEC`)
  */
-export function v1Descriptor(publicBaseUrl: string, limits: Limits, requestId: string | undefined) {
+export function v1Descriptor(
+  publicBaseUrl: string,
+  limits: Limits,
+  requestId: string | undefined,
+  intentTtlSec: number = INTENT_TTL_SEC,
+) {
   return {
     name: "evmchain launch service",
     version: "v1",
@@ -70,7 +76,7 @@ export function v1Descriptor(publicBaseUrl: string, limits: Limits, requestId: s
       coin_quotas_per: "wallet",
       active_keys_per_wallet: limits.activeKeysPerWallet,
       idempotency_key_ttl_sec: IDEMPOTENCY_TTL_MS / 1000,
-      intent_ttl_sec: INTENT_TTL_SEC,
+      intent_ttl_sec: intentTtlSec,
       image_max_bytes: IMAGE_LIMITS.maxBytes,
       image_max_side_px: IMAGE_LIMITS.maxWidth,
       image_max_pixels: IMAGE_LIMITS.maxPixels,

@@ -38,7 +38,7 @@ import { redactPrivateUrls } from "../../config/redact";
 import { PENDING_RETRY_AFTER_SEC, type LaunchFlowDeps } from "../launch/flow";
 import { parseLaunchBody } from "../launch/keyFlow";
 import {
-  redirectWaitFromEnv,
+  REDIRECT_WAIT_MS,
   sessionBuild,
   sessionBuildSchema,
   sessionVerify,
@@ -54,7 +54,7 @@ export type SessionDeps = TrustDeps & {
   db: MarketDb;
   /** Clock, unix seconds. */
   nowSec?: () => number;
-  /** How long verify waits for the indexer's token row (default `LAUNCH_REDIRECT_WAIT_MS`, 5 s). */
+  /** How long verify waits for the indexer's token row (the service passes `LAUNCH_REDIRECT_WAIT_MS`; default 5 s). */
   redirectWaitMs?: number;
 };
 
@@ -108,7 +108,7 @@ export function sessionRoutes(deps: SessionDeps) {
   const base = new URL(deps.publicBaseUrl);
   const csrf = requireCsrf({ getStore, allowedOrigins: [base.origin] });
   const nowSec = deps.nowSec ?? (() => Math.floor(Date.now() / 1000));
-  const redirectWaitMs = deps.redirectWaitMs ?? redirectWaitFromEnv();
+  const redirectWaitMs = deps.redirectWaitMs ?? REDIRECT_WAIT_MS;
   // Public RPC URLs only (PUBLIC_RPC_URL): the service's own RPC URL may hold a provider secret.
   const network = addEthereumChainParameter(deps.deployment.chainId);
   const party: SignInParty = { publicBaseUrl: deps.publicBaseUrl, chainId: deps.deployment.chainId };

@@ -49,7 +49,7 @@ export type V1Deps = {
   db: MarketDb;
   publicBaseUrl: string;
   nowSec?: () => number;
-  /** Launch intent lifetime in seconds (default `LAUNCH_INTENT_TTL_SEC`, else 15 minutes). */
+  /** Launch intent lifetime in seconds (the service passes `LAUNCH_INTENT_TTL_SEC`; default 15 minutes). */
   intentTtlSec?: number;
   /** Bounds concurrent image decodes of the upload (default: `decodeQueue()` with its defaults). */
   imageQueue?: DecodeQueue;
@@ -210,7 +210,7 @@ export function v1Surface(deps: V1SurfaceDeps) {
             request_id: z.string(),
           }),
         }),
-        (c) => sendOk(c, v1Descriptor(deps.publicBaseUrl, limits, c.get("requestId"))),
+        (c) => sendOk(c, v1Descriptor(deps.publicBaseUrl, limits, c.get("requestId"), deps.intentTtlSec)),
       )
       /**
        * GET /api/v1/ready — whether this process serves current data (open; what a load balancer
