@@ -33,8 +33,10 @@ describe("startAnvil", () => {
       const client = createPublicClient({ transport: http(node.rpcUrl) });
       expect(await client.getChainId()).toBe(31337);
       const first = await client.getBlockNumber({ cacheTime: 0 });
-      await new Promise((r) => setTimeout(r, 2200));
-      expect(await client.getBlockNumber({ cacheTime: 0 })).toBeGreaterThan(first);
+      // Interval mining: a new block appears within a few seconds without any transaction.
+      await expect
+        .poll(() => client.getBlockNumber({ cacheTime: 0 }), { timeout: 10_000, interval: 200 })
+        .toBeGreaterThan(first);
     } finally {
       await node.stop();
     }

@@ -517,7 +517,11 @@ describe("state machine", () => {
     expect(intent.intent.expires_at_sec - (intent.intent as unknown as { issued_at_sec: number }).issued_at_sec).toBe(
       1,
     );
-    await new Promise((r) => setTimeout(r, 2_100));
+    // The service's clock is the wall clock: wait until it has passed expires_at_sec (the build
+    // is refused at expires_at_sec itself).
+    await expect
+      .poll(() => Date.now() / 1000, { timeout: 10_000, interval: 100 })
+      .toBeGreaterThan(intent.intent.expires_at_sec + 0.2);
     const signature = await sign(2, intent.intent.message);
     const res = await build(intent.launch_id, signature);
     expect(res.status).toBe(410);
@@ -531,7 +535,8 @@ describe("state machine", () => {
     expect((await confirm(intent.launch_id, confirmedTx)).body.error).toBe("launch_state_conflict");
     // A status read alone records the expiry too.
     const unread = await createIntent({ creator: devAccount(2).address, name: "Later2", symbol: "LTR" });
-    await new Promise((r) => setTimeout(r, 2_100));
-    expect((await status(`launch_id=${unread.launch_id}`)).body.state).toBe("expired");
+    await expect
+      .poll(async () => (await status(`launch_id=${unread.launch_id}`)).body.state, { timeout: 10_000, interval: 200 })
+      .toBe("expired");
   });
 });

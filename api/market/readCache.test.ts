@@ -4,8 +4,9 @@ import { readCache } from "./readCache";
 
 /** An app whose one route counts its computations; the head and content version are set by the test. */
 function makeApp(options: { ttlMs: number; status?: number; delayMs?: number }) {
-  const state = { head: "cp-1" as string | null, version: 0, computed: 0 };
+  const state = { head: "cp-1" as string | null, version: 0, computed: 0, clockMs: 1_000 };
   const cache = readCache({
+    nowMs: () => state.clockMs,
     readHead: async () => state.head,
     contentVersion: () => state.version,
     ttlMs: options.ttlMs,
@@ -64,8 +65,11 @@ describe("read cache keyed by the indexer checkpoint", () => {
   it("expires entries after ttlMs even at the same checkpoint", async () => {
     const { app, state } = makeApp({ ttlMs: 20 });
     await app.request("/data/a");
-    await new Promise((r) => setTimeout(r, 40));
-    await app.request("/data/a");
+    state.clockMs += 19;
+    expect((await app.request("/data/a")).headers.get("x-cache")).toBe("hit");
+    expect(state.computed).toBe(1);
+    state.clockMs += 2;
+    expect((await app.request("/data/a")).headers.get("x-cache")).toBe("miss");
     expect(state.computed).toBe(2);
   });
 

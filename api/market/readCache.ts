@@ -35,6 +35,8 @@ export type ReadCacheOptions = {
   headRefreshMs?: number;
   /** Most entries kept (least recently used dropped first; default 2,000). */
   maxEntries?: number;
+  /** Monotonic clock in milliseconds for both the entry TTL and the checkpoint reuse (tests pin it; default `performance.now`). */
+  nowMs?: () => number;
 };
 
 /**
@@ -47,6 +49,7 @@ export function readCache(options: ReadCacheOptions): {
   stats: () => { hits: number; misses: number };
 } {
   const headRefreshMs = options.headRefreshMs ?? 25;
+  const nowMs = options.nowMs ?? (() => performance.now());
   let head: string | null = null;
   let headReadAtMs = -Infinity;
   let headRead: Promise<string | null> | null = null;
@@ -55,13 +58,13 @@ export function readCache(options: ReadCacheOptions): {
 
   /** The checkpoint, re-read when older than `headRefreshMs` (one read shared by concurrent requests). */
   async function currentHead(): Promise<string | null> {
-    if (performance.now() - headReadAtMs < headRefreshMs) return head;
+    if (nowMs() - headReadAtMs < headRefreshMs) return head;
     headRead ??= options
       .readHead()
       .catch(() => null)
       .then((value) => {
         head = value;
-        headReadAtMs = performance.now();
+        headReadAtMs = nowMs();
         headRead = null;
         return value;
       });
@@ -71,6 +74,10 @@ export function readCache(options: ReadCacheOptions): {
   const cache = new LRUCache<string, CachedAnswer, { compute: () => Promise<CachedAnswer | undefined> }>({
     max: options.maxEntries ?? 2_000,
     ttl: options.ttlMs,
+    // Whole milliseconds: the TTL is read from the clock on every get (ttlResolution 0), so an
+    // injected clock moves it exactly.
+    ttlResolution: 0,
+    perf: { now: nowMs },
     fetchMethod: (_key, _stale, { context }) => context.compute(),
   });
 
