@@ -139,7 +139,14 @@ describe("unauthenticated pages and health are rate-limited per client IP", () =
 describe("the RPC part of health and the session status is one shared probe per second", () => {
   it("makes one eth_chainId and one eth_blockNumber for 20 concurrent health calls and 5 status calls, none more within the second, one more after it", async () => {
     let nowMs = 1_000_000;
-    const probe = chainProbe({ client: publicClient, expectedChainId: deployment.chainId, nowMs: () => nowMs });
+    // The probe's own deadline is not under test here: generous, so a loaded machine cannot turn a
+    // slow answer into a failed probe.
+    const probe = chainProbe({
+      client: publicClient,
+      expectedChainId: deployment.chainId,
+      nowMs: () => nowMs,
+      timeoutMs: 30_000,
+    });
     const app = makeApp({
       chainProbe: probe,
       limits: { healthRequestsPerMinute: 1_000, sessionRequestsPerMinute: 1_000 },
