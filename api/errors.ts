@@ -45,6 +45,11 @@ export const ERROR_CATALOGUE = {
       "A session POST without a valid, matching CSRF token (header and body), a valid session cookie, a JSON body, or from another origin; nothing changed.",
   },
   rate_limited: { status: 429, meaning: "Too many requests in the current window; retry after `Retry-After` seconds." },
+  too_many_streams: {
+    status: 429,
+    meaning:
+      "This client IP already holds the maximum number of open event streams (`STREAM_MAX_PER_IP`, default 5), or the service its maximum (`STREAM_MAX_CONNECTIONS`); close one, or retry after `Retry-After` seconds.",
+  },
   quota_exceeded: {
     status: 429,
     meaning:
