@@ -205,6 +205,9 @@ try {
   const sseSteadyMs: number[] = [];
   const sseConfirmedMs: number[] = [];
   let sseMissing = 0;
+  // Per trade, SSE receipt minus the polling client's first sight of the same trade: the push
+  // path's own delay on the same indexed data, whatever the indexer's lag (negative: SSE first).
+  const sseMinusPollingMs: number[] = [];
   for (const [hash, mined] of minedAt) {
     const seen = sseSeenAt.get(hash);
     if (seen === undefined) sseMissing++;
@@ -212,6 +215,8 @@ try {
       sseMs.push(Math.max(0, seen - mined));
       if (mined >= halfway) sseSteadyMs.push(Math.max(0, seen - mined));
     }
+    const polled = httpSeenAt.get(hash);
+    if (seen !== undefined && polled !== undefined) sseMinusPollingMs.push(seen - polled);
     const confirmed = sseConfirmedAt.get(hash);
     if (confirmed !== undefined) sseConfirmedMs.push(Math.max(0, confirmed - mined));
   }
@@ -272,6 +277,12 @@ try {
     sseRatioToFloor: {
       p50: sseP50 !== null && floorP50 ? sseP50 / floorP50 : null,
       p99: sseP99 !== null && floorP99 ? sseP99 / floorP99 : null,
+    },
+    sseMinusPollingMs: {
+      p1: percentile(sseMinusPollingMs, 0.01),
+      p50: percentile(sseMinusPollingMs, 0.5),
+      p99: percentile(sseMinusPollingMs, 0.99),
+      samples: sseMinusPollingMs.length,
     },
     // The same trades as confirmed frames (with ids), EVENTS_CONFIRMATION_BLOCKS (30) blocks later.
     sseConfirmedMs: {

@@ -264,7 +264,16 @@ export function streamHub(options: { db: MarketDb; confirmationBlocks: number; s
     const reread = nowMs - lastWindowReadMs >= WINDOW_REREAD_MS;
     for (const ch of Object.values(channels)) {
       if (!ch.ready || ch.subs.size === 0 || (ch.checkpoint === checkpoint && !reread)) continue;
-      await advance(ch, checkpoint);
+      try {
+        await advance(ch, checkpoint);
+      } catch (err) {
+        // The boundary may have moved past rows not yet sent: end these streams rather than leave
+        // a gap; their clients reconnect and catch up from their Last-Event-ID.
+        for (const sub of ch.subs) sub.queue.close("error");
+        ch.subs.clear();
+        maybeStop(ch);
+        throw err;
+      }
     }
     if (reread) lastWindowReadMs = nowMs;
   }

@@ -20,6 +20,7 @@ import type { MarketDb } from "../market/db";
 import type { StreamHub, StreamKind } from "../market/streamHub";
 import { FrameQueue } from "../market/streamQueue";
 import { documented } from "../openapi/describe";
+import { logEvent } from "../metrics/ponder";
 import { addressParam, validate } from "../validation";
 
 /** What the stream router needs. */
@@ -95,6 +96,7 @@ export function streamRoutes(deps: StreamDeps) {
       // A slow client gets nothing more: end the response and drop its socket.
       queue.onClose = (reason) => {
         if (reason !== "slow") return;
+        logEvent("warn", { msg: "Dropped a slow stream client", stream: kind, max_queued_frames: queue.maxFrames });
         stream.abort();
         (c.env as { outgoing?: { destroy?: () => void } } | undefined)?.outgoing?.destroy?.();
       };
