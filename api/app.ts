@@ -13,8 +13,11 @@ import { observeRequests, type RequestLogger } from "./metrics/http";
 import { ApiError, type ErrorBody } from "./errors";
 import { toJsonText } from "./json";
 import { redactPrivateUrls } from "../config/redact";
+import { loadPublicConfig } from "../config/public";
 import type { MarketDb } from "./market/queries";
 import { publicRoutes } from "./routes/public";
+import { streamRoutes } from "./routes/stream";
+import { streamHub, type StreamHub } from "./market/streamHub";
 import { udfRoutes } from "./routes/udf";
 import { feedsRoutes } from "./routes/feeds";
 import { integrationsRoutes } from "./routes/integrations";
@@ -66,6 +69,8 @@ export type AppDeps = {
   intentTtlSec?: number;
   /** How long a session verify waits for the indexer's token row, ms (`LAUNCH_REDIRECT_WAIT_MS`; default 5 s). */
   redirectWaitMs?: number;
+  /** The process's Server-Sent Events hub (api/market/streamHub.ts); absent: one per app, default settings. */
+  streamHub?: StreamHub;
 } & TrustDeps;
 
 /** The HTML pages rate-limited per client IP with `pagesRequestsPerMinute` (Hono path patterns). */
@@ -146,6 +151,9 @@ export function createApp(deps: AppDeps) {
   app.route("/media", mediaRoutes({ getStore }));
   app.route("/api/public", publicDescriptorRoutes({ publicBaseUrl: deps.publicBaseUrl, limits }));
   app.route("/api/public/udf", udfRoutes(deps));
+  // Server-Sent Events (docs/public.md "Streams"): one shared poller per process feeds every stream.
+  const hub = deps.streamHub ?? streamHub({ db: deps.db, confirmationBlocks: loadPublicConfig().confirmationBlocks });
+  app.route("/api/public/stream", streamRoutes({ db: deps.db, hub, trustProxy: deps.trustProxy }));
   app.route("/api/public", publicRoutes(deps));
   app.route("/api/public/integrations", integrationsRoutes(deps));
   // DexScreener adapter (DEX Screener Adapter Specs; docs/public.md "DexScreener adapter").

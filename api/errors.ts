@@ -22,7 +22,10 @@ export const ERROR_CATALOGUE = {
   invalid_resolution: { status: 400, meaning: "Unknown candle resolution." },
   invalid_range: { status: 400, meaning: "`from`/`to` are not a valid unix-seconds range within the bucket limit." },
   token_not_found: { status: 404, meaning: "No launched token has this address or slug." },
-  invalid_cursor: { status: 400, meaning: "`cursor` is not a cursor this endpoint issued." },
+  invalid_cursor: {
+    status: 400,
+    meaning: "`cursor` is not a cursor this endpoint issued (or a stream's `Last-Event-ID` is not an id it sent).",
+  },
   token_list_empty: { status: 404, meaning: "No confirmed launch yet: a token list needs at least one token." },
   nothing_to_claim: {
     status: 409,
@@ -45,6 +48,11 @@ export const ERROR_CATALOGUE = {
       "A session POST without a valid, matching CSRF token (header and body), a valid session cookie, a JSON body, or from another origin; nothing changed.",
   },
   rate_limited: { status: 429, meaning: "Too many requests in the current window; retry after `Retry-After` seconds." },
+  too_many_streams: {
+    status: 429,
+    meaning:
+      "This client IP already holds the maximum number of open event streams (`STREAM_MAX_PER_IP`, default 5), or the service its maximum (`STREAM_MAX_CONNECTIONS`); close one, or retry after `Retry-After` seconds.",
+  },
   quota_exceeded: {
     status: 429,
     meaning:

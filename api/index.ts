@@ -12,7 +12,7 @@ import { HOUSEKEEPING_INTERVAL_MS, pruneExpired } from "../store/housekeeping";
 import { loadStoreConfig, openStore, type Store } from "../store/index";
 import { createApp } from "./app";
 import { stripPonderCorsOutsidePublic } from "./middleware/cors";
-import { ponderApiPort } from "../ops/ponderInternals";
+import { onPonderShutdown, ponderApiPort } from "../ops/ponderInternals";
 import { decodeQueue } from "./media/decodeQueue";
 import { compileProxyTrust } from "../config/proxyTrust";
 import { instrumentedHttp } from "./metrics/rpc";
@@ -21,6 +21,7 @@ import { guardPonderMetrics } from "./metrics/access";
 import { chainProbe } from "./chainProbe";
 import { readinessMonitor } from "./readiness";
 import { indexedHead } from "./market/publicQueries";
+import { streamHub } from "./market/streamHub";
 
 // Every setting validated (ponder.config.ts already stopped the build on a bad one).
 const env = loadEnv();
@@ -86,6 +87,21 @@ const requestLog = wireOperations({
   },
 });
 
+// One Server-Sent Events hub per process (one checkpoint poller for every stream); its streams end
+// with a `: shutdown` comment when Ponder shuts the API down (clients reconnect with Last-Event-ID).
+const hub = streamHub({
+  db,
+  confirmationBlocks: env.EVENTS_CONFIRMATION_BLOCKS,
+  settings: {
+    pollIntervalMs: env.STREAM_POLL_INTERVAL_MS,
+    keepAliveMs: env.STREAM_KEEPALIVE_SEC * 1000,
+    maxPerIp: env.STREAM_MAX_PER_IP,
+    maxConnections: env.STREAM_MAX_CONNECTIONS,
+    maxQueuedFrames: env.STREAM_MAX_QUEUED_FRAMES,
+  },
+});
+onPonderShutdown(async () => hub.close());
+
 export default createApp({
   db,
   publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/$/, ""),
@@ -100,6 +116,7 @@ export default createApp({
   readCacheTtlMs: env.READ_CACHE_TTL_MS,
   intentTtlSec: env.LAUNCH_INTENT_TTL_SEC,
   redirectWaitMs: env.LAUNCH_REDIRECT_WAIT_MS,
+  streamHub: hub,
   privateRpcUrls: env.INDEXER_RPC_URLS
     ? env.INDEXER_RPC_URLS.split(",")
         .map((u) => u.trim())

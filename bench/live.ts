@@ -4,16 +4,21 @@
  * transaction's block being mined (first seen by a client polling receipts every 10 ms) to the
  * trade being visible over HTTP (`GET /api/public/trades/recent`, polled every 50 ms by default), against
  * the floor measured in the same run: a bare viem client polling `eth_getLogs` for the pool's
- * Swap logs at Ponder's own polling interval (`POLLING_INTERVAL_MS`, 100 ms). It also samples the
- * indexer's lag (chain head minus Ponder's indexed block) every second, to show whether it grows.
- * Targets (issue 7): p50 <= 250 ms, p99 <= 1 s, no growing lag.
- * Usage: `npm run bench -- live [--duration-sec 60] [--trade-interval-ms 200] [--http-poll-ms 50] [--rpc-urls 1] [--database pglite|postgres]`.
- * Results: `bench/results/live[-postgres].json`.
+ * Swap logs at Ponder's own polling interval (`POLLING_INTERVAL_MS`, 100 ms). In the same run an
+ * EventSource client on `GET /api/public/stream/trades?token=` (Server-Sent Events, issue 18)
+ * measures block mined -> trade received as a `pending` frame (and as the confirmed frame, ~30
+ * blocks later). It also samples the indexer's lag (chain head minus Ponder's indexed block)
+ * every second, to show whether it grows.
+ * Targets: polling (issue 7) p50 <= 250 ms, p99 <= 1 s, no growing lag; SSE (issue 18) p50 <=
+ * 150 ms, p99 <= 500 ms.
+ * Usage: `npm run bench -- live [--duration-sec 60] [--trade-interval-ms 200] [--http-poll-ms 50] [--rpc-urls 1] [--database pglite|postgres] [--out name]`.
+ * Results: `bench/results/live[-postgres][-Nrpc].json`, or `bench/results/<name>.json` with `--out`.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { EventSource } from "eventsource";
 import { createPublicClient, createWalletClient, getAbiItem, http, parseEther, type Hash } from "viem";
 import { swapRouterAbi } from "../abis/SwapRouter";
 import { uniswapV3PoolAbi } from "../abis/UniswapV3Pool";
@@ -34,6 +39,7 @@ const { values } = parseArgs({
     database: { type: "string", default: "pglite" },
     "http-poll-ms": { type: "string", default: "50" },
     "rpc-urls": { type: "string", default: "1" },
+    out: { type: "string" },
   },
 });
 /** How often the API client polls (the API runs in the indexer's process: polling costs it CPU). */
@@ -88,6 +94,8 @@ try {
   const minedAt = new Map<Hash, number>();
   const floorSeenAt = new Map<Hash, number>();
   const httpSeenAt = new Map<Hash, number>();
+  const sseSeenAt = new Map<Hash, number>();
+  const sseConfirmedAt = new Map<Hash, number>();
   const lagSamples: { tSec: number; lagBlocks: number }[] = [];
   let running = true;
 
@@ -119,6 +127,22 @@ try {
       await sleep(httpPollMs);
     }
   })();
+
+  // What a Server-Sent Events client sees: trades pushed at the indexed head (`pending` frames),
+  // then confirmed (default `message` frames). One connection, opened once.
+  const sse = new EventSource(`${service.url}/api/public/stream/trades?token=${token}`);
+  const sseOpen = new Promise<void>((resolve) => sse.addEventListener("open", () => resolve(), { once: true }));
+  sse.addEventListener("pending", (e) => {
+    const now = performance.now();
+    const hash = (JSON.parse(e.data) as { tx_hash: Hash }).tx_hash;
+    if (!sseSeenAt.has(hash)) sseSeenAt.set(hash, now);
+  });
+  sse.addEventListener("message", (e) => {
+    const now = performance.now();
+    const hash = (JSON.parse(e.data) as { tx_hash: Hash }).tx_hash;
+    if (!sseConfirmedAt.has(hash)) sseConfirmedAt.set(hash, now);
+  });
+  await sseOpen;
 
   // Indexer lag: chain head minus Ponder's indexed block, every second.
   const started = performance.now();
@@ -166,8 +190,9 @@ try {
     }
     await sleep(Math.max(0, tradeIntervalMs - (performance.now() - tickStart)));
   }
-  await sleep(3000);
+  await sleep(5000); // the confirmed frames come ~30 blocks (3 s) after the last trade
   running = false;
+  sse.close();
   await Promise.all([floor, watcher, lagSampler]);
 
   const serviceMs: number[] = [];
@@ -176,6 +201,25 @@ try {
   const halfway = started + (durationSec * 1000) / 2;
   const steadyMs: number[] = [];
   let missing = 0;
+  const sseMs: number[] = [];
+  const sseSteadyMs: number[] = [];
+  const sseConfirmedMs: number[] = [];
+  let sseMissing = 0;
+  // Per trade, SSE receipt minus the polling client's first sight of the same trade: the push
+  // path's own delay on the same indexed data, whatever the indexer's lag (negative: SSE first).
+  const sseMinusPollingMs: number[] = [];
+  for (const [hash, mined] of minedAt) {
+    const seen = sseSeenAt.get(hash);
+    if (seen === undefined) sseMissing++;
+    else {
+      sseMs.push(Math.max(0, seen - mined));
+      if (mined >= halfway) sseSteadyMs.push(Math.max(0, seen - mined));
+    }
+    const polled = httpSeenAt.get(hash);
+    if (seen !== undefined && polled !== undefined) sseMinusPollingMs.push(seen - polled);
+    const confirmed = sseConfirmedAt.get(hash);
+    if (confirmed !== undefined) sseConfirmedMs.push(Math.max(0, confirmed - mined));
+  }
   for (const [hash, mined] of minedAt) {
     const seen = httpSeenAt.get(hash);
     const base = floorSeenAt.get(hash);
@@ -193,6 +237,8 @@ try {
   const serviceP99 = percentile(serviceMs, 0.99);
   const floorP50 = percentile(floorMs, 0.5);
   const floorP99 = percentile(floorMs, 0.99);
+  const sseP50 = percentile(sseMs, 0.5);
+  const sseP99 = percentile(sseMs, 0.99);
 
   await service.stop();
   const result = {
@@ -220,6 +266,30 @@ try {
     },
     serviceSecondHalfMs: { p50: percentile(steadyMs, 0.5), p99: percentile(steadyMs, 0.99), samples: steadyMs.length },
     floorMs: { p50: floorP50, p99: floorP99, samples: floorMs.length },
+    // Server-Sent Events (`/api/public/stream/trades`): block mined -> `pending` frame received.
+    tradesNotSeenOverSse: sseMissing,
+    sseMs: { p50: sseP50, p99: sseP99, max: sseMs.length ? Math.max(...sseMs) : null, samples: sseMs.length },
+    sseSecondHalfMs: {
+      p50: percentile(sseSteadyMs, 0.5),
+      p99: percentile(sseSteadyMs, 0.99),
+      samples: sseSteadyMs.length,
+    },
+    sseRatioToFloor: {
+      p50: sseP50 !== null && floorP50 ? sseP50 / floorP50 : null,
+      p99: sseP99 !== null && floorP99 ? sseP99 / floorP99 : null,
+    },
+    sseMinusPollingMs: {
+      p1: percentile(sseMinusPollingMs, 0.01),
+      p50: percentile(sseMinusPollingMs, 0.5),
+      p99: percentile(sseMinusPollingMs, 0.99),
+      samples: sseMinusPollingMs.length,
+    },
+    // The same trades as confirmed frames (with ids), EVENTS_CONFIRMATION_BLOCKS (30) blocks later.
+    sseConfirmedMs: {
+      p50: percentile(sseConfirmedMs, 0.5),
+      p99: percentile(sseConfirmedMs, 0.99),
+      samples: sseConfirmedMs.length,
+    },
     ratioToFloor: {
       p50: serviceP50 !== null && floorP50 ? serviceP50 / floorP50 : null,
       p99: serviceP99 !== null && floorP99 ? serviceP99 / floorP99 : null,
@@ -232,18 +302,24 @@ try {
       // One sample every ~10 s: shows whether the lag grows, holds or drains.
       series: lagSamples.filter((_, i) => i % 10 === 0).map((s) => [Math.round(s.tSec), s.lagBlocks]),
     },
-    targets: "serviceMs.p50 <= 250, serviceMs.p99 <= 1000, lag not growing (lastThirdMean ~ firstThirdMean)",
+    targets:
+      "serviceMs.p50 <= 250, serviceMs.p99 <= 1000, lag not growing (lastThirdMean ~ firstThirdMean); sseMs.p50 <= 150, sseMs.p99 <= 500",
     met: {
       p50: serviceP50 !== null && serviceP50 <= 250,
       p99: serviceP99 !== null && serviceP99 <= 1000,
       lagNotGrowing: lagFirst !== null && lagLast !== null && lagLast <= lagFirst + 5,
       allSeen: missing === 0,
+      sseP50: sseP50 !== null && sseP50 <= 150,
+      sseP99: sseP99 !== null && sseP99 <= 500,
+      allSeenOverSse: sseMissing === 0,
     },
   };
   console.log(JSON.stringify(result, null, 2));
   mkdirSync("bench/results", { recursive: true });
   writeFileSync(
-    `bench/results/live${onPostgres ? "-postgres" : ""}${rpcUrls > 1 ? `-${rpcUrls}rpc` : ""}.json`,
+    values.out
+      ? `bench/results/${values.out.replace(/[^\w-]/g, "")}.json`
+      : `bench/results/live${onPostgres ? "-postgres" : ""}${rpcUrls > 1 ? `-${rpcUrls}rpc` : ""}.json`,
     `${JSON.stringify(result, null, 2)}\n`,
   );
 } finally {

@@ -173,6 +173,14 @@ export const ENV_SCHEMA = z.object({
   IMAGE_DECODE_CONCURRENCY: optional(int(1, 256)),
   IMAGE_DECODE_QUEUE_MAX: optional(int(0, 10_000)),
   IMAGE_DECODE_WAIT_MS: optional(int(1, 600_000)).default(10_000),
+  // Server-Sent Events (api/market/streamHub.ts, docs/public.md "Streams"): checkpoint poll interval,
+  // keep-alive comment interval, open streams per client IP and per process, unsent frames per
+  // connection before a slow client is dropped
+  STREAM_POLL_INTERVAL_MS: optional(int(5, 10_000)).default(25),
+  STREAM_KEEPALIVE_SEC: optional(int(1, 3_600)).default(15),
+  STREAM_MAX_PER_IP: optional(int(1, 10_000)).default(5),
+  STREAM_MAX_CONNECTIONS: optional(int(1, 1_000_000)).default(1_000),
+  STREAM_MAX_QUEUED_FRAMES: optional(int(2, 1_000_000)).default(1_000),
   // Market thresholds (config/market.ts)
   BIG_BUY_THRESHOLD_WEI: optional(wei).default("50000000000000000"),
   GRADUATION_MARKET_CAP_WEI: optional(wei).default("10000000000000000000"),
