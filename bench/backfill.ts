@@ -28,7 +28,7 @@ import { writeManifest } from "../devnet/manifest";
 import { startPonder } from "../scripts/ponderProcess";
 import { createDevnetDatabase } from "../test/postgres";
 import { buildHistory } from "./history";
-import { measureLogFloor, rssBytes, waitForIndexedTrades } from "./indexing";
+import { logTimeMs, measureLogFloor, rssBytes, waitForIndexedTrades } from "./indexing";
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== "backfill"),
@@ -205,26 +205,4 @@ try {
 } finally {
   await anvil.stop();
   rmSync(dataDir, { recursive: true, force: true });
-}
-
-/**
- * Wall-clock time (ms since the epoch) of the first JSON log line with message `msg` (and, when
- * given, field `endpoint`), or null.
- */
-function logTimeMs(output: string, msg: string, endpoint?: string): number | null {
-  for (const line of output.split("\n")) {
-    if (!line.includes(msg)) continue;
-    try {
-      const entry = JSON.parse(line) as { msg?: string; time?: number; endpoint?: string };
-      if (
-        entry.msg === msg &&
-        (endpoint === undefined || entry.endpoint === endpoint) &&
-        typeof entry.time === "number"
-      )
-        return entry.time;
-    } catch {
-      // not a JSON line
-    }
-  }
-  return null;
 }

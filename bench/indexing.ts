@@ -94,3 +94,25 @@ export async function waitForIndexedTrades(
     await new Promise((r) => setTimeout(r, options.pollMs ?? 250));
   }
 }
+
+/**
+ * Wall-clock time (ms since the epoch) of the first JSON log line with message `msg` (and, when
+ * given, field `endpoint`), or null.
+ */
+export function logTimeMs(output: string, msg: string, endpoint?: string): number | null {
+  for (const line of output.split("\n")) {
+    if (!line.includes(msg)) continue;
+    try {
+      const entry = JSON.parse(line) as { msg?: string; time?: number; endpoint?: string };
+      if (
+        entry.msg === msg &&
+        (endpoint === undefined || entry.endpoint === endpoint) &&
+        typeof entry.time === "number"
+      )
+        return entry.time;
+    } catch {
+      // not a JSON line
+    }
+  }
+  return null;
+}

@@ -2,7 +2,7 @@ export {};
 
 /**
  * `npm run bench -- <name> [flags]`: runs one benchmark from `bench/` (kept out of `npm test`).
- * Benchmarks: `backfill`, `live`, `read`, `build`, `search`.
+ * Benchmarks: `backfill`, `live`, `read`, `build`, `search`, `scale`.
  */
 const name = process.argv[2];
 const benchmarks: Record<string, () => Promise<unknown>> = {
@@ -11,6 +11,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   read: () => import("./read"),
   build: () => import("./build"),
   search: () => import("./search"),
+  scale: () => import("./scale"),
 };
 const run = name ? benchmarks[name] : undefined;
 if (!run) {

@@ -11,7 +11,10 @@
  *   and dropped by `stop`.
  *
  * In `pass` mode it doubles as a counter: {@link diffCounts} of two `counts()` snapshots is what a
- * client sent in between, per JSON-RPC method (the RPC-budget test and the build benchmark).
+ * client sent in between, per JSON-RPC method (the RPC-budget test and the build benchmark), and
+ * `traffic()` adds what came back: calls per method (batches split), response bytes, and the
+ * blocks fetched with `eth_getBlockByNumber` / `eth_getBlockByHash` (the scale benchmark and
+ * `test/e2e.scale.test.ts`).
  *
  * Only `node:http`; no dependencies.
  */
@@ -37,9 +40,45 @@ export type RpcProxy = {
    * is listed call by call), e.g. `[{ method: "eth_getTransactionReceipt", params: ["0x…"] }]`.
    */
   heldCalls: () => Array<{ method: string; params: unknown[] }>;
+  /** What was forwarded and answered so far (`pass` mode), see {@link RpcTraffic}. */
+  traffic: () => RpcTraffic;
   /** Closes the server and every connection (held requests included). */
   stop: () => Promise<void>;
 };
+
+/** Forwarded JSON-RPC traffic, cumulative since the proxy started. */
+export type RpcTraffic = {
+  /** JSON-RPC calls per method, a batch counted call by call, e.g. `{ eth_getLogs: 20 }`. */
+  calls: Record<string, number>;
+  /** Bytes of the answers received from the target (bodies, all methods). */
+  responseBytes: number;
+  /** The same per method of the request (`batch` for arrays). */
+  responseBytesByMethod: Record<string, number>;
+  /** Block fetches answered with a block (`eth_getBlockByNumber` and `eth_getBlockByHash` calls). */
+  blocksFetched: number;
+  /** Numbers of the blocks those fetches returned, in arrival order (repeats kept). */
+  fetchedBlockNumbers: number[];
+  /**
+   * `eth_getLogs` calls over a block range without an `address` (topics only): what Ponder sends
+   * for a `factory()` with at least `factoryAddressCountThreshold` children.
+   */
+  getLogsWithoutAddress: number;
+};
+
+const BLOCK_METHODS = new Set(["eth_getBlockByNumber", "eth_getBlockByHash"]);
+
+/** Block numbers in a JSON-RPC answer (single or batch) to block fetches; `[]` when unparsable. */
+function blockNumbersOf(body: Buffer): number[] {
+  try {
+    const parsed = JSON.parse(body.toString("utf8")) as unknown;
+    return (Array.isArray(parsed) ? parsed : [parsed]).flatMap((answer) => {
+      const number = (answer as { result?: { number?: unknown } } | null)?.result?.number;
+      return typeof number === "string" ? [Number(BigInt(number))] : [];
+    });
+  } catch {
+    return [];
+  }
+}
 
 /** Options of {@link startRpcProxy}. */
 export type RpcProxyOptions = {
@@ -102,6 +141,34 @@ export async function startRpcProxy(options: RpcProxyOptions): Promise<RpcProxy>
   const counts: Record<RpcProxyMode, Record<string, number>> = { pass: {}, refuse: {}, stall: {} };
   const held = new Set<{ body: Buffer; req: IncomingMessage; res: ServerResponse }>();
   const sockets = new Set<Socket>();
+  const traffic: RpcTraffic = {
+    calls: {},
+    responseBytes: 0,
+    responseBytesByMethod: {},
+    blocksFetched: 0,
+    fetchedBlockNumbers: [],
+    getLogsWithoutAddress: 0,
+  };
+
+  /** Records one forwarded request and its answer. */
+  const record = (body: Buffer, answer: Buffer) => {
+    const calls = callsOf(body);
+    for (const { method, params } of calls) {
+      traffic.calls[method] = (traffic.calls[method] ?? 0) + 1;
+      const filter = params[0] as { address?: unknown; blockHash?: unknown } | undefined;
+      if (method === "eth_getLogs" && filter && filter.address == null && filter.blockHash == null)
+        traffic.getLogsWithoutAddress++;
+    }
+    const method = methodOf(body);
+    traffic.responseBytes += answer.length;
+    traffic.responseBytesByMethod[method] = (traffic.responseBytesByMethod[method] ?? 0) + answer.length;
+    if (calls.some((call) => BLOCK_METHODS.has(call.method))) {
+      // A batch mixing block fetches with other calls is not something Ponder or viem sends.
+      const numbers = blockNumbersOf(answer);
+      traffic.blocksFetched += numbers.length;
+      traffic.fetchedBlockNumbers.push(...numbers);
+    }
+  };
 
   const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
     if (res.destroyed || req.socket.destroyed) return;
@@ -118,6 +185,9 @@ export async function startRpcProxy(options: RpcProxyOptions): Promise<RpcProxy>
       },
       (up) => {
         res.writeHead(up.statusCode ?? 502, { "content-type": up.headers["content-type"] ?? "application/json" });
+        const answer: Buffer[] = [];
+        up.on("data", (chunk: Buffer) => answer.push(chunk));
+        up.on("end", () => record(body, Buffer.concat(answer)));
         up.pipe(res);
       },
     );
@@ -187,6 +257,7 @@ export async function startRpcProxy(options: RpcProxyOptions): Promise<RpcProxy>
     counts: () => structuredClone(counts),
     held: () => held.size,
     heldCalls: () => [...held].flatMap((entry) => callsOf(entry.body)),
+    traffic: () => structuredClone(traffic),
     stop: async () => {
       held.clear();
       for (const socket of sockets) socket.destroy();

@@ -1,0 +1,257 @@
+/**
+ * Scale benchmark (docs/operations.md "Scale"): does the backfill's cost follow this launchpad's
+ * activity or the whole chain's? One anvil, one run:
+ * 1. `--launches` tokens through our factory (batched, `--launches-per-block`), then `--swaps`
+ *    swaps in their pools (`--swaps-per-transaction`, one transaction per block); buried under
+ *    100 empty blocks. The service backfills it: the **baseline** (no foreign traffic).
+ * 2. Then foreign Uniswap V3 pools (`--foreign-pools`, same V3 factory, a look-alike launch factory
+ *    the service does not accept) with `--foreign-factor` x our swaps, `--foreign-swaps-per-transaction`
+ *    per transaction and one transaction per block; buried again. The service backfills the whole
+ *    chain from scratch, patched Ponder (`patches/`), then the variants in `--variants`:
+ *    `unpatched` (the patch reversed for that run, then re-applied) and `threshold` (patched, with
+ *    `PONDER_FACTORY_ADDRESS_COUNT_THRESHOLD=100000`: address lists, as below 1,000 launches).
+ * Each backfill runs on its own PostgreSQL database through the counting proxy (`test/rpcProxy.ts`):
+ * time from spawn to `/ready` and from Ponder's "Started fetching backfill JSON-RPC data" log line to
+ * `/ready` (indexing), calls by method, blocks fetched, response bytes, peak RSS.
+ * Targets (issue 20): with foreign traffic, backfill (indexing) <= 1.2x the baseline and blocks
+ * fetched within the history <= 1.2x the blocks that hold our logs.
+ * Usage: `npm run bench -- scale [--launches 1010] [--swaps 10000] [--foreign-factor 10] [--variants unpatched,threshold]`.
+ * Results: `bench/results/scale-<launches>.json`.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { createPublicClient, http, type Address } from "viem";
+import { findFreePort, startAnvil } from "../devnet/anvil";
+import { createDevnetClients, devAccount } from "../devnet/clients";
+import { deployLookAlikeFactory, deployStack } from "../devnet/deploy";
+import { writeManifest } from "../devnet/manifest";
+import { startPonder, waitReady } from "../scripts/ponderProcess";
+import { createDevnetDatabase } from "../test/postgres";
+import { startRpcProxy, type RpcTraffic } from "../test/rpcProxy";
+import { logTimeMs, rssBytes } from "./indexing";
+import { blocksWithLogs, launchMany, swapMany } from "./scaleHistory";
+
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((a) => a !== "scale"),
+  options: {
+    launches: { type: "string", default: "1010" },
+    "launches-per-block": { type: "string", default: "30" },
+    swaps: { type: "string", default: "10000" },
+    "swaps-per-transaction": { type: "string", default: "150" },
+    "foreign-pools": { type: "string", default: "100" },
+    "foreign-factor": { type: "string", default: "10" },
+    "foreign-swaps-per-transaction": { type: "string", default: "20" },
+    variants: { type: "string", default: "unpatched,threshold" },
+  },
+});
+const launches = Number(values.launches);
+const launchesPerBlock = Number(values["launches-per-block"]);
+const swaps = Number(values.swaps);
+const foreignSwaps = swaps * Number(values["foreign-factor"]);
+const variants = (values.variants ?? "").split(",").filter(Boolean);
+
+/** One backfill: times, traffic through the proxy, peak RSS. */
+type Backfill = {
+  name: string;
+  seconds: number;
+  indexingSeconds: number | null;
+  peakRssBytes: number | null;
+  calls: Record<string, number>;
+  requests: number;
+  getLogsWithoutAddress: number;
+  responseBytes: number;
+  responseBytesByMethod: Record<string, number>;
+  blocksFetched: number;
+  /** Distinct blocks fetched within the history (after the start block, up to its last block). */
+  blocksFetchedInHistory: number;
+};
+
+const anvil = await startAnvil({ port: 0, gasLimit: BigInt(Math.max(30, launchesPerBlock * 8)) * 1_000_000n });
+const dataDir = mkdtempSync(join(tmpdir(), "bench-scale-"));
+try {
+  const manifest = await deployStack({ rpcUrl: anvil.rpcUrl });
+  const manifestPath = join(dataDir, "manifest.json");
+  writeManifest(manifestPath, manifest);
+  const client = createPublicClient({ transport: http(anvil.rpcUrl, { timeout: 300_000 }) });
+  const bury = () => client.request({ method: "anvil_mine" as never, params: ["0x64"] as never });
+  const head = () => client.getBlockNumber({ cacheTime: 0 });
+
+  let t = performance.now();
+  console.log(`launching ${launches} tokens, ${launchesPerBlock} per block`);
+  const ours = await launchMany(manifest, client, {
+    factory: manifest.contracts.launchFactory,
+    count: launches,
+    perBlock: launchesPerBlock,
+    namePrefix: "Scale",
+  });
+  const swapsPerTransaction = Number(values["swaps-per-transaction"]);
+  await swapMany(manifest, client, ours, { swaps, swapsPerTransaction, transactionsPerBlock: 1 });
+  const ourHistoryEnd = await head();
+  const ourBuildSec = (performance.now() - t) / 1000;
+  console.log(`our history built in ${ourBuildSec.toFixed(0)} s (head ${ourHistoryEnd})`);
+  await bury();
+
+  const ourAddresses: Address[] = [...manifest.acceptedFactories, manifest.contracts.feeLocker, ...ours.pools];
+  const start = BigInt(manifest.startBlock);
+
+  /** Backfills the chain from scratch on a fresh database through a fresh counting proxy. */
+  async function backfill(name: string, historyEnd: bigint, env: NodeJS.ProcessEnv = {}): Promise<Backfill> {
+    const database = await createDevnetDatabase(`bench_scale_${name}`);
+    const proxy = await startRpcProxy({ target: anvil.rpcUrl });
+    const started = performance.now();
+    const service = await startPonder({
+      port: await findFreePort(),
+      schema: `bench_scale_${name}`,
+      env: {
+        DEPLOYMENT_MANIFEST: manifestPath,
+        DATABASE_URL: database.url,
+        STORE_SCHEMA: `bench_scale_store_${name}`,
+        INDEXER_RPC_URLS: proxy.url,
+        ...env,
+      },
+    });
+    try {
+      let peak: number | null = null;
+      const sampler = setInterval(() => {
+        const rss = rssBytes(service.child.pid!);
+        if (rss) peak = Math.max(peak ?? 0, rss.peak, rss.current);
+      }, 200);
+      try {
+        await waitReady(service.url, 900_000, { path: "/ready" });
+      } finally {
+        clearInterval(sampler);
+      }
+      const seconds = (performance.now() - started) / 1000;
+      const final = rssBytes(service.child.pid!);
+      if (final) peak = Math.max(peak ?? 0, final.peak);
+      const fetchStartMs = logTimeMs(service.output(), "Started fetching backfill JSON-RPC data");
+      const readyMs = logTimeMs(service.output(), "Started returning 200 responses", "/ready");
+      const traffic: RpcTraffic = proxy.traffic();
+      const inHistory = new Set(traffic.fetchedBlockNumbers.filter((b) => b > Number(start) && b <= historyEnd));
+      const run: Backfill = {
+        name,
+        seconds,
+        indexingSeconds: fetchStartMs !== null && readyMs !== null ? (readyMs - fetchStartMs) / 1000 : null,
+        peakRssBytes: peak,
+        calls: traffic.calls,
+        requests: Object.values(traffic.calls).reduce((a, b) => a + b, 0),
+        getLogsWithoutAddress: traffic.getLogsWithoutAddress,
+        responseBytes: traffic.responseBytes,
+        responseBytesByMethod: traffic.responseBytesByMethod,
+        blocksFetched: traffic.blocksFetched,
+        blocksFetchedInHistory: inHistory.size,
+      };
+      console.log(
+        `${name}: ready after ${seconds.toFixed(1)} s (indexing ${run.indexingSeconds?.toFixed(1)} s), ${run.requests} requests, ${run.blocksFetchedInHistory} blocks fetched in history, ${(run.responseBytes / 1e6).toFixed(1)} MB, peak RSS ${((peak ?? 0) / 2 ** 20).toFixed(0)} MB`,
+      );
+      return run;
+    } finally {
+      await service.stop();
+      await proxy.stop();
+      await database.drop();
+    }
+  }
+
+  const baseline = await backfill("baseline", ourHistoryEnd);
+
+  t = performance.now();
+  const deployer = createDevnetClients(anvil.rpcUrl, manifest.chainId, devAccount(0));
+  const lookAlike = await deployLookAlikeFactory(deployer.walletClient, deployer.publicClient, manifest);
+  const foreign = await launchMany(manifest, client, {
+    factory: lookAlike,
+    count: Number(values["foreign-pools"]),
+    perBlock: launchesPerBlock,
+    namePrefix: "Foreign",
+    senderIndex: 2,
+  });
+  const foreignSwapped = await swapMany(manifest, client, foreign, {
+    swaps: foreignSwaps,
+    swapsPerTransaction: Number(values["foreign-swaps-per-transaction"]),
+    transactionsPerBlock: 1,
+    senderIndex: 3,
+  });
+  const historyEnd = await head();
+  const foreignBuildSec = (performance.now() - t) / 1000;
+  console.log(
+    `foreign traffic built in ${foreignBuildSec.toFixed(0)} s: ${foreignSwaps} swaps in ${foreignSwapped.blocks} blocks (head ${historyEnd})`,
+  );
+  await bury();
+  const ourBlocks = await blocksWithLogs(client, ourAddresses, start + 1n, historyEnd);
+  const foreignBlocks = await blocksWithLogs(client, foreign.pools, start + 1n, historyEnd);
+
+  const withForeign = await backfill("foreign", historyEnd);
+  const extra: Backfill[] = [];
+  for (const variant of variants) {
+    if (variant === "threshold")
+      extra.push(await backfill("foreign_threshold", historyEnd, { PONDER_FACTORY_ADDRESS_COUNT_THRESHOLD: "100000" }));
+    else if (variant === "unpatched") {
+      execFileSync("npx", ["patch-package", "--reverse"], { stdio: "inherit" });
+      try {
+        extra.push(await backfill("foreign_unpatched", historyEnd));
+      } finally {
+        execFileSync("npx", ["patch-package"], { stdio: "inherit" });
+      }
+    } else throw new Error(`unknown variant ${variant}`);
+  }
+
+  const ratio = (a: number | null, b: number | null) => (a !== null && b !== null && b > 0 ? a / b : null);
+  const backfillRatio = ratio(withForeign.indexingSeconds, baseline.indexingSeconds);
+  const blocksRatio = ratio(withForeign.blocksFetchedInHistory, ourBlocks.length);
+  const result = {
+    benchmark: "scale",
+    measuredAt: new Date().toISOString(),
+    machine: { cpus: cpus().length, node: process.version },
+    database: "postgres",
+    indexerRpcUrls: 1,
+    history: {
+      launches,
+      launchesPerBlock,
+      swaps,
+      swapsPerTransaction,
+      ourHistoryBlocks: Number(ourHistoryEnd - start),
+      blocksWithOurLogs: ourBlocks.length,
+      foreignPools: foreign.pools.length,
+      foreignSwaps,
+      foreignSwapsPerTransaction: Number(values["foreign-swaps-per-transaction"]),
+      foreignBlocks: foreignBlocks.length,
+      historyBlocks: Number(historyEnd - start),
+      buildSeconds: { ours: ourBuildSec, foreign: foreignBuildSec },
+    },
+    baseline,
+    withForeign,
+    variants: extra,
+    ratios: {
+      backfillWithForeignToBaseline: backfillRatio,
+      blocksFetchedToBlocksWithOurLogs: blocksRatio,
+      bytesWithForeignToBaseline: ratio(withForeign.responseBytes, baseline.responseBytes),
+      requestsWithForeignToBaseline: ratio(withForeign.requests, baseline.requests),
+      ...Object.fromEntries(
+        extra.flatMap((v) => [
+          [`backfill_${v.name}_ToBaseline`, ratio(v.indexingSeconds, baseline.indexingSeconds)],
+          [`blocksFetched_${v.name}_ToBlocksWithOurLogs`, ratio(v.blocksFetchedInHistory, ourBlocks.length)],
+        ]),
+      ),
+    },
+    targets: {
+      backfill: {
+        target: "indexing with foreign traffic <= 1.2x the baseline (same launches and swaps, no foreign traffic)",
+        value: backfillRatio,
+        met: backfillRatio !== null && backfillRatio <= 1.2,
+      },
+      blocksFetched: {
+        target: "blocks fetched within the history <= 1.2x the blocks holding our logs",
+        value: blocksRatio,
+        met: blocksRatio !== null && blocksRatio <= 1.2,
+      },
+    },
+  };
+  console.log(JSON.stringify(result, null, 2));
+  mkdirSync("bench/results", { recursive: true });
+  writeFileSync(`bench/results/scale-${launches}.json`, `${JSON.stringify(result, null, 2)}\n`);
+} finally {
+  await anvil.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,197 @@
+/**
+ * Histories that look like a busy chain, for the scale benchmark (`bench/scale.ts`) and its CI
+ * regression test (`test/e2e.scale.test.ts`): many launches made fast (several per block), swaps
+ * in the launched pools, and FOREIGN Uniswap V3 pools (created on the same V3 factory by a
+ * look-alike launch factory the service does not accept) with their own swaps spread over many
+ * blocks, one swap transaction per block.
+ *
+ * Transactions are signed locally with explicit nonce, gas and fees (no estimate round trips);
+ * every phase checks its outcome from the logs (launch count, Swap count), so a reverted
+ * transaction fails the build instead of silently thinning the history.
+ */
+import {
+  encodeFunctionData,
+  getAbiItem,
+  getAddress,
+  parseEther,
+  parseGwei,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from "viem";
+import { launchFactoryAbi } from "../abis/LaunchFactory";
+import { swapBatcherAbi, swapBatcherBytecode } from "../abis/SwapBatcher";
+import { uniswapV3PoolAbi } from "../abis/UniswapV3Pool";
+import { createDevnetClients, devAccount } from "../devnet/clients";
+import type { DeploymentManifest } from "../devnet/manifest";
+
+/** Wei of WETH per buy in the batcher's buy/sell churn (as bench/history.ts). */
+const WETH_PER_BUY_WEI = parseEther("0.001");
+/** Gas allowance per batched swap (a swap uses ~80k). */
+const GAS_PER_SWAP = 90_000n;
+/** Gas allowance of one launch (token deployment, pool, position, lock; ~6.5M estimated). */
+const GAS_PER_LAUNCH = 8_000_000n;
+const FEES = { maxFeePerGas: parseGwei("20"), maxPriorityFeePerGas: 1n } as const;
+
+/** Launched tokens and their pools, in launch order. */
+export type Launched = { tokens: Address[]; pools: Address[] };
+
+/** One sender: dev account `index`, its wallet and a local nonce counter. */
+async function sender(manifest: DeploymentManifest, publicClient: PublicClient, index: number) {
+  const { walletClient } = createDevnetClients(manifest.rpcUrl, manifest.chainId, devAccount(index));
+  let nonce = await publicClient.getTransactionCount({ address: devAccount(index).address, blockTag: "pending" });
+  return {
+    address: devAccount(index).address,
+    /** Signs and sends a call without waiting for it to be mined. */
+    send: (to: Address, data: Hex, value: bigint, gas: bigint) =>
+      walletClient.sendTransaction({ to, data, value, gas, nonce: nonce++, ...FEES }),
+  };
+}
+
+async function rpc(publicClient: PublicClient, method: string, params: unknown[]): Promise<unknown> {
+  return publicClient.request({ method: method as never, params: params as never });
+}
+
+/**
+ * Launches `count` tokens through `factory` (the deployment's or a look-alike), `perBlock` per
+ * block: automine is switched off while a block's launches are sent, then one block is mined.
+ * Needs a block gas limit of at least `perBlock` x 8,000,000.
+ * @returns the tokens and pools, from the factory's `TokenLaunched` logs
+ * @throws Error when fewer than `count` launches succeeded
+ */
+export async function launchMany(
+  manifest: DeploymentManifest,
+  publicClient: PublicClient,
+  options: { factory: Address; count: number; perBlock: number; namePrefix: string; senderIndex?: number },
+): Promise<Launched> {
+  const from = await publicClient.getBlockNumber({ cacheTime: 0 });
+  const creator = await sender(manifest, publicClient, options.senderIndex ?? 1);
+  const value = BigInt(manifest.launchFactory.minimumPoolLiquidityWei);
+  await rpc(publicClient, "evm_setAutomine", [false]);
+  try {
+    for (let i = 0; i < options.count; ) {
+      const inBlock = Math.min(options.perBlock, options.count - i);
+      for (let j = 0; j < inBlock; j++, i++) {
+        const data = encodeFunctionData({
+          abi: launchFactoryAbi,
+          functionName: "launch",
+          args: [`${options.namePrefix} ${i}`, `${options.namePrefix.slice(0, 3).toUpperCase()}${i}`, 0n],
+        });
+        await creator.send(options.factory, data, value, GAS_PER_LAUNCH);
+      }
+      await rpc(publicClient, "anvil_mine", ["0x1"]);
+    }
+  } finally {
+    await rpc(publicClient, "evm_setAutomine", [true]);
+  }
+  const logs = await publicClient.getLogs({
+    address: options.factory,
+    event: getAbiItem({ abi: launchFactoryAbi, name: "TokenLaunched" }),
+    fromBlock: from + 1n,
+    toBlock: "latest",
+  });
+  if (logs.length !== options.count)
+    throw new Error(`${logs.length} of ${options.count} launches through ${options.factory} succeeded`);
+  return { tokens: logs.map((l) => getAddress(l.args.token!)), pools: logs.map((l) => getAddress(l.args.pool!)) };
+}
+
+/**
+ * Makes `swaps` real swaps (buy/sell churn through a SwapBatcher) round-robin over `launched`'s
+ * pools, `swapsPerTransaction` per transaction and `transactionsPerBlock` transactions per mined
+ * block (automine off while a block fills; one transaction per block spreads swaps over the most
+ * blocks).
+ * @returns the first and last block holding the swaps
+ * @throws Error when the pools' Swap logs in those blocks are not exactly `swaps`
+ */
+export async function swapMany(
+  manifest: DeploymentManifest,
+  publicClient: PublicClient,
+  launched: Launched,
+  options: { swaps: number; swapsPerTransaction: number; transactionsPerBlock: number; senderIndex?: number },
+): Promise<{ fromBlock: bigint; toBlock: bigint; blocks: number }> {
+  const { walletClient } = createDevnetClients(manifest.rpcUrl, manifest.chainId, devAccount(options.senderIndex ?? 0));
+  const deployHash = await walletClient.deployContract({
+    abi: swapBatcherAbi,
+    bytecode: swapBatcherBytecode,
+    args: [manifest.contracts.weth],
+  });
+  const batcher = (await publicClient.waitForTransactionReceipt({ hash: deployHash, pollingInterval: 20 }))
+    .contractAddress!;
+  const swapper = await sender(manifest, publicClient, options.senderIndex ?? 0);
+  const fromBlock = (await publicClient.getBlockNumber({ cacheTime: 0 })) + 1n;
+  let blocks = 0;
+  await rpc(publicClient, "evm_setAutomine", [false]);
+  try {
+    let remaining = options.swaps;
+    for (let t = 0; remaining > 0; ) {
+      for (let j = 0; j < options.transactionsPerBlock && remaining > 0; j++, t++) {
+        const swaps = Math.min(options.swapsPerTransaction, remaining);
+        const i = t % launched.pools.length;
+        const data = encodeFunctionData({
+          abi: swapBatcherAbi,
+          functionName: "churn",
+          args: [launched.pools[i]!, launched.tokens[i]!, BigInt(swaps), WETH_PER_BUY_WEI],
+        });
+        // Each buy-and-sell round trip loses ~2% of a buy to the 1% fee tier.
+        const value = (BigInt(swaps) * WETH_PER_BUY_WEI) / 50n + parseEther("0.001");
+        await swapper.send(batcher, data, value, BigInt(swaps) * GAS_PER_SWAP + 500_000n);
+        remaining -= swaps;
+      }
+      await rpc(publicClient, "anvil_mine", ["0x1"]);
+      blocks++;
+    }
+  } finally {
+    await rpc(publicClient, "evm_setAutomine", [true]);
+  }
+  const toBlock = await publicClient.getBlockNumber({ cacheTime: 0 });
+  const swapCount = await countLogs(publicClient, launched.pools, fromBlock, toBlock, "Swap");
+  if (swapCount !== options.swaps) throw new Error(`${swapCount} of ${options.swaps} swaps were made`);
+  return { fromBlock, toBlock, blocks };
+}
+
+/**
+ * Counts `eventName` logs of `addresses` in a block range, 2,000 blocks per request.
+ * @returns the number of logs
+ */
+export async function countLogs(
+  publicClient: PublicClient,
+  addresses: Address[],
+  fromBlock: bigint,
+  toBlock: bigint,
+  eventName: "Swap",
+): Promise<number> {
+  let count = 0;
+  for (let from = fromBlock; from <= toBlock; from += 2_000n) {
+    const to = from + 1_999n < toBlock ? from + 1_999n : toBlock;
+    const logs = await publicClient.getLogs({
+      address: addresses,
+      event: getAbiItem({ abi: uniswapV3PoolAbi, name: eventName }),
+      fromBlock: from,
+      toBlock: to,
+    });
+    count += logs.length;
+  }
+  return count;
+}
+
+/**
+ * The blocks holding at least one log emitted by `addresses` (any event), 2,000 blocks per request
+ * (address lists of 500).
+ * @returns block numbers, ascending
+ */
+export async function blocksWithLogs(
+  publicClient: PublicClient,
+  addresses: Address[],
+  fromBlock: bigint,
+  toBlock: bigint,
+): Promise<number[]> {
+  const blocks = new Set<number>();
+  for (let a = 0; a < addresses.length; a += 500) {
+    for (let from = fromBlock; from <= toBlock; from += 2_000n) {
+      const to = from + 1_999n < toBlock ? from + 1_999n : toBlock;
+      const logs = await publicClient.getLogs({ address: addresses.slice(a, a + 500), fromBlock: from, toBlock: to });
+      for (const log of logs) blocks.add(Number(log.blockNumber));
+    }
+  }
+  return [...blocks].sort((x, y) => x - y);
+}
