@@ -51,6 +51,8 @@ const limits = {
   activeKeysPerWallet: env.API_KEYS_PER_WALLET,
   pagesRequestsPerMinute: env.PAGES_RATE_LIMIT_PER_MINUTE,
   healthRequestsPerMinute: env.HEALTH_RATE_LIMIT_PER_MINUTE,
+  readyRequestsPerMinute: env.READY_RATE_LIMIT_PER_MINUTE,
+  openV1RequestsPerMinute: env.PUBLIC_RATE_LIMIT_PER_MINUTE,
 };
 // RPC calls of the API are counted (launchpad_rpc_requests_total, launchpad_rpc_errors_total; docs/operations.md).
 // Each attempt times out after API_RPC_TIMEOUT_MS, with API_RPC_RETRY_COUNT retries, so a stalled

@@ -136,6 +136,58 @@ describe("unauthenticated pages and health are rate-limited per client IP", () =
   });
 });
 
+describe("every GET route has a per-IP budget (the open ones included)", () => {
+  /** A concrete path for a route pattern: parameters get a plausible value, optional ones are dropped. */
+  const concrete = (pattern: string) =>
+    pattern
+      .replace(/\/:[A-Za-z_]+(\{[^}]*\})?\?/g, "")
+      .replace(/:address(\{[^}]*\})?/g, "0x0000000000000000000000000000000000000001")
+      .replace(/:[A-Za-z_]+(\{[^}]*\})?/g, "x");
+
+  it("answers /api/v1/ready over READY limit with 429 and Retry-After; another client keeps its budget", async () => {
+    await awayFromMinuteEdge();
+    const app = makeApp({ limits: { readyRequestsPerMinute: 2 } });
+    const headers = { "X-Forwarded-For": clientIp() };
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push(await call(app, "/api/v1/ready", { headers }));
+    // 503: nothing is indexed in this app's empty database (degraded), which is fine here.
+    expect(statuses.map((s) => s.status)).toEqual([503, 503, 429]);
+    expect(statuses[2]!.body).toMatchObject({ ok: false, error: "rate_limited" });
+    expect(Number(statuses[2]!.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(statuses[0]!.headers.get("ratelimit-policy")).toBe("2;w=60");
+    expect((await call(app, "/api/v1/ready", { headers: { "X-Forwarded-For": clientIp() } })).status).toBe(503);
+  });
+
+  it("answers the second request of one client to every GET route in the app's route table with 429 when every budget is 1", async () => {
+    await awayFromMinuteEdge(20_000);
+    const one = {
+      v1RequestsPerMinute: 1,
+      publicRequestsPerMinute: 1,
+      sessionRequestsPerMinute: 1,
+      pagesRequestsPerMinute: 1,
+      healthRequestsPerMinute: 1,
+      readyRequestsPerMinute: 1,
+      openV1RequestsPerMinute: 1,
+    };
+    const app = makeApp({ limits: one });
+    const routes = [...new Set(app.routes.filter((r) => r.method === "GET").map((r) => r.path))]
+      // "*" patterns are middleware and the not-found catch-all (no database or RPC work).
+      .filter((path) => !path.includes("*"))
+      .sort();
+    expect(routes).toEqual(expect.arrayContaining(["/api/v1", "/api/v1/health", "/api/v1/ready", "/launch"]));
+    expect(routes.length).toBeGreaterThan(30);
+    const unlimited: string[] = [];
+    for (const route of routes) {
+      const headers = { "X-Forwarded-For": clientIp(), Accept: "application/json" };
+      const path = concrete(route);
+      await call(app, path, { headers });
+      const second = await call(app, path, { headers });
+      if (second.status !== 429 || !second.headers.get("retry-after")) unlimited.push(`${route} -> ${second.status}`);
+    }
+    expect(unlimited).toEqual([]);
+  });
+});
+
 describe("the RPC part of health and the session status is one shared probe per second", () => {
   it("makes one eth_chainId and one eth_blockNumber for 20 concurrent health calls and 5 status calls, none more within the second, one more after it", async () => {
     let nowMs = 1_000_000;
