@@ -17,7 +17,7 @@ import { decodeQueue } from "./media/decodeQueue";
 import { compileProxyTrust } from "../config/proxyTrust";
 import { instrumentedHttp } from "./metrics/rpc";
 import { wireOperations } from "./metrics/service";
-import { guardPonderMetrics } from "./metrics/access";
+import { guardPonderMetrics, isIndexerProcess } from "./metrics/access";
 import { chainProbe } from "./chainProbe";
 import { readinessMonitor } from "./readiness";
 import { indexedHead } from "./market/publicQueries";
@@ -26,7 +26,8 @@ import { indexedHead } from "./market/publicQueries";
 const env = loadEnv();
 // GET /metrics only with `Authorization: Bearer <METRICS_TOKEN>` (404 without a token configured):
 // decided in front of Ponder's server, which serves /metrics before our app (api/metrics/access.ts).
-guardPonderMetrics(env.METRICS_TOKEN);
+// On the indexer, `/ready` answers as GET /api/v1/ready; a `ponder serve` replica keeps Ponder's.
+guardPonderMetrics(env.METRICS_TOKEN, { readyFromService: isIndexerProcess(process.argv) });
 const deployment = loadDeployment();
 const port = env.PORT;
 // One store per process, even if the module is evaluated again (a PGlite folder must not be
