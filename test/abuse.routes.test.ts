@@ -27,6 +27,9 @@ import { createApiKey } from "../store/keys";
 import { media } from "../store/schema";
 import { diffCounts, startRpcProxy, type RpcProxy } from "./rpcProxy";
 import { answer } from "./helpers/session";
+import { request as httpRequest } from "node:http";
+import { serve, type ServerType } from "@hono/node-server";
+import { compileProxyTrust } from "../config/proxyTrust";
 
 const BASE = "http://localhost:42069";
 
@@ -185,6 +188,58 @@ describe("every GET route has a per-IP budget (the open ones included)", () => {
       if (second.status !== 429 || !second.headers.get("retry-after")) unlimited.push(`${route} -> ${second.status}`);
     }
     expect(unlimited).toEqual([]);
+  });
+});
+
+/**
+ * The per-IP limits through the real server (`@hono/node-server`, the adapter Ponder serves the app
+ * with), not `app.request()`: the client address comes from the TCP socket. Two clients are two
+ * loopback addresses (127.0.0.1 and 127.0.0.2, both local on Linux), chosen with `localAddress`.
+ */
+describe("per-IP limits read the client from the socket (a real server)", () => {
+  let server: ServerType;
+  let port: number;
+  const LIMIT = 3;
+
+  beforeAll(async () => {
+    const app = makeApp({ trustProxy: compileProxyTrust("1"), limits: { publicRequestsPerMinute: LIMIT } });
+    await new Promise<void>((resolve) => {
+      server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) => {
+        port = info.port;
+        resolve();
+      });
+    });
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  /** GET /api/public from a given local (client) address; the status. */
+  const get = (localAddress: string, headers: Record<string, string> = {}) =>
+    new Promise<number>((resolve, reject) => {
+      const req = httpRequest(
+        { host: "127.0.0.1", port, path: "/api/public", localAddress, headers, agent: false },
+        (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on("error", reject);
+      req.end();
+    });
+
+  it("counts two socket addresses as two clients, and a spoofed first X-Forwarded-For entry does not bypass the limit (TRUST_PROXY=1)", async () => {
+    await awayFromMinuteEdge();
+    // Client A (127.0.0.2) behind the one trusted hop: the proxy appends A's address, the
+    // client wrote the first entry itself, a new one on every request.
+    const spoofed = [];
+    for (let i = 0; i < LIMIT + 4; i++)
+      spoofed.push(await get("127.0.0.1", { "X-Forwarded-For": `10.0.0.${i}, 127.0.0.2` }));
+    expect(spoofed).toEqual([...Array(LIMIT).fill(200), ...Array(4).fill(429)]);
+    // Client B, another socket address without a proxy header, has its own budget ...
+    const other = [];
+    for (let i = 0; i < LIMIT + 1; i++) other.push(await get("127.0.0.3"));
+    expect(other).toEqual([...Array(LIMIT).fill(200), 429]);
+    // ... and client A, connecting directly from its own address, is the same bucket as through the proxy.
+    expect(await get("127.0.0.2")).toBe(429);
   });
 });
 
