@@ -27,7 +27,9 @@ const env = loadEnv();
 // GET /metrics only with `Authorization: Bearer <METRICS_TOKEN>` (404 without a token configured):
 // decided in front of Ponder's server, which serves /metrics before our app (api/metrics/access.ts).
 // On the indexer, `/ready` answers as GET /api/v1/ready; a `ponder serve` replica keeps Ponder's.
-guardPonderMetrics(env.METRICS_TOKEN, { readyFromService: isIndexerProcess(process.argv) });
+guardPonderMetrics(env.METRICS_TOKEN, {
+  readyFromService: isIndexerProcess(process.argv) && env.PONDER_READY_ON_INDEXER !== "1",
+});
 const deployment = loadDeployment();
 const port = env.PORT;
 // One store per process, even if the module is evaluated again (a PGlite folder must not be

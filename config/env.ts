@@ -197,6 +197,9 @@ export const ENV_SCHEMA = z.object({
     }),
   ),
   LOG_PONDER: optional(flag).default("0"),
+  // "1": the indexer's literal /ready keeps Ponder's meaning (historical sync reached the
+  // finalized block), for benchmarks that time Ponder's own phases; default: /api/v1/ready's verdict
+  PONDER_READY_ON_INDEXER: optional(flag).default("0"),
   // Process lifecycle (scripts/start.ts, scripts/ponderProcess.ts)
   SERVICE_START_TIMEOUT_MS: optional(int(1000)).default(60_000),
   SHUTDOWN_TIMEOUT_MS: optional(int(1000, 600_000)).default(8000),
