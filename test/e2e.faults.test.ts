@@ -235,7 +235,7 @@ describe("fault tolerance", () => {
   }, 300_000);
 
   // Issue 17, section 2: "a series of reorgs of depth 1-5 while blocks keep coming: no stall".
-  // Found with it (one run in three here): when a reorg lands while Ponder's realtime sync fetches
+  // Found with it (2 of 3 runs here): when a reorg lands while Ponder's realtime sync fetches
   // the newest block, its `eth_getLogs({blockHash})` for the orphaned block answers "unknown
   // block" (-32000), which Ponder's RPC layer retries 9 times with exponential backoff (125 ms
   // doubling, ~64 s in all) before the sync gives that block up and polls the new head: indexing
