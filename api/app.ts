@@ -106,7 +106,8 @@ export function createApp(deps: AppDeps) {
     key: (c) => clientIp(c, deps.trustProxy ?? false),
   });
   // "/api/public/*" also matches "/api/public" itself (one count per request). The pages' scripts,
-  // stylesheet and default image, and the API description, are cheap reads: the same budget.
+  // stylesheet and default image, and the API description with its reference page's assets, are
+  // cheap reads: the same budget (every GET route has a budget: test/abuse.routes.test.ts).
   for (const path of [
     "/api/public/*",
     "/token-list/*",
@@ -116,6 +117,7 @@ export function createApp(deps: AppDeps) {
     "/static/*",
     OPENAPI_PATH,
     REFERENCE_PATH,
+    `${REFERENCE_PATH}/*`,
   ])
     app.use(path, publicLimiter);
   // HTML pages read the database (token page) or the RPC (launch page) per request: their own

@@ -17,7 +17,7 @@ import { decodeQueue } from "./media/decodeQueue";
 import { compileProxyTrust } from "../config/proxyTrust";
 import { instrumentedHttp } from "./metrics/rpc";
 import { wireOperations } from "./metrics/service";
-import { guardPonderMetrics } from "./metrics/access";
+import { guardPonderMetrics, isIndexerProcess } from "./metrics/access";
 import { chainProbe } from "./chainProbe";
 import { readinessMonitor } from "./readiness";
 import { indexedHead } from "./market/publicQueries";
@@ -27,7 +27,10 @@ import { streamHub } from "./market/streamHub";
 const env = loadEnv();
 // GET /metrics only with `Authorization: Bearer <METRICS_TOKEN>` (404 without a token configured):
 // decided in front of Ponder's server, which serves /metrics before our app (api/metrics/access.ts).
-guardPonderMetrics(env.METRICS_TOKEN);
+// On the indexer, `/ready` answers as GET /api/v1/ready; a `ponder serve` replica keeps Ponder's.
+guardPonderMetrics(env.METRICS_TOKEN, {
+  readyFromService: isIndexerProcess(process.argv) && env.PONDER_READY_ON_INDEXER !== "1",
+});
 const deployment = loadDeployment();
 const port = env.PORT;
 // One store per process, even if the module is evaluated again (a PGlite folder must not be
@@ -52,6 +55,8 @@ const limits = {
   activeKeysPerWallet: env.API_KEYS_PER_WALLET,
   pagesRequestsPerMinute: env.PAGES_RATE_LIMIT_PER_MINUTE,
   healthRequestsPerMinute: env.HEALTH_RATE_LIMIT_PER_MINUTE,
+  readyRequestsPerMinute: env.READY_RATE_LIMIT_PER_MINUTE,
+  openV1RequestsPerMinute: env.PUBLIC_RATE_LIMIT_PER_MINUTE,
 };
 // RPC calls of the API are counted (launchpad_rpc_requests_total, launchpad_rpc_errors_total; docs/operations.md).
 // Each attempt times out after API_RPC_TIMEOUT_MS, with API_RPC_RETRY_COUNT retries, so a stalled

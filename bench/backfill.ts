@@ -106,6 +106,8 @@ try {
       nodeArgs,
       env: {
         DEPLOYMENT_MANIFEST: manifestPath,
+        // Ponder's own /ready on the indexer, as the floor (bench/ponder-floor) answers it.
+        PONDER_READY_ON_INDEXER: "1",
         PONDER_PGLITE_DIR: join(dataDir, `pglite-${name}`),
         DATABASE_URL: database?.url ?? "",
         INDEXER_RPC_URLS: rpcUrls > 1 ? Array(rpcUrls).fill(anvil.rpcUrl).join(",") : "",

@@ -86,6 +86,8 @@ try {
       PUBLIC_RATE_LIMIT_PER_MINUTE: "1000000",
       POLLING_INTERVAL_MS: String(PONDER_POLLING_MS),
       INDEXER_RPC_URLS: rpcUrls > 1 ? Array(rpcUrls).fill(anvil.rpcUrl).join(",") : "",
+      // Ponder's own /ready on the indexer (not the service's "caught up" verdict).
+      PONDER_READY_ON_INDEXER: "1",
     },
   });
   // Ponder's /ready: the benchmark measures the catch-up after the historical sync itself.

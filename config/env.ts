@@ -152,6 +152,7 @@ export const ENV_SCHEMA = z.object({
   API_KEYS_PER_WALLET: optional(int(1)).default(10),
   PAGES_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(120),
   HEALTH_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(60),
+  READY_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(600),
   READ_CACHE_TTL_MS: optional(int(0, 60_000)).default(1000),
   // Readiness (api/readiness.ts, docs/operations.md "Readiness and stalls"): ready while the
   // indexed head is at most this many blocks behind the chain head (30 = 3 s of 100 ms blocks)
@@ -204,6 +205,9 @@ export const ENV_SCHEMA = z.object({
     }),
   ),
   LOG_PONDER: optional(flag).default("0"),
+  // "1": the indexer's literal /ready keeps Ponder's meaning (historical sync reached the
+  // finalized block), for benchmarks that time Ponder's own phases; default: /api/v1/ready's verdict
+  PONDER_READY_ON_INDEXER: optional(flag).default("0"),
   // Process lifecycle (scripts/start.ts, scripts/ponderProcess.ts)
   SERVICE_START_TIMEOUT_MS: optional(int(1000)).default(60_000),
   SHUTDOWN_TIMEOUT_MS: optional(int(1000, 600_000)).default(8000),

@@ -27,6 +27,9 @@ import { createApiKey } from "../store/keys";
 import { media } from "../store/schema";
 import { diffCounts, startRpcProxy, type RpcProxy } from "./rpcProxy";
 import { answer } from "./helpers/session";
+import { request as httpRequest } from "node:http";
+import { serve, type ServerType } from "@hono/node-server";
+import { compileProxyTrust } from "../config/proxyTrust";
 
 const BASE = "http://localhost:42069";
 
@@ -133,6 +136,110 @@ describe("unauthenticated pages and health are rate-limited per client IP", () =
     expect(statuses[2]!.body).toMatchObject({ ok: false, error: "rate_limited" });
     expect(Number(statuses[2]!.headers.get("retry-after"))).toBeGreaterThan(0);
     expect((await call(app, "/api/v1/health", { headers: { "X-Forwarded-For": clientIp() } })).status).toBe(503);
+  });
+});
+
+describe("every GET route has a per-IP budget (the open ones included)", () => {
+  /** A concrete path for a route pattern: parameters get a plausible value, optional ones are dropped. */
+  const concrete = (pattern: string) =>
+    pattern
+      .replace(/\/:[A-Za-z_]+(\{[^}]*\})?\?/g, "")
+      .replace(/:address(\{[^}]*\})?/g, "0x0000000000000000000000000000000000000001")
+      .replace(/:[A-Za-z_]+(\{[^}]*\})?/g, "x");
+
+  it("answers /api/v1/ready over READY limit with 429 and Retry-After; another client keeps its budget", async () => {
+    await awayFromMinuteEdge();
+    const app = makeApp({ limits: { readyRequestsPerMinute: 2 } });
+    const headers = { "X-Forwarded-For": clientIp() };
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push(await call(app, "/api/v1/ready", { headers }));
+    // 503: nothing is indexed in this app's empty database (degraded), which is fine here.
+    expect(statuses.map((s) => s.status)).toEqual([503, 503, 429]);
+    expect(statuses[2]!.body).toMatchObject({ ok: false, error: "rate_limited" });
+    expect(Number(statuses[2]!.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(statuses[0]!.headers.get("ratelimit-policy")).toBe("2;w=60");
+    expect((await call(app, "/api/v1/ready", { headers: { "X-Forwarded-For": clientIp() } })).status).toBe(503);
+  });
+
+  it("answers the second request of one client to every GET route in the app's route table with 429 when every budget is 1", async () => {
+    await awayFromMinuteEdge(20_000);
+    const one = {
+      v1RequestsPerMinute: 1,
+      publicRequestsPerMinute: 1,
+      sessionRequestsPerMinute: 1,
+      pagesRequestsPerMinute: 1,
+      healthRequestsPerMinute: 1,
+      readyRequestsPerMinute: 1,
+      openV1RequestsPerMinute: 1,
+    };
+    const app = makeApp({ limits: one });
+    const routes = [...new Set(app.routes.filter((r) => r.method === "GET").map((r) => r.path))]
+      // "*" patterns are middleware and the not-found catch-all (no database or RPC work).
+      .filter((path) => !path.includes("*"))
+      .sort();
+    expect(routes).toEqual(expect.arrayContaining(["/api/v1", "/api/v1/health", "/api/v1/ready", "/launch"]));
+    expect(routes.length).toBeGreaterThan(30);
+    const unlimited: string[] = [];
+    for (const route of routes) {
+      const headers = { "X-Forwarded-For": clientIp(), Accept: "application/json" };
+      const path = concrete(route);
+      await call(app, path, { headers });
+      const second = await call(app, path, { headers });
+      if (second.status !== 429 || !second.headers.get("retry-after")) unlimited.push(`${route} -> ${second.status}`);
+    }
+    expect(unlimited).toEqual([]);
+  });
+});
+
+/**
+ * The per-IP limits through the real server (`@hono/node-server`, the adapter Ponder serves the app
+ * with), not `app.request()`: the client address comes from the TCP socket. Two clients are two
+ * loopback addresses (127.0.0.1 and 127.0.0.2, both local on Linux), chosen with `localAddress`.
+ */
+describe("per-IP limits read the client from the socket (a real server)", () => {
+  let server: ServerType;
+  let port: number;
+  const LIMIT = 3;
+
+  beforeAll(async () => {
+    const app = makeApp({ trustProxy: compileProxyTrust("1"), limits: { publicRequestsPerMinute: LIMIT } });
+    await new Promise<void>((resolve) => {
+      server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) => {
+        port = info.port;
+        resolve();
+      });
+    });
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  /** GET /api/public from a given local (client) address; the status. */
+  const get = (localAddress: string, headers: Record<string, string> = {}) =>
+    new Promise<number>((resolve, reject) => {
+      const req = httpRequest(
+        { host: "127.0.0.1", port, path: "/api/public", localAddress, headers, agent: false },
+        (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on("error", reject);
+      req.end();
+    });
+
+  it("counts two socket addresses as two clients, and a spoofed first X-Forwarded-For entry does not bypass the limit (TRUST_PROXY=1)", async () => {
+    await awayFromMinuteEdge();
+    // Client A (127.0.0.2) behind the one trusted hop: the proxy appends A's address, the
+    // client wrote the first entry itself, a new one on every request.
+    const spoofed = [];
+    for (let i = 0; i < LIMIT + 4; i++)
+      spoofed.push(await get("127.0.0.1", { "X-Forwarded-For": `10.0.0.${i}, 127.0.0.2` }));
+    expect(spoofed).toEqual([...Array(LIMIT).fill(200), ...Array(4).fill(429)]);
+    // Client B, another socket address without a proxy header, has its own budget ...
+    const other = [];
+    for (let i = 0; i < LIMIT + 1; i++) other.push(await get("127.0.0.3"));
+    expect(other).toEqual([...Array(LIMIT).fill(200), 429]);
+    // ... and client A, connecting directly from its own address, is the same bucket as through the proxy.
+    expect(await get("127.0.0.2")).toBe(429);
   });
 });
 

@@ -500,6 +500,34 @@ describe("session surface: nobody confirms, or attaches metadata to, another wal
     });
   });
 
+  it("v1 first, then the creator's own session: its verify with write:true is 200 confirmed with the v1 transaction, idempotently", async () => {
+    const victim = 4;
+    const token = { name: "Victim Three", symbol: "VTHR" };
+    const v1 = await v1IntentAndBuild(victim, { ...token, website_url: "https://v1-first.example" });
+    const hash = await send(victim, v1.transaction);
+    const viaV1 = await v1Confirm(v1.launch_id, hash);
+    expect(viaV1.status, JSON.stringify(viaV1.body)).toBe(200);
+    expect(viaV1.body).toMatchObject({ state: "confirmed", tx_hash: hash, canonical_launch_id: null });
+    // The creator, signed in, then builds and verifies the same launch on the session surface.
+    await sessionBuild(victim, { ...token, website_url: "https://session-second.example" });
+    const viaSession = await verify(victim, hash, true, token);
+    expect(viaSession.status, JSON.stringify(viaSession.body)).toBe(200);
+    expect(viaSession.body).toMatchObject({
+      ok: true,
+      state: "confirmed",
+      verified: true,
+      persisted: true,
+      token_address: viaV1.body.token_address,
+      canonical_launch_id: v1.launch_id,
+    });
+    expect((await verify(victim, hash, true, token)).body).toEqual(viaSession.body);
+    // One launch, one confirmation: v1's answer is unchanged and the token keeps v1's metadata.
+    expect((await v1Confirm(v1.launch_id, hash)).body).toEqual(viaV1.body);
+    expect(await tokenMetadataOf(viaV1.body.token_address)).toMatchObject({
+      website_url: "https://v1-first.example",
+    });
+  });
+
   it("the session first, then v1: the creator's own session confirms, and its v1 intent becomes confirmed with that transaction", async () => {
     const victim = 6;
     const token = { name: "Victim Two", symbol: "VTWO" };

@@ -12,6 +12,7 @@
  */
 import { request as httpRequest } from "node:http";
 import parsePrometheusTextFormat from "parse-prometheus-text-format";
+import promClient from "prom-client";
 import { parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchToken } from "../devnet/actions";
@@ -212,6 +213,20 @@ describe("operations through the real service", () => {
     const names = [...new Set(loadAlertRules("docs/alerts.yml").flatMap((r) => analysePromQl(r.expr).metrics))];
     expect(names.length).toBeGreaterThanOrEqual(8);
     for (const name of names) expect(families.has(name), `alerts.yml uses ${name}`).toBe(true);
+  });
+
+  it("names every metric family of a scrape launchpad_*, except Ponder's own (ponder_* and the prom-client process and Node.js defaults it registers)", async () => {
+    // Something in every service family: a request, an RPC call, the indexer gauges.
+    expect((await stack.request("/api/v1/health")).status).toBe(200);
+    const names = [...(await scrape()).keys()];
+    // The default process and Node.js metrics Ponder registers (collectDefaultMetrics), by name.
+    const defaults = new promClient.Registry();
+    promClient.collectDefaultMetrics({ register: defaults });
+    const ponderDefaults = new Set((await defaults.getMetricsAsJSON()).map((m) => m.name));
+    const ours = names.filter((name) => !name.startsWith("ponder_") && !ponderDefaults.has(name));
+    expect(ours.filter((name) => !name.startsWith("launchpad_"))).toEqual([]);
+    expect(ours.length).toBeGreaterThanOrEqual(10);
+    expect(names.some((name) => name.startsWith("ponder_"))).toBe(true);
   });
 
   it("counts each request once in launchpad_http_* (10 requests: +10), unlike Ponder's ponder_http_server_* (issue 17, section 5)", async () => {

@@ -20,7 +20,7 @@
  * the stuck indexer: nothing indexed within `READY_CATCH_UP_MS` after the first freeze.
  *
  * Settings: `RPC_FREEZE_SEC` (default 40, the issue's scenario) per freeze; `RESUME_BUDGET_MS`
- * (default 30,000, see below) for the first newly indexed block after a freeze;
+ * (default 10,000, the issue's bound) for the first newly indexed block after a freeze;
  * `READY_CATCH_UP_MS` (default 120,000) for ready again.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -32,12 +32,13 @@ import { startRpcProxy, type RpcProxy } from "./rpcProxy";
 
 const FREEZE_MS = Number(process.env.RPC_FREEZE_SEC ?? 40) * 1000;
 /**
- * The issue asks for 10 s. Recovery is a supervisor restart (docs/operations.md "Stalled indexer
- * after an RPC freeze"), bounded below by Ponder's own start: measured here 17.1, 6.8, 5.9 s in
- * one run and 7.8, 5.0, 4.9 s in another (a cold first restart is the slow one). The default allows the cold start;
- * `RESUME_BUDGET_MS=10000` checks the issue's bound.
+ * Indexing resumes within 10 s of the RPC answering again (issue 17, section 2): the supervisor
+ * sees the stall with the RPC back within a second and restarts the indexer, which resumes from
+ * its checkpoint (docs/operations.md "Stalled indexer after an RPC freeze"). The bound is mostly
+ * Ponder's own start: 4.9-7.8 s measured on a quiet CI machine; on a 2-core machine at load 15
+ * (several suites at once) the start alone took 51-93 s, so there raise `RESUME_BUDGET_MS`.
  */
-const RESUME_BUDGET_MS = Number(process.env.RESUME_BUDGET_MS ?? 30_000);
+const RESUME_BUDGET_MS = Number(process.env.RESUME_BUDGET_MS ?? 10_000);
 const READY_CATCH_UP_MS = Number(process.env.READY_CATCH_UP_MS ?? 120_000);
 /** The supervisor's restart threshold in this file (INDEXER_RESTART_STALLED_SEC). */
 const RESTART_AFTER_SEC = Number(process.env.INDEXER_RESTART_STALLED_SEC ?? 2);
@@ -192,8 +193,14 @@ describe("GET /api/v1/ready on a chain with history", () => {
     expect(ready.body.indexed_block).toBeGreaterThanOrEqual(head);
     expect(ready.tokens, "the launched token is served once ready").toBeGreaterThan(0);
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
-    // What the issue saw: Ponder's own /ready said 200 while the history was not indexed yet.
+    // What the issue saw: Ponder's own /ready said 200 while the history was not indexed yet. On
+    // the indexer `/ready` now answers as /api/v1/ready (api/metrics/access.ts): polled at the same
+    // moment, the two differ at most once, at the switch to ready.
     const ponderEarly = behindWithBlock.filter((a) => a.ponderReady === 200).length;
+    const differ = answers.map((a, i) => (a.ponderReady === a.status ? -1 : i)).filter((i) => i >= 0);
+    expect(differ.length, "answers where /ready and /api/v1/ready differ").toBeLessThanOrEqual(1);
+    for (const i of differ) expect(i).toBeGreaterThanOrEqual(answers.length - 2);
+    expect(answers.filter((a) => a.ponderReady === 503).length).toBeGreaterThan(0);
     console.log(
       JSON.stringify({
         answers: answers.length,

@@ -117,6 +117,7 @@ export async function startStack(options: {
       DATABASE_URL: database?.url ?? "",
       V1_RATE_LIMIT_PER_MINUTE: "100000",
       HEALTH_RATE_LIMIT_PER_MINUTE: "100000",
+      READY_RATE_LIMIT_PER_MINUTE: "100000",
       PAGES_RATE_LIMIT_PER_MINUTE: "100000",
       // As `npm start`'s devnet: ready (GET /api/v1/ready, what `startStack` and `restart` wait
       // for) only with every block indexed; the test chain mines only when a test sends something.
@@ -162,9 +163,12 @@ export async function startStack(options: {
           indexerRpcAnswers: () =>
             rpcAnswers((serviceEnv.INDEXER_RPC_URLS || serviceEnv.RPC_URL || anvil.rpcUrl).split(",")),
           restart: async () => {
+            const t0 = Date.now();
             await service.stop();
+            const t1 = Date.now();
             service = await startPonder({ port, schema, env: serviceEnv });
             stack.service = service;
+            console.log(JSON.stringify({ supervisor_restart: { stop_ms: t1 - t0, start_ms: Date.now() - t1 } }));
           },
         })
       : undefined;

@@ -4,7 +4,19 @@
  * signs, must verify; a signature by anyone else must not.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPublicClient, createWalletClient, http, type Address, type PublicClient } from "viem";
+import {
+  concat,
+  createPublicClient,
+  createWalletClient,
+  encodeDeployData,
+  getContractAddress,
+  http,
+  keccak256,
+  serializeErc6492Signature,
+  toHex,
+  type Address,
+  type PublicClient,
+} from "viem";
 import { ownerWalletAbi, ownerWalletBytecode } from "../abis/OwnerWallet";
 import { creatorSigned } from "../api/launch/flow";
 import { signInMessage, signInSignatureValid } from "../api/session/signIn";
@@ -120,5 +132,68 @@ describe("Sign-In with Ethereum (EIP-4361) signature check", () => {
         at,
       ),
     ).toBe(false);
+  });
+});
+
+/**
+ * ERC-6492: a smart wallet that is not deployed yet signs with a wrapped signature naming the
+ * factory call that would deploy it; viem's check simulates that deployment. The factory here is
+ * the deterministic CREATE2 deployer anvil ships (calldata: salt ++ init code).
+ */
+describe("Sign-In with a counterfactual smart wallet (ERC-6492) and a changed URI", () => {
+  const CREATE2_DEPLOYER = "0x4e59b44847b379578588920cA78FbF26c0B4956C" as const;
+  const party = { publicBaseUrl: "https://launch.example", chainId: 4663 };
+  const issuedAtMs = Date.UTC(2026, 0, 1);
+  const nonce = "b1b2c3d4e5f6a7b8c9d0";
+  const at = issuedAtMs + 1_000;
+  const messageFor = (wallet: Address) =>
+    signInMessage({ party, wallet, nonce, purpose: "sign_in", issuedAtMs, expiresAtMs: issuedAtMs + 300_000 });
+
+  it("accepts the owner's ERC-6492 signature for an undeployed wallet, and refuses another signer's", async () => {
+    expect(await client.getCode({ address: CREATE2_DEPLOYER })).toMatch(/^0x[0-9a-f]{2,}/);
+    const salt = keccak256(toHex("counterfactual sign-in"));
+    const initCode = encodeDeployData({
+      abi: ownerWalletAbi,
+      bytecode: ownerWalletBytecode,
+      args: [devAccount(5).address],
+    });
+    const wallet = getContractAddress({ opcode: "CREATE2", from: CREATE2_DEPLOYER, salt, bytecode: initCode });
+    expect(await client.getCode({ address: wallet })).toBeUndefined();
+    const message = messageFor(wallet);
+    const wrap = async (signer: number) =>
+      serializeErc6492Signature({
+        address: CREATE2_DEPLOYER,
+        data: concat([salt, initCode]),
+        signature: await devAccount(signer).signMessage({ message }),
+      });
+    const check = async (signature: `0x${string}`) =>
+      signInSignatureValid({ publicClient: client, party }, { message, nonce, wallet, signature }, at);
+    expect(await check(await wrap(5))).toBe(true);
+    expect(await check(await wrap(6))).toBe(false);
+    // Verifying simulated the deployment only: the wallet is still not deployed.
+    expect(await client.getCode({ address: wallet })).toBeUndefined();
+  });
+
+  it("refuses a message that differs only in its URI, correctly signed", async () => {
+    const eoa = devAccount(7);
+    const message = messageFor(eoa.address);
+    const sign = (m: string) => eoa.signMessage({ message: m });
+    const check = async (m: string) =>
+      signInSignatureValid(
+        { publicClient: client, party },
+        { message: m, nonce, wallet: eoa.address, signature: await sign(m) },
+        at,
+      );
+    expect(await check(message)).toBe(true);
+    for (const uri of [
+      "https://evil.example",
+      "http://launch.example",
+      "https://launch.example:8443",
+      "https://launch.example.evil.example",
+    ]) {
+      const changed = message.replace("URI: https://launch.example\n", `URI: ${uri}\n`);
+      expect(changed).not.toBe(message);
+      expect(await check(changed), uri).toBe(false);
+    }
   });
 });

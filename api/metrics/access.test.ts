@@ -5,7 +5,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { guardMetricsListener, isMetricsPath, metricsDecision } from "./access";
+import { guardMetricsListener, isIndexerProcess, isMetricsPath, metricsDecision } from "./access";
 
 const TOKEN = "0123456789abcdefghijklmnopqrstuvwxyzABCD";
 
@@ -95,5 +95,60 @@ describe("guardMetricsListener on a real server", () => {
     } finally {
       token = TOKEN;
     }
+  });
+});
+
+describe("/ready on the indexer answers as GET /api/v1/ready", () => {
+  let server: Server;
+  let url: string;
+  let indexer = true;
+  const reached: string[] = [];
+
+  beforeAll(async () => {
+    server = createServer(
+      guardMetricsListener(
+        (req, res) => {
+          reached.push(req.url ?? "");
+          res.end(req.url);
+        },
+        () => TOKEN,
+        () => indexer,
+      ),
+    );
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it("routes every spelling of /ready to the service's readiness on the indexer, and leaves it to Ponder on a replica", async () => {
+    reached.length = 0;
+    for (const path of ["/ready", "/ready/", "/READY", "//ready", "/%72eady", "/ready?verbose=1"])
+      await (await fetch(`${url}${path}`)).text();
+    expect(reached).toEqual([
+      "/api/v1/ready",
+      "/api/v1/ready",
+      "/api/v1/ready",
+      "/api/v1/ready",
+      "/api/v1/ready",
+      "/api/v1/ready?verbose=1",
+    ]);
+    reached.length = 0;
+    for (const path of ["/readyz", "/api/ready", "/health"]) await (await fetch(`${url}${path}`)).text();
+    expect(reached).toEqual(["/readyz", "/api/ready", "/health"]);
+    indexer = false;
+    try {
+      reached.length = 0;
+      await (await fetch(`${url}/ready`)).text();
+      expect(reached).toEqual(["/ready"]);
+    } finally {
+      indexer = true;
+    }
+  });
+
+  it("tells the indexer (ponder start, ponder dev) from a replica (ponder serve) by the command word", () => {
+    expect(isIndexerProcess(["node", "ponder.js", "start", "--schema", "s"])).toBe(true);
+    expect(isIndexerProcess(["node", "ponder.js", "--root", ".", "dev"])).toBe(true);
+    expect(isIndexerProcess(["node", "ponder.js", "serve", "--schema", "start"])).toBe(false);
+    expect(isIndexerProcess(["node", "vitest"])).toBe(false);
   });
 });

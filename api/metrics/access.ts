@@ -30,26 +30,47 @@ export type MetricsDecision = "pass" | "allow" | "unauthorized" | "disabled";
  * @example isMetricsPath("/%6Detrics/") // true
  */
 export function isMetricsPath(url: string | undefined): boolean {
-  if (!url) return false;
+  return normalisedPath(url) === "/metrics";
+}
+
+/**
+ * A request target's path as a router could map it: percent-decoded, lower-case, repeated and
+ * trailing slashes collapsed; null when the target does not parse.
+ * @example normalisedPath("//Ready/?x=1") // "/ready"
+ */
+function normalisedPath(url: string | undefined): string | null {
+  if (!url) return null;
   let path: string;
   try {
     // Origin-form targets are appended to a base (so "//metrics" stays a path, as Node's HTTP
     // adapter reads it); absolute-form targets are parsed as they are.
     path = new URL(url.startsWith("/") ? `http://service.invalid${url}` : url).pathname;
   } catch {
-    return false;
+    return null;
   }
   try {
     path = decodeURIComponent(path);
   } catch {
     // malformed escapes: compare the raw path
   }
-  return (
-    path
-      .toLowerCase()
-      .replace(/\/{2,}/g, "/")
-      .replace(/\/$/, "") === "/metrics"
-  );
+  return path
+    .toLowerCase()
+    .replace(/\/{2,}/g, "/")
+    .replace(/\/$/, "");
+}
+
+/** The service's own readiness route, which `/ready` answers through on the indexer. */
+export const SERVICE_READY_PATH = "/api/v1/ready";
+
+/**
+ * Whether this process is the indexer (`ponder start` or `ponder dev`), as opposed to an API
+ * replica (`ponder serve`): the first Ponder command word on the command line.
+ * @param argv - `process.argv`
+ * @example isIndexerProcess(["node", "ponder.js", "start", "--schema", "x"]) // true
+ */
+export function isIndexerProcess(argv: readonly string[]): boolean {
+  const command = argv.slice(2).find((arg) => ["start", "dev", "serve", "codegen", "db"].includes(arg));
+  return command === "start" || command === "dev";
 }
 
 /**
@@ -80,8 +101,18 @@ export function metricsDecision(
  * @param token - returns the current `METRICS_TOKEN` (read per request, so a reload applies)
  * @returns a listener answering 401/404 itself and passing everything else on
  */
-export function guardMetricsListener(listener: RequestListener, token: () => string | undefined): RequestListener {
+export function guardMetricsListener(
+  listener: RequestListener,
+  token: () => string | undefined,
+  readyFromService: () => boolean = () => false,
+): RequestListener {
   return function guardedListener(req: IncomingMessage, res: ServerResponse) {
+    // On the indexer, `/ready` is the service's readiness (Ponder's says 200 at the finalized
+    // block, block 0 on a young chain): the same route, answer and per-IP limit as /api/v1/ready.
+    if (readyFromService() && normalisedPath(req.url) === "/ready") {
+      const query = req.url?.indexOf("?") ?? -1;
+      req.url = SERVICE_READY_PATH + (query >= 0 ? req.url!.slice(query) : "");
+    }
     const decision = metricsDecision(req.url, req.headers.authorization, token());
     if (decision === "pass" || decision === "allow") return listener(req, res);
     const body =
@@ -104,30 +135,39 @@ export function guardMetricsListener(listener: RequestListener, token: () => str
 }
 
 const INSTALLED = Symbol.for("launch-service.metricsGuard");
-type GuardState = { token: string | undefined };
+type GuardState = { token: string | undefined; readyFromService: boolean };
 
 /**
  * Installs the `/metrics` guard on every HTTP server created from now on in this process (Ponder
  * creates its server after it has evaluated the API file). Idempotent: evaluating the API file
- * again (Ponder's dev reload) only updates the token.
+ * again (Ponder's dev reload) only updates the settings.
  *
  * @param token - `METRICS_TOKEN`; undefined disables `/metrics` (404)
- * @returns true when installed now, false when it already was (the token is updated either way)
- * @example guardPonderMetrics(env.METRICS_TOKEN)
+ * @param options.readyFromService - answer `/ready` with `GET /api/v1/ready` (the indexer role,
+ *   {@link isIndexerProcess}); a `ponder serve` replica keeps Ponder's `/ready`
+ * @returns true when installed now, false when it already was (the settings are updated either way)
+ * @example guardPonderMetrics(env.METRICS_TOKEN, { readyFromService: isIndexerProcess(process.argv) })
  */
-export function guardPonderMetrics(token: string | undefined): boolean {
+export function guardPonderMetrics(token: string | undefined, options: { readyFromService?: boolean } = {}): boolean {
   const holder = http as unknown as Record<symbol, GuardState | undefined>;
   const existing = holder[INSTALLED];
+  const readyFromService = options.readyFromService ?? false;
   if (existing) {
     existing.token = token;
+    existing.readyFromService = readyFromService;
     return false;
   }
-  const state: GuardState = { token };
+  const state: GuardState = { token, readyFromService };
   holder[INSTALLED] = state;
   const original = http.createServer;
   const guarded = function createServer(this: unknown, ...args: unknown[]) {
     const at = args.findIndex((arg) => typeof arg === "function");
-    if (at >= 0) args[at] = guardMetricsListener(args[at] as RequestListener, () => state.token);
+    if (at >= 0)
+      args[at] = guardMetricsListener(
+        args[at] as RequestListener,
+        () => state.token,
+        () => state.readyFromService,
+      );
     return (original as (...a: unknown[]) => http.Server).apply(this, args);
   };
   (http as { createServer: unknown }).createServer = guarded;

@@ -25,6 +25,15 @@ export const LIMITS = {
    */
   healthRequestsPerMinute: 60,
   /**
+   * Open readiness (`GET /api/v1/ready`, and `/ready` on the indexer): requests per minute per
+   * client IP, in process memory. 600 (10 a second) leaves room for several load-balancer
+   * checkers behind one address and the indexer supervisor's once-a-second poll; each answer is
+   * one one-row read and the shared, cached RPC probe.
+   */
+  readyRequestsPerMinute: 600,
+  /** The open v1 descriptor (`GET /api/v1`): requests per minute per client IP, in process memory. */
+  openV1RequestsPerMinute: 600,
+  /**
    * Coins (intents/drafts) created per wallet per UTC day, counted over all the wallet's API keys
    * (spec: default_coins_per_day).
    */

@@ -175,6 +175,17 @@ export function v1Surface(deps: V1SurfaceDeps) {
     limit: limits.healthRequestsPerMinute,
     key: (c) => clientIp(c, deps.trustProxy ?? false),
   });
+  // Readiness and the descriptor are open too: their own per-IP budgets (docs/security.md).
+  const readyLimiter = memoryRateLimiter({
+    prefix: "ready:",
+    limit: limits.readyRequestsPerMinute,
+    key: (c) => clientIp(c, deps.trustProxy ?? false),
+  });
+  const descriptorLimiter = memoryRateLimiter({
+    prefix: "v1-open:",
+    limit: limits.openV1RequestsPerMinute,
+    key: (c) => clientIp(c, deps.trustProxy ?? false),
+  });
   const authenticated = [
     identifyApiKey(getStore),
     // Keyed by the API key's id; requests without a valid key are counted per client IP, so even
@@ -209,7 +220,9 @@ export function v1Surface(deps: V1SurfaceDeps) {
             notes: z.array(z.string()),
             request_id: z.string(),
           }),
+          errors: ["rate_limited"],
         }),
+        descriptorLimiter,
         (c) => sendOk(c, v1Descriptor(deps.publicBaseUrl, limits, c.get("requestId"), deps.intentTtlSec)),
       )
       /**
@@ -222,9 +235,11 @@ export function v1Surface(deps: V1SurfaceDeps) {
        * `READY_MAX_INDEXED_AGE_SEC`); else 503 `{ok: false, error: "service_unavailable",
        * message: reason, ready: false, status: "degraded" | "stalled", …same fields}`. Block
        * numbers and seconds are JSON numbers (null when unknown: the RPC down, nothing indexed).
-       * Not rate-limited (a load balancer polls it; the RPC probe is shared and cached for 1 s,
-       * the indexed head is one one-row read). Ponder's own `/ready` (historical sync reached the
-       * finalized block) is unchanged.
+       * Per client IP at most `READY_RATE_LIMIT_PER_MINUTE` calls (600: load balancers poll it;
+       * the RPC probe is shared and cached for 1 s, the indexed head is one one-row read), then
+       * 429 `rate_limited` with `Retry-After`. On the indexer (`ponder start`) the literal
+       * `/ready` answers the same (api/metrics/access.ts); a `ponder serve` replica keeps
+       * Ponder's `/ready` (historical sync reached the finalized block).
        */
       .get(
         "/ready",
@@ -245,8 +260,9 @@ export function v1Surface(deps: V1SurfaceDeps) {
             max_lag_blocks: z.number().int(),
             max_indexed_age_sec: z.number().int(),
           }),
-          errors: ["service_unavailable"],
+          errors: ["rate_limited", "service_unavailable"],
         }),
+        readyLimiter,
         async (c) => {
           const r = await readiness();
           c.header("Cache-Control", "no-store");
