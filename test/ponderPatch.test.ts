@@ -45,7 +45,11 @@ describe("Ponder patch", () => {
 
   it("is applied: each hunk's patched lines are in the installed files, in order", () => {
     const files = hunksOf(readFileSync(join("patches", `ponder+${installedVersion}.patch`), "utf8"));
-    expect([...files.keys()].sort()).toEqual(["dist/esm/internal/options.js", "dist/esm/sync-historical/index.js"]);
+    expect([...files.keys()].sort()).toEqual([
+      "dist/esm/internal/options.js",
+      "dist/esm/rpc/index.js",
+      "dist/esm/sync-historical/index.js",
+    ]);
     for (const [path, hunks] of files) {
       const installed = readFileSync(join(ponderDir, path), "utf8")
         .split("\n")
@@ -66,6 +70,19 @@ describe("Ponder patch", () => {
     expect(fetchAt, "the block is fetched before the logs are filtered by child address").toBeGreaterThan(
       childFilterAt,
     );
+  });
+
+  it("fails an eth_getLogs by block hash of an orphaned block at once instead of retrying for ~64 s", () => {
+    const source = readFileSync(join(ponderDir, "dist/esm/rpc/index.js"), "utf8");
+    // The retry loop gives up at once when the error is not retryable or is an orphaned block-hash query.
+    expect(source).toMatch(/if \(shouldRetry\(error\) === false \|\| isOrphanedBlockHashQuery\(body, error\)\) \{/);
+    const fn = source.slice(
+      source.indexOf("function isOrphanedBlockHashQuery"),
+      source.indexOf("function shouldRetry"),
+    );
+    expect(fn).toContain('body.method === "eth_getLogs"');
+    expect(fn).toContain("blockHash");
+    expect(fn).toMatch(/unknown block/);
   });
 
   describe("PONDER_FACTORY_ADDRESS_COUNT_THRESHOLD", () => {
