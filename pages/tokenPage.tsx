@@ -10,6 +10,7 @@ import type { tokenWire, tradeWire } from "../api/openapi/schemas";
 import { compactPrice, formatAmount, shortAddress } from "./format";
 import { Layout } from "./layout";
 import { sameOriginPath, safeHttpUrl } from "./links";
+import { TradeWidget } from "./tradeWidget";
 
 /** What the token page shows. */
 export type TokenPageProps = {
@@ -35,7 +36,7 @@ export function TokenPage({ token, trades, feeLocker, publicBaseUrl }: TokenPage
     ] as const
   ).map(([label, url]) => [label, safeHttpUrl(url)] as const);
   return (
-    <Layout title={`${token.name} (${token.symbol})`} scripts={["/assets/token.js"]}>
+    <Layout title={`${token.name} (${token.symbol})`} scripts={["/assets/token.js", "/assets/trade.js"]}>
       <article
         id="token"
         data-token={token.address}
@@ -89,6 +90,8 @@ export function TokenPage({ token, trades, feeLocker, publicBaseUrl }: TokenPage
             id="stat-graduation"
           />
         </section>
+
+        <TradeWidget token={token.address} symbol={token.symbol} />
 
         <section class="chart" aria-label="Price chart">
           <h2>Price</h2>
