@@ -39,7 +39,7 @@ export const LIMITS = {
   openBuildsPerSession: 20,
   /**
    * Swap builds (`build-swap`, `/api/v1/evmchain/swaps/build`) per proven wallet per minute, on
-   * both surfaces together (store-backed): each build makes about six RPC reads.
+   * both surfaces together (store-backed): each build makes four or five RPC reads.
    */
   swapBuildsPerMinute: 30,
   /** New browser sessions per client IP per hour (`GET /api/evm/evmchain/session` without a live cookie). */
