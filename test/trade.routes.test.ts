@@ -277,6 +277,24 @@ describe("swap builds that a wallet sends", () => {
   });
 });
 
+describe("swap builds are described", () => {
+  it("in the v1 descriptor and the OpenAPI document, with their catalogue errors and the v1 scope", async () => {
+    const descriptor = await answer(await fetcher("/api/v1"));
+    expect(descriptor.json.endpoints.swap_build).toBe("POST /api/v1/evmchain/swaps/build");
+    expect(descriptor.json.authentication.endpoint_scopes["POST /api/v1/evmchain/swaps/build"]).toBe(
+      "evmchain:launch:build",
+    );
+    const doc = (await answer(await fetcher("/api/openapi.json"))).json;
+    for (const path of ["/api/evm/evmchain/build-swap", "/api/v1/evmchain/swaps/build"]) {
+      const op = doc.paths[path].post;
+      expect(op.summary, path).toMatch(/^Build the unsigned buy or sell of a launched token/);
+      expect(op.responses["404"].description, path).toContain("`token_not_found`");
+      expect(op.responses["422"].description, path).toContain("`no_liquidity`");
+      expect(op.responses["400"].description, path).toContain("`amount_out_of_range`");
+    }
+  });
+});
+
 describe("swap builds refuse what they must, changing nothing", () => {
   const valid = () => ({ wallet: TRADER.address, token, side: "buy", amount_in_wei: "1000000000000000" });
 
