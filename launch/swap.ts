@@ -131,7 +131,8 @@ export async function buildSwapTransaction(
   const [tokenIn, tokenOut] = side === "buy" ? [weth, token] : [token, weth];
 
   try {
-    // `cacheTime`-free block read: every later read names this block.
+    // One block for every read: balance, allowance, quote and estimate agree, and the deadline
+    // counts from this block's timestamp (chain time, not the service's clock).
     const block = await client.getBlock({ blockTag: "latest" });
     const blockNumber = block.number;
     const [balance, allowance, quote] = await Promise.all([

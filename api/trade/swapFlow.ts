@@ -96,11 +96,16 @@ export type SwapFlowDeps = { db: MarketDb; publicClient: PublicClient; deploymen
 
 /**
  * The launched token at `address` that trades against this deployment's WETH, or null.
- * @returns `{address, symbol, totalSupply}` (one primary-key lookup in the index)
+ * @returns `{address, symbol, weth, totalSupply}` (one primary-key lookup in the index)
  */
 async function tradableToken(db: MarketDb, deployment: Deployment, address: Address) {
   const rows = await db
-    .select({ address: schema.token.address, symbol: schema.token.symbol, weth: schema.token.weth })
+    .select({
+      address: schema.token.address,
+      symbol: schema.token.symbol,
+      weth: schema.token.weth,
+      totalSupply: schema.token.totalSupply,
+    })
     .from(schema.token)
     .where(eq(schema.token.address, lower(address)))
     .limit(1);
