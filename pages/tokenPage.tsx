@@ -91,8 +91,6 @@ export function TokenPage({ token, trades, feeLocker, publicBaseUrl }: TokenPage
           />
         </section>
 
-        <TradeWidget token={token.address} symbol={token.symbol} />
-
         <section class="chart" aria-label="Price chart">
           <h2>Price</h2>
           {/* biome-ignore lint/a11y/useSemanticElements: a button group styled as a toolbar; a fieldset would need a legend */}
@@ -111,6 +109,9 @@ export function TokenPage({ token, trades, feeLocker, publicBaseUrl }: TokenPage
             <p class="hint">The chart needs JavaScript; the trades below are the same data.</p>
           </noscript>
         </section>
+
+        {/* After the chart: the chart keeps its place in the first screen on desktop. */}
+        <TradeWidget token={token.address} symbol={token.symbol} />
 
         <section aria-label="Trades">
           <h2>Recent trades</h2>
