@@ -101,7 +101,7 @@ export const ERROR_CATALOGUE = {
   wallet_mismatch: {
     status: 403,
     meaning:
-      "The session signed in with another wallet than the request's `creator` / `wallet`: it acts only for the wallet it proved; nothing changed.",
+      "The session signed in with (or the API key belongs to) another wallet than the request's `creator` / `wallet`: it acts only for the wallet it proved; nothing changed.",
   },
   invalid_signature: { status: 401, meaning: "The signature does not verify for the wallet and message." },
   media_not_found: { status: 404, meaning: "No uploaded image has this URL." },
@@ -165,6 +165,25 @@ export const ERROR_CATALOGUE = {
   first_buy_below_minimum: {
     status: 422,
     meaning: "Verification failed: the first buy delivered fewer tokens than the built minimum.",
+  },
+  // Swaps on the token page and the API (docs/trade.md)
+  amount_out_of_range: {
+    status: 400,
+    meaning:
+      "The amount to swap is zero or above the bound: a buy pays at most 1,000 ETH, a sell at most the token's total supply; nothing was built.",
+  },
+  insufficient_balance: {
+    status: 422,
+    meaning: "The wallet holds less ETH (buy) or fewer tokens (sell) than the amount it would pay; nothing was built.",
+  },
+  no_liquidity: {
+    status: 422,
+    meaning:
+      "The token's pool gives nothing for this amount (no liquidity at this price, or an amount too small to return anything); nothing was built.",
+  },
+  swap_simulation_failed: {
+    status: 422,
+    meaning: "Simulating the swap failed (it would revert), so no transaction was built.",
   },
   // DexScreener adapter (docs/public.md "DexScreener adapter")
   invalid_block_range: {

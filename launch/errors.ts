@@ -34,3 +34,18 @@ export type LaunchVerifyErrorCode =
   | "first_buy_missing"
   | "first_buy_below_minimum"
   | "rpc_unavailable";
+
+/** Why building a swap transaction failed (`launch/swap.ts`). */
+export type SwapBuildErrorCode = "no_liquidity" | "insufficient_balance" | "swap_simulation_failed" | "rpc_unavailable";
+
+/** Thrown by {@link import("./swap").buildSwapTransaction}. */
+export class SwapBuildError extends Error {
+  override readonly name = "SwapBuildError";
+  constructor(
+    readonly code: SwapBuildErrorCode,
+    readonly shortMessage: string,
+    options?: { cause?: unknown },
+  ) {
+    super(shortMessage, options);
+  }
+}

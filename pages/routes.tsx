@@ -46,6 +46,7 @@ const ASSETS: Record<string, { file: () => string; type: string }> = {
   "wallet.js": { file: () => join(here, "assets/wallet.js"), type: "text/javascript; charset=utf-8" },
   "launch.js": { file: () => join(here, "assets/launch.js"), type: "text/javascript; charset=utf-8" },
   "token.js": { file: () => join(here, "assets/token.js"), type: "text/javascript; charset=utf-8" },
+  "trade.js": { file: () => join(here, "assets/trade.js"), type: "text/javascript; charset=utf-8" },
   "format.js": { file: () => join(here, "assets/format.js"), type: "text/javascript; charset=utf-8" },
   // viem's unit conversions: self-contained ES modules (parseEther/formatEther import only Value.js).
   "vendor/viem/parseEther.js": { file: () => viemEsmUnitFile("parseEther.js"), type: "text/javascript; charset=utf-8" },

@@ -94,7 +94,7 @@ describe("TokenPage", () => {
     expect(html).not.toContain("evil.example");
     expect(html).toContain('src="/static/token-default.png"');
     const scripts = [...html.matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1]);
-    expect(scripts).toEqual(["/assets/token.js"]);
+    expect(scripts).toEqual(["/assets/token.js", "/assets/trade.js"]);
     expect(html).not.toMatch(/<script(?![^>]*src=)/); // no inline script
   });
 });

@@ -10,6 +10,7 @@ import type { tokenWire, tradeWire } from "../api/openapi/schemas";
 import { compactPrice, formatAmount, shortAddress } from "./format";
 import { Layout } from "./layout";
 import { sameOriginPath, safeHttpUrl } from "./links";
+import { TradeWidget } from "./tradeWidget";
 
 /** What the token page shows. */
 export type TokenPageProps = {
@@ -35,7 +36,7 @@ export function TokenPage({ token, trades, feeLocker, publicBaseUrl }: TokenPage
     ] as const
   ).map(([label, url]) => [label, safeHttpUrl(url)] as const);
   return (
-    <Layout title={`${token.name} (${token.symbol})`} scripts={["/assets/token.js"]}>
+    <Layout title={`${token.name} (${token.symbol})`} scripts={["/assets/token.js", "/assets/trade.js"]}>
       <article
         id="token"
         data-token={token.address}
@@ -108,6 +109,9 @@ export function TokenPage({ token, trades, feeLocker, publicBaseUrl }: TokenPage
             <p class="hint">The chart needs JavaScript; the trades below are the same data.</p>
           </noscript>
         </section>
+
+        {/* After the chart: the chart keeps its place in the first screen on desktop. */}
+        <TradeWidget token={token.address} symbol={token.symbol} />
 
         <section aria-label="Trades">
           <h2>Recent trades</h2>

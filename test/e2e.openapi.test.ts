@@ -271,6 +271,30 @@ describe("real responses validate against the document", () => {
     const status = await stack.request(`/api/v1/evmchain/launches/status?launch_id=${intent.body.launch_id}`);
     check("get", "/api/v1/evmchain/launches/status", status);
   });
+
+  it("the v1 swap build (200) and its refusals validate against the document", async () => {
+    const wallet = stack.wallet(0).account.address; // the harness key's wallet
+    const body = (over: Record<string, unknown>) =>
+      JSON.stringify({ wallet, token, side: "buy", amount_in_wei: "10000000000000000", ...over });
+    const post = (text: string) =>
+      stack.request("/api/v1/evmchain/swaps/build", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: text,
+      });
+    const built = await post(body({}));
+    expect(built.status).toBe(200);
+    check("post", "/api/v1/evmchain/swaps/build", built);
+    for (const [over, status] of [
+      [{ token: pool }, 404],
+      [{ amount_in_wei: "0" }, 400],
+      [{ side: "sell", amount_in_wei: "1" }, 422],
+    ] as const) {
+      const refused = await post(body(over));
+      expect(refused.status).toBe(status);
+      check("post", "/api/v1/evmchain/swaps/build", refused);
+    }
+  });
 });
 
 describe("reference page", () => {

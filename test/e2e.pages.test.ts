@@ -19,7 +19,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import sharp from "sharp";
-import { formatEther, hexToString, isHex, parseEther, type Hex } from "viem";
+import { erc20Abi, formatEther, hexToString, isHex, parseEther, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as fx from "./fixtures/images";
 import { buyToken, launchToken } from "../devnet/actions";
@@ -804,5 +804,135 @@ describe("HTML where a browser expects a page, JSON for API clients", () => {
     const res = await fetch(`${stack.service.url}/t/${slug}`, { redirect: "manual" });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe(`/token/${list.body.tokens[0].address}`);
+  });
+});
+
+describe("buy and sell on the token page", () => {
+  const PHONE_TRADER = 3;
+  let swapToken: Hex;
+
+  /** Gas fees (wei) `address` paid in blocks after `fromBlock` (anvil mines one block per transaction). */
+  async function feesPaidSince(address: string, fromBlock: bigint): Promise<{ fees: bigint; sent: number }> {
+    let fees = 0n;
+    let sent = 0;
+    const head = await stack.publicClient.getBlockNumber({ cacheTime: 0 });
+    for (let n = fromBlock + 1n; n <= head; n++) {
+      const block = await stack.publicClient.getBlock({ blockNumber: n, includeTransactions: true });
+      for (const tx of block.transactions) {
+        if (tx.from.toLowerCase() !== address.toLowerCase()) continue;
+        const receipt = await stack.publicClient.getTransactionReceipt({ hash: tx.hash });
+        fees += receipt.gasUsed * receipt.effectiveGasPrice;
+        sent++;
+      }
+    }
+    return { fees, sent };
+  }
+
+  const tokenBalance = (owner: Hex) =>
+    stack.publicClient.readContract({ address: swapToken, abi: erc20Abi, functionName: "balanceOf", args: [owner] });
+
+  /** What the page shows in the widget's status, field errors and review card. */
+  const widgetTexts = (page: Page) =>
+    page.locator("#trade-status, #trade .field-error, #trade-review dd, #hint-amount").allInnerTexts();
+
+  it("buys and then sells through the widget at phone size: balances change as quoted, within the slippage", async () => {
+    const launched = await launchToken(stack.wallet(0), stack.publicClient, stack.manifest, {
+      name: "Swap Coin",
+      symbol: "SWAP",
+      firstBuyWei: parseEther("0.01"),
+    });
+    swapToken = launched.event.token;
+    const behaviour = newBehaviour(PHONE_TRADER);
+    const trader = stack.wallet(PHONE_TRADER).account.address;
+    const context = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
+    const page = await walletPage(context, behaviour);
+    const seenTexts: string[] = [];
+    const builds: { request: Record<string, unknown>; response: Record<string, any> }[] = [];
+    page.on("response", async (res) => {
+      if (!res.url().endsWith("/api/evm/evmchain/build-swap")) return;
+      builds.push({ request: JSON.parse(res.request().postData() ?? "{}"), response: await res.json() });
+    });
+    await expect
+      .poll(async () => (await page.goto(`${origin}/token/${swapToken}`))!.status(), { timeout: 20_000 })
+      .toBe(200);
+    await expectNoOverflow(page, "phone token page with the trade widget");
+    await page.locator("#trade-submit").tap();
+    await page.waitForSelector("#trade-status:has-text('Connected.')");
+
+    // ---- buy 0.05 ETH at the default 1 % slippage ----
+    await page.fill("#trade-amount", "0.05");
+    await page.locator("#trade-submit").tap();
+    await page.locator("#trade-review").waitFor({ state: "visible" });
+    expect(await page.locator("#trade-review-pay").innerText()).toBe("0.05 ETH");
+    expect(await page.locator("#trade-review-receive").innerText()).toMatch(/^[\d,]+(\.\d+)? SWAP$/);
+    expect(await page.locator("#trade-review-minimum").innerText()).toMatch(
+      /^[\d,]+(\.\d+)? SWAP \(with 1 % slippage\)$/,
+    );
+    expect(await page.locator("#trade-review-steps").innerText()).toBe("One: the swap.");
+    expect(behaviour.calls.filter((c) => c.method === "eth_sendTransaction")).toHaveLength(0);
+    await expectNoOverflow(page, "phone trade review");
+    await expectAccessible(page, "phone trade review");
+    await screenshot(page, "token-trade-review");
+    const buy = builds.at(-1)!;
+    expect(buy.request).toMatchObject({ side: "buy", amount_in_wei: parseEther("0.05").toString(), slippage_bps: 100 });
+    const startBlock = await stack.publicClient.getBlockNumber({ cacheTime: 0 });
+    const [ethBefore, tokensBefore] = [
+      await stack.publicClient.getBalance({ address: trader }),
+      await tokenBalance(trader),
+    ];
+    await page.locator("#trade-confirm").tap();
+    await page.waitForSelector("#trade-status:has-text('Bought:')", { timeout: 60_000 });
+    const bought = (await tokenBalance(trader)) - tokensBefore;
+    expect(bought).toBeGreaterThanOrEqual(BigInt(buy.response.minimum_amount_out_wei));
+    expect(bought).toBe(BigInt(buy.response.expected_amount_out_wei)); // nobody traded in between
+    const buyFees = await feesPaidSince(trader, startBlock);
+    expect(buyFees.sent).toBe(1);
+    expect(ethBefore - (await stack.publicClient.getBalance({ address: trader }))).toBe(
+      parseEther("0.05") + buyFees.fees,
+    );
+    // The wallet sent exactly what was built, to the service's own router.
+    const sentBuy = behaviour.calls.filter((c) => c.method === "eth_sendTransaction").at(-1)!.params[0] as {
+      to: string;
+      data: string;
+    };
+    expect(sentBuy).toMatchObject({ to: stack.manifest.contracts.swapRouter, data: buy.response.transaction.data });
+    seenTexts.push(...(await widgetTexts(page)));
+
+    // ---- sell half of it at 0.5 % slippage: approval first, then the sell ----
+    await page.locator("#tab-sell").tap();
+    expect(await page.locator("#trade-amount-label").innerText()).toBe("You sell (SWAP)");
+    const sellAmount = bought / 2n;
+    await page.fill("#trade-amount", formatEther(sellAmount));
+    await page.fill("#trade-slippage", "0.5");
+    await page.locator("#trade-submit").tap();
+    await page.locator("#trade-review").waitFor({ state: "visible" });
+    expect(await page.locator("#trade-review-minimum").innerText()).toMatch(/ ETH \(with 0\.5 % slippage\)$/);
+    expect(await page.locator("#trade-review-steps").innerText()).toMatch(/^Two: first allow the exchange/);
+    const sell = builds.at(-1)!;
+    expect(sell.request).toMatchObject({ side: "sell", amount_in_wei: sellAmount.toString(), slippage_bps: 50 });
+    const sellStart = await stack.publicClient.getBlockNumber({ cacheTime: 0 });
+    const ethBeforeSell = await stack.publicClient.getBalance({ address: trader });
+    await page.locator("#trade-confirm").tap();
+    await page.waitForSelector("#trade-status:has-text('Sold:')", { timeout: 60_000 });
+    expect(await tokenBalance(trader)).toBe(tokensBefore + bought - sellAmount);
+    const sellFees = await feesPaidSince(trader, sellStart);
+    expect(sellFees.sent).toBe(2); // the approval and the sell
+    const receivedWei = (await stack.publicClient.getBalance({ address: trader })) - ethBeforeSell + sellFees.fees;
+    expect(receivedWei).toBeGreaterThanOrEqual(BigInt(sell.response.minimum_amount_out_wei));
+    expect(receivedWei).toBe(BigInt(sell.response.expected_amount_out_wei));
+    await expectNoOverflow(page, "phone token page after a sell");
+    seenTexts.push(...(await widgetTexts(page)));
+
+    // ---- a refusal in words, next to the field: selling more than the wallet holds ----
+    await page.fill("#trade-amount", "999999999");
+    await page.locator("#trade-submit").tap();
+    await expect
+      .poll(() => page.locator("#error-amount").innerText())
+      .toBe("Your wallet holds less SWAP than this amount.");
+    expect(await page.locator("#trade-amount").getAttribute("aria-invalid")).toBe("true");
+    await expectNoOverflow(page, "phone trade error");
+    seenTexts.push(...(await widgetTexts(page)));
+    expectNoJargon(seenTexts.filter(Boolean));
+    await context.close();
   });
 });

@@ -46,6 +46,11 @@ export const LIMITS = {
   openChallengesPerSession: 5,
   /** Open session builds (state `built`, younger than the session-build bound) per browser session. */
   openBuildsPerSession: 20,
+  /**
+   * Swap builds (`build-swap`, `/api/v1/evmchain/swaps/build`) per proven wallet per minute, on
+   * both surfaces together (store-backed): each build makes four or five RPC reads.
+   */
+  swapBuildsPerMinute: 30,
   /** New browser sessions per client IP per hour (`GET /api/evm/evmchain/session` without a live cookie). */
   sessionsPerIpPerHour: 60,
 } as const;

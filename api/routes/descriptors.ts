@@ -28,6 +28,7 @@ export const V1_ENDPOINTS = {
   launch_build: "POST /api/v1/evmchain/launches/build",
   launch_confirm: "POST /api/v1/evmchain/launches/confirm",
   launch_status: "GET /api/v1/evmchain/launches/status",
+  swap_build: "POST /api/v1/evmchain/swaps/build",
   token: "GET /api/v1/evmchain/tokens/{address}",
   token_trades: "GET /api/v1/evmchain/tokens/{address}/trades",
   token_candles: "GET /api/v1/evmchain/tokens/{address}/candles",

@@ -46,6 +46,7 @@ import {
 } from "../launch/sessionFlow";
 import { indexedHead } from "../market/publicQueries";
 import type { MarketDb } from "../market/queries";
+import { swapSessionRoutes } from "../trade/routes";
 
 /** What the session router needs. */
 export type SessionDeps = TrustDeps & {
@@ -558,5 +559,7 @@ export function sessionRoutes(deps: SessionDeps) {
           return sendOk(c, result, status);
         },
       )
+      // Swaps on the token page (docs/trade.md): the same CSRF guard and sign-in rule.
+      .route("/", swapSessionRoutes({ ...deps, getStore, buildsPerMinute: limits.swapBuildsPerMinute }, csrf))
   );
 }

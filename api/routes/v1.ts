@@ -43,6 +43,7 @@ import { candlesBody, okBody, tokenWire, tradeWire, addressWire } from "../opena
 import { buildDoc, confirmDoc, intentDoc, statusDoc } from "../openapi/launchDocs";
 import { buildBodySchema, confirmBodySchema, statusQuerySchema } from "../launch/keyFlow";
 import { intentRequestSchema } from "../launch/intent";
+import { swapV1Routes } from "../trade/routes";
 
 /** What the v1 router reads. */
 export type V1Deps = {
@@ -557,6 +558,8 @@ export function v1Surface(deps: V1SurfaceDeps) {
         },
       )
       .route("/evmchain", v1Routes(deps))
+      // Swap builds for the key's wallet (docs/trade.md), behind the key, its limit and scope.
+      .route("/evmchain", swapV1Routes({ ...deps, getStore, buildsPerMinute: limits.swapBuildsPerMinute }))
       .route("/coins", coinsRoutes({ launchOps, getStore }))
   );
 }
