@@ -85,6 +85,7 @@ export function TokenPage({
         </section>
 
         <section class="stats" aria-label="Market">
+          {/* USD figures (price, market cap, volume) join these ETH figures as their own stats. */}
           <Stat label="Price" value={`${compactPrice(token.price_wei)} ETH`} id="stat-price" />
           <div class="stat">
             <span class="label">24 h change</span>
@@ -117,6 +118,7 @@ export function TokenPage({
           </div>
         </section>
 
+        {/* Buy / sell: the trade widget goes here, between the figures and the chart (its own component and script). */}
         <section class="chart" aria-label="Price chart">
           <h2>Price</h2>
           {/* biome-ignore lint/a11y/useSemanticElements: a button group styled as a toolbar; a fieldset would need a legend */}
