@@ -77,7 +77,7 @@ export function TokenPage({
               <span>
                 Share: <a href={shareUrl}>{shareUrl}</a>
               </span>
-              <button type="button" class="copy" data-copy={shareUrl} aria-label="Copy share link">
+              <button type="button" class="copy" data-copy={shareUrl} aria-label="Copy share link" hidden>
                 Copy
               </button>
             </p>

@@ -56,7 +56,7 @@ export function AddressValue({
       <span class="mono" id={id}>
         {value}
       </span>
-      <button type="button" class="copy" data-copy={value} aria-label={`Copy ${label}`}>
+      <button type="button" class="copy" data-copy={value} aria-label={`Copy ${label}`} hidden>
         Copy
       </button>
       {link ? (

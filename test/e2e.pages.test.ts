@@ -538,6 +538,9 @@ describe("browser pages with a wallet", () => {
     expect(await p.locator("#token-name").textContent()).toBe("<script>alert(1)</script>");
     expect(await p.locator("#trades tbody tr").count()).toBe(2);
     expect(await p.locator("noscript").count()).toBeGreaterThan(0);
+    // Copy buttons need the script: without it none is shown (no button that does nothing).
+    expect(await p.getByRole("button", { name: /^Copy / }).count()).toBe(0);
+    expect(await p.locator("#address-token").isVisible()).toBe(true);
     await noJs.close();
   });
 });

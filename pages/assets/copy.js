@@ -1,4 +1,5 @@
-// Copy buttons (docs/pages.md): every `button[data-copy]` copies its value to the clipboard
+// Copy buttons (docs/pages.md): every `button[data-copy]` (rendered hidden, shown here: without
+// JavaScript there is no button that does nothing) copies its value to the clipboard
 // (navigator.clipboard, which needs a secure context: https or localhost) and says "Copied" for
 // two seconds, or "Copy failed" when the browser refuses; a status line reads the result to
 // screen readers.
@@ -8,6 +9,7 @@ const announcer = document.createElement("p");
 announcer.className = "visually-hidden";
 announcer.setAttribute("role", "status");
 document.body.append(announcer);
+for (const button of document.querySelectorAll("button[data-copy]")) button.hidden = false;
 
 /** Copies `text`; resolves true when the clipboard took it. */
 export async function copyText(text) {
