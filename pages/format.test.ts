@@ -1,5 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { bpsToPercent, compactNumberText, compactPrice, formatAmount, percentToBps, shortAddress } from "./format";
+import {
+  bpsToPercent,
+  changeText,
+  compactNumberText,
+  compactPrice,
+  explorerLink,
+  formatAmount,
+  percentToBps,
+  relativeTime,
+  shortAddress,
+  timeTickLabel,
+  utcTime,
+} from "./format";
 
 describe("formatAmount", () => {
   it("formats base units exactly, truncating fraction digits and grouping thousands", () => {
@@ -44,5 +56,60 @@ describe("percentToBps", () => {
   });
   it("round-trips through bpsToPercent", () => {
     for (const bps of [0, 7, 50, 300, 1225, 5000]) expect(percentToBps(bpsToPercent(bps))).toBe(bps);
+  });
+});
+
+describe("relativeTime", () => {
+  it("says how long ago in the largest whole unit", () => {
+    const now = 1_764_148_211;
+    expect(relativeTime(now, now)).toBe("just now");
+    expect(relativeTime(now + 30, now)).toBe("just now"); // a browser clock behind the chain
+    expect(relativeTime(now - 42, now)).toBe("42 s ago");
+    expect(relativeTime(now - 125, now)).toBe("2 min ago");
+    expect(relativeTime(now - 3599, now)).toBe("59 min ago");
+    expect(relativeTime(now - 5 * 3600 - 10, now)).toBe("5 h ago");
+    expect(relativeTime(now - 3 * 86_400, now)).toBe("3 d ago");
+  });
+  it("gives the absolute time in UTC next to it", () => {
+    expect(utcTime(1_764_148_211)).toBe("2025-11-26 09:10:11 UTC");
+  });
+});
+
+describe("changeText", () => {
+  it("signs the 24 h change and keeps two decimals", () => {
+    expect(changeText(1234)).toBe("+12.34 %");
+    expect(changeText(-50)).toBe("-0.50 %");
+    expect(changeText(0)).toBe("0.00 %");
+    expect(changeText(250_000)).toBe("+2500.00 %");
+    expect(changeText(null)).toBe("—");
+  });
+});
+
+describe("chart axis labels", () => {
+  const t = Date.UTC(2025, 10, 26, 9, 5, 7) / 1000;
+  it("are short for every tick kind (never cut to '23:')", () => {
+    expect(timeTickLabel(t, 0)).toBe("2025");
+    expect(timeTickLabel(t, 1)).toBe("Nov");
+    expect(timeTickLabel(t, 2)).toBe("26 Nov");
+    expect(timeTickLabel(t, 3)).toBe("09:05");
+    expect(timeTickLabel(t, 4)).toBe("09:05:07");
+    for (const kind of [0, 1, 2, 3, 4]) expect(timeTickLabel(t, kind).length).toBeLessThanOrEqual(8);
+  });
+  it("price labels are compact at every magnitude", () => {
+    expect(compactNumberText(0.000_001_234_56)).toBe("0.0₅1234");
+    expect(compactNumberText(0.012_345)).toBe("0.01234");
+    expect(compactNumberText(1234.5678)).toBe("1,234");
+    expect(compactNumberText(1e-18)).toBe("0.0₁₇1");
+    for (const v of [1e-15, 3.3e-9, 0.5, 12.3456, 98765.4321])
+      expect(compactNumberText(v).length).toBeLessThanOrEqual(9);
+  });
+});
+
+describe("explorerLink", () => {
+  it("links addresses and transactions under the configured explorer, nothing without one", () => {
+    expect(explorerLink("https://scan.example/", "tx", "0xab")).toBe("https://scan.example/tx/0xab");
+    expect(explorerLink("https://scan.example/base", "address", "0x12")).toBe("https://scan.example/base/address/0x12");
+    expect(explorerLink(undefined, "tx", "0xab")).toBeNull();
+    expect(explorerLink("", "address", "0x12")).toBeNull();
   });
 });

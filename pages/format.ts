@@ -5,10 +5,15 @@
  */
 export {
   bpsToPercent,
+  changeText,
   compactNumberText,
   compactPrice,
+  explorerLink,
   formatAmount,
   percentToBps,
+  relativeTime,
   shortHex as shortAddress,
+  timeTickLabel,
   unitsToDecimal,
+  utcTime,
 } from "./assets/format.js";

@@ -48,7 +48,8 @@ export function LaunchPage({
         <button type="button" id="connect">
           Connect wallet
         </button>
-        <span id="account" class="mono"></span>
+        <div id="wallet-choices" class="wallet-choices"></div>
+        <div id="account" class="wallet-account"></div>
       </section>
       <form id="launch-form" novalidate>
         <Field

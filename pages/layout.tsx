@@ -5,11 +5,20 @@
  */
 import type { Child } from "hono/jsx";
 
-/** Props of {@link Layout}. */
-export type LayoutProps = { title: string; scripts?: readonly string[]; children?: Child };
+/**
+ * What a link preview shows (Open Graph, https://ogp.me, and Twitter/X cards): absolute URLs, since
+ * a crawler reads the tags without the page's origin.
+ */
+export type SocialCard = { title: string; description: string; url: string; imageUrl: string };
 
-/** The page frame around `children`; `scripts` are module scripts loaded at the end of the body. */
-export function Layout({ title, scripts = [], children }: LayoutProps) {
+/** Props of {@link Layout}. */
+export type LayoutProps = { title: string; scripts?: readonly string[]; card?: SocialCard; children?: Child };
+
+/**
+ * The page frame around `children`; `scripts` are module scripts loaded at the end of the body;
+ * `card` adds the Open Graph and Twitter card tags of a shared link.
+ */
+export function Layout({ title, scripts = [], card, children }: LayoutProps) {
   return (
     <html lang="en">
       <head>
@@ -18,6 +27,7 @@ export function Layout({ title, scripts = [], children }: LayoutProps) {
         <title>{title}</title>
         <link rel="stylesheet" href="/assets/site.css" />
         <link rel="icon" href="/static/token-default.png" />
+        {card ? <SocialCardTags card={card} /> : null}
       </head>
       <body>
         <header class="site">
@@ -25,7 +35,7 @@ export function Layout({ title, scripts = [], children }: LayoutProps) {
             evmchain launch
           </a>
           <nav>
-            <a href="/">Newest</a>
+            <a href="/">Tokens</a>
             <a href="/launch">Launch a token</a>
             <a href="/api/docs">API</a>
           </nav>
@@ -39,5 +49,25 @@ export function Layout({ title, scripts = [], children }: LayoutProps) {
         ))}
       </body>
     </html>
+  );
+}
+
+/** Open Graph and Twitter card tags (a summary card: title, description, square image). */
+function SocialCardTags({ card }: { card: SocialCard }) {
+  return (
+    <>
+      <meta name="description" content={card.description} />
+      <link rel="canonical" href={card.url} />
+      <meta property="og:type" content="website" />
+      <meta property="og:site_name" content="evmchain launch" />
+      <meta property="og:title" content={card.title} />
+      <meta property="og:description" content={card.description} />
+      <meta property="og:url" content={card.url} />
+      <meta property="og:image" content={card.imageUrl} />
+      <meta name="twitter:card" content="summary" />
+      <meta name="twitter:title" content={card.title} />
+      <meta name="twitter:description" content={card.description} />
+      <meta name="twitter:image" content={card.imageUrl} />
+    </>
   );
 }

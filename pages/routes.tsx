@@ -19,12 +19,14 @@ import type { Deployment } from "../config/deployment";
 import { ApiError, ERROR_CATALOGUE } from "../api/errors";
 import { toJsonText } from "../api/json";
 import { DEFAULT_SLIPPAGE_BPS, MAX_FIRST_BUY_WEI, MAX_SLIPPAGE_BPS } from "../api/launch/intent";
-import { findTokenBySlug, tokenPage, tradePage } from "../api/market/publicQueries";
+import { findTokenBySlug, tokenPage, tradePage, trendingTokens, withStats } from "../api/market/publicQueries";
+import { searchTokens } from "../api/market/search";
 import { findToken, type MarketDb } from "../api/market/queries";
 import { tokenRecord, tradeRecord } from "../api/market/records";
 import { documented } from "../api/openapi/describe";
 import { ErrorPage } from "./errorPage";
-import { HomePage } from "./homePage";
+import { HomePage, type HomePageProps, type HomeSearch } from "./homePage";
+import { addEthereumChainParameter } from "../launch/network";
 import { LaunchPage } from "./launchPage";
 import { TokenPage } from "./tokenPage";
 import { launchFactoryAbi } from "../abis/LaunchFactory";
@@ -47,6 +49,8 @@ const ASSETS: Record<string, { file: () => string; type: string }> = {
   "launch.js": { file: () => join(here, "assets/launch.js"), type: "text/javascript; charset=utf-8" },
   "token.js": { file: () => join(here, "assets/token.js"), type: "text/javascript; charset=utf-8" },
   "trade.js": { file: () => join(here, "assets/trade.js"), type: "text/javascript; charset=utf-8" },
+  "copy.js": { file: () => join(here, "assets/copy.js"), type: "text/javascript; charset=utf-8" },
+  "walletChip.js": { file: () => join(here, "assets/walletChip.js"), type: "text/javascript; charset=utf-8" },
   "format.js": { file: () => join(here, "assets/format.js"), type: "text/javascript; charset=utf-8" },
   // viem's unit conversions: self-contained ES modules (parseEther/formatEther import only Value.js).
   "vendor/viem/parseEther.js": { file: () => viemEsmUnitFile("parseEther.js"), type: "text/javascript; charset=utf-8" },
@@ -103,6 +107,8 @@ function refuse(c: Context, err: ApiError, title: string): Response {
   return c.html(`<!doctype html>${<ErrorPage title={title} message={err.message} status={status} />}`, status);
 }
 
+/** Longest search query, as `GET /api/public/search` accepts it. */
+const SEARCH_MAX_CHARS = 64;
 const addressPath = z.object({ address: z.string().max(64) });
 const slugPath = z.object({ slug: z.string().min(1).max(100) });
 
@@ -114,18 +120,41 @@ export function pagesRoutes(deps: PagesDeps) {
     return cache.get(name)!;
   };
   let defaultImage: Uint8Array | undefined;
+  // The explorer the pages link to: the first `BLOCK_EXPLORER_URL` (the list the wallet is given).
+  const explorerUrl = addEthereumChainParameter(deps.deployment.chainId).blockExplorerUrls?.[0] ?? null;
+  /** Token rows as the public API serves them (24 h figures, one presenter, one serialisation). */
+  const records = async (rows: Parameters<typeof withStats>[1]): Promise<HomePageProps["tokens"]> =>
+    JSON.parse(
+      toJsonText(
+        (await withStats(deps.db, rows, Math.floor(Date.now() / 1000))).map((r) => tokenRecord(r, deps.publicBaseUrl)),
+      ),
+    );
+
+  /**
+   * The home page's search: the query as typed (trimmed), its matches (the public search's
+   * ranking), or a message in words for a query the search refuses (too long); undefined without `q`.
+   */
+  async function homeSearch(raw: string | undefined): Promise<HomeSearch | undefined> {
+    const query = (raw ?? "").trim();
+    if (!query) return undefined;
+    if (query.length > SEARCH_MAX_CHARS)
+      return { query, tokens: [], message: `Search for at most ${SEARCH_MAX_CHARS} characters.` };
+    const hits = await searchTokens(deps.db, query, 20);
+    return { query, tokens: await records(hits.map((h) => h.row)) };
+  }
 
   return (
     new Hono()
       /**
-       * GET / — the home page for browsers (HTML: the newest launches, a link to the launch
-       * page); API clients (no `text/html` in `Accept`) get the usual JSON `not_found`.
+       * GET /?q= — the home page for browsers (HTML): search (`q`, as `GET /api/public/search`),
+       * trending, about-to-graduate and new tokens, links to the launch page; API clients (no
+       * `text/html` in `Accept`) get the usual JSON `not_found`.
        */
       .get(
         "/",
         documented({
           tag: "pages",
-          summary: "Home page (HTML, for Accept: text/html): newest launches",
+          summary: "Home page (HTML, for Accept: text/html): search, trending, about to graduate, new",
           content: { "text/html": "page" },
           errors: ["not_found"],
         }),
@@ -133,9 +162,24 @@ export function pagesRoutes(deps: PagesDeps) {
         async (c) => {
           if (!wantsHtml(c))
             throw new ApiError("not_found", "no route for GET /; the API is under /api (see /api/docs)");
-          const rows = await tokenPage(deps.db, { sort: "new", limit: 20 });
-          const tokens = JSON.parse(toJsonText(rows.map((row) => tokenRecord(row, deps.publicBaseUrl))));
-          return c.html(`<!doctype html>${<HomePage tokens={tokens} />}`);
+          const nowSec = Math.floor(Date.now() / 1000);
+          const [newest, trending, graduating, search] = await Promise.all([
+            tokenPage(deps.db, { sort: "new", limit: 12 }).then(records),
+            trendingTokens(deps.db, nowSec, 6).then((scored) => records(scored.map((s) => s.row))),
+            tokenPage(deps.db, { sort: "market_cap", limit: 6, onlyNotGraduated: true }).then(records),
+            homeSearch(c.req.query("q")),
+          ]);
+          return c.html(
+            `<!doctype html>${(
+              <HomePage
+                tokens={newest}
+                trending={trending}
+                graduating={graduating}
+                search={search}
+                publicBaseUrl={deps.publicBaseUrl}
+              />
+            )}`,
+          );
         },
       )
       /** GET /launch — the launch page (HTML). */
@@ -201,7 +245,15 @@ export function pagesRoutes(deps: PagesDeps) {
           const token = JSON.parse(toJsonText(tokenRecord(row, deps.publicBaseUrl)));
           const tradeRecords = JSON.parse(toJsonText(trades.map(tradeRecord)));
           return c.html(
-            `<!doctype html>${<TokenPage token={token} trades={tradeRecords} feeLocker={deps.deployment.contracts.feeLocker} publicBaseUrl={deps.publicBaseUrl} />}`,
+            `<!doctype html>${(
+              <TokenPage
+                token={token}
+                trades={tradeRecords}
+                feeLocker={deps.deployment.contracts.feeLocker}
+                publicBaseUrl={deps.publicBaseUrl}
+                explorerUrl={explorerUrl}
+              />
+            )}`,
           );
         },
       )

@@ -98,3 +98,37 @@ describe("TokenPage", () => {
     expect(html).not.toMatch(/<script(?![^>]*src=)/); // no inline script
   });
 });
+
+describe("TokenPage details", () => {
+  it("links to the explorer only when one is configured", () => {
+    expect(render(record({}))).not.toContain("View on explorer");
+    const html = String(
+      <TokenPage
+        token={record({})}
+        trades={[]}
+        feeLocker={ADDRESS}
+        publicBaseUrl="https://svc.example"
+        explorerUrl="https://scan.example/"
+      />,
+    );
+    expect(html).toContain(`href="https://scan.example/address/${ADDRESS}"`);
+    expect(html).toContain(`href="https://scan.example/tx/0x${"ab".repeat(32)}"`);
+  });
+
+  it("writes the share card with escaped values and absolute URLs", () => {
+    const html = render(record({ description: `"><script>x</script>` }, `Coin"><img src=x>`));
+    expect(html).toContain('<meta property="og:url" content="https://svc.example/t/coin"/>');
+    expect(html).toContain('<meta property="og:image" content="https://svc.example/static/token-default.png"/>');
+    expect(html).toContain('<meta name="twitter:card" content="summary"/>');
+    expect(html).not.toContain("<img src=x>");
+    expect(html).not.toContain("<script>x</script>");
+    expect(html).toMatch(/<meta property="og:title" content="Coin&quot;&gt;&lt;img src=x&gt; \(COIN\)"\/>/);
+  });
+
+  it("shows socials as named icons and graduation as a progress bar", () => {
+    const html = render(record({ telegram_url: "https://t.me/coin" }));
+    expect(html).toMatch(/<a class="social" href="https:\/\/t.me\/coin"[^>]*><svg[^>]*aria-hidden="true"/);
+    expect(html).toContain('<span class="visually-hidden">Telegram</span>');
+    expect(html).toMatch(/<progress class="graduation" id="stat-graduation-bar" max="10000" value="0">/);
+  });
+});

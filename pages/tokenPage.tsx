@@ -2,15 +2,18 @@
  * The token page (`GET /token/{address}`, the `token_url` of every verified launch; docs/pages.md).
  * Everything readable is rendered on the server, so the page works without JavaScript: metadata
  * (escaped by JSX; links only when http/https), price, market cap, volume, liquidity, fees, the
- * newest trades and the contract, pool and locker addresses. `token.js` adds the candle chart
- * with its resolution switch, live trades, and the creator's rewards with the claim flow.
+ * newest trades (with relative times) and the contract, pool and locker addresses (with copy
+ * buttons and explorer links), the 24 h change, the graduation bar, the `/t/{slug}` share link
+ * and its Open Graph / Twitter card tags. `token.js` adds the candle chart with its resolution
+ * switch, live trades, and the creator's rewards with the claim flow; `copy.js` the copy buttons.
  */
 import type { z } from "zod";
 import type { tokenWire, tradeWire } from "../api/openapi/schemas";
 import { compactPrice, formatAmount, shortAddress } from "./format";
-import { Layout } from "./layout";
+import { Layout, type SocialCard } from "./layout";
 import { sameOriginPath, safeHttpUrl } from "./links";
 import { TradeWidget } from "./tradeWidget";
+import { AddressValue, Change, GraduationBar, SocialLinks, TradeTime, TxCell } from "./tokenParts";
 
 /** What the token page shows. */
 export type TokenPageProps = {
@@ -20,25 +23,42 @@ export type TokenPageProps = {
   trades: z.infer<typeof tradeWire>[];
   feeLocker: string;
   publicBaseUrl: string;
+  /** The block explorer's base URL (`BLOCK_EXPLORER_URL`, first entry); no explorer links without it. */
+  explorerUrl?: string | null;
+  /** Now in unix seconds, for the trades' relative times (default: the server's clock). */
+  nowSec?: number;
 };
 
 const RESOLUTIONS = ["1m", "5m", "15m", "1h", "4h", "1d"] as const;
 
 /** The token page. */
-export function TokenPage({ token, trades, feeLocker, publicBaseUrl }: TokenPageProps) {
+export function TokenPage({
+  token,
+  trades,
+  feeLocker,
+  publicBaseUrl,
+  explorerUrl = null,
+  nowSec = Math.floor(Date.now() / 1000),
+}: TokenPageProps) {
   const meta = token.metadata;
   const image = sameOriginPath(meta.image_url, publicBaseUrl) ?? "/static/token-default.png";
   const links = (
     [
-      ["Website", meta.website_url],
-      ["X", meta.twitter_url],
-      ["Telegram", meta.telegram_url],
+      ["website", "Website", meta.website_url],
+      ["x", "X (Twitter)", meta.twitter_url],
+      ["telegram", "Telegram", meta.telegram_url],
     ] as const
-  ).map(([label, url]) => [label, safeHttpUrl(url)] as const);
+  ).map(([icon, label, url]) => [icon, label, safeHttpUrl(url)] as const);
+  const shareUrl = `${publicBaseUrl}/t/${encodeURIComponent(token.slug)}`;
   return (
-    <Layout title={`${token.name} (${token.symbol})`} scripts={["/assets/token.js", "/assets/trade.js"]}>
+    <Layout
+      title={`${token.name} (${token.symbol})`}
+      scripts={["/assets/token.js", "/assets/trade.js"]}
+      card={socialCard(token, image, shareUrl, publicBaseUrl)}
+    >
       <article
         id="token"
+        data-explorer={explorerUrl ?? undefined}
         data-token={token.address}
         data-creator={token.creator}
         data-symbol={token.symbol}
@@ -53,20 +73,27 @@ export function TokenPage({ token, trades, feeLocker, publicBaseUrl }: TokenPage
             <p id="token-description" class="description">
               {meta.description}
             </p>
-            <p class="links">
-              {links.map(([label, url]) =>
-                url ? (
-                  <a href={url} rel="nofollow noopener noreferrer ugc" target="_blank">
-                    {label}
-                  </a>
-                ) : null,
-              )}
+            <SocialLinks links={links} />
+            <p class="share">
+              <span>
+                Share: <a href={shareUrl}>{shareUrl}</a>
+              </span>
+              <button type="button" class="copy" data-copy={shareUrl} aria-label="Copy share link" hidden>
+                Copy
+              </button>
             </p>
           </div>
         </section>
 
         <section class="stats" aria-label="Market">
+          {/* USD figures (price, market cap, volume) join these ETH figures as their own stats. */}
           <Stat label="Price" value={`${compactPrice(token.price_wei)} ETH`} id="stat-price" />
+          <div class="stat">
+            <span class="label">24 h change</span>
+            <span class="value">
+              <Change bps={token.price_change_24h_bps} id="stat-change-24h" />
+            </span>
+          </div>
           <Stat label="Market cap" value={`${formatAmount(token.market_cap_wei, 18, 4)} ETH`} id="stat-mcap" />
           <Stat
             label="Volume 24 h"
@@ -84,13 +111,15 @@ export function TokenPage({ token, trades, feeLocker, publicBaseUrl }: TokenPage
             value={`${token.trade_count} (${token.buy_count} buys, ${token.sell_count} sells)`}
             id="stat-trades"
           />
-          <Stat
-            label="Graduation"
-            value={token.graduated ? "graduated" : `${(token.graduation_progress_bps / 100).toFixed(2)} %`}
-            id="stat-graduation"
-          />
+          <div class="stat wide">
+            <span class="label">Graduation</span>
+            <span class="value">
+              <GraduationBar bps={token.graduation_progress_bps} graduated={token.graduated} id="stat-graduation" />
+            </span>
+          </div>
         </section>
 
+        {/* Buy / sell: the trade widget goes here, between the figures and the chart (its own component and script). */}
         <section class="chart" aria-label="Price chart">
           <h2>Price</h2>
           {/* biome-ignore lint/a11y/useSemanticElements: a button group styled as a toolbar; a fieldset would need a legend */}
@@ -121,7 +150,7 @@ export function TokenPage({ token, trades, feeLocker, publicBaseUrl }: TokenPage
             <table id="trades">
               <thead>
                 <tr>
-                  <th>Time (UTC)</th>
+                  <th>Time</th>
                   <th>Side</th>
                   <th>{token.symbol}</th>
                   <th>ETH</th>
@@ -133,13 +162,15 @@ export function TokenPage({ token, trades, feeLocker, publicBaseUrl }: TokenPage
               <tbody>
                 {trades.map((t) => (
                   <tr data-trade-id={t.id} class={t.side}>
-                    <td>{new Date(t.timestamp_sec * 1000).toISOString().replace("T", " ").slice(0, 19)}</td>
+                    <td>
+                      <TradeTime timestampSec={t.timestamp_sec} nowSec={nowSec} />
+                    </td>
                     <td>{t.side}</td>
                     <td>{formatAmount(t.token_amount, 18, 2)}</td>
                     <td>{formatAmount(t.eth_amount_wei, 18, 6)}</td>
                     <td>{compactPrice(t.price_wei)}</td>
                     <td title={t.trader}>{shortAddress(t.trader)}</td>
-                    <td title={t.tx_hash}>{shortAddress(t.tx_hash)}</td>
+                    <TxCell hash={t.tx_hash} explorerUrl={explorerUrl} />
                   </tr>
                 ))}
               </tbody>
@@ -184,17 +215,27 @@ export function TokenPage({ token, trades, feeLocker, publicBaseUrl }: TokenPage
           <h2>Contracts</h2>
           <dl class="addresses">
             <dt>Token</dt>
-            <dd id="address-token">{token.address}</dd>
+            <AddressValue id="address-token" label="token address" value={token.address} explorerUrl={explorerUrl} />
             <dt>Pool (Uniswap V3, 1 %)</dt>
-            <dd id="address-pool">{token.pool}</dd>
+            <AddressValue id="address-pool" label="pool address" value={token.pool} explorerUrl={explorerUrl} />
             <dt>Fee locker (LP locked forever)</dt>
-            <dd id="address-locker">{feeLocker}</dd>
+            <AddressValue id="address-locker" label="fee locker address" value={feeLocker} explorerUrl={explorerUrl} />
             <dt>Factory</dt>
-            <dd>{token.factory}</dd>
+            <AddressValue label="factory address" value={token.factory} explorerUrl={explorerUrl} />
             <dt>Creator</dt>
-            <dd id="address-creator">{token.creator}</dd>
+            <AddressValue
+              id="address-creator"
+              label="creator address"
+              value={token.creator}
+              explorerUrl={explorerUrl}
+            />
             <dt>Launch transaction</dt>
-            <dd>{token.launch_tx_hash}</dd>
+            <AddressValue
+              label="launch transaction hash"
+              value={token.launch_tx_hash}
+              kind="tx"
+              explorerUrl={explorerUrl}
+            />
           </dl>
         </section>
       </article>
@@ -211,4 +252,24 @@ function Stat({ label, value, id }: { label: string; value: string; id: string }
       </span>
     </div>
   );
+}
+
+/**
+ * The link preview of the token's share link: name and symbol, price and market cap, the
+ * description, the logo as an absolute URL (a crawler has no origin to resolve a path against).
+ */
+function socialCard(
+  token: TokenPageProps["token"],
+  imagePath: string,
+  shareUrl: string,
+  publicBaseUrl: string,
+): SocialCard {
+  const figures = `Price ${compactPrice(token.price_wei)} ETH, market cap ${formatAmount(token.market_cap_wei, 18, 2)} ETH.`;
+  const description = token.metadata.description ? `${figures} ${token.metadata.description}` : figures;
+  return {
+    title: `${token.name} (${token.symbol})`,
+    description: description.length > 200 ? `${description.slice(0, 199)}…` : description,
+    url: shareUrl,
+    imageUrl: `${publicBaseUrl}${imagePath}`,
+  };
 }

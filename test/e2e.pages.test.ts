@@ -24,6 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as fx from "./fixtures/images";
 import { buyToken, launchToken } from "../devnet/actions";
 import { startStack, type Stack } from "./harness";
+import { formatAmount } from "../pages/format";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const OUTPUT = join(process.cwd(), "test-output");
@@ -34,6 +35,8 @@ const DESKTOP = { width: 1280, height: 900 };
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 /** A 32-character token name without spaces (the widest name the service accepts). */
 const LONG_NAME = "Supercalifragilisticexpialidocio";
+/** The block explorer the service is configured with (BLOCK_EXPLORER_URL). */
+const EXPLORER = "https://explorer.example";
 
 let stack: Stack;
 let browser: Browser;
@@ -162,6 +165,7 @@ async function expectInputBordersVisible(page: Page) {
 async function screenshot(page: Page, name: string) {
   const width = page.viewportSize()!.width;
   const path = join(OUTPUT, `${name}-${width === PHONE.width ? "phone" : "desktop"}.png`);
+  await page.evaluate(() => (globalThis as any).document.activeElement?.blur?.()); // no focus ring in the picture
   await page.screenshot({ path, fullPage: true });
   await checkScreenshot(path, width, 500);
 }
@@ -265,7 +269,9 @@ async function checkScreenshot(path: string, width: number, minHeight: number) {
 
 beforeAll(async () => {
   mkdirSync(OUTPUT, { recursive: true });
-  stack = await startStack({ schema: "e2e_pages" });
+  // An explorer is configured, so the pages link addresses and transactions to it (nothing is
+  // fetched from it: links only).
+  stack = await startStack({ schema: "e2e_pages", env: { BLOCK_EXPLORER_URL: EXPLORER } });
   // The service's public origin is http://localhost:{port} (PUBLIC_BASE_URL default): the browser
   // must use it for the session cookie and CSRF origin check to match.
   origin = stack.service.url.replace("127.0.0.1", "localhost");
@@ -532,6 +538,9 @@ describe("browser pages with a wallet", () => {
     expect(await p.locator("#token-name").textContent()).toBe("<script>alert(1)</script>");
     expect(await p.locator("#trades tbody tr").count()).toBe(2);
     expect(await p.locator("noscript").count()).toBeGreaterThan(0);
+    // Copy buttons need the script: without it none is shown (no button that does nothing).
+    expect(await p.getByRole("button", { name: /^Copy / }).count()).toBe(0);
+    expect(await p.locator("#address-token").isVisible()).toBe(true);
     await noJs.close();
   });
 });
@@ -777,7 +786,7 @@ describe("HTML where a browser expects a page, JSON for API clients", () => {
     }
     const home = await page.goto(`${origin}/`);
     expect(home!.status()).toBe(200);
-    expect(await page.locator("h1").innerText()).toBe("Newest launches");
+    expect(await page.locator("h1").innerText()).toBe("Discover tokens");
     await page.click("#newest a:has-text('XSS')");
     await page.waitForURL(tokenUrl);
     await context.close();
@@ -935,4 +944,271 @@ describe("buy and sell on the token page", () => {
     expectNoJargon(seenTexts.filter(Boolean));
     await context.close();
   });
+});
+
+describe("token page details: change, graduation bar, copy, explorer links, times, share card, socials", () => {
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    context = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin });
+    page = await context.newPage();
+    await page.goto(tokenUrl);
+  });
+  afterAll(async () => context?.close());
+
+  it("shows the 24 h change and the graduation progress as a labelled bar", async () => {
+    expect(await page.locator("#stat-change-24h").innerText()).toMatch(/^([+-]?\d+\.\d{2} %|—)$/);
+    const bar = page.getByRole("progressbar", { name: /% to graduation$/ });
+    await expect.poll(() => bar.count()).toBe(1);
+    const label = await page.locator("#stat-graduation").innerText();
+    expect(label).toMatch(/^\d+\.\d{2} % to graduation$/);
+    // The bar's value is the label's percentage (basis points of 10,000).
+    expect(Number(await bar.getAttribute("value")) / 100).toBeCloseTo(Number.parseFloat(label), 2);
+    expect(await bar.isVisible()).toBe(true);
+  });
+
+  it("copies the token, pool and creator addresses", async () => {
+    for (const [name, id] of [
+      ["Copy token address", "#address-token"],
+      ["Copy pool address", "#address-pool"],
+      ["Copy creator address", "#address-creator"],
+    ] as const) {
+      const button = page.getByRole("button", { name, exact: true });
+      await button.click();
+      await expect.poll(() => button.innerText()).toBe("Copied");
+      const copied = await page.evaluate(() => (globalThis as any).navigator.clipboard.readText());
+      expect(copied).toBe(await page.locator(id).innerText());
+      expect(copied).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    }
+  });
+
+  it("links addresses and trades to the configured explorer", async () => {
+    const token = await page.locator("#address-token").innerText();
+    const link = page.getByRole("link", { name: "View on explorer (token address)" });
+    expect(await link.getAttribute("href")).toBe(`${EXPLORER}/address/${token}`);
+    expect(await link.getAttribute("rel")).toContain("noopener");
+    const tx = page.locator("#trades tbody tr").first().locator("td").nth(6).getByRole("link");
+    expect(await tx.getAttribute("href")).toMatch(new RegExp(`^${EXPLORER}/tx/0x[0-9a-f]{64}$`));
+  });
+
+  it("shows trade times relative to now, with the absolute time as a title", async () => {
+    const time = page.locator("#trades tbody tr").first().locator("time");
+    expect(await time.innerText()).toMatch(/^(just now|\d+ s ago|\d+ min ago|\d+ h ago)$/);
+    expect(await time.getAttribute("title")).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+    expect(await page.locator("#trades thead th").first().innerText()).toBe("Time");
+  });
+
+  it("shows the socials as icons with names, and the share link", async () => {
+    const website = page.getByRole("link", { name: "Website", exact: true });
+    expect(await website.getAttribute("href")).toBe("https://example.org/project");
+    expect(await website.locator("svg").count()).toBe(1);
+    expect(await website.isVisible()).toBe(true);
+    const slug = (await stack.request(`/api/public/token/${await page.locator("#address-token").innerText()}`)).body
+      .token.slug as string;
+    expect(await page.locator(".share").innerText()).toContain(`/t/${slug}`);
+    await expectNoOverflow(page, "phone token page after copying");
+  });
+
+  it("the /t/{slug} share link leads to the Open Graph and Twitter card tags", async () => {
+    const token = await page.locator("#address-token").innerText();
+    const slug = (await stack.request(`/api/public/token/${token}`)).body.token.slug as string;
+    const res = await page.goto(`${origin}/t/${slug}`);
+    expect(res!.url()).toBe(`${origin}/token/${token}`);
+    const meta = (key: string) =>
+      page.locator(`meta[property="${key}"], meta[name="${key}"]`).first().getAttribute("content");
+    expect(await meta("og:title")).toBe("<script>alert(1)</script> (XSS)");
+    expect(await meta("og:url")).toMatch(new RegExp(`^https?://[^/]+/t/${slug}$`));
+    expect(await meta("og:image")).toMatch(/^https?:\/\/[^/]+\/media\/[0-9a-f]{32}\.png$/);
+    expect(await meta("og:description")).toMatch(/^Price .+ ETH, market cap .+ ETH\. <img src=x/);
+    expect(await meta("twitter:card")).toBe("summary");
+    expect(await meta("twitter:title")).toBe("<script>alert(1)</script> (XSS)");
+    // Tag values are attributes, escaped: the hostile name adds no element to the head.
+    expect(await page.locator("head script").count()).toBe(0);
+  });
+
+  it("remembers the chart resolution across a reload", async () => {
+    await page.goto(tokenUrl);
+    await page.getByRole("button", { name: "15m", exact: true }).click();
+    await chartSettled(page);
+    await page.reload();
+    await expect
+      .poll(() => page.getByRole("button", { name: "15m", exact: true }).getAttribute("aria-pressed"))
+      .toBe("true");
+    expect(await page.getByRole("button", { name: "1h", exact: true }).getAttribute("aria-pressed")).toBe("false");
+    await chartSettled(page);
+    expect(await page.locator("#chart-status").innerText()).toBe("");
+    // Another token page opens at the same resolution.
+    await page.goto(quietTokenUrl);
+    await expect
+      .poll(() => page.getByRole("button", { name: "15m", exact: true }).getAttribute("aria-pressed"))
+      .toBe("true");
+  });
+});
+
+describe("home page: trending, about to graduate, new, search", () => {
+  it("lists the tokens in their sections and finds one by search", async () => {
+    const context = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
+    const page = await context.newPage();
+    await page.goto(`${origin}/`);
+    for (const heading of ["Trending", "About to graduate", "New launches"])
+      expect(await page.getByRole("heading", { name: heading, exact: true }).isVisible()).toBe(true);
+    // The launched token was traded in the last 24 h; neither token has graduated.
+    expect(await page.locator("#trending").innerText()).toContain("<script>alert(1)</script> (XSS)");
+    expect(await page.locator("#graduating").innerText()).toContain(`${LONG_NAME} (LONG)`);
+    expect(await page.locator("#newest").innerText()).toMatch(/\d+\.\d{2} % to graduation/);
+    expect(await page.getByRole("link", { name: "Launch your own token" }).getAttribute("href")).toBe("/launch");
+
+    await page.getByRole("searchbox", { name: "Search tokens" }).fill("LONG");
+    await page.getByRole("button", { name: "Search" }).click();
+    await page.waitForURL(`${origin}/?q=LONG`);
+    expect(await page.getByRole("heading", { name: "Results for “LONG”" }).isVisible()).toBe(true);
+    expect(await page.locator("#results").innerText()).toContain(`${LONG_NAME} (LONG)`);
+    await expectNoOverflow(page, "phone home with search results");
+    await expectAccessible(page, "phone home with search results");
+    await screenshot(page, "home-search");
+    await page
+      .locator("#results")
+      .getByRole("link", { name: `${LONG_NAME} (LONG)` })
+      .click();
+    await page.waitForURL(quietTokenUrl);
+
+    await page.goto(`${origin}/?q=${encodeURIComponent("no such token zz")}`);
+    expect(await page.locator("#no-results").innerText()).toMatch(/^No token matches “no such token zz”\./);
+    expect(await page.locator("#no-results a").getAttribute("href")).toBe("/launch");
+    await page.goto(`${origin}/?q=${"x".repeat(80)}`);
+    expect(await page.locator("main").innerText()).toContain("Search for at most 64 characters.");
+    await expectNoOverflow(page, "phone home with a refused search");
+    await context.close();
+  });
+});
+
+describe("wallet chip: address, network, balance, wrong network, disconnect, several wallets", () => {
+  it("shows the wrong network with a switch button, then the network and balance, and disconnects", async () => {
+    const behaviour = newBehaviour(3);
+    const context = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
+    const page = await walletPage(context, behaviour);
+    await page.goto(`${origin}/launch`);
+    await page.getByRole("button", { name: "Connect wallet" }).click();
+    await page.waitForSelector("#status:has-text('Connected.')");
+    const chip = page.getByRole("group", { name: "Connected wallet" });
+    const address = stack.wallet(3).account.address;
+    await expect.poll(() => chip.innerText()).toContain("Wrong network");
+    expect(await chip.innerText()).toContain(`${address.slice(0, 6)}…${address.slice(-4)}`);
+    const switchButton = chip.getByRole("button", { name: "Switch to evmchain" });
+    expect(await switchButton.isVisible()).toBe(true);
+    await expectNoOverflow(page, "phone launch page, wallet on the wrong network");
+    await expectAccessible(page, "phone launch page, wallet on the wrong network");
+    await switchButton.tap();
+    // The wallet did not know the network: it was added, then switched to.
+    await expect.poll(() => chip.innerText()).not.toContain("Wrong network");
+    expect(behaviour.chainId).toBe("0x1237");
+    expect(behaviour.calls.map((c) => c.method)).toEqual(
+      expect.arrayContaining(["wallet_addEthereumChain", "wallet_switchEthereumChain"]),
+    );
+    const balance = formatAmount(await stack.publicClient.getBalance({ address }), 18, 4);
+    expect(await chip.innerText()).toMatch(new RegExp(`evmchain\\s+${balance.replace(/[.,]/g, "\\$&")} ETH`));
+    expect(await switchButton.isHidden()).toBe(true);
+    await expectNoOverflow(page, "phone launch page, wallet connected");
+    await expectAccessible(page, "phone launch page, wallet connected");
+    await screenshot(page, "launch-connected");
+
+    await chip.getByRole("button", { name: "Disconnect" }).tap();
+    await expect.poll(() => page.locator("#status").innerText()).toBe("Disconnected. Connect a wallet to launch.");
+    expect(await chip.count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Connect wallet" }).isVisible()).toBe(true);
+    expect(await page.locator("#launch").isDisabled()).toBe(true);
+    // The session forgot the wallet too.
+    const session = (await page.evaluate(async () => (await fetch("/api/evm/evmchain/session")).json())) as {
+      wallet: string | null;
+    };
+    expect(session.wallet).toBeNull();
+    await context.close();
+  });
+
+  it("offers every wallet announced by EIP-6963 and uses the one chosen", async () => {
+    const behaviour = newBehaviour(2);
+    const context = await browser.newContext();
+    const page = await walletPage(context, behaviour);
+    await page.addInitScript(() => {
+      const g = globalThis as any;
+      g.__used = [];
+      const wallet = (name: string, uuid: string) => ({
+        info: {
+          uuid,
+          name,
+          icon: "data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg'/>",
+          rdns: `test.${uuid}`,
+        },
+        provider: {
+          async request({ method, params }: { method: string; params?: unknown[] }) {
+            g.__used.push(name);
+            return g.ethereum.request({ method, params });
+          },
+        },
+      });
+      const wallets = [wallet("Alpha Wallet", "a1"), wallet("Beta Wallet", "b2")];
+      const announce = () => {
+        for (const w of wallets)
+          g.dispatchEvent(new g.CustomEvent("eip6963:announceProvider", { detail: Object.freeze(w) }));
+      };
+      g.addEventListener("eip6963:requestProvider", announce);
+      announce();
+    });
+    await page.goto(`${origin}/launch`);
+    await page.getByRole("button", { name: "Connect wallet" }).click();
+    await expect.poll(() => page.locator("#wallet-choices").innerText()).toMatch(/Choose a wallet:/);
+    expect(await page.getByRole("button", { name: "Alpha Wallet" }).isVisible()).toBe(true);
+    await expectAccessible(page, "wallet choice");
+    await page.getByRole("button", { name: "Beta Wallet" }).click();
+    await page.waitForSelector("#status:has-text('Connected.')");
+    const used = (await page.evaluate(() => (globalThis as any).__used)) as string[];
+    expect(used.length).toBeGreaterThan(0);
+    expect(new Set(used)).toEqual(new Set(["Beta Wallet"]));
+    await context.close();
+  });
+});
+
+describe("dark mode (prefers-color-scheme: dark): every page readable, accessible, no overflow", () => {
+  for (const [size, viewport] of [
+    ["phone", PHONE],
+    ["desktop", DESKTOP],
+  ] as const) {
+    it(`${size}: home, launch, token pages, error page`, async () => {
+      const context = await browser.newContext({
+        viewport,
+        colorScheme: "dark",
+        hasTouch: size === "phone",
+        isMobile: size === "phone",
+      });
+      const page = await context.newPage();
+      for (const [name, url] of [
+        ["home-dark", `${origin}/`],
+        ["launch-dark", `${origin}/launch`],
+        ["token-dark", tokenUrl],
+        ["token-no-trades-dark", quietTokenUrl],
+        ["not-found-dark", `${origin}/token/0x0000000000000000000000000000000000000001`],
+      ] as const) {
+        await page.goto(url);
+        if (name.startsWith("token")) await chartSettled(page);
+        // The page itself is dark (the stylesheet's dark scheme applies).
+        const background = await page.evaluate(
+          () => (globalThis as any).getComputedStyle((globalThis as any).document.body).backgroundColor,
+        );
+        expect(background, name).toBe("rgb(15, 20, 25)");
+        await expectNoOverflow(page, `${size} ${name}`);
+        await expectAccessible(page, `${size} ${name}`);
+        if (name === "launch-dark") await expectInputBordersVisible(page);
+        if (name === "token-dark") {
+          // The chart follows: its background is the dark card colour, its candle the dark green.
+          const shot = await page.locator("#chart").screenshot();
+          expect((await findPixels(shot, [0x17, 0x1c, 0x23], 0.6)).count).toBeGreaterThan(5000);
+          expect((await findPixels(shot, [0xff, 0xff, 0xff], 0.6)).count).toBeLessThan(50);
+        }
+        await screenshot(page, name);
+      }
+      await context.close();
+    });
+  }
 });

@@ -6,3 +6,12 @@ export function compactNumberText(value: string | number): string;
 export function shortHex(hex: string): string;
 export function percentToBps(text: string): number | null;
 export function bpsToPercent(bps: number): string;
+export function relativeTime(timestampSec: number, nowSec: number): string;
+export function utcTime(timestampSec: number): string;
+export function changeText(bps: number | null | undefined): string;
+export function timeTickLabel(timeSec: number, tickMarkType: number): string;
+export function explorerLink(
+  explorerBaseUrl: string | null | undefined,
+  kind: "address" | "tx",
+  value: string,
+): string | null;

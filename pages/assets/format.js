@@ -124,3 +124,89 @@ export function bpsToPercent(bps) {
     .replace(/0+$/, "");
   return fraction ? `${whole}.${fraction}` : String(whole);
 }
+
+/**
+ * How long ago a moment was, in words for a trades table: "just now", "42 s ago", "2 min ago",
+ * "5 h ago", "3 d ago". A moment in the future (a clock skew between browser and chain) reads
+ * "just now".
+ * @param {number} timestampSec - unix seconds of the moment
+ * @param {number} nowSec - unix seconds of now
+ * @returns {string}
+ * @example relativeTime(1000, 1125) // "2 min ago"
+ */
+export function relativeTime(timestampSec, nowSec) {
+  const ago = Math.floor(nowSec - timestampSec);
+  if (ago < 5) return "just now";
+  if (ago < 60) return `${ago} s ago`;
+  if (ago < 3600) return `${Math.floor(ago / 60)} min ago`;
+  if (ago < 86_400) return `${Math.floor(ago / 3600)} h ago`;
+  return `${Math.floor(ago / 86_400)} d ago`;
+}
+
+/**
+ * A moment as an absolute UTC time, for a title next to a relative one.
+ * @param {number} timestampSec - unix seconds
+ * @returns {string}
+ * @example utcTime(1764148211) // "2025-11-26 09:10:11 UTC"
+ */
+export function utcTime(timestampSec) {
+  return `${new Date(timestampSec * 1000).toISOString().replace("T", " ").slice(0, 19)} UTC`;
+}
+
+/**
+ * A 24 h price change in basis points as a signed percentage with two decimals; "—" when there is
+ * no price 24 h ago to compare with (`null`).
+ * @param {number | null} bps - price_change_24h_bps (10000 = +100 %)
+ * @returns {string}
+ * @example changeText(1234) // "+12.34 %"
+ * @example changeText(-50) // "-0.50 %"
+ */
+export function changeText(bps) {
+  if (bps === null || bps === undefined) return "—";
+  const sign = bps > 0 ? "+" : bps < 0 ? "-" : "";
+  const abs = Math.abs(bps);
+  return `${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, "0")} %`;
+}
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/**
+ * A label for the chart's time axis, short enough never to be cut (UTC): the year ("2026"), the
+ * month ("Nov"), the day ("26 Nov"), the time ("09:10") or the time with seconds ("09:10:11"),
+ * by lightweight-charts' `TickMarkType` (0 year, 1 month, 2 day of month, 3 time, 4 time with
+ * seconds).
+ * @param {number} timeSec - unix seconds of the tick
+ * @param {number} tickMarkType - lightweight-charts TickMarkType
+ * @returns {string}
+ * @example timeTickLabel(1764148211, 2) // "26 Nov"
+ */
+export function timeTickLabel(timeSec, tickMarkType) {
+  const d = new Date(timeSec * 1000);
+  const two = (n) => String(n).padStart(2, "0");
+  switch (tickMarkType) {
+    case 0:
+      return String(d.getUTCFullYear());
+    case 1:
+      return MONTHS[d.getUTCMonth()];
+    case 2:
+      return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
+    case 4:
+      return `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`;
+    default:
+      return `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}`;
+  }
+}
+
+/**
+ * An explorer link for an address or a transaction (the `/address/…` and `/tx/…` paths Etherscan
+ * and Blockscout share), or null when no explorer is configured (`BLOCK_EXPLORER_URL`).
+ * @param {string | null | undefined} explorerBaseUrl - the explorer's base URL
+ * @param {"address" | "tx"} kind
+ * @param {string} value - a 0x address or transaction hash
+ * @returns {string | null}
+ * @example explorerLink("https://scan.example/", "tx", "0xab") // "https://scan.example/tx/0xab"
+ */
+export function explorerLink(explorerBaseUrl, kind, value) {
+  if (!explorerBaseUrl) return null;
+  return `${explorerBaseUrl.replace(/\/+$/, "")}/${kind}/${value}`;
+}

@@ -2,17 +2,20 @@
 // form -> (logo upload) -> build -> review (total ETH, expected tokens, predicted address) ->
 // switch chain -> send the built transaction unchanged -> verify until redirect_ready -> token page.
 import { parseEther } from "/assets/vendor/viem/parseEther.js";
-import { formatAmount, percentToBps, bpsToPercent, unitsToDecimal } from "/assets/format.js";
+import { formatAmount, percentToBps, bpsToPercent, shortHex, unitsToDecimal } from "/assets/format.js";
 import {
   api,
   connectWallet,
   csrfToken,
+  disconnectWallet,
   ensureChain,
+  needsWalletChoice,
   plainMessage,
   sendTransaction,
   signIn,
   sleep,
 } from "/assets/wallet.js";
+import { chooseWalletFrom, mountWalletChip } from "/assets/walletChip.js";
 
 const form = document.getElementById("launch-form");
 const launchButton = document.getElementById("launch");
@@ -30,6 +33,8 @@ const FORM_FIELD = { first_buy_wei: "first_buy_eth", slippage_bps: "slippage_pct
 
 let account = null;
 let apiKey = null;
+/** The wallet chip while connected (address, network, balance, Disconnect); null otherwise. */
+let chip = null;
 
 function setStatus(text, kind = "info") {
   statusLine.textContent = text;
@@ -101,16 +106,19 @@ function wordsOnly(text) {
 }
 
 connectButton.addEventListener("click", async () => {
-  setStatus("Waiting for your wallet…");
   try {
+    if (needsWalletChoice()) {
+      setStatus("Several wallets are installed: choose the one to connect.");
+      await chooseWalletFrom(document.getElementById("wallet-choices"));
+    }
+    setStatus("Waiting for your wallet…");
     account = await connectWallet();
-    accountLabel.textContent = account;
+    accountLabel.textContent = shortHex(account);
     setStatus(
       "Sign the message in your wallet to sign in (it also creates this browser's API key, which stays in this browser). Signing costs nothing.",
     );
     apiKey = await signIn(account);
-    connectButton.textContent = "Connected";
-    connectButton.disabled = true;
+    showConnected();
     launchButton.disabled = false;
     setStatus("Connected. Fill in the form and press Launch.");
   } catch (err) {
@@ -121,6 +129,34 @@ connectButton.addEventListener("click", async () => {
     fail(err);
   }
 });
+
+/** Replaces the Connect button with the wallet chip of the signed-in account. */
+function showConnected() {
+  connectButton.hidden = true;
+  chip = mountWalletChip(accountLabel, {
+    account,
+    onDisconnect: disconnect,
+    onError: (message) => setStatus(message, "error"),
+  });
+}
+
+/** Disconnect (or the wallet changed accounts): the session forgets the wallet, the page too. */
+async function disconnect(message = "Disconnected. Connect a wallet to launch.") {
+  chip?.unmount();
+  chip = null;
+  account = null;
+  apiKey = null;
+  review.hidden = true;
+  launchButton.disabled = true;
+  connectButton.hidden = false;
+  try {
+    await disconnectWallet();
+    setStatus(message);
+  } catch (err) {
+    setStatus(`Disconnected in this page; the service could not be told: ${plainMessage(err)}`, "error");
+  }
+  connectButton.focus();
+}
 
 // Live counters: the length is shown as it is typed; nothing is cut.
 for (const [field, max] of Object.entries(LIMITS)) {
@@ -246,6 +282,7 @@ form.addEventListener("submit", async (event) => {
     );
     setStatus(`Switch your wallet to the ${status.chain_name} network if it asks.`);
     await ensureChain(built.transaction.chainId, status.wallet_add_ethereum_chain, status.chain_name);
+    chip?.refresh();
     setStatus("Confirm the launch transaction in your wallet.");
     const txHash = await sendTransaction(built.transaction);
     step(`Sent: ${txHash}`);

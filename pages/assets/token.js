@@ -1,9 +1,22 @@
 // The token page's live parts (docs/pages.md): the candle chart with its resolution switch and its
 // loading / empty / error states, trades that update live (polling the token's trades every 2 s,
-// with a visible notice while polls fail), and the creator's rewards with the claim transaction
-// sent through the wallet.
+// with a visible notice while polls fail, and relative times kept current), and the creator's
+// rewards with the claim transaction sent through the wallet. The chart takes its colours from the
+// page's CSS variables (light or dark scheme) and remembers the chosen resolution in localStorage.
 import { createChart, CandlestickSeries, HistogramSeries } from "/assets/vendor/lightweight-charts.mjs";
-import { compactNumberText, compactPrice, formatAmount, shortHex, unitsToDecimal } from "/assets/format.js";
+import {
+  changeText,
+  compactNumberText,
+  compactPrice,
+  explorerLink,
+  formatAmount,
+  relativeTime,
+  shortHex,
+  timeTickLabel,
+  unitsToDecimal,
+  utcTime,
+} from "/assets/format.js";
+import "/assets/copy.js";
 import {
   api,
   connectWallet,
@@ -18,28 +31,62 @@ import {
 const article = document.getElementById("token");
 const token = article.dataset.token;
 const creator = article.dataset.creator;
+const explorer = article.dataset.explorer || null;
 const POLL_MS = 2000;
-const BUY = "#1a7f4b";
-const SELL = "#b3261e";
+/** localStorage key of the chart resolution last chosen (on any token page). */
+const RESOLUTION_KEY = "evmchain:chart-resolution";
+
+// ---- colours: the page's CSS variables, so the chart follows the light or dark scheme --------
+const darkScheme = window.matchMedia("(prefers-color-scheme: dark)");
+/** The chart's colours, read from the stylesheet's custom properties for the current scheme. */
+function themeColours() {
+  const css = getComputedStyle(document.documentElement);
+  const v = (name) => css.getPropertyValue(name).trim();
+  return { buy: v("--buy"), sell: v("--sell"), background: v("--card"), text: v("--fg"), grid: v("--line") };
+}
+let theme = themeColours();
 
 // ---- chart -------------------------------------------------------------------------------
 const chartBox = document.getElementById("chart");
 const chartStatus = document.getElementById("chart-status");
 const chart = createChart(chartBox, {
   autoSize: true, // follows its box: no fixed width to overflow a phone, no axis label cut off
-  layout: { attributionLogo: false, background: { color: "#ffffff" }, textColor: "#1b1f24" },
-  localization: { priceFormatter: compactNumberText },
+  layout: { attributionLogo: false },
+  // Short UTC labels ("09:10", "26 Nov") are never cut; the crosshair shows the full UTC time.
+  localization: { priceFormatter: compactNumberText, timeFormatter: (timeSec) => utcTime(timeSec) },
   rightPriceScale: { scaleMargins: { top: 0.15, bottom: 0.1 } },
-  timeScale: { timeVisible: true, secondsVisible: false, maxBarSpacing: 40, rightOffset: 1, fixLeftEdge: false },
+  timeScale: {
+    timeVisible: true,
+    secondsVisible: false,
+    maxBarSpacing: 40,
+    rightOffset: 1,
+    fixLeftEdge: false,
+    tickMarkFormatter: (timeSec, tickMarkType) => timeTickLabel(timeSec, tickMarkType),
+  },
 });
 const candles = chart.addSeries(CandlestickSeries, {
-  upColor: BUY,
-  downColor: SELL,
-  borderUpColor: BUY,
-  borderDownColor: SELL,
-  wickUpColor: BUY,
-  wickDownColor: SELL,
   priceFormat: { type: "custom", formatter: compactNumberText, minMove: 1e-14 }, // 1/minMove must be an exact power of ten
+});
+/** Applies the current scheme's colours to the chart and its candles (volume bars: on the next load). */
+function applyChartTheme() {
+  theme = themeColours();
+  chart.applyOptions({
+    layout: { background: { color: theme.background }, textColor: theme.text },
+    grid: { vertLines: { color: theme.grid }, horzLines: { color: theme.grid } },
+  });
+  candles.applyOptions({
+    upColor: theme.buy,
+    downColor: theme.sell,
+    borderUpColor: theme.buy,
+    borderDownColor: theme.sell,
+    wickUpColor: theme.buy,
+    wickDownColor: theme.sell,
+  });
+}
+applyChartTheme();
+darkScheme.addEventListener("change", () => {
+  applyChartTheme();
+  loadCandles();
 });
 // Volume in its own pane (index 1) with its own scale: it never overlaps the candles and its value
 // is not drawn on the price axis.
@@ -50,7 +97,7 @@ const volume = chart.addSeries(
 );
 chart.panes()[0]?.setStretchFactor(3);
 chart.panes()[1]?.setStretchFactor(1);
-let resolution = chartBox.dataset.resolution || "1h";
+let resolution = rememberedResolution() ?? chartBox.dataset.resolution ?? "1h";
 let chartLoad = 0;
 
 /** Wei per whole token (decimal string) -> ETH per token as a chart number (display only). */
@@ -107,7 +154,7 @@ async function loadCandles() {
       body.candles.map((c, i) => ({
         time: c.bucket_start_sec,
         value: eth(c.volume_wei),
-        color: data[i].close >= data[i].open ? `${BUY}99` : `${SELL}99`,
+        color: data[i].close >= data[i].open ? `${theme.buy}99` : `${theme.sell}99`,
       })),
     );
     fitChart(data.length);
@@ -130,9 +177,33 @@ const resolutionButtons = document.querySelectorAll(".resolutions button");
 for (const button of resolutionButtons) {
   button.addEventListener("click", () => {
     resolution = button.dataset.resolution;
-    for (const other of resolutionButtons) other.setAttribute("aria-pressed", String(other === button));
+    rememberResolution(resolution);
+    markResolution();
     loadCandles();
   });
+}
+markResolution();
+
+// ---- the chosen resolution, remembered in this browser for every token page ---------------
+/** The resolution chosen on an earlier visit, if it is one of the page's buttons. */
+function rememberedResolution() {
+  try {
+    const stored = window.localStorage.getItem(RESOLUTION_KEY);
+    return document.querySelector(`.resolutions button[data-resolution="${CSS.escape(stored ?? "")}"]`) ? stored : null;
+  } catch {
+    return null; // storage disabled: the default resolution
+  }
+}
+function rememberResolution(value) {
+  try {
+    window.localStorage.setItem(RESOLUTION_KEY, value);
+  } catch {
+    // storage disabled or full: the choice lasts for this page only
+  }
+}
+/** Marks the current resolution's button pressed (aria-pressed), the others not. */
+function markResolution() {
+  for (const b of resolutionButtons) b.setAttribute("aria-pressed", String(b.dataset.resolution === resolution));
 }
 
 // ---- live trades -------------------------------------------------------------------------
@@ -146,7 +217,7 @@ function tradeRow(t) {
   row.dataset.tradeId = t.id;
   row.className = t.side;
   const cells = [
-    new Date(t.timestamp_sec * 1000).toISOString().replace("T", " ").slice(0, 19),
+    "",
     t.side,
     formatAmount(t.token_amount, 18, 2),
     formatAmount(t.eth_amount_wei, 18, 6),
@@ -159,9 +230,36 @@ function tradeRow(t) {
     cell.textContent = text; // text, never HTML
     row.append(cell);
   }
+  row.children[0].append(tradeTime(t.timestamp_sec));
   row.children[5].title = t.trader;
   row.children[6].title = t.tx_hash;
+  const txLink = explorerLink(explorer, "tx", t.tx_hash);
+  if (txLink) {
+    const a = document.createElement("a");
+    a.href = txLink;
+    a.rel = "noopener noreferrer";
+    a.target = "_blank";
+    a.textContent = row.children[6].textContent;
+    row.children[6].replaceChildren(a);
+  }
   return row;
+}
+
+/** A trade's time as the server renders it: "2 min ago", the UTC time in its title and datetime. */
+function tradeTime(timestampSec) {
+  const time = document.createElement("time");
+  time.dateTime = new Date(timestampSec * 1000).toISOString();
+  time.title = utcTime(timestampSec);
+  time.textContent = relativeTime(timestampSec, Date.now() / 1000);
+  return time;
+}
+
+/** Keeps "… ago" current between new trades. */
+function refreshRelativeTimes() {
+  const nowSec = Date.now() / 1000;
+  for (const time of tbody.querySelectorAll("time[datetime]")) {
+    time.textContent = relativeTime(Date.parse(time.dateTime) / 1000, nowSec);
+  }
 }
 
 /** Updates the market figures from the token record (same fields the server rendered). */
@@ -175,7 +273,11 @@ async function refreshStats() {
   set("stat-volume", `${formatAmount(t.volume_wei, 18, 4)} ETH`);
   set("stat-liquidity", `${formatAmount(t.liquidity.total_value_wei, 18, 4)} ETH`);
   set("stat-trades", `${t.trade_count} (${t.buy_count} buys, ${t.sell_count} sells)`);
-  set("stat-graduation", t.graduated ? "graduated" : `${(t.graduation_progress_bps / 100).toFixed(2)} %`);
+  set("stat-graduation", t.graduated ? "Graduated" : `${(t.graduation_progress_bps / 100).toFixed(2)} % to graduation`);
+  document.getElementById("stat-graduation-bar").value = t.graduated ? 10000 : t.graduation_progress_bps;
+  const change = document.getElementById("stat-change-24h");
+  change.textContent = changeText(t.price_change_24h_bps);
+  change.className = `change${!t.price_change_24h_bps ? "" : t.price_change_24h_bps > 0 ? " up" : " down"}`;
 }
 
 async function refreshTrades() {
@@ -192,6 +294,7 @@ async function refreshTrades() {
       loadCandles(); // the chart failed earlier: try again now that the service answers
     }
     lastTradesOk = new Date();
+    refreshRelativeTimes();
     if (tradesStatus.textContent) {
       tradesStatus.textContent = "";
       tradesStatus.dataset.kind = "ok";

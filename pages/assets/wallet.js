@@ -38,12 +38,57 @@ function inEth(text) {
   return text.replace(/\s*\((\d+) wei\)/g, "").replace(/\b(\d+) wei\b/g, (_, wei) => `${unitsToDecimal(wei)} ETH`);
 }
 
-/** The injected EIP-1193 provider; throws a plain error when there is none. */
+// ---- wallet discovery (EIP-6963) --------------------------------------------------------------
+// Installed wallets announce themselves with `eip6963:announceProvider` (each with its own EIP-1193
+// provider, name and icon) in answer to `eip6963:requestProvider`. The page offers them all when
+// there are several; without any announcement, the single injected `window.ethereum` is used as
+// before.
+
+/** uuid -> { info: { uuid, name, icon, rdns }, provider } of every wallet that announced itself. */
+const announced = new Map();
+let chosen = null;
+
+window.addEventListener("eip6963:announceProvider", (event) => {
+  const detail = event.detail;
+  if (!detail?.info?.uuid || typeof detail.provider?.request !== "function") return;
+  announced.set(detail.info.uuid, Object.freeze({ info: detail.info, provider: detail.provider }));
+});
+window.dispatchEvent(new Event("eip6963:requestProvider"));
+
+/**
+ * The wallets that announced themselves (EIP-6963), in the order they did.
+ * @returns {{ info: { uuid: string, name: string, icon: string, rdns: string }, provider: object }[]}
+ */
+export function discoveredWallets() {
+  return [...announced.values()];
+}
+
+/** Uses the announced wallet `uuid` for every later request (until {@link forgetWallet}). */
+export function chooseWallet(uuid) {
+  const wallet = announced.get(uuid);
+  if (!wallet) throw new Error("That wallet is no longer available. Reload the page and try again.");
+  chosen = wallet;
+}
+
+/** Forgets the chosen wallet (the next connect offers the choice again). */
+export function forgetWallet() {
+  chosen = null;
+}
+
+/** Whether the user has to pick a wallet first: several announced and none chosen yet. */
+export function needsWalletChoice() {
+  return chosen === null && announced.size > 1;
+}
+
+/**
+ * The wallet's EIP-1193 provider: the chosen announced wallet, else the injected `window.ethereum`,
+ * else the only announced wallet; throws a plain error when there is none.
+ */
 export function provider() {
-  if (!window.ethereum || typeof window.ethereum.request !== "function") {
-    throw new Error("No browser wallet found. Install an Ethereum wallet extension and reload this page.");
-  }
-  return window.ethereum;
+  if (chosen) return chosen.provider;
+  if (window.ethereum && typeof window.ethereum.request === "function") return window.ethereum;
+  if (announced.size === 1) return [...announced.values()][0].provider;
+  throw new Error("No browser wallet found. Install an Ethereum wallet extension and reload this page.");
 }
 
 /** Asks the wallet for an account (eth_requestAccounts); returns the first, checksummed as given. */
@@ -165,6 +210,36 @@ export async function waitForReceipt(hash, timeoutMs = 120000) {
     }
     if (Date.now() > deadline) throw new Error(`The transaction was not mined within ${timeoutMs / 1000} s.`);
     await sleep(1000);
+  }
+}
+
+/**
+ * What the wallet chip shows: the wallet's current chain id (hex) and the account's balance in wei
+ * (eth_getBalance through the wallet's provider, read on whatever network the wallet is on).
+ * @returns {Promise<{ chainId: string, balanceWei: bigint }>}
+ */
+export async function walletSnapshot(account) {
+  const chainId = await provider().request({ method: "eth_chainId" });
+  const balance = await provider().request({ method: "eth_getBalance", params: [account, "latest"] });
+  return { chainId: String(chainId).toLowerCase(), balanceWei: BigInt(balance) };
+}
+
+/**
+ * Disconnects this page from the wallet: the session forgets the wallet it signed in with
+ * (`POST /api/evm/evmchain/sign-out`), the wallet is asked to drop this site's account permission
+ * (EIP-2255 `wallet_revokePermissions`, where supported; a refusal changes nothing), and the chosen
+ * wallet is forgotten. The browser's API key stays in localStorage (it is revoked from the API).
+ */
+export async function disconnectWallet() {
+  try {
+    await api("/api/evm/evmchain/sign-out", { method: "POST", csrfToken: await csrfToken(), body: {} });
+  } finally {
+    try {
+      await provider().request({ method: "wallet_revokePermissions", params: [{ eth_accounts: {} }] });
+    } catch {
+      // optional: many wallets have no such method; the page forgets the account either way
+    }
+    forgetWallet();
   }
 }
 
