@@ -165,6 +165,8 @@ export const trade = onchainTable(
      * without a reference pool. The USD columns below are converted at it (null with it).
      */
     ethUsdSqrtPriceX96: t.bigint(),
+    /** That ETH/USD as 10^-18 USD per ETH (the value of 10^18 wei), floored. */
+    ethPriceUsdE18: t.bigint(),
     ethAmountUsdE18: t.bigint(),
     priceUsdE18: t.bigint(),
     marketCapUsdE18: t.bigint(),

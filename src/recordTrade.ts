@@ -92,6 +92,7 @@ export async function recordTrade(
     timestampSec: swap.timestampSec,
     txHash: swap.txHash,
     ethUsdSqrtPriceX96: ref?.sqrtPriceX96 ?? null,
+    ethPriceUsdE18: usd(10n ** 18n),
     ethAmountUsdE18,
     priceUsdE18,
     marketCapUsdE18: usd(mcapWei),

@@ -54,6 +54,7 @@ describe("swapEvent", () => {
     timestampSec: 1_700_000_000n,
     txHash: "0xaa",
     ethUsdSqrtPriceX96: null,
+    ethPriceUsdE18: null,
     ethAmountUsdE18: null,
     priceUsdE18: null,
     marketCapUsdE18: null,
