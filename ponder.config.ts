@@ -1,7 +1,8 @@
 /**
  * Ponder configuration: one chain, the accepted launch factories, the pools they create
- * (discovered with `factory()` from `TokenLaunched`) and the fee locker. Addresses come from
- * `config/deployment.ts` (devnet manifest or production environment).
+ * (discovered with `factory()` from `TokenLaunched`), the fee locker and, when configured
+ * (`ETH_USD_POOL`, or the devnet manifest's `ethUsdPool`), the ETH/USD reference pool. Addresses
+ * come from `config/deployment.ts` (devnet manifest or production environment).
  */
 import { createConfig, factory } from "ponder";
 import { getAbiItem } from "viem";
@@ -17,6 +18,16 @@ const env = loadEnv();
 const deployment = loadDeployment();
 const startBlock = deployment.startBlock;
 const isProduction = Boolean(env.LAUNCH_FACTORY_ADDRESS);
+
+/** The ETH/USD reference pool: one address, not a factory (src/EthUsdPool.ts). */
+const ethUsdPoolContract = (address: `0x${string}`) => ({
+  EthUsdPool: { abi: uniswapV3PoolAbi, chain: "evmchain" as const, address, startBlock },
+});
+// Without a reference pool the contract is absent at run time (src/EthUsdPool.ts registers its
+// handlers only when configured); the type keeps it so the handlers type-check either way.
+const ethUsdPool = (deployment.ethUsdPool ? ethUsdPoolContract(deployment.ethUsdPool) : {}) as ReturnType<
+  typeof ethUsdPoolContract
+>;
 
 export default createConfig({
   database: env.DATABASE_URL
@@ -61,5 +72,6 @@ export default createConfig({
       address: deployment.contracts.feeLocker,
       startBlock,
     },
+    ...ethUsdPool,
   },
 });

@@ -4,7 +4,9 @@
  * Conventions: addresses and hashes are stored lowercase (checksummed only when served); amounts
  * are bigint base units (token units or wei, the unit is in the column name); times are unix
  * seconds; prices are wei per one whole token, floored, derived from sqrtPriceX96
- * (`src/domain/price.ts`).
+ * (`src/domain/price.ts`). USD amounts (`*UsdE18`) are integers of 10^-18 USD, floored, converted
+ * at the ETH/USD of the reference pool in force (`src/domain/usd.ts`); null where no ETH/USD was
+ * known.
  */
 import { index, onchainEnum, onchainTable, primaryKey, sql } from "ponder";
 
@@ -73,6 +75,8 @@ export const token = onchainTable(
     creatorFeesToken: t.bigint().notNull(),
     protocolFeesWei: t.bigint().notNull(),
     protocolFeesToken: t.bigint().notNull(),
+    /** All-time volume in 10^-18 USD: each trade's `ethAmountUsdE18` summed (trades without ETH/USD add 0). */
+    volumeUsdE18: t.bigint().notNull().default(0n),
   }),
   (table) => ({
     launchOrderIdx: index().on(table.launchBlockNumber, table.launchLogIndex),
@@ -155,6 +159,17 @@ export const trade = onchainTable(
     txIndex: t.integer().notNull(),
     timestampSec: t.bigint().notNull(),
     txHash: t.hex().notNull(),
+    /**
+     * ETH/USD in force at this trade: the reference pool's sqrtPriceX96 of its last Initialize or
+     * Swap at or before the trade's (block, log index) (`eth_usd`); null before the first one or
+     * without a reference pool. The USD columns below are converted at it (null with it).
+     */
+    ethUsdSqrtPriceX96: t.bigint(),
+    /** That ETH/USD as 10^-18 USD per ETH (the value of 10^18 wei), floored. */
+    ethPriceUsdE18: t.bigint(),
+    ethAmountUsdE18: t.bigint(),
+    priceUsdE18: t.bigint(),
+    marketCapUsdE18: t.bigint(),
   }),
   (table) => ({
     timeIdx: index().on(table.timestampSec),
@@ -177,11 +192,35 @@ export const candle = onchainTable(
     volumeToken: t.bigint().notNull(),
     volumeWei: t.bigint().notNull(),
     tradeCount: t.integer().notNull(),
+    // USD OHLCV over the bucket's trades that had an ETH/USD, each converted at its own
+    // (`trade.priceUsdE18`, `trade.ethAmountUsdE18`); null when none had.
+    openUsdE18: t.bigint(),
+    highUsdE18: t.bigint(),
+    lowUsdE18: t.bigint(),
+    closeUsdE18: t.bigint(),
+    volumeUsdE18: t.bigint(),
   }),
   (table) => ({
     pk: primaryKey({ columns: [table.token, table.resolution, table.bucketStartSec] }),
   }),
 );
+
+/**
+ * The ETH/USD reference pool (`ETH_USD_POOL`, one row): its orientation, read once from the chain
+ * when its first log is indexed, and the price in force after the newest indexed Initialize or
+ * Swap (or its slot0 just before the start block, for a pool initialised earlier).
+ */
+export const ethUsd = onchainTable("eth_usd", (t) => ({
+  pool: t.hex().primaryKey(),
+  wethIsToken0: t.boolean().notNull(),
+  stablecoin: t.hex().notNull(),
+  stablecoinDecimals: t.integer().notNull(),
+  sqrtPriceX96: t.bigint().notNull(),
+  /** Chain position of the log that set the price (log index -1: slot0 read before the start block). */
+  blockNumber: t.bigint().notNull(),
+  logIndex: t.integer().notNull(),
+  timestampSec: t.bigint().notNull(),
+}));
 
 /** One `FeesCollected` of a position locked by an accepted launch. */
 export const feeClaim = onchainTable(

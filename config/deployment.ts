@@ -8,8 +8,10 @@
  * `UNISWAP_V3_FACTORY_ADDRESS`, `NONFUNGIBLE_POSITION_MANAGER_ADDRESS`, `SWAP_ROUTER_ADDRESS`,
  * `QUOTER_V2_ADDRESS`, `PROTOCOL_FEE_RECIPIENT`, optional `ACCEPTED_FACTORIES` (comma-separated;
  * default: the launch factory), `MINIMUM_POOL_LIQUIDITY_WEI` and `START_TICK` (informational; the
- * API reads the live values from the factory). See `.env.example`.
- * Devnet: `DEPLOYMENT_MANIFEST` (default `.devnet/manifest.json`), written by `npm start`.
+ * API reads the live values from the factory), optional `ETH_USD_POOL` (the WETH/stablecoin Uniswap
+ * V3 pool ETH/USD is read from; unset: no USD figures). See `.env.example`.
+ * Devnet: `DEPLOYMENT_MANIFEST` (default `.devnet/manifest.json`), written by `npm start`; its
+ * `ethUsdPool` is the devnet's reference pool (`ETH_USD_POOL`, when set, overrides it).
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -35,7 +37,11 @@ export const deploymentSchema = z.object({
     quoterV2: address,
     launchFactory: address,
     feeLocker: address,
+    /** The devnet's stablecoin (manifest only; informational). */
+    stablecoin: address.optional(),
   }),
+  /** The WETH/stablecoin Uniswap V3 pool ETH/USD is read from; absent: every USD figure is null. */
+  ethUsdPool: address.optional(),
   launchFactory: z.object({
     minimumPoolLiquidityWei: z.string().regex(/^\d+$/),
     startTick: z.number().int(),
@@ -80,8 +86,13 @@ function fromManifest(env: NodeJS.ProcessEnv): unknown {
     );
   }
   const manifest = JSON.parse(text) as Record<string, unknown>;
-  // RPC_URL overrides the manifest's URL (e.g. a proxy in front of the devnet).
-  return env.RPC_URL ? { ...manifest, rpcUrl: env.RPC_URL } : manifest;
+  // RPC_URL overrides the manifest's URL (e.g. a proxy in front of the devnet), ETH_USD_POOL its
+  // reference pool.
+  return {
+    ...manifest,
+    ...(env.RPC_URL ? { rpcUrl: env.RPC_URL } : {}),
+    ...(env.ETH_USD_POOL ? { ethUsdPool: env.ETH_USD_POOL } : {}),
+  };
 }
 
 // Empty values mean unset (as in `.env.example`): `||`, not `??`, for every default below.
@@ -101,6 +112,7 @@ function fromEnvironment(env: NodeJS.ProcessEnv): unknown {
       launchFactory: factory,
       feeLocker: env.FEE_LOCKER_ADDRESS,
     },
+    ethUsdPool: env.ETH_USD_POOL || undefined,
     launchFactory: {
       minimumPoolLiquidityWei: env.MINIMUM_POOL_LIQUIDITY_WEI || "0",
       startTick: Number(env.START_TICK || 0),

@@ -132,6 +132,10 @@ export const ENV_SCHEMA = z.object({
   MINIMUM_POOL_LIQUIDITY_WEI: optional(wei),
   START_TICK: optional(int(-887272, 887272, "must be an integer tick from -887272 to 887272")),
   DEPLOYMENT_MANIFEST: optional(z.string()).default(".devnet/manifest.json"),
+  // ETH/USD reference: a WETH/stablecoin Uniswap V3 pool on the chain (config/deployment.ts;
+  // docs/public.md "USD values"). Unset: every *_usd field is null. On the devnet the manifest's
+  // `ethUsdPool` applies unless this is set.
+  ETH_USD_POOL: optional(address),
   // Databases
   DATABASE_URL: optional(url(["postgres:", "postgresql:"], "a postgres:// or postgresql:// connection URL")),
   DATABASE_SCHEMA: optional(pgIdentifier(45)).default("evmchain"),

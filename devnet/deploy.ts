@@ -1,6 +1,7 @@
 /**
  * Deploys the whole launch stack on a devnet: WETH9, Uniswap V3 (factory, position manager, swap
- * router, QuoterV2) from the npm artifacts, then our FeeLocker and LaunchFactory.
+ * router, QuoterV2) from the npm artifacts, then our FeeLocker and LaunchFactory, then the ETH/USD
+ * reference (a devnet stablecoin and a WETH/stablecoin pool, `devnet/ethUsd.ts`).
  */
 import {
   getAddress,
@@ -25,6 +26,7 @@ import { swapRouterAbi, swapRouterBytecode } from "../abis/SwapRouter.js";
 import { uniswapV3FactoryAbi, uniswapV3FactoryBytecode } from "../abis/UniswapV3Factory.js";
 import { weth9Abi, weth9Bytecode } from "../abis/WETH9.js";
 import { createDevnetClients, devAccount, type DevnetClients } from "./clients.js";
+import { deployEthUsdReference } from "./ethUsd.js";
 import type { DeploymentManifest } from "./manifest.js";
 
 /** Default ETH (wei) each launch puts into its full-range position: 0.001 ETH. */
@@ -49,6 +51,12 @@ export type DeployStackOptions = {
   minimumPoolLiquidityWei?: bigint;
   /** Multiple of 200; defaults to -196000. */
   startTick?: number;
+  /**
+   * Deploy the ETH/USD reference (a 6-decimal stablecoin and a WETH/stablecoin pool at 3,000 USD
+   * per ETH, `devnet/ethUsd.ts`) after the launch contracts; default true. false: a devnet
+   * without USD figures (no `ethUsdPool` in the manifest).
+   */
+  ethUsdReference?: boolean;
 };
 
 /** Thrown when a deployment transaction does not create a contract. */
@@ -120,6 +128,16 @@ export async function deployStack(opts: DeployStackOptions): Promise<DeploymentM
     startTick,
   ]);
 
+  // Deployed last, so the launch contracts keep their addresses with or without it.
+  const reference =
+    opts.ethUsdReference === false
+      ? undefined
+      : await deployEthUsdReference(clients.walletClient, clients.publicClient, {
+          weth: weth.address,
+          uniswapV3Factory: v3Factory.address,
+          nonfungiblePositionManager: positionManager.address,
+        });
+
   return {
     chainId,
     rpcUrl: opts.rpcUrl,
@@ -133,7 +151,9 @@ export async function deployStack(opts: DeployStackOptions): Promise<DeploymentM
       quoterV2: quoterV2.address,
       launchFactory: launchFactory.address,
       feeLocker: feeLocker.address,
+      ...(reference ? { stablecoin: reference.stablecoin } : {}),
     },
+    ...(reference ? { ethUsdPool: reference.pool } : {}),
     launchFactory: {
       minimumPoolLiquidityWei: minimumPoolLiquidityWei.toString(),
       startTick,

@@ -21,7 +21,11 @@ export type DeploymentManifest = {
     quoterV2: Address;
     launchFactory: Address;
     feeLocker: Address;
+    /** The devnet stablecoin (6 decimals) of the ETH/USD reference pool; absent without one. */
+    stablecoin?: Address;
   };
+  /** The WETH/stablecoin Uniswap V3 pool ETH/USD is read from (`ETH_USD_POOL`); absent: no USD figures. */
+  ethUsdPool?: Address;
   launchFactory: {
     /** Wei, decimal string. */
     minimumPoolLiquidityWei: string;
@@ -65,7 +69,9 @@ export function normalizeManifest(m: DeploymentManifest): DeploymentManifest {
       quoterV2: getAddress(c.quoterV2),
       launchFactory: getAddress(c.launchFactory),
       feeLocker: getAddress(c.feeLocker),
+      ...(c.stablecoin ? { stablecoin: getAddress(c.stablecoin) } : {}),
     },
+    ...(m.ethUsdPool ? { ethUsdPool: getAddress(m.ethUsdPool) } : {}),
     launchFactory: {
       minimumPoolLiquidityWei: BigInt(m.launchFactory.minimumPoolLiquidityWei).toString(),
       startTick: m.launchFactory.startTick,

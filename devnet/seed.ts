@@ -7,6 +7,7 @@ import { erc20Abi, parseEther, type Address } from "viem";
 import { launchFactoryAbi } from "../abis/LaunchFactory.js";
 import { buyToken, collectFees, launchToken, sellToken } from "./actions.js";
 import { createDevnetClients, devAccount } from "./clients.js";
+import { tradeEthUsd } from "./ethUsd.js";
 import type { DeploymentManifest } from "./manifest.js";
 import { createRandom, type Random } from "./random.js";
 import { abortable, type SendOptions } from "./tx.js";
@@ -48,7 +49,29 @@ export type SeedDemoResult = {
   buys: number;
   sells: number;
   feeCollections: number;
+  /** Trades on the ETH/USD reference pool (0 without one). */
+  ethUsdTrades: number;
 };
+
+/** Every how many demo trades one ETH/USD reference trade is made (so the USD price moves). */
+const ETH_USD_TRADE_EVERY = 3;
+
+/**
+ * One random trade on the ETH/USD reference pool (a dev trader sells or buys 0.5–3 ETH), moving
+ * ETH/USD by roughly ±1–6 % (the devnet pool holds 100 WETH); nothing without a reference pool.
+ * @returns whether a trade was made
+ */
+async function randomEthUsdTrade(
+  manifest: DeploymentManifest,
+  random: Random,
+  opts: SendOptions = {},
+): Promise<boolean> {
+  if (!manifest.ethUsdPool || !manifest.contracts.stablecoin) return false;
+  const { walletClient, publicClient } = clientsFor(manifest, random.pick(TRADER_INDEXES));
+  const amountWei = parseEther("0.5") * BigInt(random.int(1, 6));
+  await tradeEthUsd(walletClient, publicClient, manifest, { sellEth: random.next() < 0.5, amountWei }, opts);
+  return true;
+}
 
 function clientsFor(manifest: DeploymentManifest, index: number) {
   return createDevnetClients(manifest.rpcUrl, manifest.chainId, devAccount(index));
@@ -94,7 +117,8 @@ async function randomTrade(
 
 /**
  * Seeds demo activity: three launches by dev accounts 1–3 (two with a first buy), random buys and
- * sells by dev accounts 4–8, and one fee collection of the first token's positions.
+ * sells by dev accounts 4–8 with a trade on the ETH/USD reference pool after every third of them
+ * (when the deployment has one), and one fee collection of the first token's positions.
  * Deterministic for a given seed on a fresh deployment.
  * @param manifest The deployment (a devnet with anvil's funded dev accounts).
  * @param opts Random seed, number of trades, abort signal.
@@ -121,8 +145,12 @@ export async function seedDemo(manifest: DeploymentManifest, opts: SeedDemoOptio
   }
   let buys = 0;
   let sells = 0;
+  let ethUsdTrades = 0;
   const tokenAddresses = tokens.map((t) => t.token);
   for (let i = 0; i < (opts.trades ?? 12); i++) {
+    // The reference price moves between token trades, so trades see different ETH/USD.
+    if (i % ETH_USD_TRADE_EVERY === 1 && (await randomEthUsdTrade(manifest, random, { signal: opts.signal })))
+      ethUsdTrades++;
     if ((await randomTrade(manifest, random, tokenAddresses, { signal: opts.signal })) === "buy") buys++;
     else sells++;
   }
@@ -130,7 +158,7 @@ export async function seedDemo(manifest: DeploymentManifest, opts: SeedDemoOptio
   await collectFees(collector.walletClient, collector.publicClient, manifest, tokens[0]!.positionIds, {
     signal: opts.signal,
   });
-  return { tokens, buys, sells, feeCollections: 1 };
+  return { tokens, buys, sells, feeCollections: 1, ethUsdTrades };
 }
 
 /** Options for `startRandomTrading`. */
@@ -149,7 +177,8 @@ export type RandomTradingOptions = {
 
 /**
  * Keeps making random buys and sells (dev accounts 4–8) of tokens launched by the manifest's
- * factory, one trade every `intervalMs`, until stopped. Tokens are re-read from `TokenLaunched`
+ * factory, and now and then a trade on the ETH/USD reference pool, one trade every `intervalMs`,
+ * until stopped. Tokens are re-read from `TokenLaunched`
  * logs before each trade, so new launches join in.
  *
  * Stopping never waits for the chain: `stop()` (or aborting `opts.signal`) aborts the in-flight
@@ -192,6 +221,9 @@ export function startRandomTrading(
           signal,
         );
         const tokens = logs.flatMap((l) => (l.args.token ? [l.args.token] : []));
+        // One loop turn in ETH_USD_TRADE_EVERY moves the reference pool instead.
+        if (random.int(1, ETH_USD_TRADE_EVERY) === 1 && (await randomEthUsdTrade(manifest, random, sendOptions)))
+          continue;
         if (tokens.length > 0) await randomTrade(manifest, random, tokens, sendOptions);
       } catch (error) {
         if (!signal.aborted) onError(error);

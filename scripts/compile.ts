@@ -32,6 +32,7 @@ const ownContracts = [
   { name: "FeeLocker", prefix: "feeLocker" },
   { name: "SwapBatcher", prefix: "swapBatcher" },
   { name: "OwnerWallet", prefix: "ownerWallet" },
+  { name: "DevStablecoin", prefix: "devStablecoin" },
 ] as const;
 
 /** Precompiled artifacts from npm packages: module name, export prefix, artifact path, whether to export bytecode. */

@@ -240,18 +240,20 @@ async function main() {
   lock.update({ rpcUrl: anvil.rpcUrl });
   step(`anvil on ${anvil.rpcUrl} (chain id 4663)`);
 
-  step("deploying WETH9, Uniswap V3, the fee locker and the launch factory");
+  step("deploying WETH9, Uniswap V3, the fee locker, the launch factory and the ETH/USD reference pool");
   const manifest = await deployStack({ rpcUrl: anvil.rpcUrl });
   const manifestPath = join(devnetDir, "manifest.json");
   writeManifest(manifestPath, manifest);
   lock.update({ manifestPath });
-  step(`deployed: launch factory ${manifest.contracts.launchFactory}, fee locker ${manifest.contracts.feeLocker}`);
+  step(
+    `deployed: launch factory ${manifest.contracts.launchFactory}, fee locker ${manifest.contracts.feeLocker}, ETH/USD pool ${manifest.ethUsdPool} (3,000 USD/ETH)`,
+  );
 
   if (!flags["no-seed"]) {
-    step("seeding demo activity (3 launches, 12 trades, 1 fee collection)");
+    step("seeding demo activity (3 launches, 12 trades, 4 ETH/USD trades, 1 fee collection)");
     const seeded = await seedDemo(manifest, { signal: lifetime.signal });
     step(
-      `seeded: ${seeded.tokens.map((t) => `${t.symbol} ${t.token}`).join(", ")}; ${seeded.buys} buys, ${seeded.sells} sells`,
+      `seeded: ${seeded.tokens.map((t) => `${t.symbol} ${t.token}`).join(", ")}; ${seeded.buys} buys, ${seeded.sells} sells, ${seeded.ethUsdTrades} ETH/USD trades`,
     );
   }
 

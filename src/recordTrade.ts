@@ -3,14 +3,23 @@
  * candle resolution, the token's running market state, and the ordered events (trade, big_buy,
  * graduation). Shared by the Swap handler and the launch handler (whose first buy precedes the
  * launch event inside the same transaction).
+ *
+ * USD: the trade is converted at the ETH/USD in force at its (block, log index) — the `eth_usd`
+ * row, i.e. the reference pool's last Initialize/Swap at or before it (src/EthUsdPool.ts); no
+ * row (no reference pool, or none of its prices indexed yet) leaves every USD column null.
  */
 import type { Context } from "ponder:registry";
-import { candle, event, token, trade } from "../ponder.schema";
+import { candle, ethUsd, event, token, trade } from "../ponder.schema";
+import { loadDeployment } from "../config/deployment";
 import type { MarketThresholds } from "../config/market";
 import { bucketStartSec, RESOLUTIONS } from "./domain/candles";
 import { eventId } from "./domain/events";
 import { marketCapWei, orientSwap, priceWeiPerToken } from "./domain/price";
 import { lower } from "./domain/hex";
+import { addOrNull, maxOrNull, minOrNull, weiToUsdE18 } from "./domain/usd";
+
+const ethUsdPool = loadDeployment().ethUsdPool;
+const referencePool = ethUsdPool ? lower(ethUsdPool) : undefined;
 
 type TokenRow = typeof token.$inferSelect;
 type Db = Context["db"];
@@ -56,6 +65,11 @@ export async function recordTrade(
   // Pool balances after the swap: the pool's signed deltas added to the tracked reserves.
   const reserveTokenAfter = tokenRow.reserveToken + (tokenRow.tokenIsToken0 ? swap.amount0 : swap.amount1);
   const reserveWeiAfter = tokenRow.reserveWei + (tokenRow.tokenIsToken0 ? swap.amount1 : swap.amount0);
+  // One primary-key read per trade, served from Ponder's in-memory cache; no RPC.
+  const ref = referencePool ? await db.find(ethUsd, { pool: referencePool }) : null;
+  const usd = (wei: bigint) => (ref ? weiToUsdE18(wei, ref.sqrtPriceX96, ref) : null);
+  const ethAmountUsdE18 = usd(ethAmountWei);
+  const priceUsdE18 = usd(priceWei);
 
   await db.insert(trade).values({
     id: `${swap.txHash}-${swap.logIndex}`,
@@ -77,6 +91,11 @@ export async function recordTrade(
     txIndex: swap.txIndex,
     timestampSec: swap.timestampSec,
     txHash: swap.txHash,
+    ethUsdSqrtPriceX96: ref?.sqrtPriceX96 ?? null,
+    ethPriceUsdE18: usd(10n ** 18n),
+    ethAmountUsdE18,
+    priceUsdE18,
+    marketCapUsdE18: usd(mcapWei),
   });
 
   for (const resolution of RESOLUTIONS) {
@@ -93,6 +112,11 @@ export async function recordTrade(
         volumeToken: tokenAmount,
         volumeWei: ethAmountWei,
         tradeCount: 1,
+        openUsdE18: priceUsdE18,
+        highUsdE18: priceUsdE18,
+        lowUsdE18: priceUsdE18,
+        closeUsdE18: priceUsdE18,
+        volumeUsdE18: ethAmountUsdE18,
       })
       .onConflictDoUpdate((row) => ({
         highWei: row.highWei > priceWei ? row.highWei : priceWei,
@@ -101,6 +125,12 @@ export async function recordTrade(
         volumeToken: row.volumeToken + tokenAmount,
         volumeWei: row.volumeWei + ethAmountWei,
         tradeCount: row.tradeCount + 1,
+        // USD over the trades that had an ETH/USD: the first of them opens, the last closes.
+        openUsdE18: row.openUsdE18 ?? priceUsdE18,
+        highUsdE18: maxOrNull(row.highUsdE18, priceUsdE18),
+        lowUsdE18: minOrNull(row.lowUsdE18, priceUsdE18),
+        closeUsdE18: priceUsdE18 ?? row.closeUsdE18,
+        volumeUsdE18: addOrNull(row.volumeUsdE18, ethAmountUsdE18),
       }));
   }
 
@@ -114,6 +144,7 @@ export async function recordTrade(
     reserveToken: reserveTokenAfter,
     volumeWei: row.volumeWei + ethAmountWei,
     volumeToken: row.volumeToken + tokenAmount,
+    volumeUsdE18: row.volumeUsdE18 + (ethAmountUsdE18 ?? 0n),
     tradeCount: row.tradeCount + 1,
     buyCount: row.buyCount + (side === "buy" ? 1 : 0),
     sellCount: row.sellCount + (side === "sell" ? 1 : 0),

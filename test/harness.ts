@@ -94,6 +94,8 @@ export async function startStack(options: {
    * has been `stalled` for `restartAfterSec` while the chain advances; `stack.restarts()` counts.
    */
   superviseIndexer?: { restartAfterSec: number };
+  /** Deploy the devnet's ETH/USD reference pool (default true); false: a stack without USD figures. */
+  ethUsdReference?: boolean;
 }): Promise<Stack> {
   const onPostgres = options.database === "postgres";
   const schema = onPostgres ? uniqueSchemaName(options.schema) : options.schema;
@@ -105,7 +107,7 @@ export async function startStack(options: {
   let database: DevnetDatabase | null = null;
   try {
     if (onPostgres) database = await createDevnetDatabase(options.schema);
-    const manifest = await deployStack({ rpcUrl: anvil.rpcUrl });
+    const manifest = await deployStack({ rpcUrl: anvil.rpcUrl, ethUsdReference: options.ethUsdReference });
     const manifestPath = join(dataDir, "manifest.json");
     writeManifest(manifestPath, manifest);
     // The offchain store: its own PGlite folder, or a unique schema in the test PostgreSQL.

@@ -9,13 +9,14 @@ import { RESOLUTION_SECONDS } from "../../src/domain/candles";
 import { sendOk } from "../json";
 import { candleWindow, type candlesQuery } from "./params";
 import { tokenCandles, type MarketDb } from "./queries";
-import { candleRecord } from "./records";
+import { candleRecord, candleUsdRecord } from "./records";
 import { udfHistoryResponse } from "./udfResponse";
 
 /**
  * Answers a candles request for a launched token: OHLCV buckets with trades in the window, oldest
  * first (`{ok, token, resolution, from_sec, to_sec, candles}`), or the TradingView UDF `/history`
- * shape with `format=udf`.
+ * shape with `format=udf`. `currency=usd`: `{…, currency: "usd", candles}` with `open_usd` … `volume_usd`
+ * (null in buckets without an ETH/USD), or UDF bars in USD (buckets without one left out).
  * @param address - the token (already known to exist)
  * @param query - the validated `candlesQuery` (resolution; `from`/`to` unix seconds, inclusive
  *   bounds on bucket start; `countback` = the last N buckets ending at `to`)
@@ -28,7 +29,7 @@ export async function candlesResponse(
   query: z.output<typeof candlesQuery>,
   nowSec: number,
 ): Promise<Response> {
-  const { resolution, from, to, format, fill, countback } = query;
+  const { resolution, from, to, format, fill, countback, currency } = query;
   const size = RESOLUTION_SECONDS[resolution];
   const toSec = to ?? nowSec;
   const window = candleWindow(
@@ -39,12 +40,12 @@ export async function candlesResponse(
   );
   const rows = await tokenCandles(db, address, resolution, window.fromSec, window.toSec);
   if (format === "udf")
-    return udfHistoryResponse(c, db, address, resolution, rows, window, fill === "1" || fill === "true", countback);
-  return sendOk(c, {
-    token: address,
-    resolution,
-    from_sec: Number(window.fromSec),
-    to_sec: Number(window.toSec),
-    candles: rows.map(candleRecord),
-  });
+    return udfHistoryResponse(c, db, address, resolution, rows, window, {
+      fill: fill === "1" || fill === "true",
+      countback,
+      currency,
+    });
+  const range = { token: address, resolution, from_sec: Number(window.fromSec), to_sec: Number(window.toSec) };
+  if (currency === "usd") return sendOk(c, { ...range, currency, candles: rows.map(candleUsdRecord) });
+  return sendOk(c, { ...range, candles: rows.map(candleRecord) });
 }

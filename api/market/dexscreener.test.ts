@@ -53,6 +53,11 @@ describe("swapEvent", () => {
     txIndex: 1,
     timestampSec: 1_700_000_000n,
     txHash: "0xaa",
+    ethUsdSqrtPriceX96: null,
+    ethPriceUsdE18: null,
+    ethAmountUsdE18: null,
+    priceUsdE18: null,
+    marketCapUsdE18: null,
   } as const;
 
   it("maps a buy with the token as token0: WETH (asset1) in, token (asset0) out", () => {

@@ -66,7 +66,8 @@ const unixSeconds = (name: string) =>
 /**
  * Candles query: `resolution` (required; ours or the UDF names 1, 5, 15, 60, 240, 1D/D; anything
  * else `invalid_resolution`), `from`/`to` (unix seconds, inclusive bucket starts), `format`
- * (`json` default, or `udf` for the TradingView UDF `/history` shape), `fill` (UDF only: 1 fills
+ * (`json` default, or `udf` for the TradingView UDF `/history` shape), `currency` (`eth` default,
+ * or `usd`: docs/public.md "USD values"), `fill` (UDF only: 1 fills
  * empty buckets), `countback` (UDF only, 1..1440: the last N buckets ending at `to`, overriding
  * `from`). Malformed values are `invalid_request` with the messages of {@link CANDLE_MESSAGES}.
  */
@@ -88,6 +89,10 @@ export const candlesQuery = z.object({
   from: unixSeconds("from").optional(),
   to: unixSeconds("to").optional(),
   format: z.enum(["json", "udf"], { message: "format must be json or udf" }).default("json"),
+  currency: z.enum(["eth", "usd"], { message: "currency must be eth or usd" }).default("eth").meta({
+    description:
+      "eth (default): prices in wei per whole token, volume in wei; usd: prices and volume in USD, each trade converted at the ETH/USD in force at it (null without a reference price)",
+  }),
   fill: z.enum(["0", "1", "true", "false"], { message: "fill must be 0 or 1" }).default("0"),
   countback: z.coerce
     .number({ message: CANDLE_MESSAGES.countback })

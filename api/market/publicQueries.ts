@@ -24,13 +24,35 @@ export type Stats24h = {
   tradeCount: number;
   /** Price 24 h ago: the last trade at or before now − 24 h, else the launch price. */
   priceThenWei: bigint;
+  /** USD volume (10^-18 USD): each trade's value at its own block; trades without ETH/USD add 0. */
+  volumeUsdE18: bigint;
 };
+
+/** The current ETH/USD: the reference pool's newest indexed price and its orientation. */
+export type EthUsdNow = { sqrtPriceX96: bigint; wethIsToken0: boolean; stablecoinDecimals: number };
+
+/**
+ * The current ETH/USD (the `eth_usd` row the indexer keeps), or null without a reference pool or
+ * before its first price. One primary-table read of at most one row.
+ */
+export async function currentEthUsd(db: MarketDb): Promise<EthUsdNow | null> {
+  const e = schema.ethUsd;
+  const rows = await db
+    .select({ sqrtPriceX96: e.sqrtPriceX96, wethIsToken0: e.wethIsToken0, stablecoinDecimals: e.stablecoinDecimals })
+    .from(e)
+    .limit(1);
+  return rows[0] ?? null;
+}
 
 /**
  * A token row with its 24 h figures and the creator's stored metadata (confirmed launches only)
  * attached (what `tokenRecord` renders in full).
  */
-export type TokenWithStats = TokenRow & { stats24h?: Stats24h; storedMetadata?: StoredTokenMetadata };
+export type TokenWithStats = TokenRow & {
+  stats24h?: Stats24h;
+  storedMetadata?: StoredTokenMetadata;
+  ethUsd?: EthUsdNow | null;
+};
 
 function rowsOf(result: unknown): Record<string, unknown>[] {
   const r = result as { rows?: Record<string, unknown>[] };
@@ -52,8 +74,9 @@ export async function indexedHead(db: MarketDb): Promise<IndexedHead | null> {
 }
 
 /**
- * Attaches the 24 h figures and the creator metadata of confirmed launches (one store query,
- * `storedMetadataFor`; none outside a request scope) to token rows.
+ * Attaches the 24 h figures, the current ETH/USD ({@link currentEthUsd}) and the creator metadata
+ * of confirmed launches (one store query, `storedMetadataFor`; none outside a request scope) to
+ * token rows.
  *
  * The figures are those of docs/public.md (trades with timestamp > now − 86,400; the price after
  * the last trade at or before that cutoff), computed without reading a day of trades: the 1m
@@ -71,13 +94,14 @@ export async function withStats(db: MarketDb, rows: TokenRow[], nowSec: number):
   const edgeEnd = edgeStart + 60n; // buckets from here on hold only trades after the cutoff
   const c = schema.candle;
   const t = schema.trade;
-  const [stored, sums, edgeTrades] = await Promise.all([
+  const [stored, sums, edgeTrades, ethUsdNow] = await Promise.all([
     storedMetadataFor(addresses.map((a) => getAddress(a))),
     db
       .select({
         token: c.token,
         volumeWei: sql<string>`coalesce(sum(${c.volumeWei}), 0)::text`,
         volumeToken: sql<string>`coalesce(sum(${c.volumeToken}), 0)::text`,
+        volumeUsdE18: sql<string>`coalesce(sum(${c.volumeUsdE18}), 0)::text`,
         count: sql<string>`coalesce(sum(${c.tradeCount}), 0)::text`,
       })
       .from(c)
@@ -92,23 +116,31 @@ export async function withStats(db: MarketDb, rows: TokenRow[], nowSec: number):
         priceWei: t.priceWei,
         ethAmountWei: t.ethAmountWei,
         tokenAmount: t.tokenAmount,
+        ethAmountUsdE18: t.ethAmountUsdE18,
       })
       .from(t)
       .where(and(gte(t.timestampSec, edgeStart), lt(t.timestampSec, edgeEnd), inArray(t.token, addresses))),
+    currentEthUsd(db),
   ]);
   const totals = new Map(
     sums.map((r) => [
       r.token,
-      { volumeWei: BigInt(r.volumeWei), volumeToken: BigInt(r.volumeToken), tradeCount: Number(r.count) },
+      {
+        volumeWei: BigInt(r.volumeWei),
+        volumeToken: BigInt(r.volumeToken),
+        volumeUsdE18: BigInt(r.volumeUsdE18),
+        tradeCount: Number(r.count),
+      },
     ]),
   );
   const lastAtCutoff = new Map<string, { blockNumber: bigint; logIndex: number; priceWei: bigint }>();
   for (const trade of edgeTrades) {
     if (trade.timestampSec > cutoff) {
-      const sum = totals.get(trade.token) ?? { volumeWei: 0n, volumeToken: 0n, tradeCount: 0 };
+      const sum = totals.get(trade.token) ?? { volumeWei: 0n, volumeToken: 0n, volumeUsdE18: 0n, tradeCount: 0 };
       totals.set(trade.token, {
         volumeWei: sum.volumeWei + trade.ethAmountWei,
         volumeToken: sum.volumeToken + trade.tokenAmount,
+        volumeUsdE18: sum.volumeUsdE18 + (trade.ethAmountUsdE18 ?? 0n),
         tradeCount: sum.tradeCount + 1,
       });
     } else {
@@ -147,9 +179,11 @@ export async function withStats(db: MarketDb, rows: TokenRow[], nowSec: number):
     return {
       ...r,
       ...(meta ? { storedMetadata: meta } : {}),
+      ethUsd: ethUsdNow,
       stats24h: {
         volumeWei: total?.volumeWei ?? 0n,
         volumeToken: total?.volumeToken ?? 0n,
+        volumeUsdE18: total?.volumeUsdE18 ?? 0n,
         tradeCount: total?.tradeCount ?? 0,
         priceThenWei: thenBy.get(r.address) ?? r.launchPriceWei,
       },

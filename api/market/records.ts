@@ -7,11 +7,16 @@ import { getAddress } from "viem";
 import type { candle, token, trade } from "../../ponder.schema";
 import { loadMarketThresholds } from "../../config/market";
 import { graduationProgressBps, priceChangeBps } from "../../src/domain/market";
+import { formatUsd, formatUsdOrNull, weiToUsdE18 } from "../../src/domain/usd";
 import { resolveTokenMetadata, type StoredTokenMetadata } from "../launch/metadata";
-import type { Stats24h } from "./publicQueries";
+import type { EthUsdNow, Stats24h } from "./publicQueries";
 import { tokenUrl } from "../../src/domain/urls";
 
-type TokenRow = typeof token.$inferSelect & { stats24h?: Stats24h; storedMetadata?: StoredTokenMetadata };
+type TokenRow = typeof token.$inferSelect & {
+  stats24h?: Stats24h;
+  storedMetadata?: StoredTokenMetadata;
+  ethUsd?: EthUsdNow | null;
+};
 const thresholds = loadMarketThresholds();
 type TradeRow = typeof trade.$inferSelect;
 type CandleRow = typeof candle.$inferSelect;
@@ -20,12 +25,22 @@ type CandleRow = typeof candle.$inferSelect;
  * Token record: launch facts, market state after the latest indexed swap, 24 h figures, pool
  * liquidity, graduation progress, fee totals, metadata (the creator's stored metadata of a
  * confirmed launch, platform defaults for omitted fields) and page URL (docs/public.md "Token record").
- * @param row - a `token` row, with `stats24h` attached by `withStats` (24 h fields are null without)
+ *
+ * USD (docs/public.md "USD values"): `price_usd`, `market_cap_usd`, `liquidity.total_value_usd`
+ * and `graduation_threshold_usd` convert the wei figure at the current ETH/USD (`eth_price_usd`);
+ * `volume_usd` and `volume_24h_usd` sum each trade's value at its own block. All are decimal
+ * strings rounded down to 18 decimals, and all are null while no ETH/USD is known (no reference
+ * pool, or none of its prices indexed yet), never 0.
+ * @param row - a `token` row, with `stats24h` and `ethUsd` attached by `withStats` (24 h and USD
+ *   fields are null without)
  * @param publicBaseUrl - base URL of the service's pages (no trailing slash)
  */
 export function tokenRecord(row: TokenRow, publicBaseUrl: string) {
   const address = getAddress(row.address);
   const stats = row.stats24h;
+  const ref = row.ethUsd;
+  const usd = (wei: bigint) => (ref ? formatUsd(weiToUsdE18(wei, ref.sqrtPriceX96, ref)) : null);
+  const totalValueWei = row.reserveWei + (row.reserveToken * row.priceWei) / 10n ** BigInt(row.decimals);
   return {
     address,
     slug: row.slug,
@@ -54,6 +69,11 @@ export function tokenRecord(row: TokenRow, publicBaseUrl: string) {
     launch_price_wei: row.launchPriceWei,
     volume_wei: row.volumeWei,
     volume_token: row.volumeToken,
+    eth_price_usd: ref ? formatUsd(weiToUsdE18(10n ** 18n, ref.sqrtPriceX96, ref)) : null,
+    price_usd: usd(row.priceWei),
+    market_cap_usd: usd(row.marketCapWei),
+    volume_usd: ref ? formatUsd(row.volumeUsdE18) : null,
+    volume_24h_usd: ref && stats ? formatUsd(stats.volumeUsdE18) : null,
     volume_24h_wei: stats ? stats.volumeWei : null,
     volume_24h_token: stats ? stats.volumeToken : null,
     trade_count_24h: stats ? stats.tradeCount : null,
@@ -64,7 +84,9 @@ export function tokenRecord(row: TokenRow, publicBaseUrl: string) {
       reserve_wei: row.reserveWei,
       reserve_token: row.reserveToken,
       // Both sides valued in wei at the current price: reserve_wei + reserve_token × price / 10^decimals.
-      total_value_wei: row.reserveWei + (row.reserveToken * row.priceWei) / 10n ** BigInt(row.decimals),
+      total_value_wei: totalValueWei,
+      // total_value_wei at the current ETH/USD.
+      total_value_usd: usd(totalValueWei),
     },
     trade_count: row.tradeCount,
     buy_count: row.buyCount,
@@ -73,6 +95,7 @@ export function tokenRecord(row: TokenRow, publicBaseUrl: string) {
     graduated: row.graduatedAtSec !== null,
     graduated_at_sec: row.graduatedAtSec === null ? null : Number(row.graduatedAtSec),
     graduation_threshold_wei: thresholds.graduationMarketCapWei,
+    graduation_threshold_usd: usd(thresholds.graduationMarketCapWei),
     graduation_progress_bps:
       row.graduatedAtSec !== null ? 10_000 : graduationProgressBps(row.marketCapWei, thresholds.graduationMarketCapWei),
     creator_fees_wei: row.creatorFeesWei,
@@ -97,7 +120,12 @@ export function tokenMetadata(
   return resolveTokenMetadata(row, row.storedMetadata, publicBaseUrl);
 }
 
-/** Trade record: one Swap of the token's pool seen from the token's side. */
+/**
+ * Trade record: one Swap of the token's pool seen from the token's side. `eth_price_usd` is the
+ * ETH/USD in force at the trade (the reference pool's last price at or before its block and log
+ * index) and `eth_amount_usd`, `price_usd`, `market_cap_usd` the wei figures converted at it,
+ * rounded down to 18 decimals; all null when no ETH/USD was known then (docs/public.md "USD values").
+ */
 export function tradeRecord(row: TradeRow) {
   return {
     id: row.id,
@@ -110,6 +138,10 @@ export function tradeRecord(row: TradeRow) {
     eth_amount_wei: row.ethAmountWei,
     price_wei: row.priceWei,
     market_cap_wei: row.marketCapWei,
+    eth_price_usd: formatUsdOrNull(row.ethPriceUsdE18),
+    eth_amount_usd: formatUsdOrNull(row.ethAmountUsdE18),
+    price_usd: formatUsdOrNull(row.priceUsdE18),
+    market_cap_usd: formatUsdOrNull(row.marketCapUsdE18),
     sqrt_price_x96: row.sqrtPriceX96,
     tick: row.tick,
     block_number: Number(row.blockNumber),
@@ -129,6 +161,24 @@ export function candleRecord(row: CandleRow) {
     close_wei: row.closeWei,
     volume_token: row.volumeToken,
     volume_wei: row.volumeWei,
+    trade_count: row.tradeCount,
+  };
+}
+
+/**
+ * Candle record in USD (`currency=usd`): OHLC in USD per whole token and volume in USD, each
+ * trade converted at the ETH/USD in force at it; decimal strings rounded down to 18 decimals,
+ * null when no trade of the bucket had an ETH/USD (docs/public.md "USD values").
+ */
+export function candleUsdRecord(row: CandleRow) {
+  return {
+    bucket_start_sec: Number(row.bucketStartSec),
+    open_usd: formatUsdOrNull(row.openUsdE18),
+    high_usd: formatUsdOrNull(row.highUsdE18),
+    low_usd: formatUsdOrNull(row.lowUsdE18),
+    close_usd: formatUsdOrNull(row.closeUsdE18),
+    volume_token: row.volumeToken,
+    volume_usd: formatUsdOrNull(row.volumeUsdE18),
     trade_count: row.tradeCount,
   };
 }

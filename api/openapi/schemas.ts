@@ -18,6 +18,20 @@ export const uintString = z
   .string()
   .regex(/^[0-9]+$/)
   .meta({ description: "unsigned integer as a decimal string", example: "75000000000000000" });
+/**
+ * A USD amount (docs/public.md "USD values"): a non-negative decimal string, the exact value
+ * rounded down to 18 decimals, trailing zeros dropped; null when no ETH/USD is known (no reference
+ * pool configured, or before its first price), never "0" for unknown.
+ */
+export const usdString = z
+  .string()
+  .regex(/^[0-9]+(\.[0-9]{1,18})?$/)
+  .nullable()
+  .meta({
+    description:
+      "USD as a decimal string, rounded down to 18 decimals (trailing zeros dropped); null without an ETH/USD reference price",
+    example: "225.5",
+  });
 /** A signed integer as a decimal string. */
 export const intString = z.string().regex(/^-?[0-9]+$/);
 /** A 32-byte hash. */
@@ -82,12 +96,22 @@ export const tokenWire = z
     launch_price_wei: uintString,
     volume_wei: uintString,
     volume_token: uintString,
+    eth_price_usd: usdString.meta({ description: "current ETH/USD (the reference pool's newest indexed price)" }),
+    price_usd: usdString.meta({ description: "price_wei at the current ETH/USD" }),
+    market_cap_usd: usdString.meta({ description: "market_cap_wei at the current ETH/USD" }),
+    volume_usd: usdString.meta({ description: "all-time volume: each trade's value at its own block, summed" }),
+    volume_24h_usd: usdString.meta({ description: "24 h volume: each trade's value at its own block, summed" }),
     volume_24h_wei: uintString.nullable(),
     volume_24h_token: uintString.nullable(),
     trade_count_24h: z.number().int().nullable(),
     price_24h_ago_wei: uintString.nullable(),
     price_change_24h_bps: z.number().int().nullable(),
-    liquidity: z.object({ reserve_wei: uintString, reserve_token: uintString, total_value_wei: uintString }),
+    liquidity: z.object({
+      reserve_wei: uintString,
+      reserve_token: uintString,
+      total_value_wei: uintString,
+      total_value_usd: usdString.meta({ description: "total_value_wei at the current ETH/USD" }),
+    }),
     trade_count: z.number().int(),
     buy_count: z.number().int(),
     sell_count: z.number().int(),
@@ -95,6 +119,7 @@ export const tokenWire = z
     graduated: z.boolean(),
     graduated_at_sec: unixSec.nullable(),
     graduation_threshold_wei: uintString,
+    graduation_threshold_usd: usdString.meta({ description: "graduation_threshold_wei at the current ETH/USD" }),
     graduation_progress_bps: z.number().int().min(0).max(10_000),
     creator_fees_wei: uintString,
     creator_fees_token: uintString,
@@ -125,6 +150,12 @@ export const tradeWire = z
     eth_amount_wei: uintString,
     price_wei: uintString,
     market_cap_wei: uintString,
+    eth_price_usd: usdString.meta({
+      description: "ETH/USD in force at the trade: the reference pool's last price at or before its (block, log index)",
+    }),
+    eth_amount_usd: usdString.meta({ description: "eth_amount_wei at eth_price_usd (the trade's value at its block)" }),
+    price_usd: usdString.meta({ description: "price_wei at eth_price_usd" }),
+    market_cap_usd: usdString.meta({ description: "market_cap_wei at eth_price_usd" }),
     sqrt_price_x96: uintString,
     tick: z.number().int(),
     block_number: blockNumber,
@@ -147,6 +178,23 @@ export const candleWire = z
     trade_count: z.number().int().positive(),
   })
   .meta({ id: "Candle" });
+
+/** OHLCV candle in USD (`currency=usd`): each trade converted at the ETH/USD in force at it. */
+export const candleUsdWire = z
+  .object({
+    bucket_start_sec: unixSec,
+    open_usd: usdString,
+    high_usd: usdString,
+    low_usd: usdString,
+    close_usd: usdString,
+    volume_token: uintString,
+    volume_usd: usdString,
+    trade_count: z.number().int().positive(),
+  })
+  .meta({
+    id: "CandleUsd",
+    description: "USD per whole token and USD volume over the bucket's trades that had an ETH/USD (null when none had)",
+  });
 
 /** Events-feed record (docs/public.md "Events feed"). */
 export const eventWire = z
@@ -204,11 +252,15 @@ export const tokenPage = okBody({ tokens: z.array(tokenWire), next_cursor: curso
 /** Trade page of a list endpoint. */
 export const tradePage = okBody({ trades: z.array(tradeWire), next_cursor: cursor });
 
-/** Candles answer (`format=json`). */
-export const candlesBody = okBody({
+const candleRange = {
   token: addressWire,
   resolution: z.enum(["1m", "5m", "15m", "1h", "4h", "1d"]),
   from_sec: z.number().int(),
   to_sec: z.number().int(),
-  candles: z.array(candleWire),
-});
+};
+
+/** Candles answer (`format=json`): in wei (default) or, with `currency=usd`, in USD. */
+export const candlesBody = z.union([
+  okBody({ ...candleRange, candles: z.array(candleWire) }),
+  okBody({ ...candleRange, currency: z.literal("usd"), candles: z.array(candleUsdWire) }),
+]);

@@ -57,7 +57,8 @@ const searchQuery = z.object({
 });
 /**
  * `/history?symbol=&resolution=&from=&to=&countback=` (UDF): bars with `from <= t < to`;
- * `countback` (1..1,440) = that many bars ending before `to`, taking priority over `from`.
+ * `countback` (1..1,440) = that many bars ending before `to`, taking priority over `from`;
+ * `currency=usd`: bars in USD (docs/public.md "USD values").
  */
 const historyQuery = z.object({
   symbol: symbolParam,
@@ -65,6 +66,7 @@ const historyQuery = z.object({
   from: unixSeconds("from").optional(),
   to: unixSeconds("to"),
   countback: candlesQuery.shape.countback,
+  currency: candlesQuery.shape.currency,
 });
 
 const barsWire = z.union([
@@ -213,7 +215,7 @@ export function udfRoutes(deps: UdfDeps) {
         }),
         validate("query", historyQuery),
         async (c) => {
-          const { symbol, resolution, from, to, countback } = c.req.valid("query");
+          const { symbol, resolution, from, to, countback, currency } = c.req.valid("query");
           const row = await tokenFor(symbol);
           const size = RESOLUTION_SECONDS[resolution];
           // UDF's `to` is exclusive; ours inclusive. `to = 0` asks for nothing before the epoch.
@@ -226,7 +228,11 @@ export function udfRoutes(deps: UdfDeps) {
           const window = candleWindow(resolution, first, last, nowSec());
           const address = getAddress(row.address);
           const rows = await tokenCandles(deps.db, address, resolution, window.fromSec, window.toSec);
-          return udfHistoryResponse(c, deps.db, address, resolution, rows, window, false, countback);
+          return udfHistoryResponse(c, deps.db, address, resolution, rows, window, {
+            fill: false,
+            countback,
+            currency,
+          });
         },
       )
       .onError((err, c) => {
