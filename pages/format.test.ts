@@ -10,6 +10,7 @@ import {
   relativeTime,
   shortAddress,
   timeTickLabel,
+  usdText,
   utcTime,
 } from "./format";
 
@@ -111,5 +112,17 @@ describe("explorerLink", () => {
     expect(explorerLink("https://scan.example/base", "address", "0x12")).toBe("https://scan.example/base/address/0x12");
     expect(explorerLink(undefined, "tx", "0xab")).toBeNull();
     expect(explorerLink("", "address", "0x12")).toBeNull();
+  });
+});
+
+describe("usdText", () => {
+  it("writes dollars and cents from $1, the compact form below, and nothing without a value", () => {
+    expect(usdText("1234.5678")).toBe("$1,234.57");
+    expect(usdText("3000")).toBe("$3,000.00");
+    expect(usdText("0.5")).toBe("$0.5");
+    expect(usdText("0.000000003755028913")).toBe("$0.0₈3755");
+    expect(usdText(null)).toBeNull();
+    expect(usdText(undefined)).toBeNull();
+    expect(usdText("not a number")).toBeNull();
   });
 });

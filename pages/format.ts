@@ -15,5 +15,6 @@ export {
   shortHex as shortAddress,
   timeTickLabel,
   unitsToDecimal,
+  usdText,
   utcTime,
 } from "./assets/format.js";

@@ -131,6 +131,26 @@ describe("TokenPage details", () => {
     expect(html).toMatch(/<meta property="og:title" content="Coin&quot;&gt;&lt;img src=x&gt; \(COIN\)"\/>/);
   });
 
+  it("shows each figure's USD value under it, and no USD at all without an ETH/USD reference", () => {
+    const withUsd = render({
+      ...record({}),
+      eth_price_usd: "3000",
+      price_usd: "0.000011265086739",
+      market_cap_usd: "11265.086739",
+      volume_usd: "150.5",
+      volume_24h_usd: "0.25",
+      liquidity: { reserve_wei: "0", reserve_token: "0", total_value_wei: "0", total_value_usd: "6000" },
+    });
+    expect(withUsd).toMatch(/id="stat-price-usd">≈ \$0\.0₄1126</);
+    expect(withUsd).toContain('id="stat-mcap-usd">≈ $11,265.09<');
+    expect(withUsd).toContain('id="stat-volume-usd">≈ $150.50<');
+    expect(withUsd).toContain('id="stat-volume-24h-usd">≈ $0.25<');
+    expect(withUsd).toContain('id="stat-liquidity-usd">≈ $6,000.00<');
+    const withoutUsd = render(record({}));
+    expect(withoutUsd).not.toContain("-usd");
+    expect(withoutUsd).not.toContain("$0");
+  });
+
   it("shows socials as named icons and graduation as a progress bar", () => {
     const html = render(record({ telegram_url: "https://t.me/coin" }));
     expect(html).toMatch(/<a class="social" href="https:\/\/t.me\/coin"[^>]*><svg[^>]*aria-hidden="true"/);

@@ -9,7 +9,7 @@
  */
 import type { z } from "zod";
 import type { tokenWire, tradeWire } from "../api/openapi/schemas";
-import { compactPrice, formatAmount, shortAddress } from "./format";
+import { compactPrice, formatAmount, shortAddress, usdText } from "./format";
 import { Layout, type SocialCard } from "./layout";
 import { sameOriginPath, safeHttpUrl } from "./links";
 import { TradeWidget } from "./tradeWidget";
@@ -86,24 +86,41 @@ export function TokenPage({
         </section>
 
         <section class="stats" aria-label="Market">
-          {/* USD figures (price, market cap, volume) join these ETH figures as their own stats. */}
-          <Stat label="Price" value={`${compactPrice(token.price_wei)} ETH`} id="stat-price" />
+          {/* Each ETH figure carries its USD value below it when the service has an ETH/USD reference. */}
+          <Stat
+            label="Price"
+            value={`${compactPrice(token.price_wei)} ETH`}
+            usd={usdText(token.price_usd)}
+            id="stat-price"
+          />
           <div class="stat">
             <span class="label">24 h change</span>
             <span class="value">
               <Change bps={token.price_change_24h_bps} id="stat-change-24h" />
             </span>
           </div>
-          <Stat label="Market cap" value={`${formatAmount(token.market_cap_wei, 18, 4)} ETH`} id="stat-mcap" />
+          <Stat
+            label="Market cap"
+            value={`${formatAmount(token.market_cap_wei, 18, 4)} ETH`}
+            usd={usdText(token.market_cap_usd)}
+            id="stat-mcap"
+          />
           <Stat
             label="Volume 24 h"
             value={token.volume_24h_wei === null ? "—" : `${formatAmount(token.volume_24h_wei, 18, 4)} ETH`}
+            usd={usdText(token.volume_24h_usd)}
             id="stat-volume-24h"
           />
-          <Stat label="Volume (all)" value={`${formatAmount(token.volume_wei, 18, 4)} ETH`} id="stat-volume" />
+          <Stat
+            label="Volume (all)"
+            value={`${formatAmount(token.volume_wei, 18, 4)} ETH`}
+            usd={usdText(token.volume_usd)}
+            id="stat-volume"
+          />
           <Stat
             label="Liquidity"
             value={`${formatAmount(token.liquidity.total_value_wei, 18, 4)} ETH`}
+            usd={usdText(token.liquidity.total_value_usd)}
             id="stat-liquidity"
           />
           <Stat
@@ -243,13 +260,18 @@ export function TokenPage({
   );
 }
 
-function Stat({ label, value, id }: { label: string; value: string; id: string }) {
+function Stat({ label, value, id, usd }: { label: string; value: string; id: string; usd?: string | null }) {
   return (
     <div class="stat">
       <span class="label">{label}</span>
       <span class="value" id={id}>
         {value}
       </span>
+      {usd ? (
+        <span class="usd" id={`${id}-usd`}>
+          ≈ {usd}
+        </span>
+      ) : null}
     </div>
   );
 }

@@ -3,6 +3,7 @@ export function unitsToDecimal(amount: bigint | string, decimals?: number): stri
 export function formatAmount(amount: bigint | string, decimals?: number, maxFractionDigits?: number): string;
 export function compactPrice(priceWei: bigint | string): string;
 export function compactNumberText(value: string | number): string;
+export function usdText(usd: string | null | undefined): string | null;
 export function shortHex(hex: string): string;
 export function percentToBps(text: string): number | null;
 export function bpsToPercent(bps: number): string;

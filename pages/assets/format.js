@@ -54,6 +54,25 @@ export function compactPrice(priceWei) {
 }
 
 /**
+ * A USD figure served as a decimal string (docs/public.md "USD values") for display: dollars with
+ * cents from $1 up, the compact form of {@link compactNumberText} below it; null stays null (no
+ * ETH/USD reference: the page shows no USD figure rather than $0).
+ * @param {string | null | undefined} usd - decimal string, e.g. "1234.5678"
+ * @returns {string | null}
+ * @example usdText("1234.5678") // "$1,234.57"
+ * @example usdText("0.000000003755028913") // "$0.0₈3755"
+ * @example usdText(null) // null
+ */
+export function usdText(usd) {
+  if (usd === null || usd === undefined || usd === "") return null;
+  const value = Number(usd);
+  if (!Number.isFinite(value)) return null;
+  if (Math.abs(value) >= 1)
+    return `$${value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  return `$${compactNumberText(usd)}`;
+}
+
+/**
  * {@link compactPrice} for a decimal string or a number (the chart's axis works in numbers).
  * @param {string | number} value
  * @returns {string}

@@ -14,6 +14,7 @@ import {
   shortHex,
   timeTickLabel,
   unitsToDecimal,
+  usdText,
   utcTime,
 } from "/assets/format.js";
 import "/assets/copy.js";
@@ -272,6 +273,17 @@ async function refreshStats() {
   set("stat-volume-24h", t.volume_24h_wei === null ? "—" : `${formatAmount(t.volume_24h_wei, 18, 4)} ETH`);
   set("stat-volume", `${formatAmount(t.volume_wei, 18, 4)} ETH`);
   set("stat-liquidity", `${formatAmount(t.liquidity.total_value_wei, 18, 4)} ETH`);
+  // USD lines the server rendered follow the same record (a figure without USD has no line).
+  const setUsd = (id, usd) => {
+    const line = document.getElementById(`${id}-usd`);
+    const text = usdText(usd);
+    if (line && text) line.textContent = `≈ ${text}`;
+  };
+  setUsd("stat-price", t.price_usd);
+  setUsd("stat-mcap", t.market_cap_usd);
+  setUsd("stat-volume-24h", t.volume_24h_usd);
+  setUsd("stat-volume", t.volume_usd);
+  setUsd("stat-liquidity", t.liquidity.total_value_usd);
   set("stat-trades", `${t.trade_count} (${t.buy_count} buys, ${t.sell_count} sells)`);
   set("stat-graduation", t.graduated ? "Graduated" : `${(t.graduation_progress_bps / 100).toFixed(2)} % to graduation`);
   document.getElementById("stat-graduation-bar").value = t.graduated ? 10000 : t.graduation_progress_bps;
