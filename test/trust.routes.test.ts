@@ -20,6 +20,7 @@ import * as fx from "./fixtures/images";
 import type { MarketDb } from "../api/market/queries";
 import { scopeFor, SCOPE_TABLE } from "../api/middleware/auth";
 import { consumeCoinQuota } from "../api/middleware/rateLimit";
+import { LIMITS } from "../api/middleware/limits";
 import { INTENT_CREATOR_RULE } from "../api/openapi/launchDocs";
 import { deploymentSchema, type Deployment } from "../config/deployment";
 import { compileProxyTrust } from "../config/proxyTrust";
@@ -302,12 +303,13 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
         expect(Number(limited.headers.get("retry-after"))).toBeLessThanOrEqual(60);
         expect(limited.headers.get("ratelimit")).toMatch(/^limit=60, remaining=0, reset=\d+$/);
         expect(limited.body.request_id).toBeTruthy();
-        // Another key is unaffected; the open descriptor and health carry no rate headers.
+        // Another key is unaffected; the open descriptor counts against its own per-IP budget, not
+        // the key's.
         const fresh = await call("/api/v1/evmchain/tokens/0x123", { key: await newKey() });
         expect(fresh.status).toBe(400);
         const descriptor = await call("/api/v1");
         expect(descriptor.status).toBe(200);
-        expect(descriptor.headers.get("ratelimit")).toBeNull();
+        expect(descriptor.headers.get("ratelimit-policy")).toBe(`${LIMITS.openV1RequestsPerMinute};w=60`);
       } finally {
         if (second !== store) await second.close();
       }
