@@ -76,7 +76,7 @@ export const token = onchainTable(
     protocolFeesWei: t.bigint().notNull(),
     protocolFeesToken: t.bigint().notNull(),
     /** All-time volume in 10^-18 USD: each trade's `ethAmountUsdE18` summed (trades without ETH/USD add 0). */
-    volumeUsdE18: t.bigint().notNull().default(0n),
+    volumeUsdE18: t.bigint().notNull(),
   }),
   (table) => ({
     launchOrderIdx: index().on(table.launchBlockNumber, table.launchLogIndex),

@@ -134,6 +134,7 @@ ponder.on("LaunchFactory:TokenLaunched", async ({ event, context }) => {
     priceWei: startPriceWei,
     marketCapWei: marketCapWei(startPriceWei, args.totalSupply, TOKEN_DECIMALS),
     volumeWei: 0n,
+    volumeUsdE18: 0n,
     volumeToken: 0n,
     tradeCount: 0,
     buyCount: 0,

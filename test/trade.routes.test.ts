@@ -142,6 +142,7 @@ function tokenRow(event: Awaited<ReturnType<typeof launchToken>>["event"], block
     creatorFeesToken: zero,
     protocolFeesWei: zero,
     protocolFeesToken: zero,
+    volumeUsdE18: zero,
   };
 }
 
