@@ -323,7 +323,9 @@ describe("fault tolerance", () => {
     } finally {
       stopTrading.abort();
       await trader;
+      // Interval 0 leaves anvil mining nothing at all: switch automine back on for the next tests.
       await rpc("evm_setIntervalMining", [0]);
+      await rpc("evm_setAutomine", [true]);
     }
     await rpc("anvil_mine", ["0x1"]);
     await caughtUp(stack.service.url);
