@@ -187,6 +187,12 @@ describe.each(modes)("market data over HTTP equals the receipts ($database)", ({
           log_index: Number(t.id.split("-")[1]),
           timestamp_sec: Number(t.timestampSec),
           tx_hash: t.id.split("-")[0],
+          // The devnet has an ETH/USD reference pool: each trade carries its USD values, recomputed
+          // exactly from the reference pool's Swap logs in test/e2e.usd.test.ts.
+          eth_price_usd: expect.any(String),
+          eth_amount_usd: expect.any(String),
+          price_usd: expect.any(String),
+          market_cap_usd: expect.any(String),
         })),
       );
     }
