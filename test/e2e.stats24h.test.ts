@@ -78,7 +78,7 @@ describe.skipIf(!available)("24 h figures from candles", () => {
     expect(row).toBeDefined();
     const trades = (
       await pool.query(
-        `select timestamp_sec::bigint as ts, block_number, log_index, price_wei::text, eth_amount_wei::text, token_amount::text from trade where token = $1 order by block_number, log_index`,
+        `select timestamp_sec::bigint as ts, block_number, log_index, price_wei::text, eth_amount_wei::text, token_amount::text, eth_amount_usd_e_18::text as eth_amount_usd_e18 from trade where token = $1 order by block_number, log_index`,
         [row!.address],
       )
     ).rows;
@@ -95,6 +95,11 @@ describe.skipIf(!available)("24 h figures from candles", () => {
         volumeToken: after.reduce((s, t) => s + BigInt(t.token_amount), 0n),
         tradeCount: after.length,
         priceThenWei: atOrBefore.length > 0 ? BigInt(atOrBefore.at(-1)!.price_wei) : row!.launchPriceWei,
+        // Each trade's USD value at its own block (10^-18 USD) summed; a trade without one counts 0.
+        volumeUsdE18: after.reduce(
+          (s, t) => s + (t.eth_amount_usd_e18 === null ? 0n : BigInt(t.eth_amount_usd_e18)),
+          0n,
+        ),
       });
     }
     // The record served over HTTP uses the same figures (now = wall clock: every trade is recent).
