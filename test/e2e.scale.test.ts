@@ -105,7 +105,13 @@ describe("backfill past the factory child-address threshold, among foreign V3 po
     const ourBlocks = new Set(
       await blocksWithLogs(
         publicClient,
-        [...manifest.acceptedFactories, manifest.contracts.feeLocker, ...ours.pools],
+        [
+          ...manifest.acceptedFactories,
+          manifest.contracts.feeLocker,
+          ...ours.pools,
+          // The ETH/USD reference pool is indexed too (one address).
+          ...(manifest.ethUsdPool ? [manifest.ethUsdPool] : []),
+        ],
         start,
         historyEnd,
       ),
