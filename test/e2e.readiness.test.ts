@@ -181,7 +181,11 @@ describe("GET /api/v1/ready on a chain with history", () => {
       expect(typeof a.body.reason).toBe("string");
     }
     const behindWithBlock = behind.filter((a) => a.body.indexed_block !== null);
-    for (const a of behindWithBlock) expect(a.body.lag_blocks).toBeGreaterThan(0);
+    // A chain-head read that timed out on a loaded machine leaves the lag unknown (null): degraded, not a lag of 0.
+    for (const a of behindWithBlock) {
+      if (a.body.chain_head_block === null) expect(a.body.lag_blocks).toBeNull();
+      else expect(a.body.lag_blocks).toBeGreaterThan(0);
+    }
     const ready = answers.at(-1)!;
     expect(ready.body).toMatchObject({
       ok: true,
