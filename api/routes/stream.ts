@@ -113,6 +113,34 @@ export function streamRoutes(deps: StreamDeps) {
     });
   };
 
+  /** One stream route: its OpenAPI description plus the shared validation and `open`. */
+  const streamRoute = (kind: StreamKind, pendingDefault: boolean, summary: string, description: string, data: string) =>
+    [
+      documented({
+        tag: "public",
+        summary,
+        description: `${description} ${FRAMES}`,
+        content: { "text/event-stream": data },
+        headers: [
+          {
+            name: "Last-Event-ID",
+            required: false,
+            description: "resume after this id (sent by EventSource on reconnect); wins over `since_id`",
+          },
+        ],
+        errors: [
+          "invalid_request",
+          "invalid_address",
+          "invalid_cursor",
+          "token_not_found",
+          "too_many_streams",
+          "not_indexed_yet",
+        ],
+      }),
+      validate("query", streamQuery),
+      (c: Context) => open(c, kind, pendingDefault, streamQuery.parse(c.req.query())),
+    ] as const;
+
   return (
     new Hono()
       /**
@@ -124,29 +152,13 @@ export function streamRoutes(deps: StreamDeps) {
        */
       .get(
         "/trades",
-        documented({
-          tag: "public",
-          summary: "Trades as Server-Sent Events (all tokens, or one), resumable with Last-Event-ID",
-          description: `Each data line is a trade record (as \`/api/public/trades/recent\`) plus \`event_id\` and \`confirmed\`. \`include_pending\` defaults to 1 here. ${FRAMES}`,
-          content: { "text/event-stream": "Server-Sent Events; data is JSON (trade record + event_id, confirmed)" },
-          headers: [
-            {
-              name: "Last-Event-ID",
-              required: false,
-              description: "resume after this id (sent by EventSource on reconnect); wins over `since_id`",
-            },
-          ],
-          errors: [
-            "invalid_request",
-            "invalid_address",
-            "invalid_cursor",
-            "token_not_found",
-            "too_many_streams",
-            "not_indexed_yet",
-          ],
-        }),
-        validate("query", streamQuery),
-        (c) => open(c, "trades", true, c.req.valid("query")),
+        ...streamRoute(
+          "trades",
+          true,
+          "Trades as Server-Sent Events (all tokens, or one), resumable with Last-Event-ID",
+          "Each data line is a trade record (as `/api/public/trades/recent`) plus `event_id` and `confirmed`. `include_pending` defaults to 1 here.",
+          "Server-Sent Events; data is JSON (trade record + event_id, confirmed)",
+        ),
       )
       /**
        * GET /api/public/stream/events?token=&since_id=&include_pending= — the events feed as
@@ -155,29 +167,13 @@ export function streamRoutes(deps: StreamDeps) {
        */
       .get(
         "/events",
-        documented({
-          tag: "public",
-          summary: "The events feed as Server-Sent Events, resumable with Last-Event-ID",
-          description: `Each data line is an event record (as \`/api/public/events\`). \`include_pending\` defaults to 0, as the events feed. ${FRAMES}`,
-          content: { "text/event-stream": "Server-Sent Events; data is JSON (event record)" },
-          headers: [
-            {
-              name: "Last-Event-ID",
-              required: false,
-              description: "resume after this id (sent by EventSource on reconnect); wins over `since_id`",
-            },
-          ],
-          errors: [
-            "invalid_request",
-            "invalid_address",
-            "invalid_cursor",
-            "token_not_found",
-            "too_many_streams",
-            "not_indexed_yet",
-          ],
-        }),
-        validate("query", streamQuery),
-        (c) => open(c, "events", false, c.req.valid("query")),
+        ...streamRoute(
+          "events",
+          false,
+          "The events feed as Server-Sent Events, resumable with Last-Event-ID",
+          "Each data line is an event record (as `/api/public/events`). `include_pending` defaults to 0, as the events feed.",
+          "Server-Sent Events; data is JSON (event record)",
+        ),
       )
   );
 }
