@@ -8,6 +8,10 @@ import { resolver, uniqueSymbol } from "hono-openapi";
 import { getAddress, isAddress } from "viem";
 import { z } from "zod";
 import { ApiError, type ErrorCode } from "./errors";
+import { useServiceWording } from "./schemaWording";
+
+// Every failed check below is worded for clients, not in zod's own terms (api/schemaWording.ts).
+useServiceWording();
 
 /** A 20-byte hex address, checksummed (input case ignored). */
 export const addressParam = z

@@ -128,11 +128,19 @@ function checkShape(req: Req, res: Res, expectCode?: string) {
   if (b.ok !== false || typeof b.error !== "string" || typeof b.message !== "string")
     throw new Error(`not the error shape: ${where}`);
   if (!(b.error in CATALOGUE)) throw new Error(`error code not in the catalogue: ${where}`);
+  if (SCHEMA_LIBRARY_WORDING.test(b.message)) throw new Error(`the schema library's wording, not ours: ${where}`);
   if (CATALOGUE[b.error]!.status !== res.status)
     throw new Error(`status differs from the catalogue's (${CATALOGUE[b.error]!.status}): ${where}`);
   if (!/^application\/json/.test(res.contentType)) throw new Error(`error without a JSON content type: ${where}`);
   if (expectCode && b.error !== expectCode) throw new Error(`expected ${expectCode}: ${where}`);
 }
+
+/**
+ * zod's own English messages ("Too big: expected string to have <=400 characters", "Invalid option:
+ * expected one of …"): every message must be the service's plain wording instead (docs/errors).
+ */
+const SCHEMA_LIBRARY_WORDING =
+  /Invalid (input|option|string|number|key|element|value)\b|Too (big|small):|Unrecognized key/;
 
 // ---------- generators ----------
 const u = encodeURIComponent;

@@ -9,6 +9,19 @@ import { limitParam } from "../validation";
 import { UDF_RESOLUTIONS } from "./udf";
 
 /**
+ * An opaque paging cursor as this service issues it (`next_cursor`): at most 400 characters, else
+ * 400 `invalid_cursor` "cursor is not one this endpoint issued" (the decoder of each list checks
+ * the rest). Optional: absent means the first page.
+ */
+export const issuedCursorParam = z
+  .string()
+  .refine((v) => v.length <= 400, {
+    message: "cursor is not one this endpoint issued",
+    params: { code: "invalid_cursor" },
+  })
+  .optional();
+
+/**
  * Key-surface trade pages: `limit` (default 50, max 200), `cursor` (the previous page's
  * `next_cursor`, as on the public trade lists; anything else is `invalid_cursor`) and
  * `before_timestamp` (unix seconds: only trades whose block time is strictly earlier, the
@@ -16,13 +29,7 @@ import { UDF_RESOLUTIONS } from "./udf";
  */
 export const tradePageQuery = z.object({
   limit: limitParam(50, 200),
-  cursor: z
-    .string()
-    .refine((v) => v.length <= 400, {
-      message: "cursor is not one this endpoint issued",
-      params: { code: "invalid_cursor" },
-    })
-    .optional(),
+  cursor: issuedCursorParam,
   before_timestamp: z.coerce
     .number({ message: "before_timestamp must be unix seconds (a non-negative integer)" })
     .int("before_timestamp must be unix seconds (a non-negative integer)")

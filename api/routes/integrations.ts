@@ -6,6 +6,7 @@
 import { Hono } from "hono";
 import { getAbiItem, getAddress, toEventSelector, toEventSignature } from "viem";
 import { z } from "zod";
+import { issuedCursorParam } from "../market/params";
 import { launchFactoryAbi } from "../../abis/LaunchFactory";
 import type { Deployment } from "../../config/deployment";
 import { loadPublicConfig } from "../../config/public";
@@ -33,7 +34,7 @@ export const LAUNCH_SORTS = ["new", "old", "market_cap", "volume", "trades"] as 
 const launchesQuery = z.object({
   sort: z.enum(LAUNCH_SORTS, { message: `sort must be one of ${LAUNCH_SORTS.join(", ")}` }).default("new"),
   limit: limitParam(50, 200),
-  cursor: z.string().max(400).optional(),
+  cursor: issuedCursorParam,
 });
 const addressQuery = z.object({ address: addressParam });
 const orderIdQuery = z.object({

@@ -26,7 +26,7 @@ import { eventRecord } from "../market/publicRecords";
 import { SEARCH_TIERS, searchTokens } from "../market/search";
 import { tokenRecord, tradeRecord } from "../market/records";
 import { limitParam, validate } from "../validation";
-import { candlesQuery } from "../market/params";
+import { candlesQuery, issuedCursorParam } from "../market/params";
 import { candlesResponse } from "../market/candlesResponse";
 import { documented } from "../openapi/describe";
 import {
@@ -43,8 +43,10 @@ import {
 /** What the public router reads. */
 export type PublicDeps = { db: MarketDb; publicBaseUrl: string; nowSec?: () => number };
 
-const tokenPath = z.object({ address_or_slug: z.string().min(1).max(100) });
-const cursorParam = z.string().max(400).optional();
+const tokenPath = z.object({
+  address_or_slug: z.string().min(1).max(100, "must be a token address or a slug of at most 100 characters"),
+});
+const cursorParam = issuedCursorParam;
 /** Token lists: `limit` default 20, max 100; `cursor` from the previous page's `next_cursor`. */
 const tokenListQuery = z.object({ limit: limitParam(20, 100), cursor: cursorParam });
 /** Trending: `limit` default 20, max 100 (a bounded set: tokens traded in the last 24 h). */

@@ -46,8 +46,8 @@ const symbolsQuery = z.object({ symbol: symbolParam });
 /** `/search?query=&type=&exchange=&limit=`: `limit` 1..100 (default 30). */
 const searchQuery = z.object({
   query: z.string().max(100, "query must be at most 100 characters").default(""),
-  type: z.string().max(40).optional(),
-  exchange: z.string().max(40).optional(),
+  type: z.string().max(40, "type must be at most 40 characters").optional(),
+  exchange: z.string().max(40, "exchange must be at most 40 characters").optional(),
   limit: z.coerce
     .number({ message: "limit must be an integer from 1 to 100" })
     .int("limit must be an integer from 1 to 100")
