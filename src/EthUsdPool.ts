@@ -11,11 +11,11 @@ import { ponder, type Context } from "ponder:registry";
 import { erc20Abi } from "viem";
 import { ethUsd } from "../ponder.schema";
 import { uniswapV3PoolAbi } from "../abis/UniswapV3Pool";
-import { loadDeployment } from "../config/deployment";
+import { indexerConfig } from "./indexerConfig";
 import { lower } from "./domain/hex";
 import { wethIsToken0Of } from "./domain/usd";
 
-const deployment = loadDeployment();
+const { deployment } = indexerConfig();
 
 type Orientation = { wethIsToken0: boolean; stablecoin: `0x${string}`; stablecoinDecimals: number };
 

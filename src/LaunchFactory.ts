@@ -19,8 +19,7 @@ import {
 } from "../ponder.schema";
 import { erc20Abi } from "viem";
 import { uniswapV3PoolAbi } from "../abis/UniswapV3Pool";
-import { loadDeployment } from "../config/deployment";
-import { loadMarketThresholds } from "../config/market";
+import { indexerConfig } from "./indexerConfig";
 import { eventId } from "./domain/events";
 import { isToken0, marketCapWei, priceWeiPerToken } from "./domain/price";
 import { assignSlug, slugBase } from "./domain/slug";
@@ -28,8 +27,7 @@ import { takePrelaunchLogs } from "./prelaunchLogs";
 import { recordTrade } from "./recordTrade";
 import { lower } from "./domain/hex";
 
-const deployment = loadDeployment();
-const thresholds = loadMarketThresholds();
+const { deployment, thresholds } = indexerConfig();
 const TOKEN_DECIMALS = 18; // LaunchToken is a fixed-supply OpenZeppelin ERC-20 with 18 decimals.
 
 type PrelaunchSwap = Extract<PrelaunchPoolLog, { kind: "Swap" }>;

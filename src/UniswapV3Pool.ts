@@ -4,12 +4,12 @@
  */
 import { ponder } from "ponder:registry";
 import { pool, token } from "../ponder.schema";
-import { loadMarketThresholds } from "../config/market";
+import { indexerConfig } from "./indexerConfig";
 import { recordPrelaunchLog } from "./prelaunchLogs";
 import { recordTrade } from "./recordTrade";
 import { lower } from "./domain/hex";
 
-const thresholds = loadMarketThresholds();
+const { thresholds } = indexerConfig();
 
 ponder.on("UniswapV3Pool:Swap", async ({ event, context }) => {
   const poolRow = await context.db.find(pool, { address: lower(event.log.address) });

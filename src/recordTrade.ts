@@ -10,7 +10,7 @@
  */
 import type { Context } from "ponder:registry";
 import { candle, ethUsd, event, token, trade } from "../ponder.schema";
-import { loadDeployment } from "../config/deployment";
+import { indexerConfig } from "./indexerConfig";
 import type { MarketThresholds } from "../config/market";
 import { bucketStartSec, RESOLUTIONS } from "./domain/candles";
 import { eventId } from "./domain/events";
@@ -18,7 +18,7 @@ import { marketCapWei, orientSwap, priceWeiPerToken } from "./domain/price";
 import { lower } from "./domain/hex";
 import { addOrNull, maxOrNull, minOrNull, weiToUsdE18 } from "./domain/usd";
 
-const ethUsdPool = loadDeployment().ethUsdPool;
+const ethUsdPool = indexerConfig().deployment.ethUsdPool;
 const referencePool = ethUsdPool ? lower(ethUsdPool) : undefined;
 
 type TokenRow = typeof token.$inferSelect;
