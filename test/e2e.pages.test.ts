@@ -654,6 +654,7 @@ describe("a refused trade stream", () => {
     expect(await page.locator("#trades-status").innerText()).toBe("");
     expect(await page.locator("#trades tbody tr").count()).toBe(3);
     await expectNoOverflow(page, "phone token page, reconnecting");
+    await expectAccessible(page, "phone token page, reconnecting");
     await page.unroute("**/api/public/stream/**");
     // The page asks again (after 5 s) and the stream is admitted: live again.
     await expect.poll(() => page.locator("#live-status").innerText(), { timeout: 20_000 }).toBe(LIVE);
