@@ -191,6 +191,9 @@ export const candle = onchainTable(
     closeWei: t.bigint().notNull(),
     volumeToken: t.bigint().notNull(),
     volumeWei: t.bigint().notNull(),
+    // volumeWei split by the trade's side (`trade.side`: buy = WETH into the pool); they sum to it.
+    volumeBuyWei: t.bigint().notNull(),
+    volumeSellWei: t.bigint().notNull(),
     tradeCount: t.integer().notNull(),
     // USD OHLCV over the bucket's trades that had an ETH/USD, each converted at its own
     // (`trade.priceUsdE18`, `trade.ethAmountUsdE18`); null when none had.

@@ -49,6 +49,7 @@ const ASSETS: Record<string, { file: () => string; type: string }> = {
   "launch.js": { file: () => join(here, "assets/launch.js"), type: "text/javascript; charset=utf-8" },
   "token.js": { file: () => join(here, "assets/token.js"), type: "text/javascript; charset=utf-8" },
   "trade.js": { file: () => join(here, "assets/trade.js"), type: "text/javascript; charset=utf-8" },
+  "review.js": { file: () => join(here, "assets/review.js"), type: "text/javascript; charset=utf-8" },
   "copy.js": { file: () => join(here, "assets/copy.js"), type: "text/javascript; charset=utf-8" },
   "walletChip.js": { file: () => join(here, "assets/walletChip.js"), type: "text/javascript; charset=utf-8" },
   "format.js": { file: () => join(here, "assets/format.js"), type: "text/javascript; charset=utf-8" },

@@ -139,6 +139,8 @@ export function TokenPage({
         {/* Buy / sell: the trade widget goes here, between the figures and the chart (its own component and script). */}
         <section class="chart" aria-label="Price chart">
           <h2>Price</h2>
+          {/* How the page keeps current ("Live", "Reconnecting…"), set by token.js; empty without it. */}
+          <p id="live-status" class="live-status" role="status"></p>
           {/* biome-ignore lint/a11y/useSemanticElements: a button group styled as a toolbar; a fieldset would need a legend */}
           <div class="resolutions" role="group" aria-label="Resolution">
             {RESOLUTIONS.map((r) => (
@@ -151,6 +153,8 @@ export function TokenPage({
             <div id="chart" data-resolution="1h"></div>
             <p id="chart-status" class="chart-status" role="status"></p>
           </div>
+          {/* The last candle (or the one under the pointer) in words, volume split into buys and sells. */}
+          <p id="chart-legend" class="hint chart-legend"></p>
           <noscript>
             <p class="hint">The chart needs JavaScript; the trades below are the same data.</p>
           </noscript>
@@ -178,7 +182,7 @@ export function TokenPage({
               </thead>
               <tbody>
                 {trades.map((t) => (
-                  <tr data-trade-id={t.id} class={t.side}>
+                  <tr data-trade-id={t.id} data-position={String(t.block_number * 1e6 + t.log_index)} class={t.side}>
                     <td>
                       <TradeTime timestampSec={t.timestamp_sec} nowSec={nowSec} />
                     </td>

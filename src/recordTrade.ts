@@ -111,6 +111,8 @@ export async function recordTrade(
         closeWei: priceWei,
         volumeToken: tokenAmount,
         volumeWei: ethAmountWei,
+        volumeBuyWei: side === "buy" ? ethAmountWei : 0n,
+        volumeSellWei: side === "sell" ? ethAmountWei : 0n,
         tradeCount: 1,
         openUsdE18: priceUsdE18,
         highUsdE18: priceUsdE18,
@@ -124,6 +126,8 @@ export async function recordTrade(
         closeWei: priceWei,
         volumeToken: row.volumeToken + tokenAmount,
         volumeWei: row.volumeWei + ethAmountWei,
+        volumeBuyWei: row.volumeBuyWei + (side === "buy" ? ethAmountWei : 0n),
+        volumeSellWei: row.volumeSellWei + (side === "sell" ? ethAmountWei : 0n),
         tradeCount: row.tradeCount + 1,
         // USD over the trades that had an ETH/USD: the first of them opens, the last closes.
         openUsdE18: row.openUsdE18 ?? priceUsdE18,

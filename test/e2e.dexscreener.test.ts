@@ -256,6 +256,48 @@ describe("events", () => {
     expect(body.events.filter((x: { eventType: string }) => x.eventType === "join")).toHaveLength(3);
   });
 
+  it("candles split their WETH volume by the trade side, zero-token buys included (recomputed from the trade rows)", async () => {
+    type Row = { side: "buy" | "sell"; eth_amount_wei: string; token_amount: string; timestamp_sec: number };
+    let zeroTokenBuys = 0;
+    let sells = 0;
+    for (const { token } of pools.values()) {
+      const { body: page } = await stack.request(`/api/public/token/${token}/trades?limit=200`);
+      const trades = page.trades as Row[];
+      if (trades.length === 0) continue;
+      // Per 1m bucket: WETH of the trades whose side (the trade direction field) is buy / sell.
+      const buckets = new Map<number, { buy: bigint; sell: bigint }>();
+      for (const t of trades) {
+        const start = t.timestamp_sec - (t.timestamp_sec % 60);
+        const b = buckets.get(start) ?? { buy: 0n, sell: 0n };
+        b[t.side] += BigInt(t.eth_amount_wei);
+        buckets.set(start, b);
+        if (t.side === "buy" && t.token_amount === "0") zeroTokenBuys++;
+        if (t.side === "sell") sells++;
+      }
+      const starts = [...buckets.keys()].sort((a, b) => a - b);
+      const { status, body } = await stack.request(
+        `/api/public/token/${token}/candles?resolution=1m&from=${starts[0]}&to=${starts.at(-1)}`,
+      );
+      expect(status).toBe(200);
+      expect(
+        body.candles.map((c: Record<string, string | number>) => [
+          c.bucket_start_sec,
+          c.volume_buy_wei,
+          c.volume_sell_wei,
+          c.volume_wei,
+        ]),
+      ).toEqual(
+        starts.map((start) => {
+          const b = buckets.get(start)!;
+          return [start, b.buy.toString(), b.sell.toString(), (b.buy + b.sell).toString()];
+        }),
+      );
+    }
+    // The scenario has both sides, and the 1-wei buys that moved no token count as buys.
+    expect(zeroTokenBuys).toBe(2);
+    expect(sells).toBe(2);
+  });
+
   it("includes the events of fromBlock and toBlock themselves", async () => {
     const at = async (from: number, to: number) =>
       (await stack.request(`${PREFIX}/events?fromBlock=${from}&toBlock=${to}`)).body.events;

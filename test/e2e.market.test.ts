@@ -249,7 +249,7 @@ describe.each(modes)("market data over HTTP equals the receipts ($database)", ({
       for (const [resolution, size] of Object.entries(sizes)) {
         const buckets = new Map<
           bigint,
-          { o: bigint; h: bigint; l: bigint; c: bigint; vt: bigint; vw: bigint; n: number }
+          { o: bigint; h: bigint; l: bigint; c: bigint; vt: bigint; vw: bigint; vb: bigint; vs: bigint; n: number }
         >();
         for (const t of s.trades) {
           const start = (t.timestampSec / size) * size;
@@ -262,6 +262,8 @@ describe.each(modes)("market data over HTTP equals the receipts ($database)", ({
               c: t.priceWei,
               vt: t.tokenAmount,
               vw: t.ethAmountWei,
+              vb: t.side === "buy" ? t.ethAmountWei : 0n,
+              vs: t.side === "sell" ? t.ethAmountWei : 0n,
               n: 1,
             });
           else {
@@ -270,6 +272,8 @@ describe.each(modes)("market data over HTTP equals the receipts ($database)", ({
             b.c = t.priceWei;
             b.vt += t.tokenAmount;
             b.vw += t.ethAmountWei;
+            if (t.side === "buy") b.vb += t.ethAmountWei;
+            else b.vs += t.ethAmountWei;
             b.n += 1;
           }
         }
@@ -288,6 +292,8 @@ describe.each(modes)("market data over HTTP equals the receipts ($database)", ({
             close_wei: b.c.toString(),
             volume_token: b.vt.toString(),
             volume_wei: b.vw.toString(),
+            volume_buy_wei: b.vb.toString(),
+            volume_sell_wei: b.vs.toString(),
             trade_count: b.n,
           })),
         );

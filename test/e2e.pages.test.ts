@@ -7,7 +7,10 @@
  *
  * Covered: connect -> API key from a signature -> form with logo upload and a first buy ->
  * build -> review (total ETH, expected tokens, predicted address) -> send -> verify -> token page;
- * trades and a visible candle shown; a later trade appears live; the creator claims fees (in
+ * trades and a visible candle shown; later trades (a buy and a sell) arrive over the trade stream
+ * without a reload, in the table, the figures and the chart (its last candle and its buy (green) /
+ * sell (red) volume bars), and the page falls back to polling, saying so, while the stream is
+ * down; the creator claims fees (in
  * WETH); the CSP blocks injected inline script; hostile metadata stays text; no request leaves the
  * origin; the page reads without JavaScript; wallet, form and API errors are shown in words next
  * to the field; failed loads and polls say so; every page at phone (390x844) and desktop size has
@@ -22,7 +25,7 @@ import sharp from "sharp";
 import { erc20Abi, formatEther, hexToString, isHex, parseEther, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as fx from "./fixtures/images";
-import { buyToken, launchToken } from "../devnet/actions";
+import { buyToken, launchToken, sellToken } from "../devnet/actions";
 import { startStack, type Stack } from "./harness";
 import { formatAmount } from "../pages/format";
 
@@ -71,7 +74,7 @@ async function recordShownTexts(page: Page): Promise<Shown> {
     const seen = new Map<unknown, string>();
     const scan = () => {
       for (const el of g.document.querySelectorAll(
-        "#status, #progress li, .field-error, #review dd, #rewards-status, #trades-status, #chart-status",
+        "#status, #progress li, .field-error, #review dd, #rewards-status, #trades-status, #chart-status, #live-status, #chart-legend",
       )) {
         const text = el.textContent as string;
         if (text && seen.get(el) !== text) {
@@ -294,19 +297,21 @@ afterAll(async () => {
 });
 
 /**
- * Pixels of `rgb` (within a small tolerance) in the top `fraction` of a PNG: how many, and where
- * they sit across the image (mean x as a fraction of the width).
+ * Pixels of `rgb` (within a small tolerance) in the rows of a PNG from `fromFraction` (default the
+ * top) to `fraction` of its height: how many, and where they sit across the image (mean x as a
+ * fraction of the width).
  */
 async function findPixels(
   png: Buffer,
   rgb: [number, number, number],
   fraction: number,
+  fromFraction = 0,
 ): Promise<{ count: number; meanX: number }> {
   const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const rows = Math.floor(info.height * fraction);
   let count = 0;
   let sumX = 0;
-  for (let i = 0; i < rows * info.width * 3; i += 3) {
+  for (let i = Math.floor(info.height * fromFraction) * info.width * 3; i < rows * info.width * 3; i += 3) {
     if (
       Math.abs(data[i]! - rgb[0]) < 12 &&
       Math.abs(data[i + 1]! - rgb[1]) < 12 &&
@@ -317,6 +322,29 @@ async function findPixels(
     }
   }
   return { count, meanX: count ? sumX / count / info.width : 0 };
+}
+
+const GREEN: [number, number, number] = [0x1a, 0x7f, 0x4b];
+const RED: [number, number, number] = [0xb3, 0x26, 0x1e];
+/** The light scheme's live line while the trade stream is open. */
+const LIVE = "Live: new trades appear as they happen.";
+
+/**
+ * The chart's volume pane (below the price pane, above the time axis) has green (buy) and red
+ * (sell) bars; polls until both show.
+ */
+async function expectBuyAndSellVolume(page: Page) {
+  await expect
+    .poll(
+      async () => {
+        const shot = await page.locator("#chart").screenshot();
+        const green = (await findPixels(shot, GREEN, 0.91, 0.7)).count;
+        const red = (await findPixels(shot, RED, 0.91, 0.7)).count;
+        return Math.min(green, red);
+      },
+      { timeout: 15_000 },
+    )
+    .toBeGreaterThan(20);
 }
 
 /** Waits until the chart has answered (its status no longer says it is loading). */
@@ -464,17 +492,65 @@ describe("browser pages with a wallet", () => {
     expect(await page.locator("#chart-status").innerText()).toBe("");
   });
 
-  it("shows a new trade live, without a reload", async () => {
+  it("shows new trades from the trade stream without a reload: table, figures, last candle, buy and sell volume", async () => {
+    // The page follows the token's trade stream on its own origin (the CSP's connect-src 'self').
+    await expect.poll(() => page.locator("#live-status").innerText(), { timeout: 15_000 }).toBe(LIVE);
+    expect(seen.requests.some((u) => u.startsWith(`${origin}/api/public/stream/trades?token=`))).toBe(true);
+    const polls = () => seen.requests.filter((u) => u.includes("/trades?limit=")).length;
+    const pollsBefore = polls();
+    await page.evaluate(() => ((globalThis as any).__sameDocument = true)); // gone if the page reloads
     const token = (await page.locator("#address-token").textContent()) as Hex;
-    await buyToken(stack.wallet(6), stack.publicClient, stack.manifest, token, parseEther("0.02"));
+    const trader = stack.wallet(6);
+    await buyToken(trader, stack.publicClient, stack.manifest, token, parseEther("0.02"));
     await expect.poll(() => page.locator("#trades tbody tr").count(), { timeout: 20_000 }).toBe(2);
     expect(await page.locator("#trades tbody tr").first().getAttribute("class")).toBe("buy");
     await expect.poll(() => page.locator("#stat-trades").textContent()).toBe("2 (2 buys, 0 sells)");
+    const held = await stack.publicClient.readContract({
+      address: token,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [trader.account.address],
+    });
+    await sellToken(trader, stack.publicClient, stack.manifest, token, held / 2n);
+    await expect.poll(() => page.locator("#trades tbody tr").count(), { timeout: 20_000 }).toBe(3);
+    expect(await page.locator("#trades tbody tr").first().getAttribute("class")).toBe("sell");
+    await expect.poll(() => page.locator("#stat-trades").textContent()).toBe("3 (2 buys, 1 sells)");
+    // The chart took the sell too: the line under it (the last candle in words) equals the
+    // service's last candle of the shown resolution (1m), whose sell volume is the sell's WETH.
+    type Candle = { volume_wei: string; volume_buy_wei: string; volume_sell_wei: string; trade_count: number };
+    const candlesNow = async () =>
+      (
+        (await (await fetch(`${origin}/api/public/token/${token}/candles?resolution=1m`)).json()) as {
+          candles: Candle[];
+        }
+      ).candles;
+    await expect
+      .poll(
+        async () => {
+          const last = (await candlesNow()).at(-1)!;
+          expect(BigInt(last.volume_buy_wei) + BigInt(last.volume_sell_wei)).toBe(BigInt(last.volume_wei));
+          expect(BigInt(last.volume_sell_wei)).toBeGreaterThan(0n);
+          const trades = last.trade_count === 1 ? "1 trade" : `${last.trade_count} trades`;
+          const expected = `volume ${formatAmount(last.volume_wei, 18, 6)} ETH, ${formatAmount(last.volume_buy_wei, 18, 6)} bought (green), ${formatAmount(last.volume_sell_wei, 18, 6)} sold (red); ${trades}.`;
+          return (await page.locator("#chart-legend").innerText()).endsWith(expected);
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(true);
+    expect(await page.locator("#chart-legend").innerText()).toMatch(/^1m candle from .+ UTC: close .+ ETH; volume /);
+    await expectBuyAndSellVolume(page);
+    expect(await page.evaluate(() => (globalThis as any).__sameDocument)).toBe(true);
+    // The stream brought them: the page did not poll meanwhile (a poll runs every 2 s without it).
+    expect(await page.locator("#live-status").innerText()).toBe(LIVE);
+    expect(polls() - pollsBefore).toBeLessThanOrEqual(1);
     await screenshot(page, "token");
   });
 
-  it("says so when the trades poll and the chart fail to load, and recovers", async () => {
+  it("falls back to polling when the stream fails, says so when polls and the chart fail, and recovers", async () => {
     await context.setOffline(true);
+    await expect
+      .poll(() => page.locator("#live-status").innerText(), { timeout: 10_000 })
+      .toBe("Reconnecting to live updates… meanwhile trades are checked every 2 s.");
     await expect
       .poll(() => page.locator("#trades-status").innerText(), { timeout: 10_000 })
       .toMatch(/^Live updates paused: The service could not be reached\..*may be out of date\.$/);
@@ -485,6 +561,7 @@ describe("browser pages with a wallet", () => {
     await context.setOffline(false);
     await expect.poll(() => page.locator("#trades-status").innerText(), { timeout: 10_000 }).toBe("");
     await expect.poll(() => page.locator("#chart-status").innerText(), { timeout: 10_000 }).toBe("");
+    await expect.poll(() => page.locator("#live-status").innerText(), { timeout: 15_000 }).toBe(LIVE);
   });
 
   it("lets the creator claim fees with the wallet, in WETH", async () => {
@@ -536,12 +613,52 @@ describe("browser pages with a wallet", () => {
     const p = await noJs.newPage();
     await p.goto(tokenUrl);
     expect(await p.locator("#token-name").textContent()).toBe("<script>alert(1)</script>");
-    expect(await p.locator("#trades tbody tr").count()).toBe(2);
+    expect(await p.locator("#trades tbody tr").count()).toBe(3);
+    expect(await p.locator("#live-status").isVisible()).toBe(false); // nothing claims "live" without the script
     expect(await p.locator("noscript").count()).toBeGreaterThan(0);
     // Copy buttons need the script: without it none is shown (no button that does nothing).
     expect(await p.getByRole("button", { name: /^Copy / }).count()).toBe(0);
     expect(await p.locator("#address-token").isVisible()).toBe(true);
     await noJs.close();
+  });
+});
+
+describe("a refused trade stream", () => {
+  it("the page polls and says it is reconnecting, then goes live once the stream is admitted", async () => {
+    const context = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
+    const page = await context.newPage();
+    const seen = watch(page);
+    // The service refuses the stream as it does over its per-IP cap (429 too_many_streams).
+    let refused = 0;
+    await page.route("**/api/public/stream/**", (route) => {
+      refused++;
+      return route.fulfill({
+        status: 429,
+        contentType: "application/json",
+        headers: { "Retry-After": "5" },
+        body: JSON.stringify({
+          ok: false,
+          error: "too_many_streams",
+          message: "this client already holds 5 open streams",
+        }),
+      });
+    });
+    await page.goto(tokenUrl);
+    await expect
+      .poll(() => page.locator("#live-status").innerText(), { timeout: 15_000 })
+      .toBe("Reconnecting to live updates… meanwhile trades are checked every 2 s.");
+    expect(refused).toBeGreaterThan(0);
+    // Polling instead: the trades are read again and again, and nothing says they are stale.
+    const polls = () => seen.requests.filter((u) => u.includes("/trades?limit=")).length;
+    await expect.poll(polls, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
+    expect(await page.locator("#trades-status").innerText()).toBe("");
+    expect(await page.locator("#trades tbody tr").count()).toBe(3);
+    await expectNoOverflow(page, "phone token page, reconnecting");
+    await expectAccessible(page, "phone token page, reconnecting");
+    await page.unroute("**/api/public/stream/**");
+    // The page asks again (after 5 s) and the stream is admitted: live again.
+    await expect.poll(() => page.locator("#live-status").innerText(), { timeout: 20_000 }).toBe(LIVE);
+    await context.close();
   });
 });
 
@@ -752,6 +869,10 @@ describe("every page at phone and desktop size: no sideways scrolling, accessibl
       ] as const) {
         await page.goto(url);
         await chartSettled(page);
+        if (name === "token") {
+          await expect.poll(() => page.locator("#live-status").innerText(), { timeout: 15_000 }).toBe(LIVE);
+          await expectBuyAndSellVolume(page);
+        }
         await expectNoOverflow(page, `${size} ${name} page`);
         await expectAccessible(page, `${size} ${name} page`);
         await screenshot(page, name);

@@ -151,7 +151,11 @@ export function tradeRecord(row: TradeRow) {
   };
 }
 
-/** Candle record (OHLCV); prices in wei per whole token, volume in token base units and wei. */
+/**
+ * Candle record (OHLCV); prices in wei per whole token, volume in token base units and wei.
+ * `volume_buy_wei` + `volume_sell_wei` = `volume_wei`: the bucket's WETH volume split by each
+ * trade's `side` (docs/public.md "Trade side").
+ */
 export function candleRecord(row: CandleRow) {
   return {
     bucket_start_sec: Number(row.bucketStartSec),
@@ -161,6 +165,8 @@ export function candleRecord(row: CandleRow) {
     close_wei: row.closeWei,
     volume_token: row.volumeToken,
     volume_wei: row.volumeWei,
+    volume_buy_wei: row.volumeBuyWei,
+    volume_sell_wei: row.volumeSellWei,
     trade_count: row.tradeCount,
   };
 }

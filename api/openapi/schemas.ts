@@ -175,6 +175,13 @@ export const candleWire = z
     close_wei: uintString,
     volume_token: uintString,
     volume_wei: uintString,
+    volume_buy_wei: uintString.meta({
+      description: "WETH volume of the bucket's buys (trade side `buy`: WETH into the pool), wei",
+    }),
+    volume_sell_wei: uintString.meta({
+      description:
+        "WETH volume of the bucket's sells (trade side `sell`), wei; volume_buy_wei + volume_sell_wei = volume_wei",
+    }),
     trade_count: z.number().int().positive(),
   })
   .meta({ id: "Candle" });

@@ -3,6 +3,7 @@
 // switch chain -> send the built transaction unchanged -> verify until redirect_ready -> token page.
 import { parseEther } from "/assets/vendor/viem/parseEther.js";
 import { formatAmount, percentToBps, bpsToPercent, shortHex, unitsToDecimal } from "/assets/format.js";
+import { askReview } from "/assets/review.js";
 import {
   api,
   connectWallet,
@@ -229,22 +230,7 @@ function confirmReview(built, _request, symbol) {
       ? "No first buy."
       : `about ${formatAmount(built.expected_tokens_out, 18, 2)} ${symbol} (at least ${formatAmount(built.amount_out_minimum, 18, 2)} with ${bpsToPercent(built.slippage_bps)} % slippage)`;
   document.getElementById("review-address").textContent = built.predicted_token_address;
-  review.hidden = false;
-  const confirm = document.getElementById("review-confirm");
-  const cancel = document.getElementById("review-cancel");
-  confirm.focus();
-  return new Promise((resolve) => {
-    const done = (answer) => {
-      confirm.removeEventListener("click", yes);
-      cancel.removeEventListener("click", no);
-      review.hidden = true;
-      resolve(answer);
-    };
-    const yes = () => done(true);
-    const no = () => done(false);
-    confirm.addEventListener("click", yes);
-    cancel.addEventListener("click", no);
-  });
+  return askReview(review, document.getElementById("review-confirm"), document.getElementById("review-cancel"));
 }
 
 form.addEventListener("submit", async (event) => {

@@ -1,8 +1,10 @@
-// The token page's live parts (docs/pages.md): the candle chart with its resolution switch and its
-// loading / empty / error states, trades that update live (polling the token's trades every 2 s,
-// with a visible notice while polls fail, and relative times kept current), and the creator's
-// rewards with the claim transaction sent through the wallet. The chart takes its colours from the
-// page's CSS variables (light or dark scheme) and remembers the chosen resolution in localStorage.
+// The token page's live parts (docs/pages.md): the candle chart with its resolution switch, its
+// buy / sell volume and its loading / empty / error states; live updates from the token's trade
+// stream (Server-Sent Events, same origin) that prepend trades and update the last candle, with
+// polling every 2 s while the stream is down and a visible "Live" / "Reconnecting" line; relative
+// times kept current; and the creator's rewards with the claim transaction sent through the
+// wallet. The chart takes its colours from the page's CSS variables (light or dark scheme) and
+// remembers the chosen resolution in localStorage.
 import { createChart, CandlestickSeries, HistogramSeries } from "/assets/vendor/lightweight-charts.mjs";
 import {
   changeText,
@@ -34,6 +36,14 @@ const token = article.dataset.token;
 const creator = article.dataset.creator;
 const explorer = article.dataset.explorer || null;
 const POLL_MS = 2000;
+/** Most trade rows the table keeps (as many as a poll reads). */
+const TRADE_ROWS = 50;
+/** The token's trade stream: previews at the indexed head (`pending`) and confirmed trades. */
+const STREAM_URL = `/api/public/stream/trades?token=${encodeURIComponent(token)}`;
+/** Delay before a stream the service closed (refused, or ended) is opened again, milliseconds. */
+const STREAM_REOPEN_MS = 5000;
+/** Bucket length of each chart resolution, seconds (src/domain/candles.ts). */
+const RESOLUTION_SECONDS = { "1m": 60, "5m": 300, "15m": 900, "1h": 3600, "4h": 14400, "1d": 86400 };
 /** localStorage key of the chart resolution last chosen (on any token page). */
 const RESOLUTION_KEY = "evmchain:chart-resolution";
 
@@ -68,7 +78,14 @@ const chart = createChart(chartBox, {
 const candles = chart.addSeries(CandlestickSeries, {
   priceFormat: { type: "custom", formatter: compactNumberText, minMove: 1e-14 }, // 1/minMove must be an exact power of ten
 });
-/** Applies the current scheme's colours to the chart and its candles (volume bars: on the next load). */
+// Volume in its own pane (index 1) with its own scale: it never overlaps the candles and its value
+// is not drawn on the price axis. Buys and sells are stacked in one bar: the whole bar (all
+// volume) is drawn red, and the buy volume over it in green from the base, so the green part is
+// what was bought and the red part above it what was sold.
+const volumeOptions = { priceFormat: { type: "volume" }, lastValueVisible: false, priceLineVisible: false };
+const volumeAll = chart.addSeries(HistogramSeries, volumeOptions, 1);
+const volumeBuy = chart.addSeries(HistogramSeries, volumeOptions, 1);
+/** Applies the current scheme's colours to the chart, its candles and its volume bars. */
 function applyChartTheme() {
   theme = themeColours();
   chart.applyOptions({
@@ -83,23 +100,18 @@ function applyChartTheme() {
     wickUpColor: theme.buy,
     wickDownColor: theme.sell,
   });
+  volumeAll.applyOptions({ color: theme.sell });
+  volumeBuy.applyOptions({ color: theme.buy });
 }
 applyChartTheme();
-darkScheme.addEventListener("change", () => {
-  applyChartTheme();
-  loadCandles();
-});
-// Volume in its own pane (index 1) with its own scale: it never overlaps the candles and its value
-// is not drawn on the price axis.
-const volume = chart.addSeries(
-  HistogramSeries,
-  { priceFormat: { type: "volume" }, lastValueVisible: false, priceLineVisible: false },
-  1,
-);
+darkScheme.addEventListener("change", applyChartTheme);
 chart.panes()[0]?.setStretchFactor(3);
 chart.panes()[1]?.setStretchFactor(1);
 let resolution = rememberedResolution() ?? chartBox.dataset.resolution ?? "1h";
 let chartLoad = 0;
+/** The candles the chart shows (API records, oldest first), for live updates and the legend. */
+let shownCandles = [];
+const legend = document.getElementById("chart-legend");
 
 /** Wei per whole token (decimal string) -> ETH per token as a chart number (display only). */
 const eth = (wei) => Number(unitsToDecimal(wei));
@@ -142,6 +154,63 @@ function fitChart(count) {
   }
 }
 
+/** A candle's whole volume (drawn red: the sell part shows above the buy part), ETH. */
+const volumeAllBar = (c) => ({ time: c.bucket_start_sec, value: eth(c.volume_wei) });
+/** A candle's buy volume (drawn green over the base of the whole bar), ETH. */
+const volumeBuyBar = (c) => ({ time: c.bucket_start_sec, value: eth(c.volume_buy_wei) });
+
+/**
+ * The candle line under the chart, in words: the last candle (or the one under the crosshair)
+ * with its close, its volume split into bought and sold, and its trade count.
+ */
+function showLegend(c) {
+  if (!c) {
+    legend.textContent = "";
+    return;
+  }
+  const trades = c.trade_count === 1 ? "1 trade" : `${c.trade_count} trades`;
+  legend.textContent =
+    `${resolution} candle from ${utcTime(c.bucket_start_sec)}: close ${compactPrice(c.close_wei)} ETH; ` +
+    `volume ${formatAmount(c.volume_wei, 18, 6)} ETH, ${formatAmount(c.volume_buy_wei, 18, 6)} bought (green), ` +
+    `${formatAmount(c.volume_sell_wei, 18, 6)} sold (red); ${trades}.`;
+}
+chart.subscribeCrosshairMove((param) => {
+  const hovered = param.time === undefined ? null : shownCandles.find((c) => c.bucket_start_sec === param.time);
+  showLegend(hovered ?? shownCandles.at(-1));
+});
+
+/**
+ * Brings the chart up to date after a live trade at `timestampSec`: reads the candles from that
+ * trade's bucket on and updates the last candle or adds new ones (the view is kept: no refit).
+ * A trade in an older bucket than the last shown, or a chart without candles yet, reloads all.
+ */
+async function updateCandlesFrom(timestampSec) {
+  const size = RESOLUTION_SECONDS[resolution];
+  const fromSec = timestampSec - (timestampSec % size);
+  const last = shownCandles.at(-1);
+  if (!last || fromSec < last.bucket_start_sec || chartStatus.dataset.kind === "error") return loadCandles();
+  const load = chartLoad;
+  try {
+    const { body } = await api(
+      `/api/public/token/${token}/candles?resolution=${resolution}&from=${fromSec}&to=${fromSec + 100 * size}`,
+    );
+    if (load !== chartLoad) return; // the resolution changed meanwhile: that load draws the chart
+    const kept = shownCandles.filter((c) => c.bucket_start_sec < fromSec);
+    const changed = body.candles.filter((c) => c.bucket_start_sec >= fromSec);
+    shownCandles = [...kept, ...changed];
+    const bars = chartCandles(shownCandles).slice(kept.length);
+    for (const bar of bars) candles.update(bar);
+    for (const c of changed) {
+      volumeAll.update(volumeAllBar(c));
+      volumeBuy.update(volumeBuyBar(c));
+    }
+    showLegend(shownCandles.at(-1));
+    chartBox.dataset.candles = String(shownCandles.length);
+  } catch {
+    loadCandles(); // says why in the chart's status if it fails too
+  }
+}
+
 async function loadCandles() {
   const load = ++chartLoad;
   if (!chartStatus.textContent || chartStatus.dataset.kind === "loading")
@@ -149,16 +218,12 @@ async function loadCandles() {
   try {
     const { body } = await api(`/api/public/token/${token}/candles?resolution=${resolution}`);
     if (load !== chartLoad) return; // a newer request (another resolution) answers instead
-    const data = chartCandles(body.candles);
-    candles.setData(data);
-    volume.setData(
-      body.candles.map((c, i) => ({
-        time: c.bucket_start_sec,
-        value: eth(c.volume_wei),
-        color: data[i].close >= data[i].open ? `${theme.buy}99` : `${theme.sell}99`,
-      })),
-    );
-    fitChart(data.length);
+    shownCandles = body.candles;
+    candles.setData(chartCandles(shownCandles));
+    volumeAll.setData(shownCandles.map(volumeAllBar));
+    volumeBuy.setData(shownCandles.map(volumeBuyBar));
+    fitChart(shownCandles.length);
+    showLegend(shownCandles.at(-1));
     chartBox.dataset.candles = String(body.candles.length);
     chartBox.dataset.loadedResolution = resolution;
     if (body.candles.length > 0) setChartStatus("", "ok");
@@ -216,6 +281,7 @@ let lastTradesOk = new Date();
 function tradeRow(t) {
   const row = document.createElement("tr");
   row.dataset.tradeId = t.id;
+  row.dataset.position = String(tradePosition(t));
   row.className = t.side;
   const cells = [
     "",
@@ -244,6 +310,11 @@ function tradeRow(t) {
     row.children[6].replaceChildren(a);
   }
   return row;
+}
+
+/** A trade's place in chain order (block, then log index), as one comparable number. */
+function tradePosition(t) {
+  return t.block_number * 1e6 + t.log_index;
 }
 
 /** A trade's time as the server renders it: "2 min ago", the UTC time in its title and datetime. */
@@ -292,11 +363,52 @@ async function refreshStats() {
   change.className = `change${!t.price_change_24h_bps ? "" : t.price_change_24h_bps > 0 ? " up" : " down"}`;
 }
 
-async function refreshTrades() {
+/**
+ * A trade from the stream (a preview at the indexed head, or confirmed): replaces the row of the
+ * same trade, or goes in at its place in chain order (newest first; the table keeps
+ * TRADE_ROWS rows); then the chart and the figures follow.
+ */
+function showStreamTrade(t) {
+  const row = tradeRow(t);
+  const rows = [...tbody.children];
+  const same = rows.find((r) => r.dataset.tradeId === t.id);
+  if (same) same.replaceWith(row);
+  else {
+    const position = tradePosition(t);
+    // Server-rendered rows carry data-position too; a row without one counts as older.
+    const older = rows.find((r) => Number(r.dataset.position ?? 0) < position);
+    tbody.insertBefore(row, older ?? null);
+    while (tbody.children.length > TRADE_ROWS) tbody.lastElementChild.remove();
+  }
+  tradesEmpty.hidden = true;
+  scheduleLiveRefresh(t.timestamp_sec);
+}
+
+/** Live trades come in bursts: one candle read and one figures read per burst. */
+let liveRefresh = null;
+function scheduleLiveRefresh(timestampSec) {
+  if (liveRefresh) {
+    liveRefresh.fromSec = Math.min(liveRefresh.fromSec, timestampSec);
+    return;
+  }
+  liveRefresh = { fromSec: timestampSec };
+  setTimeout(async () => {
+    const { fromSec } = liveRefresh;
+    liveRefresh = null;
+    await updateCandlesFrom(fromSec);
+    await refreshStats().catch(() => {}); // the figures follow with the next trade
+  }, 100);
+}
+
+/**
+ * Reads the token's newest trades and replaces the table (and reloads the chart and figures) when
+ * its newest trade changed, or always with `force` (after a reorg).
+ */
+async function refreshTrades(force = false) {
   try {
-    const { body } = await api(`/api/public/token/${token}/trades?limit=50`);
+    const { body } = await api(`/api/public/token/${token}/trades?limit=${TRADE_ROWS}`);
     const newest = body.trades[0]?.id;
-    if (newest && tbody.firstElementChild?.dataset.tradeId !== newest) {
+    if (newest && (force || tbody.firstElementChild?.dataset.tradeId !== newest)) {
       // The whole list is replaced, so a reorg that drops or replaces a trade shows up too.
       tbody.replaceChildren(...body.trades.map(tradeRow));
       tradesEmpty.hidden = true;
@@ -391,5 +503,92 @@ claimButton.addEventListener("click", async () => {
   }
 });
 
+// ---- live updates: the stream, or polling while it is down ---------------------------------
+const liveStatus = document.getElementById("live-status");
+let pollTimer = null;
+/** The open (or opening) trade stream; null while there is none. */
+let stream = null;
+
+/** The line that says how the page is kept current. */
+function setLive(kind) {
+  liveStatus.dataset.kind = kind;
+  liveStatus.textContent =
+    kind === "live"
+      ? "Live: new trades appear as they happen."
+      : kind === "reconnecting"
+        ? "Reconnecting to live updates… meanwhile trades are checked every 2 s."
+        : kind === "polling"
+          ? "Trades are checked every 2 s."
+          : "Connecting to live updates…";
+}
+
+function startPolling() {
+  if (pollTimer !== null) return;
+  pollTimer = setInterval(refreshTrades, POLL_MS);
+  refreshTrades();
+}
+function stopPolling() {
+  if (pollTimer === null) return;
+  clearInterval(pollTimer);
+  pollTimer = null;
+}
+
+/**
+ * Opens the token's trade stream. While it is open the page does not poll; when it fails the page
+ * polls and says it is reconnecting. The browser reopens a broken stream by itself (the service's
+ * `retry` delay, resuming with Last-Event-ID); a stream the service refused or closed is opened
+ * again after STREAM_REOPEN_MS.
+ */
+function openStream() {
+  if (typeof EventSource !== "function") {
+    setLive("polling");
+    startPolling();
+    return;
+  }
+  if (stream) return;
+  const opened = new EventSource(STREAM_URL);
+  stream = opened;
+  opened.addEventListener("open", () => {
+    setLive("live");
+    stopPolling();
+    // Catch up once: trades between the page's render (or the last poll) and the stream's start.
+    refreshTrades();
+  });
+  const onTrade = (event) => {
+    try {
+      showStreamTrade(JSON.parse(event.data));
+    } catch {
+      refreshTrades(); // an unreadable frame: read the list instead
+    }
+  };
+  opened.addEventListener("message", onTrade);
+  opened.addEventListener("pending", onTrade);
+  // A reorg dropped trades shown as previews: read the whole list (and chart) again.
+  opened.addEventListener("reorg", () => refreshTrades(true));
+  opened.addEventListener("error", () => {
+    if (stream !== opened) return; // closed by the page already
+    setLive("reconnecting");
+    startPolling();
+    if (opened.readyState === EventSource.CLOSED) {
+      stream = null;
+      setTimeout(openStream, STREAM_REOPEN_MS);
+    }
+  });
+}
+
+/** Closes the stream (the page polls meanwhile). */
+function dropStream() {
+  stream?.close();
+  stream = null;
+  setLive("reconnecting");
+  startPolling();
+}
+
+// The browser knows it lost the network before a silent connection would time out (a phone
+// changing networks): poll and say so at once, and open the stream again when it is back.
+window.addEventListener("offline", dropStream);
+window.addEventListener("online", openStream);
+
 loadCandles();
-setInterval(refreshTrades, POLL_MS);
+setLive("connecting");
+openStream();

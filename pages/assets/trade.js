@@ -5,6 +5,7 @@
 // The page never chooses the router, pool or calldata: it sends what the service built.
 import { parseEther } from "/assets/vendor/viem/parseEther.js";
 import { bpsToPercent, formatAmount, percentToBps, unitsToDecimal } from "/assets/format.js";
+import { askReview } from "/assets/review.js";
 import {
   api,
   connectWallet,
@@ -155,22 +156,7 @@ function confirmReview(built) {
   document.getElementById("trade-review-steps").textContent = built.approval
     ? `Two: first allow the exchange to move ${words.pay}, then the sell.`
     : "One: the swap.";
-  review.hidden = false;
-  const confirm = document.getElementById("trade-confirm");
-  const cancel = document.getElementById("trade-cancel");
-  confirm.focus();
-  return new Promise((resolve) => {
-    const done = (answer) => {
-      confirm.removeEventListener("click", yes);
-      cancel.removeEventListener("click", no);
-      review.hidden = true;
-      resolve(answer);
-    };
-    const yes = () => done(true);
-    const no = () => done(false);
-    confirm.addEventListener("click", yes);
-    cancel.addEventListener("click", no);
-  });
+  return askReview(review, document.getElementById("trade-confirm"), document.getElementById("trade-cancel"));
 }
 
 /** Waits for a receipt through the wallet's provider; a reverted transaction is said in words. */
