@@ -7,11 +7,16 @@
  * transaction's own holders (counted before `TokenLaunched`), paging, labels, the v1 mirror and
  * bad input.
  */
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { erc20Abi, getAddress, parseEther, zeroAddress, type Address } from "viem";
 import { buyToken, launchToken, sellToken, transferToken } from "../devnet/actions";
 import { holderShareBps } from "../src/domain/holders";
 import { startStack, until, type Stack } from "./harness";
+import { postgresAvailable } from "./postgres";
+
+// On PostgreSQL (the production database) when the test database is there, else on PGlite.
+const onPostgres = await postgresAvailable();
 
 let stack: Stack;
 const tokens: { address: Address; pool: Address; launchBlock: bigint }[] = [];
@@ -74,7 +79,11 @@ const balanceAt = (token: Address, holder: Address, blockNumber?: bigint) =>
 
 describe("holders", () => {
   beforeAll(async () => {
-    stack = await startStack({ schema: "e2e_holders", env: { PUBLIC_RATE_LIMIT_PER_MINUTE: "100000" } });
+    stack = await startStack({
+      schema: "e2e_holders",
+      database: onPostgres ? "postgres" : "pglite",
+      env: { PUBLIC_RATE_LIMIT_PER_MINUTE: "100000" },
+    });
     const { publicClient, manifest } = stack;
     const w = (i: number) => stack.wallet(i);
     const a = await launchToken(w(1), publicClient, manifest, {
@@ -211,4 +220,35 @@ describe("holders", () => {
       expect(typeof res.body.message).toBe("string");
     }
   });
+
+  it.skipIf(!onPostgres)(
+    "answers a holder page from the (token, balance desc, address) index, without a sort",
+    async () => {
+      const client = new pg.Client({ connectionString: stack.serviceEnv.DATABASE_URL });
+      await client.connect();
+      try {
+        await client.query("set enable_seqscan = off");
+        await client.query(`set search_path = "${stack.schema}"`);
+        const token = tokens[0]!.address.toLowerCase();
+        const plan = async (where: string) =>
+          (
+            await client.query(
+              `explain select * from holder where ${where} order by balance_wei desc, address asc limit 50`,
+            )
+          ).rows
+            .map((r) => r["QUERY PLAN"])
+            .join("\n");
+        const first = await plan(`token = '${token}'`);
+        expect(first).toContain("holder_balance_idx");
+        expect(first).not.toMatch(/Sort/);
+        const next = await plan(
+          `token = '${token}' and (balance_wei < 1000 or (balance_wei = 1000 and address > '0x00'))`,
+        );
+        expect(next).toContain("holder_balance_idx");
+        expect(next).not.toMatch(/Sort/);
+      } finally {
+        await client.end();
+      }
+    },
+  );
 });
