@@ -121,8 +121,9 @@ export const holder = onchainTable(
   (table) => ({
     pk: primaryKey({ columns: [table.token, table.address] }),
     // Top holders and the holders list: balance descending, address ascending, within a token.
-    // (test/e2e.holders.test.ts checks PostgreSQL answers a page from it without a sort).
-    balanceIdx: index("holder_balance_idx").on(table.token, table.balanceWei.desc(), table.address),
+    // `nullsFirst` matches `ORDER BY balance_wei DESC` (drizzle would write DESC NULLS LAST, an
+    // order PostgreSQL does not use for it); test/e2e.holders.test.ts checks a page needs no sort.
+    balanceIdx: index("holder_balance_idx").on(table.token, table.balanceWei.desc().nullsFirst(), table.address),
   }),
 );
 
