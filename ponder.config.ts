@@ -1,6 +1,6 @@
 /**
- * Ponder configuration: one chain, the accepted launch factories, the pools they create
- * (discovered with `factory()` from `TokenLaunched`), the fee locker and, when configured
+ * Ponder configuration: one chain, the accepted launch factories, the pools and tokens they
+ * create (discovered with `factory()` from `TokenLaunched`), the fee locker and, when configured
  * (`ETH_USD_POOL`, or the devnet manifest's `ethUsdPool`), the ETH/USD reference pool. Addresses
  * come from `config/deployment.ts` (devnet manifest or production environment).
  */
@@ -8,6 +8,7 @@ import { createConfig, factory } from "ponder";
 import { getAbiItem } from "viem";
 import { feeLockerAbi } from "./abis/FeeLocker";
 import { launchFactoryAbi } from "./abis/LaunchFactory";
+import { launchTokenAbi } from "./abis/LaunchToken";
 import { uniswapV3PoolAbi } from "./abis/UniswapV3Pool";
 import { loadDeployment } from "./config/deployment";
 import { loadEnv } from "./config/env";
@@ -63,6 +64,20 @@ export default createConfig({
         address: deployment.acceptedFactories,
         event: getAbiItem({ abi: launchFactoryAbi, name: "TokenLaunched" }),
         parameter: "pool",
+      }),
+      startBlock,
+    },
+    // Launched tokens, for holders (src/LaunchToken.ts): only `HolderBalances` has a handler, so
+    // only that topic is requested, and only launch tokens emit it; past Ponder's factory address
+    // threshold the address-less request still brings no other contract's logs
+    // (docs/operations.md "Scale").
+    LaunchToken: {
+      abi: launchTokenAbi,
+      chain: "evmchain",
+      address: factory({
+        address: deployment.acceptedFactories,
+        event: getAbiItem({ abi: launchFactoryAbi, name: "TokenLaunched" }),
+        parameter: "token",
       }),
       startBlock,
     },

@@ -77,6 +77,8 @@ export const token = onchainTable(
     protocolFeesToken: t.bigint().notNull(),
     /** All-time volume in 10^-18 USD: each trade's `ethAmountUsdE18` summed (trades without ETH/USD add 0). */
     volumeUsdE18: t.bigint().notNull(),
+    /** Addresses holding a non-zero balance: the number of this token's `holder` rows (`src/LaunchToken.ts`). */
+    holderCount: t.integer().notNull(),
   }),
   (table) => ({
     launchOrderIdx: index().on(table.launchBlockNumber, table.launchLogIndex),
@@ -98,6 +100,43 @@ export const token = onchainTable(
     poolIdx: index().on(table.pool),
   }),
 );
+
+/**
+ * One non-zero balance of a launched token, from the token's `HolderBalances` events (the balance
+ * after each change, so every row equals `balanceOf` at its block). A balance that drops to 0
+ * deletes its row: the rows of a token are exactly its holders. The zero address is never a holder.
+ */
+export const holder = onchainTable(
+  "holder",
+  (t) => ({
+    token: t.hex().notNull(),
+    address: t.hex().notNull(),
+    /** Token base units (18 decimals), > 0. */
+    balanceWei: t.bigint().notNull(),
+    /** Chain position of the event that set this balance. */
+    blockNumber: t.bigint().notNull(),
+    logIndex: t.integer().notNull(),
+    timestampSec: t.bigint().notNull(),
+  }),
+  (table) => ({
+    pk: primaryKey({ columns: [table.token, table.address] }),
+    // Top holders and the holders list: balance descending, address ascending, within a token.
+    // `nullsFirst` matches `ORDER BY balance_wei DESC` (drizzle would write DESC NULLS LAST, an
+    // order PostgreSQL does not use for it); test/e2e.holders.test.ts checks a page needs no sort.
+    balanceIdx: index("holder_balance_idx").on(table.token, table.balanceWei.desc().nullsFirst(), table.address),
+  }),
+);
+
+/**
+ * Holder counts of tokens whose launch is not indexed yet. The token's mint and the launch's own
+ * transfers (liquidity, dust, first buy) precede `TokenLaunched` in the launch transaction, so the
+ * holder handler cannot count them on the token row; it counts them here and the launch handler
+ * takes the count (as `prelaunchPoolLogs` does for pool logs).
+ */
+export const prelaunchHolderCount = onchainTable("prelaunch_holder_count", (t) => ({
+  token: t.hex().primaryKey(),
+  holderCount: t.integer().notNull(),
+}));
 
 /** Pool -> token lookup for the Swap handler (a pool exists here only once its launch is indexed). */
 export const pool = onchainTable("pool", (t) => ({

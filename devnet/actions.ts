@@ -1,5 +1,5 @@
 /**
- * What a wallet does on the launch stack: launch, buy, sell, collect fees. Used by the demo seed
+ * What a wallet does on the launch stack: launch, buy, sell, transfer tokens, collect fees. Used by the demo seed
  * and by end-to-end tests. Every call is simulated first (so reverts surface with their decoded
  * reason), sent with an explicit gas limit, and awaited; a reverted receipt throws.
  */
@@ -230,6 +230,40 @@ export async function sellToken(
           sqrtPriceLimitX96: 0n,
         },
       ],
+    }),
+    opts.signal,
+  );
+  return sendContractCall(walletClient, publicClient, request, opts);
+}
+
+/**
+ * Sends launched tokens from one wallet to another with the ERC-20 `transfer` (a wallet-to-wallet
+ * transfer: no pool involved). A zero amount or the sender itself as recipient are allowed, as in ERC-20.
+ * @param walletClient The sender.
+ * @param publicClient Reads and waits.
+ * @param token The token.
+ * @param to The recipient.
+ * @param tokenAmount Tokens (base units).
+ * @param opts Abort signal and receipt timeout ({@link SendOptions}).
+ * @returns Hash and receipt.
+ * @throws viem's ContractFunctionExecutionError when the transfer would revert (e.g. balance too low).
+ * @throws {TransactionRevertedError} When the mined transaction reverted.
+ */
+export async function transferToken(
+  walletClient: SenderClient,
+  publicClient: PublicClient,
+  token: Address,
+  to: Address,
+  tokenAmount: bigint,
+  opts: SendOptions = {},
+): Promise<SentTransaction> {
+  const { request } = await abortable(
+    publicClient.simulateContract({
+      account: walletClient.account,
+      address: token,
+      abi: erc20Abi,
+      functionName: "transfer",
+      args: [to, tokenAmount],
     }),
     opts.signal,
   );

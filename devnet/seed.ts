@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { erc20Abi, parseEther, type Address } from "viem";
 import { launchFactoryAbi } from "../abis/LaunchFactory.js";
-import { buyToken, collectFees, launchToken, sellToken } from "./actions.js";
+import { buyToken, collectFees, launchToken, sellToken, transferToken } from "./actions.js";
 import { createDevnetClients, devAccount } from "./clients.js";
 import { tradeEthUsd } from "./ethUsd.js";
 import type { DeploymentManifest } from "./manifest.js";
@@ -51,7 +51,12 @@ export type SeedDemoResult = {
   feeCollections: number;
   /** Trades on the ETH/USD reference pool (0 without one). */
   ethUsdTrades: number;
+  /** Wallet-to-wallet token transfers (no pool involved). */
+  transfers: number;
 };
+
+/** Dev account that receives the demo's wallet-to-wallet transfers (never trades). */
+const TRANSFER_RECIPIENT_INDEX = 9;
 
 /** Every how many demo trades one ETH/USD reference trade is made (so the USD price moves). */
 const ETH_USD_TRADE_EVERY = 3;
@@ -118,7 +123,8 @@ async function randomTrade(
 /**
  * Seeds demo activity: three launches by dev accounts 1–3 (two with a first buy), random buys and
  * sells by dev accounts 4–8 with a trade on the ETH/USD reference pool after every third of them
- * (when the deployment has one), and one fee collection of the first token's positions.
+ * (when the deployment has one), wallet-to-wallet transfers from each creator holding tokens to dev
+ * accounts 9 and 0, and one fee collection of the first token's positions.
  * Deterministic for a given seed on a fresh deployment.
  * @param manifest The deployment (a devnet with anvil's funded dev accounts).
  * @param opts Random seed, number of trades, abort signal.
@@ -154,11 +160,37 @@ export async function seedDemo(manifest: DeploymentManifest, opts: SeedDemoOptio
     if ((await randomTrade(manifest, random, tokenAddresses, { signal: opts.signal })) === "buy") buys++;
     else sells++;
   }
+  // Wallet-to-wallet transfers, so holder lists show holders that never traded: every creator
+  // that holds tokens (a first buy) sends a third to one dev account and a tenth to another.
+  let transfers = 0;
+  for (const [i, t] of tokens.entries()) {
+    const creator = clientsFor(manifest, CREATOR_INDEXES[i % CREATOR_INDEXES.length]!);
+    const held = await abortable(
+      creator.publicClient.readContract({
+        address: t.token,
+        abi: erc20Abi,
+        functionName: "balanceOf",
+        args: [creator.walletClient.account.address],
+      }),
+      opts.signal,
+    );
+    if (held === 0n) continue;
+    for (const [index, share] of [
+      [TRANSFER_RECIPIENT_INDEX, 3n],
+      [0, 10n],
+    ] as const) {
+      const to = clientsFor(manifest, index).walletClient.account.address;
+      await transferToken(creator.walletClient, creator.publicClient, t.token, to, held / share, {
+        signal: opts.signal,
+      });
+      transfers++;
+    }
+  }
   const collector = clientsFor(manifest, 0);
   await collectFees(collector.walletClient, collector.publicClient, manifest, tokens[0]!.positionIds, {
     signal: opts.signal,
   });
-  return { tokens, buys, sells, feeCollections: 1, ethUsdTrades };
+  return { tokens, buys, sells, feeCollections: 1, ethUsdTrades, transfers };
 }
 
 /** Options for `startRandomTrading`. */

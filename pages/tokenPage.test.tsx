@@ -70,6 +70,7 @@ function record(metadata: Partial<TokenPageProps["token"]["metadata"]>, name = "
       is_default: true,
       ...metadata,
     },
+    holder_count: 1,
     token_url: `https://svc.example/token/${ADDRESS}`,
   };
 }

@@ -128,6 +128,7 @@ export function TokenPage({
             value={`${token.trade_count} (${token.buy_count} buys, ${token.sell_count} sells)`}
             id="stat-trades"
           />
+          <Stat label="Holders" value={String(token.holder_count)} id="stat-holders" />
           <div class="stat wide">
             <span class="label">Graduation</span>
             <span class="value">

@@ -113,8 +113,25 @@ export function compileContracts(
     .filter((f) => f.endsWith(".sol"))
     .sort();
   const sources = Object.fromEntries(
-    files.map((f) => [`contracts/${f}`, { content: readFileSync(path.join(projectRoot, "contracts", f), "utf8") }]),
+    files.map((f) => [`contracts/${f}`, readFileSync(path.join(projectRoot, "contracts", f), "utf8")]),
   );
+  return compileSolidity(sources, onWarning);
+}
+
+/**
+ * Compiles Solidity sources with solc-js and the fixed `solcSettings` (imports resolve as in
+ * {@link compileContracts}). Tests use it for reference contracts that are not shipped, e.g. a
+ * plain OpenZeppelin ERC-20 to measure a launch token's extra gas against.
+ * @param sourceTexts Source text per path; only paths under `contracts/` (not `contracts/interfaces/`) are returned.
+ * @param onWarning Receives each solc warning (formatted); default ignores them.
+ * @returns ABI and `0x`-prefixed creation bytecode per contract name.
+ * @throws {CompilationError} When solc reports an error.
+ */
+export function compileSolidity(
+  sourceTexts: Record<string, string>,
+  onWarning: (message: string) => void = () => {},
+): Record<string, { abi: unknown[]; bytecode: `0x${string}` }> {
+  const sources = Object.fromEntries(Object.entries(sourceTexts).map(([p, content]) => [p, { content }]));
   const input = { language: "Solidity", sources, settings: solcSettings };
   const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImport })) as SolcOutput;
   const errors = (output.errors ?? []).filter((e) => e.severity === "error").map((e) => e.formattedMessage);

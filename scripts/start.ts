@@ -250,10 +250,10 @@ async function main() {
   );
 
   if (!flags["no-seed"]) {
-    step("seeding demo activity (3 launches, 12 trades, 4 ETH/USD trades, 1 fee collection)");
+    step("seeding demo activity (3 launches, 12 trades, 4 ETH/USD trades, token transfers, 1 fee collection)");
     const seeded = await seedDemo(manifest, { signal: lifetime.signal });
     step(
-      `seeded: ${seeded.tokens.map((t) => `${t.symbol} ${t.token}`).join(", ")}; ${seeded.buys} buys, ${seeded.sells} sells, ${seeded.ethUsdTrades} ETH/USD trades`,
+      `seeded: ${seeded.tokens.map((t) => `${t.symbol} ${t.token}`).join(", ")}; ${seeded.buys} buys, ${seeded.sells} sells, ${seeded.ethUsdTrades} ETH/USD trades, ${seeded.transfers} transfers`,
     );
   }
 

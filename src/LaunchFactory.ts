@@ -12,6 +12,7 @@ import {
   counter,
   event as eventTable,
   pool,
+  prelaunchHolderCount,
   slug as slugTable,
   slugBase as slugBaseTable,
   token,
@@ -97,6 +98,11 @@ ponder.on("LaunchFactory:TokenLaunched", async ({ event, context }) => {
     .values({ base, next: assigned.next })
     .onConflictDoUpdate({ next: assigned.next });
 
+  // Holders made by the launch transaction (mint, liquidity, dust, first buy), counted by the
+  // holder handler before this event (src/LaunchToken.ts).
+  const prelaunchHolders = await context.db.find(prelaunchHolderCount, { token: tokenAddress });
+  if (prelaunchHolders) await context.db.delete(prelaunchHolderCount, { token: tokenAddress });
+
   const tokenRow = await context.db.insert(token).values({
     address: tokenAddress,
     launchSeq: seqRow.value,
@@ -143,6 +149,7 @@ ponder.on("LaunchFactory:TokenLaunched", async ({ event, context }) => {
     creatorFeesToken: 0n,
     protocolFeesWei: 0n,
     protocolFeesToken: 0n,
+    holderCount: prelaunchHolders?.holderCount ?? 0,
   });
   await context.db.insert(pool).values({ address: poolAddress, token: tokenAddress, tokenIsToken0 });
 

@@ -11,11 +11,14 @@ import {
   parseEther,
   parseEventLogs,
   toFunctionSelector,
+  zeroAddress,
+  type Abi,
   type Account,
   type Address,
   type TransactionReceipt,
 } from "viem";
 import { feeLockerAbi } from "../abis/FeeLocker.js";
+import { launchTokenAbi, launchTokenBytecode } from "../abis/LaunchToken.js";
 import { launchFactoryAbi } from "../abis/LaunchFactory.js";
 import { nonfungiblePositionManagerAbi } from "../abis/NonfungiblePositionManager.js";
 import { uniswapV3FactoryAbi } from "../abis/UniswapV3Factory.js";
@@ -26,6 +29,7 @@ import { startAnvil, type AnvilInstance } from "../devnet/anvil.js";
 import { createDevnetClients, devAccount, type DevnetClients } from "../devnet/clients.js";
 import { deployStack } from "../devnet/deploy.js";
 import type { DeploymentManifest } from "../devnet/manifest.js";
+import { compileSolidity } from "../scripts/compile.js";
 import { nameForOrientation as nameForOrientationOn, precreateHostilePool } from "./hostilePool.js";
 
 const MAX_UINT128 = 2n ** 128n - 1n;
@@ -549,5 +553,140 @@ describe("LaunchFactory", () => {
         }
       });
     }
+  });
+});
+
+describe("LaunchToken", () => {
+  /** A plain OpenZeppelin ERC-20 with the same supply: the gas baseline of a transfer. */
+  const BASELINE_SOURCE = `// SPDX-License-Identifier: MIT
+pragma solidity 0.8.30;
+import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";
+contract BaselineToken is ERC20 {
+    constructor(string memory name_, string memory symbol_) ERC20(name_, symbol_) {
+        _mint(msg.sender, 1_000_000_000 * 10 ** 18);
+    }
+}
+`;
+
+  /** HolderBalances logs of one token in a receipt. */
+  const holderLogs = (receipt: TransactionReceipt, token: Address) =>
+    parseEventLogs({ abi: launchTokenAbi, eventName: "HolderBalances", logs: receipt.logs }).filter(
+      (l) => getAddress(l.address) === token,
+    );
+
+  it("emits HolderBalances with both post-change balances after every Transfer, from the mint on", async () => {
+    const creator = devAccount(4);
+    const alice = devAccount(5);
+    const c = clientsFor(creator);
+    const { receipt, event } = await launchToken(c.walletClient, c.publicClient, manifest, {
+      name: "Holders",
+      symbol: "HLD",
+      firstBuyWei: parseEther("0.01"),
+    });
+    // Each Transfer of the launch is followed by its HolderBalances, with the balances after it
+    // (replayed from the Transfers: the mint first, from the zero address).
+    const transfers = parseEventLogs({ abi: launchTokenAbi, eventName: "Transfer", logs: receipt.logs }).filter(
+      (l) => getAddress(l.address) === event.token,
+    );
+    const holders = holderLogs(receipt, event.token);
+    expect(transfers.length).toBeGreaterThanOrEqual(3);
+    expect(holders).toHaveLength(transfers.length);
+    expect(transfers[0]!.args.from).toBe(zeroAddress);
+    const replay = new Map<Address, bigint>();
+    for (const [i, t] of transfers.entries()) {
+      const h = holders[i]!;
+      expect(h.logIndex).toBe(t.logIndex + 1);
+      expect([h.args.from, h.args.to]).toEqual([t.args.from, t.args.to]);
+      if (t.args.from !== zeroAddress) replay.set(t.args.from, (replay.get(t.args.from) ?? 0n) - t.args.value);
+      replay.set(t.args.to, (replay.get(t.args.to) ?? 0n) + t.args.value);
+      expect(h.args.fromBalanceWei).toBe(t.args.from === zeroAddress ? 0n : replay.get(t.args.from));
+      expect(h.args.toBalanceWei).toBe(replay.get(t.args.to));
+    }
+    for (const [holder, balance] of replay) expect(await erc20Balance(event.token, holder)).toBe(balance);
+
+    // A transfer, a transfer to self, a zero-value transfer and a transferFrom.
+    const token = { address: event.token, abi: launchTokenAbi, account: creator } as const;
+    const send = async (hash: Promise<`0x${string}`>) => c.publicClient.waitForTransactionReceipt({ hash: await hash });
+    const held = await erc20Balance(event.token, creator.address);
+    const cases = [
+      { args: [alice.address, held / 3n] as const, from: creator.address, to: alice.address },
+      { args: [creator.address, 5n] as const, from: creator.address, to: creator.address },
+      { args: [alice.address, 0n] as const, from: creator.address, to: alice.address },
+    ];
+    for (const k of cases) {
+      const r = await send(c.walletClient.writeContract({ ...token, functionName: "transfer", args: k.args }));
+      const [h] = holderLogs(r, event.token);
+      expect(h?.args).toEqual({
+        from: k.from,
+        to: k.to,
+        fromBalanceWei: await erc20Balance(event.token, k.from),
+        toBalanceWei: await erc20Balance(event.token, k.to),
+      });
+    }
+    await send(c.walletClient.writeContract({ ...token, functionName: "approve", args: [alice.address, 7n] }));
+    const a = clientsFor(alice);
+    const r = await send(
+      a.walletClient.writeContract({
+        ...token,
+        account: alice,
+        functionName: "transferFrom",
+        args: [creator.address, protocol.address, 7n],
+      }),
+    );
+    expect(holderLogs(r, event.token).map((l) => l.args)).toEqual([
+      {
+        from: creator.address,
+        to: protocol.address,
+        fromBalanceWei: await erc20Balance(event.token, creator.address),
+        toBalanceWei: 7n,
+      },
+    ]);
+  });
+
+  it("costs a bounded amount of extra gas per transfer over a plain OpenZeppelin ERC-20", async () => {
+    const owner = devAccount(6);
+    const c = clientsFor(owner);
+    const { BaselineToken } = compileSolidity({ "contracts/BaselineToken.sol": BASELINE_SOURCE });
+    const deploy = async (abi: Abi, bytecode: `0x${string}`) => {
+      const hash = await c.walletClient.deployContract({ abi, bytecode, args: ["Gas", "GAS"], account: owner });
+      return (await c.publicClient.waitForTransactionReceipt({ hash })).contractAddress!;
+    };
+    const tokens = {
+      baseline: await deploy(BaselineToken!.abi as Abi, BaselineToken!.bytecode),
+      launch: await deploy(launchTokenAbi, launchTokenBytecode),
+    };
+    // The same sequence on both: to a new holder, to an existing holder, a full balance out.
+    const gasOf = async (address: Address) => {
+      const fresh = [
+        "0x00000000000000000000000000000000000ab0a1",
+        "0x00000000000000000000000000000000000ab0a2",
+      ] as const;
+      const used: bigint[] = [];
+      for (const [to, amount] of [
+        [fresh[0]!, 1000n],
+        [fresh[0]!, 500n],
+        [fresh[1]!, 1n],
+      ] as const) {
+        const hash = await c.walletClient.writeContract({
+          address,
+          abi: launchTokenAbi,
+          functionName: "transfer",
+          args: [to, amount],
+          account: owner,
+        });
+        used.push((await c.publicClient.waitForTransactionReceipt({ hash })).gasUsed);
+      }
+      return used;
+    };
+    const baseline = await gasOf(tokens.baseline);
+    const launch = await gasOf(tokens.launch);
+    const extra = launch.map((g, i) => g - baseline[i]!);
+    // docs/operations.md "Scale" quotes this figure: a LOG3 with 64 data bytes (2,012 gas) plus
+    // two warm balance reads and the encoding.
+    for (const e of extra) {
+      expect(e, `extra gas ${extra.join(", ")}`).toBeGreaterThan(2_012n);
+      expect(e, `extra gas ${extra.join(", ")}`).toBeLessThan(2_700n);
+    }
+    expect(new Set(extra).size, `extra gas ${extra.join(", ")}; baseline ${baseline.join(", ")}`).toBe(1);
   });
 });

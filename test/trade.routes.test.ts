@@ -143,6 +143,7 @@ function tokenRow(event: Awaited<ReturnType<typeof launchToken>>["event"], block
     protocolFeesWei: zero,
     protocolFeesToken: zero,
     volumeUsdE18: zero,
+    holderCount: 0,
   };
 }
 

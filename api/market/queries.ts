@@ -39,6 +39,26 @@ export async function findTokenAddress(db: MarketDb, address: Address): Promise<
   return rows[0]?.address ?? null;
 }
 
+/**
+ * What a holder page needs of its token (one primary-key lookup): pool, factory, total supply and
+ * holder count; null when no launched token has this address.
+ */
+export async function findTokenHolderFacts(db: MarketDb, address: Address) {
+  const t = schema.token;
+  const rows = await db
+    .select({
+      address: t.address,
+      pool: t.pool,
+      factory: t.factory,
+      totalSupply: t.totalSupply,
+      holderCount: t.holderCount,
+    })
+    .from(t)
+    .where(eq(t.address, lower(address)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
 /** Newest launches first (launch block, then log index). */
 export async function newestTokens(db: MarketDb, limit: number) {
   return db

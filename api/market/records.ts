@@ -102,6 +102,8 @@ export function tokenRecord(row: TokenRow, publicBaseUrl: string) {
     creator_fees_token: row.creatorFeesToken,
     protocol_fees_wei: row.protocolFeesWei,
     protocol_fees_token: row.protocolFeesToken,
+    // Addresses with a non-zero balance (docs/public.md "Holders").
+    holder_count: row.holderCount,
     metadata: tokenMetadata(row, publicBaseUrl),
     token_url: tokenUrl(publicBaseUrl, address),
   };

@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { ERROR_CATALOGUE, type ErrorCode } from "../errors";
+import { HOLDER_LABELS } from "../../src/domain/holders";
 
 /** A checksummed 20-byte address. */
 export const addressWire = z
@@ -125,6 +126,7 @@ export const tokenWire = z
     creator_fees_token: uintString,
     protocol_fees_wei: uintString,
     protocol_fees_token: uintString,
+    holder_count: z.number().int().nonnegative().meta({ description: "addresses holding a non-zero balance" }),
     metadata: tokenMetadataWire,
     token_url: z.string(),
   })
@@ -133,6 +135,38 @@ export const tokenWire = z
     description:
       "A launched token: launch facts, market state after the latest indexed swap, 24 h figures, liquidity, fees, metadata.",
   });
+
+/** Holder record (docs/public.md "Holders"). */
+export const holderWire = z
+  .object({
+    address: addressWire,
+    balance_wei: uintString.meta({ description: "balance in token base units (18 decimals), > 0" }),
+    share_bps: z
+      .number()
+      .int()
+      .min(0)
+      .max(10_000)
+      .meta({ description: "balance / total supply in basis points, rounded down" }),
+    label: z.enum(HOLDER_LABELS).nullable().meta({
+      description: "the launchpad's own addresses (the token's pool, …, the burn address 0x…dEaD), else null",
+    }),
+    updated_block_number: blockNumber.meta({ description: "block of the balance change that set this balance" }),
+    updated_timestamp_sec: unixSec,
+  })
+  .meta({ id: "Holder" });
+
+/** Token detail record: the token record with its ten largest holders. */
+export const tokenDetailWire = tokenWire
+  .extend({ top_holders: z.array(holderWire).max(10) })
+  .meta({ id: "TokenDetail", description: "A token record with its ten largest holders (balance desc, address asc)." });
+
+/** A page of a token's holders. */
+export const holderPageWire = okBody({
+  token: addressWire,
+  holder_count: z.number().int().nonnegative(),
+  holders: z.array(holderWire),
+  next_cursor: cursor,
+});
 
 /** Trade record: one Uniswap V3 Swap of a launch pool, seen from the token's side. */
 export const tradeWire = z

@@ -32,6 +32,7 @@ export const V1_ENDPOINTS = {
   token: "GET /api/v1/evmchain/tokens/{address}",
   token_trades: "GET /api/v1/evmchain/tokens/{address}/trades",
   token_candles: "GET /api/v1/evmchain/tokens/{address}/candles",
+  token_holders: "GET /api/v1/evmchain/tokens/{address}/holders",
   coins_create_draft: "POST /api/v1/coins/create-draft",
   coins_create_transaction: "POST /api/v1/coins/create-transaction",
   coins_finalize: "POST /api/v1/coins/finalize",
@@ -130,6 +131,7 @@ export function publicDescriptor(publicBaseUrl: string, limits: Limits) {
       tokens_graduating: "GET /api/public/tokens/graduating?limit=<n>",
       token: "GET /api/public/token/{address_or_slug}",
       token_trades: "GET /api/public/token/{address_or_slug}/trades?limit=<n>",
+      token_holders: "GET /api/public/token/{address_or_slug}/holders?limit=<n>",
       token_candles:
         "GET /api/public/token/{address_or_slug}/candles?resolution=<1m|5m|15m|1h|4h|1d>&from=<unix_sec>&to=<unix_sec>",
       trades_recent: "GET /api/public/trades/recent?limit=<n>",

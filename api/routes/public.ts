@@ -10,7 +10,9 @@ import { isSlugShaped } from "../../src/domain/slug";
 import { ApiError } from "../errors";
 import { sendOk } from "../json";
 import { decodeCursor, encodeCursor, tokenCursorShape, tradeCursorShape } from "../market/cursor";
-import { findToken, findTokenAddress, type MarketDb } from "../market/queries";
+import type { Deployment } from "../../config/deployment";
+import { holderCursorShape, holderNextCursor, holderPage, holderRecord, topHolders } from "../market/holders";
+import { findToken, findTokenAddress, findTokenHolderFacts, type MarketDb } from "../market/queries";
 import {
   eventRange,
   findTokenBySlug,
@@ -33,15 +35,22 @@ import {
   addressWire,
   candlesBody,
   eventWire,
+  holderPageWire,
   okBody,
+  tokenDetailWire,
   tokenPage as tokenPageWire,
   tokenWire,
   tradePage as tradePageWire,
   uintString,
 } from "../openapi/schemas";
 
-/** What the public router reads. */
-export type PublicDeps = { db: MarketDb; publicBaseUrl: string; nowSec?: () => number };
+/** What the public router reads (the deployment's fee locker and position manager label holders). */
+export type PublicDeps = {
+  db: MarketDb;
+  publicBaseUrl: string;
+  deployment: Pick<Deployment, "contracts">;
+  nowSec?: () => number;
+};
 
 const tokenPath = z.object({
   address_or_slug: z.string().min(1).max(100, "must be a token address or a slug of at most 100 characters"),
@@ -51,6 +60,8 @@ const cursorParam = issuedCursorParam;
 const tokenListQuery = z.object({ limit: limitParam(20, 100), cursor: cursorParam });
 /** Trending: `limit` default 20, max 100 (a bounded set: tokens traded in the last 24 h). */
 const trendingQuery = z.object({ limit: limitParam(20, 100) });
+/** Holder lists: `limit` default 50, max 200; `cursor`. */
+const holderListQuery = z.object({ limit: limitParam(50, 200), cursor: cursorParam });
 /** Trade lists: `limit` default 50, max 200; `cursor`. */
 const tradeListQuery = z.object({ limit: limitParam(50, 200), cursor: cursorParam });
 /** Search: `q` 1-64 characters after trimming; `limit` default 10, max 50. */
@@ -114,6 +125,26 @@ export function publicRoutes(deps: PublicDeps) {
         rows.length === limit && last
           ? encodeCursor({ s: last.launchSeq, ...(sortKey(last, sort) ? { k: sortKey(last, sort)! } : {}) })
           : null,
+    };
+  }
+
+  /** One holder page of a launched token (`address` checksummed). */
+  async function listHolders(address: `0x${string}`, limit: number, cursor: string | undefined) {
+    const c = cursor ? decodeCursor(cursor, holderCursorShape) : undefined;
+    const facts = await findTokenHolderFacts(deps.db, address);
+    if (!facts) throw new ApiError("token_not_found", `no launched token at ${address}`);
+    const rows = await holderPage(
+      deps.db,
+      address,
+      limit,
+      c ? { balanceWei: BigInt(c.b), address: c.a as `0x${string}` } : undefined,
+    );
+    const next = holderNextCursor(rows, limit);
+    return {
+      token: address,
+      holder_count: facts.holderCount,
+      holders: rows.map((r) => holderRecord(r, facts, deps.deployment)),
+      next_cursor: next ? encodeCursor({ b: next.balanceWei.toString(), a: next.address }) : null,
     };
   }
 
@@ -208,19 +239,46 @@ export function publicRoutes(deps: PublicDeps) {
           return sendOk(c, { query: q, tokens: records.map((r, i) => ({ ...r, match: hits[i]!.match })) });
         },
       )
-      /** GET /api/public/token/{address_or_slug} — one token record; 404 `token_not_found`. */
+      /**
+       * GET /api/public/token/{address_or_slug} — one token record with `top_holders` (the ten
+       * largest balances, docs/public.md "Holders"); 404 `token_not_found`.
+       */
       .get(
         "/token/:address_or_slug",
         documented({
           tag: "public",
-          summary: "One token record by address or slug",
-          ok: okBody({ token: tokenWire }),
+          summary: "One token record by address or slug, with its top holders",
+          ok: okBody({ token: tokenDetailWire }),
           errors: ["invalid_request", "token_not_found"],
         }),
         validate("param", tokenPath),
         async (c) => {
           const row = await resolveToken(c.req.valid("param").address_or_slug);
-          return sendOk(c, { token: tokenRecord(row, deps.publicBaseUrl) });
+          const top = await topHolders(deps.db, row, deps.deployment);
+          return sendOk(c, { token: { ...tokenRecord(row, deps.publicBaseUrl), top_holders: top } });
+        },
+      )
+      /**
+       * GET /api/public/token/{address_or_slug}/holders?limit=&cursor= — the token's holders
+       * (non-zero balances), largest first, then by address; `limit` default 50, max 200; `cursor`
+       * = the previous page's `next_cursor`. 200 `{ok, token, holder_count, holders,
+       * next_cursor}`; 400 `invalid_request`/`invalid_cursor`; 404 `token_not_found`. Source: the
+       * tokens' `HolderBalances` events (docs/public.md "Holders").
+       */
+      .get(
+        "/token/:address_or_slug/holders",
+        documented({
+          tag: "public",
+          summary: "A token's holders, largest balance first",
+          ok: holderPageWire,
+          errors: ["invalid_request", "invalid_cursor", "token_not_found"],
+        }),
+        validate("param", tokenPath),
+        validate("query", holderListQuery),
+        async (c) => {
+          const address = await resolveTokenAddress(c.req.valid("param").address_or_slug);
+          const { limit, cursor } = c.req.valid("query");
+          return sendOk(c, await listHolders(address, limit, cursor));
         },
       )
       /**

@@ -35,11 +35,13 @@ import { candlesQuery, tradePageQuery } from "../market/params";
 import { decodeCursor, encodeCursor, tradeCursorShape } from "../market/cursor";
 import { tradePage } from "../market/publicQueries";
 import { candlesResponse } from "../market/candlesResponse";
-import { findToken, findTokenAddress, type MarketDb } from "../market/queries";
+import { findToken, findTokenAddress, findTokenHolderFacts, type MarketDb } from "../market/queries";
+import { holderCursorShape, holderNextCursor, holderPage, holderRecord, topHolders } from "../market/holders";
+import type { Deployment } from "../../config/deployment";
 import { tokenRecord, tradeRecord } from "../market/records";
-import { addressParam, describedInput, validate } from "../validation";
+import { addressParam, describedInput, limitParam, validate } from "../validation";
 import { documented } from "../openapi/describe";
-import { candlesBody, okBody, tokenWire, tradeWire, addressWire } from "../openapi/schemas";
+import { candlesBody, holderPageWire, okBody, tokenDetailWire, tradeWire, addressWire } from "../openapi/schemas";
 import { buildDoc, confirmDoc, intentDoc, statusDoc } from "../openapi/launchDocs";
 import { buildBodySchema, confirmBodySchema, statusQuerySchema } from "../launch/keyFlow";
 import { intentRequestSchema } from "../launch/intent";
@@ -49,6 +51,8 @@ import { swapV1Routes } from "../trade/routes";
 export type V1Deps = {
   db: MarketDb;
   publicBaseUrl: string;
+  /** The fee locker and position manager label holders. */
+  deployment: Pick<Deployment, "contracts">;
   nowSec?: () => number;
   /** Launch intent lifetime in seconds (the service passes `LAUNCH_INTENT_TTL_SEC`; default 15 minutes). */
   intentTtlSec?: number;
@@ -57,6 +61,8 @@ export type V1Deps = {
 };
 
 const addressPath = z.object({ address: addressParam });
+/** Holder lists: `limit` default 50, max 200; `cursor` (as the public holder list). */
+const holderListQuery = z.object({ limit: limitParam(50, 200), cursor: z.string().max(400).optional() });
 
 /** Builds the `/api/v1/evmchain` router. */
 export function v1Routes(deps: V1Deps) {
@@ -64,15 +70,15 @@ export function v1Routes(deps: V1Deps) {
   return (
     new Hono()
       /**
-       * GET /api/v1/evmchain/tokens/{address} — canonical token record.
-       * 200 `{ok, token}`; 400 `invalid_address`; 404 `token_not_found`.
+       * GET /api/v1/evmchain/tokens/{address} — canonical token record with `top_holders` (the
+       * public token detail record). 200 `{ok, token}`; 400 `invalid_address`; 404 `token_not_found`.
        */
       .get(
         "/tokens/:address",
         documented({
           tag: "v1",
-          summary: "Canonical token record",
-          ok: okBody({ token: tokenWire }),
+          summary: "Canonical token record, with its top holders",
+          ok: okBody({ token: tokenDetailWire }),
           errors: ["invalid_address", "token_not_found"],
         }),
         validate("param", addressPath),
@@ -80,7 +86,45 @@ export function v1Routes(deps: V1Deps) {
           const { address } = c.req.valid("param");
           const row = await findToken(deps.db, address);
           if (!row) throw new ApiError("token_not_found", `no launched token at ${address}`);
-          return sendOk(c, { token: tokenRecord(row, deps.publicBaseUrl) });
+          const top = await topHolders(deps.db, row, deps.deployment);
+          return sendOk(c, { token: { ...tokenRecord(row, deps.publicBaseUrl), top_holders: top } });
+        },
+      )
+      /**
+       * GET /api/v1/evmchain/tokens/{address}/holders?limit=&cursor= — the public holder list
+       * (docs/public.md "Holders"): non-zero balances, largest first, then by address; `limit`
+       * default 50, max 200. 200 `{ok, token, holder_count, holders, next_cursor}`; 400
+       * `invalid_request`/`invalid_cursor`/`invalid_address`; 404 `token_not_found`.
+       */
+      .get(
+        "/tokens/:address/holders",
+        documented({
+          tag: "v1",
+          summary: "A token's holders, largest balance first",
+          ok: holderPageWire,
+          errors: ["invalid_request", "invalid_cursor", "invalid_address", "token_not_found"],
+        }),
+        validate("param", addressPath),
+        validate("query", holderListQuery),
+        async (c) => {
+          const { address } = c.req.valid("param");
+          const { limit, cursor } = c.req.valid("query");
+          const position = cursor !== undefined ? decodeCursor(cursor, holderCursorShape) : undefined;
+          const facts = await findTokenHolderFacts(deps.db, address);
+          if (!facts) throw new ApiError("token_not_found", `no launched token at ${address}`);
+          const rows = await holderPage(
+            deps.db,
+            address,
+            limit,
+            position ? { balanceWei: BigInt(position.b), address: position.a as `0x${string}` } : undefined,
+          );
+          const next = holderNextCursor(rows, limit);
+          return sendOk(c, {
+            token: address,
+            holder_count: facts.holderCount,
+            holders: rows.map((r) => holderRecord(r, facts, deps.deployment)),
+            next_cursor: next ? encodeCursor({ b: next.balanceWei.toString(), a: next.address }) : null,
+          });
         },
       )
       /**

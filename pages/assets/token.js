@@ -356,6 +356,7 @@ async function refreshStats() {
   setUsd("stat-volume", t.volume_usd);
   setUsd("stat-liquidity", t.liquidity.total_value_usd);
   set("stat-trades", `${t.trade_count} (${t.buy_count} buys, ${t.sell_count} sells)`);
+  set("stat-holders", String(t.holder_count));
   set("stat-graduation", t.graduated ? "Graduated" : `${(t.graduation_progress_bps / 100).toFixed(2)} % to graduation`);
   document.getElementById("stat-graduation-bar").value = t.graduated ? 10000 : t.graduation_progress_bps;
   const change = document.getElementById("stat-change-24h");
