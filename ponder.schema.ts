@@ -34,7 +34,12 @@ export const token = onchainTable(
     pool: t.hex().notNull(),
     weth: t.hex().notNull(),
     tokenIsToken0: t.boolean().notNull(),
-    positionIds: t.bigint().array().notNull(),
+    /**
+     * Locked position ids as comma-separated decimals (`src/domain/positions.ts`). Text, not an
+     * array: Ponder deep-copies every row of a table with a JSON or array column on each write,
+     * and this row is updated on every swap.
+     */
+    positionIdsCsv: t.text().notNull(),
     liquidityWei: t.bigint().notNull(),
     firstBuyWei: t.bigint().notNull(),
     firstBuyTokensOut: t.bigint().notNull(),
@@ -298,8 +303,10 @@ export const event = onchainTable(
     logIndex: t.integer().notNull(),
     timestampSec: t.bigint().notNull(),
     txHash: t.hex().notNull(),
-    // Kind-specific fields; amounts as decimal strings in wei / token base units.
-    payload: t.json().$type<Record<string, string | number | boolean | null>>().notNull(),
+    // Kind-specific fields; amounts as decimal strings in wei / token base units. JSON text
+    // (`encodeEventPayload` in src/domain/events.ts), not a JSON column: Ponder deep-copies every
+    // row of a table with a JSON or array column, and one to three events are written per swap.
+    payloadJson: t.text().notNull(),
   }),
   (table) => ({
     kindIdx: index().on(table.kind, table.id),

@@ -20,7 +20,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createPublicClient, http, type Address } from "viem";
@@ -69,6 +69,8 @@ type Backfill = {
   blocksFetchedInHistory: number;
 };
 
+// The machine is shared: the load average at start and end goes into the results.
+const loadAtStart = loadavg();
 const anvil = await startAnvil({ port: 0, gasLimit: BigInt(Math.max(30, launchesPerBlock * 8)) * 1_000_000n });
 const dataDir = mkdtempSync(join(tmpdir(), "bench-scale-"));
 try {
@@ -203,7 +205,7 @@ try {
   const result = {
     benchmark: "scale",
     measuredAt: new Date().toISOString(),
-    machine: { cpus: cpus().length, node: process.version },
+    machine: { cpus: cpus().length, node: process.version, loadAverage: { start: loadAtStart, end: loadavg() } },
     database: "postgres",
     indexerRpcUrls: 1,
     history: {

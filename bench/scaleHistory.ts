@@ -15,6 +15,7 @@ import {
   getAddress,
   parseEther,
   parseGwei,
+  toHex,
   type Address,
   type Hex,
   type PublicClient,
@@ -79,6 +80,9 @@ export async function launchMany(
         });
         await creator.send(options.factory, data, value, GAS_PER_LAUNCH);
       }
+      // Full launch blocks (above the gas target) raise the EIP-1559 base fee 12.5% a block: past
+      // ~2,000 launches it would exceed the senders' fee cap. Keep it at 1 gwei.
+      await rpc(publicClient, "anvil_setNextBlockBaseFeePerGas", [toHex(parseGwei("1"))]);
       await rpc(publicClient, "anvil_mine", ["0x1"]);
     }
   } finally {

@@ -5,13 +5,14 @@
  */
 import { ponder } from "ponder:registry";
 import { event as eventTable, feeClaim, token } from "../ponder.schema";
-import { eventId } from "./domain/events";
+import { encodeEventPayload, eventId } from "./domain/events";
+import { decodePositionIds } from "./domain/positions";
 import { lower } from "./domain/hex";
 
 ponder.on("FeeLocker:FeesCollected", async ({ event, context }) => {
   const args = event.args;
   const tokenRow = await context.db.find(token, { address: lower(args.token) });
-  if (!tokenRow?.positionIds.includes(args.positionId)) return;
+  if (!tokenRow || !decodePositionIds(tokenRow.positionIdsCsv).includes(args.positionId)) return;
 
   // token0/token1 amounts -> token and WETH sides.
   const tokenIsToken0 = tokenRow.tokenIsToken0;
@@ -48,13 +49,13 @@ ponder.on("FeeLocker:FeesCollected", async ({ event, context }) => {
     logIndex: event.log.logIndex,
     timestampSec: event.block.timestamp,
     txHash: event.transaction.hash,
-    payload: {
+    payloadJson: encodeEventPayload({
       position_id: args.positionId.toString(),
       creator: lower(args.creator),
       creator_fees_wei: creatorFeesWei.toString(),
       creator_fees_token: creatorFeesToken.toString(),
       protocol_fees_wei: protocolFeesWei.toString(),
       protocol_fees_token: protocolFeesToken.toString(),
-    },
+    }),
   });
 });

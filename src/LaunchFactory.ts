@@ -21,7 +21,8 @@ import {
 import { erc20Abi } from "viem";
 import { uniswapV3PoolAbi } from "../abis/UniswapV3Pool";
 import { indexerConfig } from "./indexerConfig";
-import { eventId } from "./domain/events";
+import { encodeEventPayload, eventId } from "./domain/events";
+import { encodePositionIds } from "./domain/positions";
 import { isToken0, marketCapWei, priceWeiPerToken } from "./domain/price";
 import { assignSlug, slugBase } from "./domain/slug";
 import { takePrelaunchLogs } from "./prelaunchLogs";
@@ -116,7 +117,7 @@ ponder.on("LaunchFactory:TokenLaunched", async ({ event, context }) => {
     pool: poolAddress,
     weth,
     tokenIsToken0,
-    positionIds: [...args.positionIds],
+    positionIdsCsv: encodePositionIds(args.positionIds),
     liquidityWei: args.liquidityWei,
     firstBuyWei: args.firstBuyWei,
     firstBuyTokensOut: args.firstBuyTokensOut,
@@ -161,7 +162,7 @@ ponder.on("LaunchFactory:TokenLaunched", async ({ event, context }) => {
     logIndex: event.log.logIndex,
     timestampSec: event.block.timestamp,
     txHash: event.transaction.hash,
-    payload: {
+    payloadJson: encodeEventPayload({
       creator: lower(args.creator),
       slug: assigned.slug,
       name: args.name,
@@ -171,7 +172,7 @@ ponder.on("LaunchFactory:TokenLaunched", async ({ event, context }) => {
       liquidity_wei: args.liquidityWei.toString(),
       first_buy_wei: args.firstBuyWei.toString(),
       first_buy_tokens_out: args.firstBuyTokensOut.toString(),
-    },
+    }),
   });
 
   if (firstBuy) {

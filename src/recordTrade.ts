@@ -13,7 +13,7 @@ import { candle, ethUsd, event, token, trade } from "../ponder.schema";
 import { indexerConfig } from "./indexerConfig";
 import type { MarketThresholds } from "../config/market";
 import { bucketStartSec, RESOLUTIONS } from "./domain/candles";
-import { eventId } from "./domain/events";
+import { encodeEventPayload, eventId } from "./domain/events";
 import { marketCapWei, orientSwap, priceWeiPerToken } from "./domain/price";
 import { lower } from "./domain/hex";
 import { addOrNull, maxOrNull, minOrNull, weiToUsdE18 } from "./domain/usd";
@@ -163,7 +163,8 @@ export async function recordTrade(
     timestampSec: swap.timestampSec,
     txHash: swap.txHash,
   };
-  const tradePayload = {
+  // Serialized once: a big buy's event shares its trade's payload text.
+  const tradePayloadJson = encodeEventPayload({
     trade_id: `${swap.txHash}-${swap.logIndex}`,
     side,
     trader: lower(swap.trader),
@@ -171,20 +172,20 @@ export async function recordTrade(
     eth_amount_wei: ethAmountWei.toString(),
     price_wei: priceWei.toString(),
     market_cap_wei: mcapWei.toString(),
-  };
+  });
   let sub = swap.eventSubStart;
   await db.insert(event).values({
     ...base,
     id: eventId(swap.blockNumber, swap.eventLogIndex, sub++),
     kind: "trade",
-    payload: tradePayload,
+    payloadJson: tradePayloadJson,
   });
   if (side === "buy" && ethAmountWei >= thresholds.bigBuyThresholdWei) {
     await db.insert(event).values({
       ...base,
       id: eventId(swap.blockNumber, swap.eventLogIndex, sub++),
       kind: "big_buy",
-      payload: tradePayload,
+      payloadJson: tradePayloadJson,
     });
   }
   if (graduates) {
@@ -192,11 +193,11 @@ export async function recordTrade(
       ...base,
       id: eventId(swap.blockNumber, swap.eventLogIndex, sub++),
       kind: "graduation",
-      payload: {
+      payloadJson: encodeEventPayload({
         market_cap_wei: mcapWei.toString(),
         threshold_wei: thresholds.graduationMarketCapWei.toString(),
         price_wei: priceWei.toString(),
-      },
+      }),
     });
   }
   return { priceWei, marketCapWei: mcapWei, graduated: graduates };

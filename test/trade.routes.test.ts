@@ -28,6 +28,7 @@ import { swapRouterAbi } from "../abis/SwapRouter";
 import { createApp } from "../api/app";
 import type { MarketDb } from "../api/market/queries";
 import { deploymentSchema, type Deployment } from "../config/deployment";
+import { encodePositionIds } from "../src/domain/positions";
 import { launchToken } from "../devnet/actions";
 import { startAnvil, type AnvilInstance } from "../devnet/anvil";
 import { devAccount } from "../devnet/clients";
@@ -112,7 +113,7 @@ function tokenRow(event: Awaited<ReturnType<typeof launchToken>>["event"], block
     pool: event.pool.toLowerCase() as Hex,
     weth: deployment.contracts.weth.toLowerCase() as Hex,
     tokenIsToken0: event.token.toLowerCase() < deployment.contracts.weth.toLowerCase(),
-    positionIds: [...event.positionIds],
+    positionIdsCsv: encodePositionIds(event.positionIds),
     liquidityWei: event.liquidityWei,
     firstBuyWei: event.firstBuyWei,
     firstBuyTokensOut: event.firstBuyTokensOut,

@@ -3,6 +3,7 @@
  */
 import { getAddress } from "viem";
 import type { event } from "../../ponder.schema";
+import { decodeEventPayload } from "../../src/domain/events";
 
 type EventRow = typeof event.$inferSelect;
 
@@ -15,7 +16,7 @@ const ADDRESS_FIELDS = new Set(["creator", "pool", "factory", "trader"]);
  */
 export function eventRecord(row: EventRow, confirmed: boolean) {
   const payload: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row.payload)) {
+  for (const [k, v] of Object.entries(decodeEventPayload(row.payloadJson))) {
     payload[k] = ADDRESS_FIELDS.has(k) && typeof v === "string" ? getAddress(v) : v;
   }
   return {

@@ -10,6 +10,7 @@ import { graduationProgressBps, priceChangeBps } from "../../src/domain/market";
 import { formatUsd, formatUsdOrNull, weiToUsdE18 } from "../../src/domain/usd";
 import { resolveTokenMetadata, type StoredTokenMetadata } from "../launch/metadata";
 import type { EthUsdNow, Stats24h } from "./publicQueries";
+import { decodePositionIds } from "../../src/domain/positions";
 import { tokenUrl } from "../../src/domain/urls";
 
 type TokenRow = typeof token.$inferSelect & {
@@ -55,7 +56,7 @@ export function tokenRecord(row: TokenRow, publicBaseUrl: string) {
     quote_token: getAddress(row.weth),
     token0: getAddress(row.tokenIsToken0 ? row.address : row.weth),
     token1: getAddress(row.tokenIsToken0 ? row.weth : row.address),
-    position_ids: row.positionIds.map(String),
+    position_ids: decodePositionIds(row.positionIdsCsv).map(String),
     launch_tx_hash: row.launchTxHash,
     launch_block_number: Number(row.launchBlockNumber),
     launch_timestamp_sec: Number(row.launchTimestampSec),

@@ -29,7 +29,7 @@ export async function tradesByEventId(
   return db
     .select({ eventId: e.id, trade: t })
     .from(e)
-    .innerJoin(t, eq(t.id, sql`${e.payload}->>'trade_id'`))
+    .innerJoin(t, eq(t.id, sql`${e.payloadJson}::json->>'trade_id'`))
     .where(and(eq(e.kind, "trade"), gt(e.id, afterId), lt(e.id, beforeId), token ? eq(e.token, token) : undefined))
     .orderBy(asc(e.id))
     .limit(limit);

@@ -17,6 +17,7 @@ import type { MarketDb } from "../market/queries";
 import { limitParam, validate } from "../validation";
 import { documented } from "../openapi/describe";
 import { sendConditional } from "./conditional";
+import { decodeEventPayload } from "../../src/domain/events";
 import { tokenUrl } from "../../src/domain/urls";
 
 /** What the feeds router reads. */
@@ -139,7 +140,7 @@ export function feedsRoutes(deps: FeedsDeps) {
           if (!t) continue;
           const label = `${t.name} (${t.symbol})`;
           const link = tokenUrl(deps.publicBaseUrl, t.address);
-          const p = e.payload;
+          const p = decodeEventPayload(e.payloadJson);
           if (feed.kind === "launch") {
             items.push({
               title: `${label} launched`,

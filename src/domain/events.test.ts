@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { eventId } from "./events";
+import { decodeEventPayload, encodeEventPayload, eventId } from "./events";
 
 describe("eventId", () => {
   it("orders by block, then log index, then sub", () => {
@@ -10,5 +10,15 @@ describe("eventId", () => {
   it("rejects out-of-range parts", () => {
     expect(() => eventId(1n, 100_000, 0)).toThrow(RangeError);
     expect(() => eventId(1n, 0, 10)).toThrow(RangeError);
+  });
+});
+
+describe("event payload text", () => {
+  it("round-trips a payload with its key order, types and nulls", () => {
+    const payload = { trade_id: "0xab-3", side: "buy", amount: "10", n: 1, ok: true, none: null };
+    const json = encodeEventPayload(payload);
+    expect(json).toBe('{"trade_id":"0xab-3","side":"buy","amount":"10","n":1,"ok":true,"none":null}');
+    expect(decodeEventPayload(json)).toEqual(payload);
+    expect(Object.keys(decodeEventPayload(json))).toEqual(Object.keys(payload));
   });
 });

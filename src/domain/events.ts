@@ -28,3 +28,29 @@ export function eventId(blockNumber: bigint, logIndex: number, sub: number): big
   if (sub < 0 || sub > 9) throw new RangeError(`sub ${sub} out of range`);
   return blockNumber * 1_000_000n + BigInt(logIndex) * 10n + BigInt(sub);
 }
+
+/** Kind-specific fields of an event; amounts as decimal strings in wei / token base units. */
+export type EventPayload = Record<string, string | number | boolean | null>;
+
+/**
+ * Serializes an event payload for the `event.payload_json` text column, once per payload (a
+ * `big_buy` shares its trade's text).
+ *
+ * @param payload - flat record of strings, numbers, booleans and nulls
+ * @returns its JSON text, keys in insertion order
+ * @example encodeEventPayload({ side: "buy" }) // '{"side":"buy"}'
+ */
+export function encodeEventPayload(payload: EventPayload): string {
+  return JSON.stringify(payload);
+}
+
+/**
+ * Parses the `event.payload_json` text written by `encodeEventPayload`.
+ *
+ * @param json - JSON text of a flat record
+ * @returns the payload, keys in their stored order
+ * @throws SyntaxError when the text is not JSON (never for rows this indexer wrote)
+ */
+export function decodeEventPayload(json: string): EventPayload {
+  return JSON.parse(json) as EventPayload;
+}
