@@ -2,7 +2,8 @@
  * The supervisor's decisions against a real HTTP server that answers `/api/v1/ready` with a body
  * the test sets (the real service is supervised in test/e2e.readiness.test.ts): no restart while
  * ready, degraded or blind, a restart once stalled for the threshold with the indexer's RPC
- * answering, none while that RPC does not answer, and backoff between restarts.
+ * answering (the threshold counts from when that RPC answers again), none while it does not
+ * answer, and backoff between restarts.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -60,7 +61,7 @@ describe("readServiceReadiness and rpcAnswers", () => {
 });
 
 describe("superviseIndexer", () => {
-  it("restarts only a stall with a known chain head, after the threshold, once the indexer's RPC answers, and backs off", async () => {
+  it("restarts only a stall with a known chain head, once it has lasted the threshold with the indexer's RPC answering, and backs off", async () => {
     let nowMs = 0;
     const restarts: string[] = [];
     rpcUp = false;
@@ -87,22 +88,38 @@ describe("superviseIndexer", () => {
       nowMs = 70_000; // 10 s stalled, but the indexer's RPC does not answer: no restart
       await afterChecks(3);
       expect(restarts).toEqual([]);
+      // The RPC is back: the stall counts from now (the process gets the threshold to resume by
+      // itself), not from when it began.
       rpcUp = true;
+      await afterChecks(3);
+      expect(restarts).toEqual([]);
+      nowMs = 73_000;
+      await afterChecks(3);
+      expect(restarts).toEqual([]);
+      // The RPC froze again before the threshold: the count starts over once it answers.
+      rpcUp = false;
+      await afterChecks(3);
+      rpcUp = true;
+      await afterChecks(2); // seen stalled with the RPC back at 73 s
+      nowMs = 77_000; // 4 s since the RPC answers again (7 s since it first did): not yet
+      await afterChecks(3);
+      expect(restarts).toEqual([]);
+      nowMs = 78_000;
       await expect.poll(() => restarts.length, { timeout: 15_000 }).toBe(1);
       expect(restarts[0]).toBe("no block indexed for 20 s");
-      await afterChecks(2); // seen stalled again at 70 s, before the clock moves
-      // Still stalled after the restart (seen from 70 s on): the next one needs the threshold
+      await afterChecks(2); // seen stalled again at 78 s, before the clock moves
+      // Still stalled after the restart (seen from 78 s on): the next one needs the threshold
       // again, and the backoff (5 s after the first restart, then 10 s after the second).
-      nowMs = 74_000;
+      nowMs = 82_000;
       await afterChecks(3);
       expect(restarts).toHaveLength(1);
-      nowMs = 76_000;
+      nowMs = 84_000;
       await expect.poll(() => restarts.length, { timeout: 15_000 }).toBe(2);
-      await afterChecks(2); // seen stalled again at 76 s
-      nowMs = 84_000; // stalled 8 s again, but within 10 s of the second restart
+      await afterChecks(2); // seen stalled again at 84 s
+      nowMs = 92_000; // stalled 8 s again, but within 10 s of the second restart
       await afterChecks(3);
       expect(restarts).toHaveLength(2);
-      nowMs = 87_000;
+      nowMs = 95_000;
       await expect.poll(() => restarts.length, { timeout: 15_000 }).toBe(3);
       expect(supervisor.restarts()).toBe(3);
     } finally {

@@ -140,21 +140,28 @@ export function superviseIndexer(options: IndexerSupervisorOptions): IndexerSupe
       backoffMs = options.restartAfterSec * 1000;
       notBefore = 0;
     } else if (readiness?.status === "stalled" && readiness.chainHeadBlock !== null) {
-      stalledSince ??= now;
-      const due = now - stalledSince >= options.restartAfterSec * 1000 && now >= notBefore;
-      if (due && !stopped && (await (options.indexerRpcAnswers?.() ?? Promise.resolve(true)))) {
-        restarts++;
-        options.onEvent?.(
-          `the indexer is stalled (${readiness.reason}); restarting it (restart ${restarts}, resumes from its checkpoint)`,
-        );
-        try {
-          await options.restart(readiness.reason ?? "stalled");
-        } catch (err) {
-          options.onEvent?.(`restarting the indexer failed: ${(err as Error).message}`);
-        }
+      // The stall counts only while the indexer's RPC answers: through a node that does not answer
+      // a new process cannot index either, and once the node is back the process gets
+      // `restartAfterSec` to resume by itself (the patched Ponder does within seconds).
+      if (!(await (options.indexerRpcAnswers?.() ?? Promise.resolve(true)))) {
         stalledSince = null;
-        notBefore = nowMs() + backoffMs;
-        backoffMs = Math.min(backoffMs * 2, maxBackoffMs);
+      } else {
+        stalledSince ??= now;
+        const due = now - stalledSince >= options.restartAfterSec * 1000 && now >= notBefore;
+        if (due && !stopped) {
+          restarts++;
+          options.onEvent?.(
+            `the indexer is stalled (${readiness.reason}); restarting it (restart ${restarts}, resumes from its checkpoint)`,
+          );
+          try {
+            await options.restart(readiness.reason ?? "stalled");
+          } catch (err) {
+            options.onEvent?.(`restarting the indexer failed: ${(err as Error).message}`);
+          }
+          stalledSince = null;
+          notBefore = nowMs() + backoffMs;
+          backoffMs = Math.min(backoffMs * 2, maxBackoffMs);
+        }
       }
     } else if (readiness !== null) {
       // degraded: behind but progressing, or blind (RPC down): a restart would not help

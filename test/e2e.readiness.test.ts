@@ -14,10 +14,15 @@
  *   `launchpad_indexer_status{status="stalled"}` 1; three times in a row, and after each freeze
  *   indexing must resume within `RESUME_BUDGET_MS` of the RPC coming back.
  *
- * The stuck indexer is restarted by the same supervisor as `npm start`'s
- * (scripts/indexerSupervisor.ts, here after `INDEXER_RESTART_STALLED_SEC`, default 2 s, once the
- * indexer's RPC answers again); without it (`INDEXER_RESTART_STALLED_SEC=0`) this test reproduces
- * the stuck indexer: nothing indexed within `READY_CATCH_UP_MS` after the first freeze.
+ * The indexer resumes by itself: the Ponder patch keeps one realtime poll in flight, keeps the RPC
+ * rate limit through timeouts and yields to the event loop between live blocks (docs/operations.md
+ * "Stalled indexer after an RPC freeze"), so the test asserts that the supervisor of `npm start`
+ * (scripts/indexerSupervisor.ts, run here as there, restarting after `INDEXER_RESTART_STALLED_SEC`,
+ * default 10 s here, of a stall with the indexer's RPC answering) restarted nothing. Without the
+ * first two of those hunks this test reproduces the stuck indexer: nothing indexed within
+ * `READY_CATCH_UP_MS` after the first freeze when run with `INDEXER_RESTART_STALLED_SEC=0`, and a
+ * restart (slower than the bound on a loaded machine) with it; without the third, the API answers
+ * nothing while the missed blocks are indexed (resume 8-13 s under load).
  *
  * Settings: `RPC_FREEZE_SEC` (default 40, the issue's scenario) per freeze; `RESUME_BUDGET_MS`
  * (default 10,000, the issue's bound) for the first newly indexed block after a freeze;
@@ -32,17 +37,20 @@ import { startRpcProxy, type RpcProxy } from "./rpcProxy";
 
 const FREEZE_MS = Number(process.env.RPC_FREEZE_SEC ?? 40) * 1000;
 /**
- * Indexing resumes within 10 s of the RPC answering again (issue 17, section 2): the supervisor
- * sees the stall with the RPC back within a second and restarts the indexer, which resumes from
- * its checkpoint (docs/operations.md "Stalled indexer after an RPC freeze"). The bound is mostly
- * Ponder's own start: 4.9-7.8 s measured with this file alone, 10.2-11.4 s inside the full suite
- * on 2 cores (the issue asks for 10 s: not met under the suite's load); on a machine at load 15
- * the start alone took 51-93 s, so there raise `RESUME_BUDGET_MS`.
+ * Indexing resumes within 10 s of the RPC answering again (issue 17, section 2), in the same
+ * process: Ponder's next poll after the thaw sees the new head and fetches the missed blocks at
+ * its full rate limit (docs/operations.md "Stalled indexer after an RPC freeze", with the figures
+ * measured under load). A restart instead (the supervisor's fallback) costs Ponder's own start,
+ * which alone took 10-11 s inside the full suite on 2 cores and 51-93 s on a machine at load 15.
  */
-const RESUME_BUDGET_MS = Number(process.env.RESUME_BUDGET_MS ?? 15_000);
+const RESUME_BUDGET_MS = Number(process.env.RESUME_BUDGET_MS ?? 10_000);
 const READY_CATCH_UP_MS = Number(process.env.READY_CATCH_UP_MS ?? 120_000);
-/** The supervisor's restart threshold in this file (INDEXER_RESTART_STALLED_SEC). */
-const RESTART_AFTER_SEC = Number(process.env.INDEXER_RESTART_STALLED_SEC ?? 2);
+/**
+ * The supervisor's restart threshold in this file (INDEXER_RESTART_STALLED_SEC): seconds of stall
+ * with the indexer's RPC answering again. Not below the resume bound: a restart there means the
+ * indexer did not resume by itself, which the test reports as such.
+ */
+const RESTART_AFTER_SEC = Number(process.env.INDEXER_RESTART_STALLED_SEC ?? 10);
 /** The stall bound the service runs with in this file (READY_MAX_INDEXED_AGE_SEC). */
 const MAX_INDEXED_AGE_SEC = 3;
 
@@ -301,6 +309,7 @@ describe("an indexer that never stalls silently", () => {
               round,
               freeze_ms: FREEZE_MS,
               resumed_after_ms: resumedAfterMs.at(-1),
+              thawed_at_ms: thawedAt,
               supervisor_restarts: stack.restarts(),
             }),
           );
@@ -310,7 +319,7 @@ describe("an indexer that never stalls silently", () => {
         await publicClient.request({ method: "evm_setIntervalMining" as never, params: [0] as never });
       }
       for (const ms of resumedAfterMs) expect(ms).toBeLessThan(RESUME_BUDGET_MS);
-      expect(stack.restarts(), "the supervisor restarted the stuck indexer").toBeGreaterThan(0);
+      expect(stack.restarts(), "supervisor restarts: the indexer did not resume by itself").toBe(0);
       await until(
         "ready after the freezes",
         async () => ((await readyBody())?.ready ? true : undefined),

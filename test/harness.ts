@@ -170,7 +170,9 @@ export async function startStack(options: {
             const t1 = Date.now();
             service = await startPonder({ port, schema, env: serviceEnv });
             stack.service = service;
-            console.log(JSON.stringify({ supervisor_restart: { stop_ms: t1 - t0, start_ms: Date.now() - t1 } }));
+            console.log(
+              JSON.stringify({ supervisor_restart: { at_ms: t0, stop_ms: t1 - t0, start_ms: Date.now() - t1 } }),
+            );
           },
         })
       : undefined;

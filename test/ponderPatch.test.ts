@@ -3,11 +3,17 @@
  * docs/operations.md "Ponder patch") is installed: a fresh clone without it would fetch every
  * block holding any Uniswap V3 log of the chain once 1,000 pools are launched (docs/operations.md
  * "Scale"). The behaviour itself (no block holding only foreign pools' logs is fetched) is
- * asserted by `test/e2e.scale.test.ts`.
+ * asserted by `test/e2e.scale.test.ts`. The RPC-freeze hunks (one realtime poll in flight, the rate
+ * limit kept through timeouts, a yield after each live block; docs/operations.md "Stalled indexer
+ * after an RPC freeze") are checked here on Ponder's real RPC client against a frozen HTTP server,
+ * and end to end by `test/e2e.readiness.test.ts` (indexing resumes within 10 s, no restart).
  */
 import { readdirSync, readFileSync } from "node:fs";
+import { createServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { http } from "viem";
 import { afterEach, describe, expect, it } from "vitest";
 
 /** Folder of the installed `ponder` package (its `exports` hide package.json; tests run from the root). */
@@ -48,6 +54,7 @@ describe("Ponder patch", () => {
     expect([...files.keys()].sort()).toEqual([
       "dist/esm/internal/options.js",
       "dist/esm/rpc/index.js",
+      "dist/esm/runtime/multichain.js",
       "dist/esm/sync-historical/index.js",
     ]);
     for (const [path, hunks] of files) {
@@ -83,6 +90,83 @@ describe("Ponder patch", () => {
     expect(fn).toContain('body.method === "eth_getLogs"');
     expect(fn).toContain("blockHash");
     expect(fn).toMatch(/unknown block/);
+  });
+
+  it("polls a frozen node one request at a time and keeps the rate limit through timeouts (the RPC-freeze fix)", async () => {
+    // A frozen node (docs/operations.md "Stalled indexer after an RPC freeze"): requests are
+    // accepted and not answered. Ponder's RPC client (the real one, on a real HTTP server) polls it
+    // every 20 ms through a transport that times out after 200 ms.
+    const open = new Set<ServerResponse>();
+    let maxOpen = 0;
+    let thawed = false;
+    const notFound = (res: ServerResponse) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ jsonrpc: "2.0", id: 1, error: { code: -32601, message: "the test is over" } }));
+    };
+    const server = createServer((req, res) => {
+      req.resume();
+      if (thawed) return notFound(res);
+      open.add(res);
+      maxOpen = Math.max(maxOpen, open.size);
+      res.on("close", () => open.delete(res));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const limits: number[] = [];
+    const ignore = () => {};
+    const logger = {
+      info: ignore,
+      warn: ignore,
+      error: ignore,
+      trace: ignore,
+      debug: (entry: { msg?: string; rps_limit?: number }) => {
+        if (entry.msg === "JSON-RPC provider rate limited") limits.push(entry.rps_limit!);
+      },
+      child: () => logger,
+    };
+    const common = {
+      logger,
+      metrics: { ponder_rpc_request_duration: { observe: ignore }, ponder_rpc_request_error_total: { inc: ignore } },
+      shutdown: { add: ignore, isKilled: false },
+    };
+    const { createRpc } = (await import(pathToFileURL(join(ponderDir, "dist/esm/rpc/index.js")).href)) as {
+      createRpc: (a: object) => {
+        subscribe: (a: { onBlock: (block: unknown) => Promise<void>; onError: (error: unknown) => void }) => void;
+        unsubscribe: () => Promise<void>;
+      };
+    };
+    const rpc = createRpc({
+      common,
+      chain: {
+        name: "frozen",
+        id: 1,
+        pollingInterval: 20,
+        rpc: (config: object) => http(url, { timeout: 200 })({ ...config, timeout: 200 }),
+      },
+    });
+    rpc.subscribe({ onBlock: async () => {}, onError: ignore });
+    try {
+      // Four timeouts of the one poll in flight: ~0.8 s, i.e. ~40 poll ticks.
+      await expect.poll(() => limits.length, { timeout: 20_000, interval: 50 }).toBeGreaterThanOrEqual(4);
+      expect(maxOpen, "requests the frozen node held at once").toBe(1);
+      expect(
+        limits.every((limit) => limit === 20),
+        `rate limits after timeouts: ${limits.join(", ")}`,
+      ).toBe(true);
+    } finally {
+      await rpc.unsubscribe();
+      // End the poll's retries: answer with an error Ponder does not retry.
+      thawed = true;
+      for (const res of open) notFound(res);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it("yields to the event loop after each live-indexed block (the HTTP server answers during a catch-up on PGlite)", () => {
+    const source = readFileSync(join(ponderDir, "dist/esm/runtime/multichain.js"), "utf8");
+    const block = source.slice(source.indexOf('msg: "Indexed block",'), source.indexOf('case "reorg":'));
+    expect(block, "the realtime loop's block case").toContain("await new Promise(setImmediate);");
   });
 
   describe("PONDER_FACTORY_ADDRESS_COUNT_THRESHOLD", () => {
