@@ -9,9 +9,16 @@
  * measures block mined -> trade received as a `pending` frame (and as the confirmed frame, ~30
  * blocks later). It also samples the indexer's lag (chain head minus Ponder's indexed block)
  * every second, to show whether it grows.
+ * Trading starts once the indexer has caught up with the chain after its start (lag <= 2 blocks in
+ * three samples in a row): the catch-up from the blocks mined during start-up is reported on its
+ * own (`catchUpSec`), and the latency figures are the live tail, not the start.
+ * With `--stages` the indexer logs at debug level and each SSE trade's latency is split into
+ * Ponder's poll, block fetch, indexing and our push (bench/liveStages.ts), to show where a tail
+ * comes from.
  * Targets: polling (issue 7) p50 <= 250 ms, p99 <= 1 s, no growing lag; SSE (issue 18) p50 <=
  * 150 ms, p99 <= 500 ms.
- * Usage: `npm run bench -- live [--duration-sec 60] [--trade-interval-ms 200] [--http-poll-ms 50] [--rpc-urls 1] [--database pglite|postgres] [--out name]`.
+ * Usage: `npm run bench -- live [--duration-sec 60] [--trade-interval-ms 200] [--http-poll-ms 50] [--rpc-urls 1] [--database pglite|postgres] [--stages] [--cpu-prof-dir D] [--out name]`.
+ * `--cpu-prof-dir` writes the service's V8 CPU profile there (start-up included).
  * Results: `bench/results/live[-postgres][-Nrpc].json`, or `bench/results/<name>.json` with `--out`.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -29,6 +36,7 @@ import { deployStack } from "../devnet/deploy";
 import { writeManifest } from "../devnet/manifest";
 import { startPonder, waitReady } from "../scripts/ponderProcess";
 import { createDevnetDatabase } from "../test/postgres";
+import { blockTimesFromLog, summariseStages, type TradeTimes } from "./liveStages";
 import { mean, percentile } from "./stats";
 
 const { values } = parseArgs({
@@ -39,9 +47,13 @@ const { values } = parseArgs({
     database: { type: "string", default: "pglite" },
     "http-poll-ms": { type: "string", default: "50" },
     "rpc-urls": { type: "string", default: "1" },
+    stages: { type: "boolean", default: false },
+    "cpu-prof-dir": { type: "string" },
     out: { type: "string" },
   },
 });
+/** Split each trade's latency into stages from the indexer's debug log. */
+const withStages = values.stages === true;
 /** How often the API client polls (the API runs in the indexer's process: polling costs it CPU). */
 const httpPollMs = Number(values["http-poll-ms"]);
 /** How many RPC URLs the indexer gets (`INDEXER_RPC_URLS`; the same anvil, standing in for N providers). */
@@ -76,6 +88,7 @@ try {
   const service = await startPonder({
     port: await findFreePort(),
     schema,
+    nodeArgs: values["cpu-prof-dir"] ? ["--cpu-prof", `--cpu-prof-dir=${values["cpu-prof-dir"]}`] : [],
     env: {
       DEPLOYMENT_MANIFEST: manifestPath,
       PONDER_PGLITE_DIR: join(dataDir, "pglite"),
@@ -88,12 +101,56 @@ try {
       INDEXER_RPC_URLS: rpcUrls > 1 ? Array(rpcUrls).fill(anvil.rpcUrl).join(",") : "",
       // Ponder's own /ready on the indexer (not the service's "caught up" verdict).
       PONDER_READY_ON_INDEXER: "1",
+      ...(withStages ? { PONDER_LOG_LEVEL: "debug" } : {}),
     },
   });
+  // Only the step lines the stage split needs are kept (the whole debug log is megabytes).
+  const stageLines: string[] = [];
+  if (withStages) {
+    let partial = "";
+    service.child.stdout?.on("data", (chunk: Buffer) => {
+      const lines = (partial + chunk.toString()).split("\n");
+      partial = lines.pop() ?? "";
+      for (const l of lines)
+        if (
+          l.includes('"Received new head block"') ||
+          l.includes('"Fetched block data"') ||
+          l.includes('"Indexed block"')
+        )
+          stageLines.push(l);
+    });
+  }
   // Ponder's /ready: the benchmark measures the catch-up after the historical sync itself.
   await waitReady(service.url, undefined, { path: "/ready" });
+  const readyAt = performance.now();
+
+  /** Chain head minus Ponder's indexed block (null when /status does not answer). */
+  const lagBlocksNow = async (): Promise<number | null> => {
+    const [head, status] = await Promise.all([
+      client.getBlockNumber(),
+      fetch(`${service.url}/status`)
+        .then((r) => r.json())
+        .catch(() => null),
+    ]);
+    const indexed = (Object.values(status ?? {})[0] as { block?: { number?: number } } | undefined)?.block?.number;
+    return typeof indexed === "number" ? Number(head) - indexed : null;
+  };
+  // Catch-up: the blocks mined while the service started are indexed before trading starts.
+  // A machine too busy to index 10 blocks/s never catches up: trading then starts anyway after
+  // `CATCH_UP_LIMIT_MS` and the result says so (`catchUpSec: null`; the lag series shows it).
+  const CATCH_UP_LIMIT_MS = 120_000;
+  let caughtUpSamples = 0;
+  while (caughtUpSamples < 3 && performance.now() - readyAt < CATCH_UP_LIMIT_MS) {
+    const lag = await lagBlocksNow();
+    caughtUpSamples = lag !== null && lag <= 2 ? caughtUpSamples + 1 : 0;
+    await sleep(250);
+  }
+  const catchUpSec = caughtUpSamples >= 3 ? (performance.now() - readyAt) / 1000 : null;
+  if (catchUpSec === null)
+    console.log(`the indexer did not catch up within ${CATCH_UP_LIMIT_MS / 1000} s; trading anyway`);
 
   const minedAt = new Map<Hash, number>();
+  const blockOf = new Map<Hash, number>();
   const floorSeenAt = new Map<Hash, number>();
   const httpSeenAt = new Map<Hash, number>();
   const sseSeenAt = new Map<Hash, number>();
@@ -150,15 +207,8 @@ try {
   const started = performance.now();
   const lagSampler = (async () => {
     while (running) {
-      const [head, status] = await Promise.all([
-        client.getBlockNumber(),
-        fetch(`${service.url}/status`)
-          .then((r) => r.json())
-          .catch(() => null),
-      ]);
-      const indexed = (Object.values(status ?? {})[0] as { block?: { number?: number } } | undefined)?.block?.number;
-      if (typeof indexed === "number")
-        lagSamples.push({ tSec: (performance.now() - started) / 1000, lagBlocks: Number(head) - indexed });
+      const lagBlocks = await lagBlocksNow();
+      if (lagBlocks !== null) lagSamples.push({ tSec: (performance.now() - started) / 1000, lagBlocks });
       await sleep(1000);
     }
   })();
@@ -186,6 +236,7 @@ try {
       const receipt = await client.getTransactionReceipt({ hash }).catch(() => null);
       if (receipt) {
         minedAt.set(hash, performance.now());
+        blockOf.set(hash, Number(receipt.blockNumber));
         break;
       }
       await sleep(POLL_MS);
@@ -199,7 +250,7 @@ try {
 
   const serviceMs: number[] = [];
   const floorMs: number[] = [];
-  // Second half of the run: after the start-up catch-up (Ponder's RPC limiter ramps up first).
+  // Second half of the run (the run starts caught up; the halves show whether the tail drifts).
   const halfway = started + (durationSec * 1000) / 2;
   const steadyMs: number[] = [];
   let missing = 0;
@@ -243,6 +294,15 @@ try {
   const sseP99 = percentile(sseMs, 0.99);
 
   await service.stop();
+  const epochMs = (t: number) => performance.timeOrigin + t;
+  const stageTrades: TradeTimes[] = [];
+  for (const [hash, mined] of minedAt) {
+    const pushed = sseSeenAt.get(hash);
+    const blockNumber = blockOf.get(hash);
+    if (pushed !== undefined && blockNumber !== undefined)
+      stageTrades.push({ blockNumber, minedMs: epochMs(mined), pushedMs: epochMs(pushed) });
+  }
+  const stages = withStages ? summariseStages(stageTrades, blockTimesFromLog(stageLines.join("\n"))) : null;
   const result = {
     benchmark: "live",
     measuredAt: new Date().toISOString(),
@@ -258,6 +318,9 @@ try {
     httpPollMs,
     indexerRpcUrls: rpcUrls,
     durationSec,
+    // From Ponder's /ready to the indexer within 2 blocks of the head (the trading starts then);
+    // null: it did not catch up within 120 s and the trading started behind.
+    catchUpSec,
     tradesSent: sent,
     tradesNotSeenOverHttp: missing,
     serviceMs: {
@@ -292,6 +355,8 @@ try {
       p99: percentile(sseConfirmedMs, 0.99),
       samples: sseConfirmedMs.length,
     },
+    // Where each SSE trade's latency went (`--stages`; bench/liveStages.ts), null without it.
+    stages,
     ratioToFloor: {
       p50: serviceP50 !== null && floorP50 ? serviceP50 / floorP50 : null,
       p99: serviceP99 !== null && floorP99 ? serviceP99 / floorP99 : null,

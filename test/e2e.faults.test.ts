@@ -115,7 +115,10 @@ async function snapshot(baseUrl: string, apiKey: string) {
         )
       ).candles;
     }
-    perToken.push({ token, trades, candles });
+    // Holders come from `HolderBalances` logs of the token contract: a reorg that drops or replaces
+    // a buy must leave the balances, the count and the order a clean index computes.
+    const { holder_count, holders } = await getJson(baseUrl, `/api/public/token/${t.address}/holders?limit=200`);
+    perToken.push({ token, trades, candles, holder_count, holders });
   }
   const events = [];
   let since = 0;
@@ -229,6 +232,10 @@ describe("fault tolerance", () => {
       const fresh = await snapshot(clean.service.url, clean.apiKey);
       expect(live.perToken.map((t) => t.token.symbol).sort()).toEqual(["RPLC", "SHKY", "STDY"]);
       expect(live.events.length).toBeGreaterThan(10);
+      // The replacement buys' wallets hold tokens; the holder lists are compared below in full.
+      const steady = live.perToken.find((t) => t.token.symbol === "STDY")!;
+      expect(steady.holders.map((h: { address: string }) => h.address)).toContain(devAccount(7).address);
+      expect(steady.holder_count).toBe(steady.holders.length);
       expect(live).toEqual(fresh);
     } finally {
       await clean.service.stop();
