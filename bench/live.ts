@@ -36,7 +36,7 @@ import { deployStack } from "../devnet/deploy";
 import { writeManifest } from "../devnet/manifest";
 import { startPonder, waitReady } from "../scripts/ponderProcess";
 import { createDevnetDatabase } from "../test/postgres";
-import { blockTimesFromLog, summariseStages, type TradeTimes } from "./liveStages";
+import { blockTimesFromLog, finalizeTimesFromLog, summariseStages, type TradeTimes } from "./liveStages";
 import { mean, percentile } from "./stats";
 
 const { values } = parseArgs({
@@ -115,7 +115,8 @@ try {
         if (
           l.includes('"Received new head block"') ||
           l.includes('"Fetched block data"') ||
-          l.includes('"Indexed block"')
+          l.includes('"Indexed block"') ||
+          l.includes('"Finalized block"')
         )
           stageLines.push(l);
     });
@@ -302,7 +303,10 @@ try {
     if (pushed !== undefined && blockNumber !== undefined)
       stageTrades.push({ blockNumber, minedMs: epochMs(mined), pushedMs: epochMs(pushed) });
   }
-  const stages = withStages ? summariseStages(stageTrades, blockTimesFromLog(stageLines.join("\n"))) : null;
+  const stageLog = stageLines.join("\n");
+  const stages = withStages
+    ? summariseStages(stageTrades, blockTimesFromLog(stageLog), finalizeTimesFromLog(stageLog))
+    : null;
   const result = {
     benchmark: "live",
     measuredAt: new Date().toISOString(),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { blockTimesFromLog, summariseStages } from "./liveStages";
+import { blockTimesFromLog, finalizeTimesFromLog, summariseStages } from "./liveStages";
 
 const line = (msg: string, number: number, time: number, duration?: number) =>
   JSON.stringify({ level: 20, time, msg, number, duration });
@@ -25,16 +25,17 @@ describe("live latency stages", () => {
   });
 
   it("splits each trade into stages that add up to its whole latency", () => {
-    const blocks = blockTimesFromLog(
-      [
-        line("Received new head block", 1, 1_040),
-        line("Fetched block data", 1, 1_060),
-        line("Indexed block", 1, 1_100, 30),
-        line("Received new head block", 2, 2_090),
-        line("Fetched block data", 2, 2_100),
-        line("Indexed block", 2, 2_600, 480),
-      ].join("\n"),
-    );
+    const log = [
+      line("Received new head block", 1, 1_040),
+      line("Fetched block data", 1, 1_060),
+      line("Indexed block", 1, 1_100, 30),
+      line("Received new head block", 2, 2_090),
+      line("Fetched block data", 2, 2_100),
+      line("Indexed block", 2, 2_600, 480),
+      JSON.stringify({ time: 2_500, msg: "Finalized block", number: 1, duration: 300 }),
+    ].join("\n");
+    const blocks = blockTimesFromLog(log);
+    expect(finalizeTimesFromLog(log)).toEqual([{ startMs: 2_200, endMs: 2_500 }]);
     const summary = summariseStages(
       [
         { blockNumber: 1, minedMs: 1_000, pushedMs: 1_130 },
@@ -42,6 +43,7 @@ describe("live latency stages", () => {
         { blockNumber: 3, minedMs: 3_000, pushedMs: 3_100 }, // block 3 never logged: left out
       ],
       blocks,
+      finalizeTimesFromLog(log),
     );
     expect(summary.trades).toBe(2);
     expect(summary.stagesMs.poll).toEqual({ p50: 40, p99: 90 });
@@ -55,7 +57,11 @@ describe("live latency stages", () => {
       wholeMs: 620,
       stagesMs: { poll: 90, fetch: 10, index: 500, push: 20 },
       blockIndexDurationMs: 480,
+      duringFinalize: true,
     });
+    expect(summary.slowest[1]!.duringFinalize).toBe(false);
+    expect(summary.finalizeDurationMs).toEqual({ p50: 300, max: 300, count: 1 });
+    expect(summary.waitedAcrossFinalize).toEqual({ all: 0.5, slowest: 1 });
     const shares = Object.values(summary.slowestShare).reduce((s, v) => s! + v!, 0);
     expect(shares).toBeCloseTo(1);
   });

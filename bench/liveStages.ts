@@ -8,6 +8,8 @@
  * - `fetch`: received -> block data fetched (eth_getLogs, receipts);
  * - `index`: fetched -> indexed and committed (queueing behind earlier blocks, our handlers, the commit);
  * - `push`: committed -> received by the SSE client (the stream hub's checkpoint poll, its read, the wire).
+ * Every finality-depth blocks Ponder also finalizes (moves the finalized blocks into its sync store
+ * and prunes its reorg tables); each trade records whether it waited across one.
  * All times are epoch milliseconds (the benchmark converts `performance.now()` with
  * `performance.timeOrigin`; Ponder's log `time` is `Date.now()`).
  */
@@ -22,6 +24,9 @@ export type BlockTimes = {
   indexDurationMs?: number;
 };
 
+/** One "Finalized block" step of Ponder's indexing (every finality-depth blocks), epoch ms. */
+export type FinalizeTimes = { startMs: number; endMs: number };
+
 /** The Ponder log messages each step is read from (ponder 0.17 sync-realtime and runtime). */
 const STEP_BY_MESSAGE: Record<string, keyof BlockTimes> = {
   "Received new head block": "receivedMs",
@@ -35,13 +40,28 @@ const STEP_BY_MESSAGE: Record<string, keyof BlockTimes> = {
  * or carry no block number are skipped.
  */
 export function blockTimesFromLog(log: string): Map<number, BlockTimes> {
+  return readLog(log).blocks;
+}
+
+/** The finalize steps in Ponder's log ("Finalized block", logged at its end with its `duration`). */
+export function finalizeTimesFromLog(log: string): FinalizeTimes[] {
+  return readLog(log).finalizes;
+}
+
+function readLog(log: string): { blocks: Map<number, BlockTimes>; finalizes: FinalizeTimes[] } {
   const blocks = new Map<number, BlockTimes>();
+  const finalizes: FinalizeTimes[] = [];
   for (const line of log.split("\n")) {
     if (!line.startsWith("{")) continue;
     let entry: { msg?: unknown; number?: unknown; time?: unknown; duration?: unknown };
     try {
       entry = JSON.parse(line);
     } catch {
+      continue;
+    }
+    if (entry.msg === "Finalized block" && typeof entry.time === "number") {
+      const durationMs = typeof entry.duration === "number" ? entry.duration : 0;
+      finalizes.push({ startMs: entry.time - durationMs, endMs: entry.time });
       continue;
     }
     const step = typeof entry.msg === "string" ? STEP_BY_MESSAGE[entry.msg] : undefined;
@@ -51,7 +71,7 @@ export function blockTimesFromLog(log: string): Map<number, BlockTimes> {
     if (step === "indexedMs" && typeof entry.duration === "number") times.indexDurationMs ??= entry.duration;
     blocks.set(entry.number, times);
   }
-  return blocks;
+  return { blocks, finalizes };
 }
 
 /** One trade as the benchmark saw it, epoch milliseconds. */
@@ -76,15 +96,30 @@ export type StageSummary = {
     wholeMs: number;
     stagesMs: Record<Stage, number>;
     blockIndexDurationMs: number | null;
+    /** A finalize step ran while this trade waited (between mined and pushed). */
+    duringFinalize: boolean;
   }[];
+  /** Ponder's finalize steps: how many, and their duration, ms. */
+  finalizeDurationMs: { p50: number | null; max: number | null; count: number };
+  /** Share of all trades that waited across a finalize step, and of the slowest 1 %. */
+  waitedAcrossFinalize: { all: number | null; slowest: number | null };
 };
 
 /**
  * Splits each trade's latency (mined -> pushed) into the four stages and summarises them.
  * Negative gaps (a clock read racing a log line by a millisecond) count as 0.
  */
-export function summariseStages(trades: readonly TradeTimes[], blocks: Map<number, BlockTimes>): StageSummary {
-  const rows: (Record<Stage, number> & { whole: number; minedMs: number; blockIndexMs: number | null })[] = [];
+export function summariseStages(
+  trades: readonly TradeTimes[],
+  blocks: Map<number, BlockTimes>,
+  finalizes: readonly FinalizeTimes[] = [],
+): StageSummary {
+  const rows: (Record<Stage, number> & {
+    whole: number;
+    minedMs: number;
+    blockIndexMs: number | null;
+    duringFinalize: boolean;
+  })[] = [];
   for (const trade of trades) {
     const block = blocks.get(trade.blockNumber);
     if (block?.receivedMs === undefined || block.fetchedMs === undefined || block.indexedMs === undefined) continue;
@@ -96,6 +131,7 @@ export function summariseStages(trades: readonly TradeTimes[], blocks: Map<numbe
       whole: trade.pushedMs - trade.minedMs,
       minedMs: trade.minedMs,
       blockIndexMs: block.indexDurationMs ?? null,
+      duringFinalize: finalizes.some((f) => f.startMs < trade.pushedMs && f.endMs > trade.minedMs),
     });
   }
   const stages = ["poll", "fetch", "index", "push"] as const;
@@ -111,6 +147,9 @@ export function summariseStages(trades: readonly TradeTimes[], blocks: Map<numbe
   const firstMinedMs = Math.min(...trades.map((t) => t.minedMs));
   const durations = [...blocks.values()].flatMap((b) => (b.indexDurationMs === undefined ? [] : [b.indexDurationMs]));
   const round = (ms: number) => Math.round(ms);
+  const shareAcross = (list: typeof rows) =>
+    list.length ? list.filter((r) => r.duringFinalize).length / list.length : null;
+  const finalizeMs = finalizes.map((f) => f.endMs - f.startMs);
   return {
     trades: rows.length,
     stagesMs,
@@ -129,6 +168,13 @@ export function summariseStages(trades: readonly TradeTimes[], blocks: Map<numbe
         wholeMs: round(r.whole),
         stagesMs: { poll: round(r.poll), fetch: round(r.fetch), index: round(r.index), push: round(r.push) },
         blockIndexDurationMs: r.blockIndexMs,
+        duringFinalize: r.duringFinalize,
       })),
+    finalizeDurationMs: {
+      p50: percentile(finalizeMs, 0.5),
+      max: finalizeMs.length ? Math.max(...finalizeMs) : null,
+      count: finalizeMs.length,
+    },
+    waitedAcrossFinalize: { all: shareAcross(rows), slowest: shareAcross(slowest) },
   };
 }
