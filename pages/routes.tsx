@@ -21,6 +21,7 @@ import { toJsonText } from "../api/json";
 import { DEFAULT_SLIPPAGE_BPS, MAX_FIRST_BUY_WEI, MAX_SLIPPAGE_BPS } from "../api/launch/intent";
 import { findTokenBySlug, tokenPage, tradePage, trendingTokens, withStats } from "../api/market/publicQueries";
 import { searchTokens } from "../api/market/search";
+import { topHolders } from "../api/market/holders";
 import { findToken, type MarketDb } from "../api/market/queries";
 import { tokenRecord, tradeRecord } from "../api/market/records";
 import { documented } from "../api/openapi/describe";
@@ -241,15 +242,24 @@ export function pagesRoutes(deps: PagesDeps) {
           const row = await findToken(deps.db, getAddress(address));
           if (!row)
             return refuse(c, new ApiError("token_not_found", `no launched token at ${address}`), "Token not found");
-          const trades = await tradePage(deps.db, { limit: 50, token: row.address });
+          const [trades, top] = await Promise.all([
+            tradePage(deps.db, { limit: 50, token: row.address }),
+            // A failed holder read leaves the rest of the page: the list says it could not be loaded.
+            topHolders(deps.db, row, deps.deployment).catch((err: unknown) => {
+              console.error("token page: top holders", err);
+              return null;
+            }),
+          ]);
           // The page renders exactly what the JSON API serves (one presenter, one serialisation).
           const token = JSON.parse(toJsonText(tokenRecord(row, deps.publicBaseUrl)));
           const tradeRecords = JSON.parse(toJsonText(trades.map(tradeRecord)));
+          const holderRecords = top === null ? null : JSON.parse(toJsonText(top));
           return c.html(
             `<!doctype html>${(
               <TokenPage
                 token={token}
                 trades={tradeRecords}
+                holders={holderRecords}
                 feeLocker={deps.deployment.contracts.feeLocker}
                 publicBaseUrl={deps.publicBaseUrl}
                 explorerUrl={explorerUrl}
