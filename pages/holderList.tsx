@@ -4,7 +4,8 @@
  * full one in its title), a tag for the launchpad's own addresses and the creator, a Copy button
  * (`copy.js`) and an explorer link when one is configured, the balance in tokens and the share of
  * the total supply in %. A list, not a table, so it wraps on a phone instead of widening the page.
- * `token.js` builds the same rows when the list is read again after a trade.
+ * `token.js` builds the same rows when the list is read again after a trade, and shows "Show more
+ * holders" (the next page of `GET /api/public/token/{address}/holders`, from `nextCursor`).
  */
 import type { z } from "zod";
 import type { holderWire } from "../api/openapi/schemas";
@@ -14,6 +15,8 @@ import { explorerLink, formatAmount, HOLDER_LABEL_TEXT, shareText, shortAddress 
 export type HolderListProps = {
   /** The largest holders, largest first; null when they could not be read (the page says so). */
   holders: z.infer<typeof holderWire>[] | null;
+  /** The holders list's cursor after the last of `holders`; null when no more. */
+  nextCursor?: string | null;
   holderCount: number;
   symbol: string;
   creator: string;
@@ -21,7 +24,14 @@ export type HolderListProps = {
 };
 
 /** The "Top holders" section of the token page. */
-export function HolderList({ holders, holderCount, symbol, creator, explorerUrl = null }: HolderListProps) {
+export function HolderList({
+  holders,
+  nextCursor = null,
+  holderCount,
+  symbol,
+  creator,
+  explorerUrl = null,
+}: HolderListProps) {
   return (
     <section aria-labelledby="holders-title">
       <h2 id="holders-title">Top holders</h2>
@@ -31,7 +41,7 @@ export function HolderList({ holders, holderCount, symbol, creator, explorerUrl 
       <p id="holders-status" class="status" role="status" data-kind={holders ? undefined : "error"}>
         {holders ? "" : "The holders could not be loaded. They are read again with the next trade."}
       </p>
-      <ol id="holders" class="holders">
+      <ol id="holders" class="holders" data-next-cursor={nextCursor ?? undefined}>
         {(holders ?? []).map((h, i) => (
           <HolderRow holder={h} rank={i + 1} symbol={symbol} creator={creator} explorerUrl={explorerUrl} />
         ))}
@@ -39,6 +49,10 @@ export function HolderList({ holders, holderCount, symbol, creator, explorerUrl 
       <p id="holders-empty" class="hint" hidden={holders === null || holders.length > 0}>
         No holders yet.
       </p>
+      {/* Shown by token.js when there are more (it reads the next page); no button that does nothing without it. */}
+      <button type="button" id="holders-more" class="secondary" hidden>
+        Show more holders
+      </button>
     </section>
   );
 }

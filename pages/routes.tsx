@@ -21,7 +21,8 @@ import { toJsonText } from "../api/json";
 import { DEFAULT_SLIPPAGE_BPS, MAX_FIRST_BUY_WEI, MAX_SLIPPAGE_BPS } from "../api/launch/intent";
 import { findTokenBySlug, tokenPage, tradePage, trendingTokens, withStats } from "../api/market/publicQueries";
 import { searchTokens } from "../api/market/search";
-import { topHolders } from "../api/market/holders";
+import { encodeCursor } from "../api/market/cursor";
+import { TOP_HOLDERS, topHolders } from "../api/market/holders";
 import { findToken, type MarketDb } from "../api/market/queries";
 import { tokenRecord, tradeRecord } from "../api/market/records";
 import { documented } from "../api/openapi/describe";
@@ -254,12 +255,19 @@ export function pagesRoutes(deps: PagesDeps) {
           const token = JSON.parse(toJsonText(tokenRecord(row, deps.publicBaseUrl)));
           const tradeRecords = JSON.parse(toJsonText(trades.map(tradeRecord)));
           const holderRecords = top === null ? null : JSON.parse(toJsonText(top));
+          // Where "Show more holders" goes on: the holders list's cursor after the last one shown.
+          const lastHolder = top?.length === TOP_HOLDERS ? top.at(-1) : undefined;
+          const holdersNextCursor =
+            lastHolder && row.holderCount > TOP_HOLDERS
+              ? encodeCursor({ b: lastHolder.balance_wei.toString(), a: lastHolder.address.toLowerCase() })
+              : null;
           return c.html(
             `<!doctype html>${(
               <TokenPage
                 token={token}
                 trades={tradeRecords}
                 holders={holderRecords}
+                holdersNextCursor={holdersNextCursor}
                 feeLocker={deps.deployment.contracts.feeLocker}
                 publicBaseUrl={deps.publicBaseUrl}
                 explorerUrl={explorerUrl}

@@ -211,6 +211,8 @@ describe("TokenPage top holders", () => {
     expect(html).toContain(`title="${pool}"`);
     expect(html).toContain(`href="https://scan.example/address/${small}"`);
     expect(page([holder(pool, "1", 1)])).not.toContain("Explorer");
+    expect(html).not.toContain("data-next-cursor");
+    expect(html).toMatch(/<button type="button" id="holders-more" class="secondary" hidden/);
   });
 
   it("says when there are no holders, and when they could not be read", () => {

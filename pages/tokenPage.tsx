@@ -24,6 +24,8 @@ export type TokenPageProps = {
   trades: z.infer<typeof tradeWire>[];
   /** The largest holders, largest first (the token detail record's `top_holders`); null when they could not be read. */
   holders: z.infer<typeof holderWire>[] | null;
+  /** The holders list's cursor after the last of `holders` (`GET …/holders?cursor=`); null when they are all. */
+  holdersNextCursor?: string | null;
   feeLocker: string;
   publicBaseUrl: string;
   /** The block explorer's base URL (`BLOCK_EXPLORER_URL`, first entry); no explorer links without it. */
@@ -39,6 +41,7 @@ export function TokenPage({
   token,
   trades,
   holders,
+  holdersNextCursor = null,
   feeLocker,
   publicBaseUrl,
   explorerUrl = null,
@@ -209,6 +212,7 @@ export function TokenPage({
 
         <HolderList
           holders={holders}
+          nextCursor={holdersNextCursor}
           holderCount={token.holder_count}
           symbol={token.symbol}
           creator={token.creator}

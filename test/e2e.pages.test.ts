@@ -450,6 +450,19 @@ describe("browser pages with a wallet", () => {
     expectNoJargon(shown);
   });
 
+  it("keeps the wallet connected from the launch page to the token page, without a prompt", async () => {
+    // Signed in on the launch page, and the wallet still shares the account (eth_accounts): the
+    // token page shows the chip at once; no eth_requestAccounts, no second signature.
+    const chip = page.getByRole("group", { name: "Connected wallet" });
+    await expect
+      .poll(() => chip.innerText(), { timeout: 15_000 })
+      .toContain(short(stack.wallet(CREATOR_INDEX).account.address));
+    expect(await page.getByRole("button", { name: "Review buy" }).isVisible()).toBe(true);
+    const methods = wallet.calls.map((c) => c.method);
+    expect(methods.filter((m) => m === "eth_requestAccounts")).toHaveLength(1);
+    expect(methods.filter((m) => m === "personal_sign")).toHaveLength(1);
+  });
+
   it("shows the token with escaped metadata, its first trade and a visible one-trade candle", async () => {
     await expect.poll(() => page.locator("#token-name").textContent()).toBe("<script>alert(1)</script>");
     expect(await page.locator("#token-description").textContent()).toContain(`<img src=x onerror="window.__pwned=1">`);
@@ -1064,7 +1077,7 @@ describe("buy and sell on the token page", () => {
     await page.fill("#trade-amount", "999999999");
     await page.locator("#trade-submit").tap();
     await expect
-      .poll(() => page.locator("#error-amount").innerText())
+      .poll(() => page.locator("#error-amount").innerText(), { timeout: 15_000 })
       .toBe("Your wallet holds less SWAP than this amount.");
     expect(await page.locator("#trade-amount").getAttribute("aria-invalid")).toBe("true");
     await expectNoOverflow(page, "phone trade error");
@@ -1329,11 +1342,11 @@ describe("wallet chip on the token page: connect from the trade widget, wrong ne
       expect(await chip.count()).toBe(0);
       await press(page.getByRole("button", { name: "Connect wallet to trade" }));
       await expect
-        .poll(() => page.locator("#trade-status").innerText())
+        .poll(() => page.locator("#trade-status").innerText(), { timeout: 15_000 })
         .toBe("Connected. Enter an amount and review the trade.");
       const address = stack.wallet(index).account.address;
       // The chip sits in the trade widget: short address, "Wrong network" and a switch button.
-      await expect.poll(() => chip.innerText()).toContain("Wrong network");
+      await expect.poll(() => chip.innerText(), { timeout: 15_000 }).toContain("Wrong network");
       expect(await page.locator("#trade").getByRole("group", { name: "Connected wallet" }).count()).toBe(1);
       expect(await chip.innerText()).toContain(short(address));
       const switchButton = chip.getByRole("button", { name: "Switch to evmchain" });
@@ -1342,7 +1355,7 @@ describe("wallet chip on the token page: connect from the trade widget, wrong ne
       await expectNoOverflow(page, `${size} token page, wallet on the wrong network`);
       await expectAccessible(page, `${size} token page, wallet on the wrong network`);
       await press(switchButton);
-      await expect.poll(() => chip.innerText()).not.toContain("Wrong network");
+      await expect.poll(() => chip.innerText(), { timeout: 15_000 }).not.toContain("Wrong network");
       expect(behaviour.chainId).toBe("0x1237");
       expect(behaviour.calls.map((c) => c.method)).toEqual(
         expect.arrayContaining(["wallet_addEthereumChain", "wallet_switchEthereumChain"]),
@@ -1358,7 +1371,7 @@ describe("wallet chip on the token page: connect from the trade widget, wrong ne
       const requestsBefore = behaviour.calls.filter((c) => c.method === "eth_requestAccounts").length;
       await press(page.getByRole("button", { name: "I am the creator: connect wallet" }));
       await expect
-        .poll(() => page.locator("#rewards-status").innerText())
+        .poll(() => page.locator("#rewards-status").innerText(), { timeout: 15_000 })
         .toBe(`This wallet (${address}) did not create this token; only its creator can claim its fees.`);
       expect(behaviour.calls.filter((c) => c.method === "eth_requestAccounts")).toHaveLength(requestsBefore);
       expect(behaviour.calls.filter((c) => c.method === "personal_sign")).toHaveLength(1);
@@ -1366,7 +1379,7 @@ describe("wallet chip on the token page: connect from the trade widget, wrong ne
 
       await press(chip.getByRole("button", { name: "Disconnect" }));
       await expect
-        .poll(() => page.locator("#trade-status").innerText())
+        .poll(() => page.locator("#trade-status").innerText(), { timeout: 15_000 })
         .toBe("Disconnected. Connect a wallet to trade.");
       expect(await chip.count()).toBe(0);
       expect(await page.getByRole("button", { name: "Connect wallet to trade" }).isVisible()).toBe(true);
@@ -1387,7 +1400,9 @@ describe("wallet chip on the token page: connect from the trade widget, wrong ne
     const page = await walletPage(context, behaviour);
     await page.goto(tokenUrl);
     await page.getByRole("button", { name: "Connect wallet to trade" }).tap();
-    await expect.poll(() => page.locator("#trade-status").innerText()).toBe("You rejected the request in your wallet.");
+    await expect
+      .poll(() => page.locator("#trade-status").innerText(), { timeout: 15_000 })
+      .toBe("You rejected the request in your wallet.");
     expect(await page.getByRole("group", { name: "Connected wallet" }).count()).toBe(0);
     expect(await page.locator("#trade").innerText()).not.toContain(short(stack.wallet(8).account.address));
     expect(await page.getByRole("button", { name: "Connect wallet to trade" }).isVisible()).toBe(true);
@@ -1442,7 +1457,7 @@ describe("top holders on the token page", () => {
       expect([...shares].sort((a, b) => b - a)).toEqual(shares);
       const copy = section.getByRole("button", { name: "Copy address of holder 1", exact: true });
       await copy.click();
-      await expect.poll(() => copy.innerText()).toBe("Copied");
+      await expect.poll(() => copy.innerText(), { timeout: 15_000 }).toBe("Copied");
       expect(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).toBe(
         record.top_holders[0]!.address,
       );
@@ -1461,10 +1476,9 @@ describe("top holders on the token page", () => {
     await expect.poll(() => page.locator("#live-status").innerText(), { timeout: 15_000 }).toBe(LIVE);
     const token = (await page.locator("#address-token").innerText()) as Hex;
     const rowsBefore = await page.locator("#holders li").count();
-    // The token record (figures and top holders) cannot be read: the connection fails.
-    const detailUrl = `${origin}/api/public/token/${token}`;
-    const isDetail = (url: URL) => url.href === detailUrl; // unroute needs this same function
-    await page.route(isDetail, (route) => route.abort("connectionfailed"));
+    // The holders list cannot be read: the connection fails.
+    const isHolders = (url: URL) => url.pathname === `/api/public/token/${token}/holders`; // unroute needs this same function
+    await page.route(isHolders, (route) => route.abort("connectionfailed"));
     const buyer = stack.wallet(7);
     await buyToken(buyer, stack.publicClient, stack.manifest, token, parseEther("0.01"));
     await expect
@@ -1475,10 +1489,56 @@ describe("top holders on the token page", () => {
     expect(await page.locator("#holders li").count()).toBe(rowsBefore);
     await expectNoOverflow(page, "phone token page, holders not updated");
     await expectAccessible(page, "phone token page, holders not updated");
-    await page.unroute(isDetail);
+    await page.unroute(isHolders);
     await buyToken(buyer, stack.publicClient, stack.manifest, token, parseEther("0.01"));
     await expect.poll(() => page.locator("#holders-status").innerText(), { timeout: 20_000 }).toBe("");
-    await expect.poll(() => page.locator("#holders").innerText()).toContain(short(buyer.account.address));
+    await expect
+      .poll(() => page.locator("#holders").innerText(), { timeout: 15_000 })
+      .toContain(short(buyer.account.address));
+    await context.close();
+  });
+
+  it("shows the largest 10, then the next page with Show more holders", async () => {
+    const token = tokenUrl.split("/").at(-1) as Hex;
+    // Six more wallets buy: more than ten holders.
+    for (const index of [1, 2, 3, 4, 8, 9])
+      await buyToken(stack.wallet(index), stack.publicClient, stack.manifest, token, parseEther("0.001"));
+    const context = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
+    const page = await context.newPage();
+    // Wait until every buy is indexed: all six buyers are holders.
+    const buyers = [1, 2, 3, 4, 8, 9].map((i) => stack.wallet(i).account.address.toLowerCase());
+    await expect
+      .poll(
+        async () => {
+          const listed = (await stack.request(`/api/public/token/${token}/holders?limit=50`)).body.holders as Holder[];
+          return buyers.filter((b) => !listed.some((h) => h.address.toLowerCase() === b));
+        },
+        { timeout: 20_000 },
+      )
+      .toEqual([]);
+    const record = await detail(token);
+    expect(record.holder_count).toBeGreaterThan(10);
+    await page.goto(tokenUrl);
+    const rows = page.locator("#holders li");
+    expect(await rows.count()).toBe(10);
+    expect(await page.locator("#holders-summary").innerText()).toBe(
+      `The largest 10 of ${record.holder_count} holders, with their share of the total supply.`,
+    );
+    const more = page.getByRole("button", { name: "Show more holders" });
+    await more.tap();
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(record.holder_count);
+    expect(await page.locator("#holders-summary").innerText()).toBe(
+      `All ${record.holder_count} holders, with their share of the total supply.`,
+    );
+    expect(await more.isHidden()).toBe(true);
+    // The 11th row is the API's 11th holder, numbered on.
+    const all = (await stack.request(`/api/public/token/${token}/holders?limit=50`)).body.holders as Holder[];
+    const eleventh = (await rows.nth(10).innerText()).replace(/\s+/g, " ");
+    expect(eleventh).toContain(short(all[10]!.address));
+    expect(eleventh).toContain(`${formatAmount(all[10]!.balance_wei, 18, 2)} ${record.symbol}`);
+    expect(await rows.nth(10).getByRole("button", { name: "Copy address of holder 11" }).count()).toBe(1);
+    await expectNoOverflow(page, "phone token page, all holders");
+    await expectAccessible(page, "phone token page, all holders");
     await context.close();
   });
 });

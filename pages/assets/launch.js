@@ -5,7 +5,13 @@ import { parseEther } from "/assets/vendor/viem/parseEther.js";
 import { formatAmount, percentToBps, bpsToPercent, unitsToDecimal } from "/assets/format.js";
 import { askReview } from "/assets/review.js";
 import { api, csrfToken, ensureChain, plainMessage, sendTransaction, sleep } from "/assets/wallet.js";
-import { connectAndSignIn, mountWalletBar, onWalletChange, refreshWalletChip } from "/assets/walletChip.js";
+import {
+  connectAndSignIn,
+  mountWalletBar,
+  onWalletChange,
+  refreshWalletChip,
+  restoreConnection,
+} from "/assets/walletChip.js";
 
 const form = document.getElementById("launch-form");
 const launchButton = document.getElementById("launch");
@@ -119,6 +125,12 @@ onWalletChange((connection, message, failed) => {
   review.hidden = true;
   setStatus(message ?? "Disconnected. Connect a wallet to launch.", failed ? "error" : "info");
   connectButton.focus();
+});
+
+// Signed in earlier in this browser session and still shared by the wallet: connected again
+// without a prompt (the logo upload needs this browser's API key, so only with it).
+restoreConnection({ needApiKey: true }).then((connection) => {
+  if (connection) setStatus("Connected. Fill in the form and press Launch.");
 });
 
 // Live counters: the length is shown as it is typed; nothing is cut.

@@ -2,8 +2,8 @@
 // buy / sell volume and its loading / empty / error states; live updates from the token's trade
 // stream (Server-Sent Events, same origin) that prepend trades and update the last candle, with
 // polling every 2 s while the stream is down and a visible "Live" / "Reconnecting" line; relative
-// times kept current; the top holders read again with the figures after each trade (saying so
-// when that fails); and the creator's rewards with the claim transaction sent through the
+// times kept current; the top holders read again after each trade (saying so when that fails)
+// and "Show more holders"; and the creator's rewards with the claim transaction sent through the
 // wallet. The chart takes its colours from the page's CSS variables (light or dark scheme) and
 // remembers the chosen resolution in localStorage.
 import { createChart, CandlestickSeries, HistogramSeries } from "/assets/vendor/lightweight-charts.mjs";
@@ -384,36 +384,64 @@ function holdersSummary(shown, holderCount) {
     : `The largest ${shown} of ${holderCount} holders, with their share of the total supply.`;
 }
 
-/** Shows the token record's `top_holders`; clears a "could not be updated" notice. */
-function showHolders(top, holderCount) {
-  holderList.replaceChildren(...top.map((h, i) => holderRow(h, i + 1)));
-  document.getElementById("holders-summary").textContent = top.length ? holdersSummary(top.length, holderCount) : "";
-  document.getElementById("holders-empty").hidden = top.length > 0;
+/** Holders read per "Show more holders" press; the most the list shows (the API's largest page). */
+const HOLDER_PAGE = 50;
+const HOLDERS_MAX = 200;
+const moreHolders = document.getElementById("holders-more");
+/** The holders list's cursor after the last row shown; null when every holder is shown. */
+let holdersNext = holderList.dataset.nextCursor || null;
+moreHolders.hidden = !holdersNext;
+
+/** Shows `holders` from rank `from` on (1: replaces the list); the summary and the button follow. */
+function showHolders(holders, holderCount, nextCursor, from = 1) {
+  const rows = holders.map((h, i) => holderRow(h, from + i));
+  if (from === 1) holderList.replaceChildren(...rows);
+  else holderList.append(...rows);
+  const shown = holderList.children.length;
+  document.getElementById("holders-summary").textContent = shown ? holdersSummary(shown, holderCount) : "";
+  document.getElementById("holders-empty").hidden = shown > 0;
+  holdersNext = shown < HOLDERS_MAX ? nextCursor : null;
+  moreHolders.hidden = !holdersNext;
   lastHoldersOk = new Date();
   holdersStatus.textContent = "";
   holdersStatus.dataset.kind = "ok";
 }
 
-/** The holders could not be read again: the rows stay, the notice says how old they are. */
+/** The holders could not be read: the rows stay, the notice says how old they are. */
 function holdersFailed(err) {
   holdersStatus.textContent = `The holders could not be updated: ${plainMessage(err)} The list below is as of ${lastHoldersOk.toISOString().slice(11, 19)} UTC; it is read again with the next trade.`;
   holdersStatus.dataset.kind = "error";
 }
 
-/**
- * Updates the market figures and the top holders from the token record (same fields the server
- * rendered; the record carries `top_holders`). A failure is said under "Top holders" and thrown.
- */
-async function refreshStats() {
-  let body;
+/** Reads the holders again after a trade: as many as are shown (at least the top 10). */
+async function refreshHolders() {
+  const limit = Math.min(HOLDERS_MAX, Math.max(10, holderList.children.length));
   try {
-    ({ body } = await api(`/api/public/token/${token}`));
+    const { body } = await api(`/api/public/token/${token}/holders?limit=${limit}`);
+    showHolders(body.holders, body.holder_count, body.next_cursor);
   } catch (err) {
     holdersFailed(err);
-    throw err;
   }
+}
+
+moreHolders.addEventListener("click", async () => {
+  moreHolders.disabled = true;
+  try {
+    const { body } = await api(
+      `/api/public/token/${token}/holders?limit=${HOLDER_PAGE}&cursor=${encodeURIComponent(holdersNext)}`,
+    );
+    showHolders(body.holders, body.holder_count, body.next_cursor, holderList.children.length + 1);
+  } catch (err) {
+    holdersStatus.textContent = `More holders could not be loaded: ${plainMessage(err)} Press the button to try again.`;
+    holdersStatus.dataset.kind = "error";
+  }
+  moreHolders.disabled = false;
+});
+
+/** Updates the market figures from the token record (same fields the server rendered). */
+async function refreshStats() {
+  const { body } = await api(`/api/public/token/${token}`);
   const t = body.token;
-  showHolders(t.top_holders, t.holder_count);
   const set = (id, text) => (document.getElementById(id).textContent = text);
   set("stat-price", `${compactPrice(t.price_wei)} ETH`);
   set("stat-mcap", `${formatAmount(t.market_cap_wei, 18, 4)} ETH`);
@@ -474,6 +502,7 @@ function scheduleLiveRefresh(timestampSec) {
     liveRefresh = null;
     await updateCandlesFrom(fromSec);
     await refreshStats().catch(() => {}); // the figures follow with the next trade
+    await refreshHolders(); // says so itself when it fails
   }, 100);
 }
 
@@ -491,6 +520,7 @@ async function refreshTrades(force = false) {
       tradesEmpty.hidden = true;
       loadCandles();
       await refreshStats();
+      await refreshHolders();
     } else if (chartStatus.dataset.kind === "error") {
       loadCandles(); // the chart failed earlier: try again now that the service answers
     }

@@ -12,7 +12,7 @@ import {
   mountWalletBar,
   onWalletChange,
   refreshWalletChip,
-  walletConnection,
+  restoreConnection,
 } from "/assets/walletChip.js";
 
 const widget = document.getElementById("trade");
@@ -201,7 +201,9 @@ onWalletChange((connection, message, failed) => {
   submit.disabled = false;
   setStatus(message ?? "Disconnected. Connect a wallet to trade.", failed ? "error" : "info");
 });
-account = walletConnection()?.account ?? null;
+// Signed in earlier in this browser session (e.g. on the launch page) and still shared by the
+// wallet: connected again without a prompt.
+restoreConnection();
 
 form.addEventListener("submit", async (event) => {
   event.preventDefault();

@@ -16,6 +16,7 @@ import {
   plainMessage,
   provider,
   signIn,
+  storedApiKey,
   walletSnapshot,
 } from "/assets/wallet.js";
 
@@ -147,6 +148,8 @@ export function chooseWalletFrom(container) {
 
 /** The signed-in wallet: `{ account, apiKey }`, or null while disconnected. */
 let connected = null;
+/** The restore after the page load ({@link restoreConnection}), once per page. */
+let restoring = null;
 /** The connect in progress (a second Connect press waits for it instead of asking the wallet twice). */
 let connecting = null;
 /** The chip while connected. */
@@ -194,6 +197,10 @@ export function connectAndSignIn(say, why = "") {
   if (connected) return Promise.resolve(connected);
   connecting ??= (async () => {
     try {
+      // A restore in flight (page load) finishes first: one session request at a time, and no
+      // prompt when it restores the connection.
+      await restoring;
+      if (connected) return connected;
       if (needsWalletChoice()) {
         say("Several wallets are installed: choose the one to connect.");
         await chooseWalletFrom(bar.choicesBox);
@@ -203,12 +210,7 @@ export function connectAndSignIn(say, why = "") {
       say(`Sign the message in your wallet to sign in${why}. Signing costs nothing.`);
       const apiKey = await signIn(account);
       connected = { account, apiKey };
-      if (bar.connectButton) bar.connectButton.hidden = true;
-      chip = mountWalletChip(bar.chipBox, {
-        account,
-        onDisconnect: (message) => disconnect(message),
-        onError: bar.onError,
-      });
+      showChip(account);
       for (const listener of listeners) listener(connected);
       return connected;
     } finally {
@@ -216,6 +218,41 @@ export function connectAndSignIn(say, why = "") {
     }
   })();
   return connecting;
+}
+
+/**
+ * Restores the connection after a page load without asking anything: when this browser session is
+ * signed in as a wallet (`GET /api/evm/evmchain/session`) and the wallet already shares that same
+ * account with this site (`eth_accounts`, which never prompts), the chip is shown and listeners
+ * hear the connection, so moving from page to page (the launch page to the token page) keeps the
+ * wallet connected. Nothing happens when several wallets announced themselves (the person picks
+ * one with Connect), without a wallet, or on any failure: the page then starts disconnected.
+ * @param {{ needApiKey?: boolean }} [options] - needApiKey: restore only when this browser holds the
+ *   wallet's API key (the launch page uploads the logo with it)
+ * @returns {Promise<{ account: string, apiKey: string | null } | null>}
+ */
+export function restoreConnection(options) {
+  restoring ??= restore(options);
+  return restoring;
+}
+
+async function restore({ needApiKey = false } = {}) {
+  try {
+    if (connected || connecting || needsWalletChoice()) return connected;
+    const { body: session } = await api("/api/evm/evmchain/session");
+    if (!session.wallet) return null;
+    const accounts = await provider().request({ method: "eth_accounts" });
+    const account = accounts?.[0];
+    if (!account || account.toLowerCase() !== session.wallet.toLowerCase() || connected || connecting) return connected;
+    const apiKey = storedApiKey(account);
+    if (needApiKey && !apiKey) return null;
+    connected = { account, apiKey };
+    showChip(account);
+    for (const listener of listeners) listener(connected);
+    return connected;
+  } catch {
+    return null; // no wallet, or the service did not answer: Connect works as before
+  }
 }
 
 /**
@@ -239,6 +276,16 @@ export async function disconnect(message) {
     failed = true;
   }
   for (const listener of listeners) listener(null, said, failed);
+}
+
+/** Shows the chip of `account` in the wallet bar (the Connect button, if any, gives way). */
+function showChip(account) {
+  if (bar.connectButton) bar.connectButton.hidden = true;
+  chip = mountWalletChip(bar.chipBox, {
+    account,
+    onDisconnect: (message) => disconnect(message),
+    onError: bar.onError,
+  });
 }
 
 /** Reads the chip's network and balance again (after the page switched the chain itself). */
