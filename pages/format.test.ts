@@ -8,6 +8,7 @@ import {
   formatAmount,
   percentToBps,
   relativeTime,
+  shareText,
   shortAddress,
   timeTickLabel,
   usdText,
@@ -124,5 +125,15 @@ describe("usdText", () => {
     expect(usdText(null)).toBeNull();
     expect(usdText(undefined)).toBeNull();
     expect(usdText("not a number")).toBeNull();
+  });
+});
+
+describe("shareText", () => {
+  it("writes a holder's share of the supply in percent, never 0 % for a holder", () => {
+    expect(shareText(1234)).toBe("12.34 %");
+    expect(shareText(10_000)).toBe("100 %");
+    expect(shareText(50)).toBe("0.5 %");
+    expect(shareText(1)).toBe("0.01 %");
+    expect(shareText(0)).toBe("< 0.01 %");
   });
 });

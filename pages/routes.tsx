@@ -21,6 +21,8 @@ import { toJsonText } from "../api/json";
 import { DEFAULT_SLIPPAGE_BPS, MAX_FIRST_BUY_WEI, MAX_SLIPPAGE_BPS } from "../api/launch/intent";
 import { findTokenBySlug, tokenPage, tradePage, trendingTokens, withStats } from "../api/market/publicQueries";
 import { searchTokens } from "../api/market/search";
+import { encodeCursor } from "../api/market/cursor";
+import { TOP_HOLDERS, topHolders } from "../api/market/holders";
 import { findToken, type MarketDb } from "../api/market/queries";
 import { tokenRecord, tradeRecord } from "../api/market/records";
 import { documented } from "../api/openapi/describe";
@@ -241,15 +243,31 @@ export function pagesRoutes(deps: PagesDeps) {
           const row = await findToken(deps.db, getAddress(address));
           if (!row)
             return refuse(c, new ApiError("token_not_found", `no launched token at ${address}`), "Token not found");
-          const trades = await tradePage(deps.db, { limit: 50, token: row.address });
+          const [trades, top] = await Promise.all([
+            tradePage(deps.db, { limit: 50, token: row.address }),
+            // A failed holder read leaves the rest of the page: the list says it could not be loaded.
+            topHolders(deps.db, row, deps.deployment).catch((err: unknown) => {
+              console.error("token page: top holders", err);
+              return null;
+            }),
+          ]);
           // The page renders exactly what the JSON API serves (one presenter, one serialisation).
           const token = JSON.parse(toJsonText(tokenRecord(row, deps.publicBaseUrl)));
           const tradeRecords = JSON.parse(toJsonText(trades.map(tradeRecord)));
+          const holderRecords = top === null ? null : JSON.parse(toJsonText(top));
+          // Where "Show more holders" goes on: the holders list's cursor after the last one shown.
+          const lastHolder = top?.length === TOP_HOLDERS ? top.at(-1) : undefined;
+          const holdersNextCursor =
+            lastHolder && row.holderCount > TOP_HOLDERS
+              ? encodeCursor({ b: lastHolder.balance_wei.toString(), a: lastHolder.address.toLowerCase() })
+              : null;
           return c.html(
             `<!doctype html>${(
               <TokenPage
                 token={token}
                 trades={tradeRecords}
+                holders={holderRecords}
+                holdersNextCursor={holdersNextCursor}
                 feeLocker={deps.deployment.contracts.feeLocker}
                 publicBaseUrl={deps.publicBaseUrl}
                 explorerUrl={explorerUrl}

@@ -76,7 +76,9 @@ function record(metadata: Partial<TokenPageProps["token"]["metadata"]>, name = "
 }
 
 function render(token: TokenPageProps["token"]): string {
-  return String(<TokenPage token={token} trades={[]} feeLocker={ADDRESS} publicBaseUrl="https://svc.example" />);
+  return String(
+    <TokenPage token={token} trades={[]} holders={[]} feeLocker={ADDRESS} publicBaseUrl="https://svc.example" />,
+  );
 }
 
 describe("TokenPage", () => {
@@ -113,6 +115,7 @@ describe("TokenPage details", () => {
       <TokenPage
         token={record({})}
         trades={[]}
+        holders={[]}
         feeLocker={ADDRESS}
         publicBaseUrl="https://svc.example"
         explorerUrl="https://scan.example/"
@@ -157,5 +160,65 @@ describe("TokenPage details", () => {
     expect(html).toMatch(/<a class="social" href="https:\/\/t.me\/coin"[^>]*><svg[^>]*aria-hidden="true"/);
     expect(html).toContain('<span class="visually-hidden">Telegram</span>');
     expect(html).toMatch(/<progress class="graduation" id="stat-graduation-bar" max="10000" value="0">/);
+  });
+});
+
+describe("TokenPage top holders", () => {
+  const holder = (address: string, balanceWei: string, shareBps: number, label: string | null = null) => ({
+    address,
+    balance_wei: balanceWei,
+    share_bps: shareBps,
+    label: label as "pool" | null,
+    updated_block_number: 1,
+    updated_timestamp_sec: 1_700_000_000,
+  });
+  const page = (holders: Parameters<typeof TokenPage>[0]["holders"], explorerUrl: string | null = null) =>
+    String(
+      <TokenPage
+        token={{ ...record({}), holder_count: 3 }}
+        trades={[]}
+        holders={holders}
+        feeLocker={ADDRESS}
+        publicBaseUrl="https://svc.example"
+        explorerUrl={explorerUrl}
+      />,
+    );
+  const text = (html: string) =>
+    html
+      .replace(/<[^>]+>/g, " ")
+      .replace(/&lt;/g, "<")
+      .replace(/\s+/g, " ");
+
+  it("lists each holder: short address, tag, balance, share in %, copy and explorer link", () => {
+    const pool = `0x${"11".repeat(20)}`;
+    const small = `0x${"22".repeat(20)}`;
+    const record0 = record({});
+    const html = page(
+      [
+        holder(pool, "800000000000000000000000000", 8000, "pool"),
+        holder(record0.creator, "150000000000000000000000000", 1500),
+        holder(small, "1000000000000000000", 0),
+      ],
+      "https://scan.example",
+    );
+    const words = text(html);
+    expect(words).toContain("Top holders");
+    expect(words).toContain("All 3 holders, with their share of the total supply.");
+    expect(words).toMatch(/0x1111…1111 Pool .*800,000,000 COIN 80 %/);
+    expect(words).toMatch(/Creator .*150,000,000 COIN 15 %/);
+    expect(words).toContain("1 COIN < 0.01 %");
+    expect(html).toContain(`data-copy="${pool}"`);
+    expect(html).toContain(`title="${pool}"`);
+    expect(html).toContain(`href="https://scan.example/address/${small}"`);
+    expect(page([holder(pool, "1", 1)])).not.toContain("Explorer");
+    expect(html).not.toContain("data-next-cursor");
+    expect(html).toMatch(/<button type="button" id="holders-more" class="secondary" hidden/);
+  });
+
+  it("says when there are no holders, and when they could not be read", () => {
+    expect(text(page([]))).toContain("No holders yet.");
+    const failed = text(page(null));
+    expect(failed).toContain("The holders could not be loaded.");
+    expect(page(null)).toMatch(/<p id="holders-empty"[^>]*hidden/);
   });
 });

@@ -3,13 +3,14 @@
  * Everything readable is rendered on the server, so the page works without JavaScript: metadata
  * (escaped by JSX; links only when http/https), price, market cap, volume, liquidity, fees, the
  * newest trades (with relative times) and the contract, pool and locker addresses (with copy
- * buttons and explorer links), the 24 h change, the graduation bar, the `/t/{slug}` share link
- * and its Open Graph / Twitter card tags. `token.js` adds the candle chart with its resolution
+ * buttons and explorer links), the top holders (with their share of the supply), the 24 h change,
+ * the graduation bar, the `/t/{slug}` share link and its Open Graph / Twitter card tags. `token.js` adds the candle chart with its resolution
  * switch, live trades, and the creator's rewards with the claim flow; `copy.js` the copy buttons.
  */
 import type { z } from "zod";
-import type { tokenWire, tradeWire } from "../api/openapi/schemas";
+import type { holderWire, tokenWire, tradeWire } from "../api/openapi/schemas";
 import { compactPrice, formatAmount, shortAddress, usdText } from "./format";
+import { HolderList } from "./holderList";
 import { Layout, type SocialCard } from "./layout";
 import { sameOriginPath, safeHttpUrl } from "./links";
 import { TradeWidget } from "./tradeWidget";
@@ -21,6 +22,10 @@ export type TokenPageProps = {
   token: z.infer<typeof tokenWire>;
   /** Newest trades first (as the public trades endpoint serves them). */
   trades: z.infer<typeof tradeWire>[];
+  /** The largest holders, largest first (the token detail record's `top_holders`); null when they could not be read. */
+  holders: z.infer<typeof holderWire>[] | null;
+  /** The holders list's cursor after the last of `holders` (`GET …/holders?cursor=`); null when they are all. */
+  holdersNextCursor?: string | null;
   feeLocker: string;
   publicBaseUrl: string;
   /** The block explorer's base URL (`BLOCK_EXPLORER_URL`, first entry); no explorer links without it. */
@@ -35,6 +40,8 @@ const RESOLUTIONS = ["1m", "5m", "15m", "1h", "4h", "1d"] as const;
 export function TokenPage({
   token,
   trades,
+  holders,
+  holdersNextCursor = null,
   feeLocker,
   publicBaseUrl,
   explorerUrl = null,
@@ -202,6 +209,15 @@ export function TokenPage({
             No trades yet.
           </p>
         </section>
+
+        <HolderList
+          holders={holders}
+          nextCursor={holdersNextCursor}
+          holderCount={token.holder_count}
+          symbol={token.symbol}
+          creator={token.creator}
+          explorerUrl={explorerUrl}
+        />
 
         <section aria-label="Creator fees">
           <h2>Creator fees</h2>

@@ -1,7 +1,9 @@
 /**
  * The token page's trade widget (docs/trade.md, docs/pages.md): buy and sell tabs, the amount and
  * the slippage in %, their limits stated up front, and a review card (you pay, you receive about,
- * at least) shown before the wallet is asked. `trade.js` runs it: connect + Sign-In with Ethereum,
+ * at least) shown before the wallet is asked, and the page's wallet chip (address, network or "Wrong
+ * network" with a switch button, balance, Disconnect; `walletChip.js`) at its top, once connected.
+ * `trade.js` runs it: connect + Sign-In with Ethereum through the page's one wallet connection,
  * `POST /api/evm/evmchain/build-swap`, then the wallet sends the built approval (a sell whose
  * allowance is short) and swap unchanged. Without JavaScript the form stays inert and says so.
  */
@@ -27,6 +29,11 @@ export function TradeWidget({ token, symbol }: TradeWidgetProps) {
       data-max-slippage-bps={String(MAX_SWAP_SLIPPAGE_BPS)}
     >
       <h2 id="trade-title">Trade {symbol}</h2>
+      {/* The page's wallet: the choice of wallet (EIP-6963) and the chip, filled by walletChip.js. */}
+      <div class="trade-wallet">
+        <div id="wallet-choices" class="wallet-choices"></div>
+        <div id="account" class="wallet-account"></div>
+      </div>
       <div class="tabs" role="tablist" aria-label="Buy or sell">
         <button type="button" role="tab" id="tab-buy" aria-selected="true" aria-controls="trade-form">
           Buy

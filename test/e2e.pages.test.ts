@@ -27,7 +27,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as fx from "./fixtures/images";
 import { buyToken, launchToken, sellToken } from "../devnet/actions";
 import { startStack, type Stack } from "./harness";
-import { formatAmount } from "../pages/format";
+import { formatAmount, usdText } from "../pages/format";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const OUTPUT = join(process.cwd(), "test-output");
@@ -89,6 +89,9 @@ async function recordShownTexts(page: Page): Promise<Shown> {
   });
   return shown;
 }
+
+/** An address as the pages shorten it ("0x1234…abcd"). */
+const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`;
 
 /** Jargon a person should never read: hex chain ids, wei, long raw integers, error codes. */
 function expectNoJargon(shown: Shown) {
@@ -447,6 +450,19 @@ describe("browser pages with a wallet", () => {
     expectNoJargon(shown);
   });
 
+  it("keeps the wallet connected from the launch page to the token page, without a prompt", async () => {
+    // Signed in on the launch page, and the wallet still shares the account (eth_accounts): the
+    // token page shows the chip at once; no eth_requestAccounts, no second signature.
+    const chip = page.getByRole("group", { name: "Connected wallet" });
+    await expect
+      .poll(() => chip.innerText(), { timeout: 15_000 })
+      .toContain(short(stack.wallet(CREATOR_INDEX).account.address));
+    expect(await page.getByRole("button", { name: "Review buy" }).isVisible()).toBe(true);
+    const methods = wallet.calls.map((c) => c.method);
+    expect(methods.filter((m) => m === "eth_requestAccounts")).toHaveLength(1);
+    expect(methods.filter((m) => m === "personal_sign")).toHaveLength(1);
+  });
+
   it("shows the token with escaped metadata, its first trade and a visible one-trade candle", async () => {
     await expect.poll(() => page.locator("#token-name").textContent()).toBe("<script>alert(1)</script>");
     expect(await page.locator("#token-description").textContent()).toContain(`<img src=x onerror="window.__pwned=1">`);
@@ -505,6 +521,10 @@ describe("browser pages with a wallet", () => {
     await expect.poll(() => page.locator("#trades tbody tr").count(), { timeout: 20_000 }).toBe(2);
     expect(await page.locator("#trades tbody tr").first().getAttribute("class")).toBe("buy");
     await expect.poll(() => page.locator("#stat-trades").textContent()).toBe("2 (2 buys, 0 sells)");
+    // The top holders follow the figures: the buyer is listed, with a share of the supply.
+    await expect
+      .poll(() => page.locator("#holders").innerText(), { timeout: 20_000 })
+      .toContain(short(trader.account.address));
     const held = await stack.publicClient.readContract({
       address: token,
       abi: erc20Abi,
@@ -1057,7 +1077,7 @@ describe("buy and sell on the token page", () => {
     await page.fill("#trade-amount", "999999999");
     await page.locator("#trade-submit").tap();
     await expect
-      .poll(() => page.locator("#error-amount").innerText())
+      .poll(() => page.locator("#error-amount").innerText(), { timeout: 15_000 })
       .toBe("Your wallet holds less SWAP than this amount.");
     expect(await page.locator("#trade-amount").getAttribute("aria-invalid")).toBe("true");
     await expectNoOverflow(page, "phone trade error");
@@ -1088,6 +1108,22 @@ describe("token page details: change, graduation bar, copy, explorer links, time
     // The bar's value is the label's percentage (basis points of 10,000).
     expect(Number(await bar.getAttribute("value")) / 100).toBeCloseTo(Number.parseFloat(label), 2);
     expect(await bar.isVisible()).toBe(true);
+  });
+
+  it("shows price, market cap, volume and liquidity in ETH and in USD, as the token record", async () => {
+    const token = await page.locator("#address-token").innerText();
+    const record = (await stack.request(`/api/public/token/${token}`)).body.token as Record<string, any>;
+    expect(record.eth_price_usd).not.toBeNull(); // the devnet has its ETH/USD reference pool
+    for (const [id, usd] of [
+      ["#stat-price-usd", record.price_usd],
+      ["#stat-mcap-usd", record.market_cap_usd],
+      ["#stat-volume-usd", record.volume_usd],
+      ["#stat-liquidity-usd", record.liquidity.total_value_usd],
+    ] as const) {
+      expect(await page.locator(id).innerText(), id).toBe(`≈ ${usdText(usd)}`);
+      expect(await page.locator(id).isVisible()).toBe(true);
+    }
+    expect(await page.locator("#stat-price").innerText()).toMatch(/ ETH$/);
   });
 
   it("copies the token, pool and creator addresses", async () => {
@@ -1287,6 +1323,222 @@ describe("wallet chip: address, network, balance, wrong network, disconnect, sev
     const used = (await page.evaluate(() => (globalThis as any).__used)) as string[];
     expect(used.length).toBeGreaterThan(0);
     expect(new Set(used)).toEqual(new Set(["Beta Wallet"]));
+    await context.close();
+  });
+});
+
+describe("wallet chip on the token page: connect from the trade widget, wrong network, switch, disconnect", () => {
+  for (const [size, viewport, index] of [
+    ["phone", PHONE, 8],
+    ["desktop", DESKTOP, 9],
+  ] as const) {
+    it(`${size}: one connection for trading and the creator's fees, the chip in the trade widget`, async () => {
+      const behaviour = newBehaviour(index);
+      const context = await browser.newContext({ viewport, hasTouch: size === "phone", isMobile: size === "phone" });
+      const page = await walletPage(context, behaviour);
+      const press = (locator: ReturnType<Page["locator"]>) => (size === "phone" ? locator.tap() : locator.click());
+      await page.goto(tokenUrl);
+      const chip = page.getByRole("group", { name: "Connected wallet" });
+      expect(await chip.count()).toBe(0);
+      await press(page.getByRole("button", { name: "Connect wallet to trade" }));
+      await expect
+        .poll(() => page.locator("#trade-status").innerText(), { timeout: 15_000 })
+        .toBe("Connected. Enter an amount and review the trade.");
+      const address = stack.wallet(index).account.address;
+      // The chip sits in the trade widget: short address, "Wrong network" and a switch button.
+      await expect.poll(() => chip.innerText(), { timeout: 15_000 }).toContain("Wrong network");
+      expect(await page.locator("#trade").getByRole("group", { name: "Connected wallet" }).count()).toBe(1);
+      expect(await chip.innerText()).toContain(short(address));
+      const switchButton = chip.getByRole("button", { name: "Switch to evmchain" });
+      expect(await switchButton.isVisible()).toBe(true);
+      expect(await page.getByRole("button", { name: "Review buy" }).isVisible()).toBe(true);
+      await expectNoOverflow(page, `${size} token page, wallet on the wrong network`);
+      await expectAccessible(page, `${size} token page, wallet on the wrong network`);
+      await press(switchButton);
+      await expect.poll(() => chip.innerText(), { timeout: 15_000 }).not.toContain("Wrong network");
+      expect(behaviour.chainId).toBe("0x1237");
+      expect(behaviour.calls.map((c) => c.method)).toEqual(
+        expect.arrayContaining(["wallet_addEthereumChain", "wallet_switchEthereumChain"]),
+      );
+      const balance = formatAmount(await stack.publicClient.getBalance({ address }), 18, 4);
+      expect(await chip.innerText()).toMatch(new RegExp(`evmchain\\s+${balance.replace(/[.,]/g, "\\$&")} ETH`));
+      expect(await switchButton.isHidden()).toBe(true);
+      await expectNoOverflow(page, `${size} token page, wallet connected`);
+      await expectAccessible(page, `${size} token page, wallet connected`);
+      await screenshot(page, "token-connected");
+
+      // The creator's button uses the same connection: no second wallet prompt, no second signature.
+      const requestsBefore = behaviour.calls.filter((c) => c.method === "eth_requestAccounts").length;
+      await press(page.getByRole("button", { name: "I am the creator: connect wallet" }));
+      await expect
+        .poll(() => page.locator("#rewards-status").innerText(), { timeout: 15_000 })
+        .toBe(`This wallet (${address}) did not create this token; only its creator can claim its fees.`);
+      expect(behaviour.calls.filter((c) => c.method === "eth_requestAccounts")).toHaveLength(requestsBefore);
+      expect(behaviour.calls.filter((c) => c.method === "personal_sign")).toHaveLength(1);
+      await expectNoOverflow(page, `${size} token page, not the creator`);
+
+      await press(chip.getByRole("button", { name: "Disconnect" }));
+      await expect
+        .poll(() => page.locator("#trade-status").innerText(), { timeout: 15_000 })
+        .toBe("Disconnected. Connect a wallet to trade.");
+      expect(await chip.count()).toBe(0);
+      expect(await page.getByRole("button", { name: "Connect wallet to trade" }).isVisible()).toBe(true);
+      expect(await page.locator("#rewards-status").innerText()).toBe("");
+      const session = (await page.evaluate(async () => (await fetch("/api/evm/evmchain/session")).json())) as {
+        wallet: string | null;
+      };
+      expect(session.wallet).toBeNull();
+      await expectNoOverflow(page, `${size} token page, disconnected`);
+      await context.close();
+    });
+  }
+
+  it("a rejected sign-in on the token page leaves it disconnected, with no chip", async () => {
+    const behaviour = newBehaviour(8);
+    behaviour.fail.set("personal_sign", { code: 4001, message: "User rejected the request." });
+    const context = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
+    const page = await walletPage(context, behaviour);
+    await page.goto(tokenUrl);
+    await page.getByRole("button", { name: "Connect wallet to trade" }).tap();
+    await expect
+      .poll(() => page.locator("#trade-status").innerText(), { timeout: 15_000 })
+      .toBe("You rejected the request in your wallet.");
+    expect(await page.getByRole("group", { name: "Connected wallet" }).count()).toBe(0);
+    expect(await page.locator("#trade").innerText()).not.toContain(short(stack.wallet(8).account.address));
+    expect(await page.getByRole("button", { name: "Connect wallet to trade" }).isVisible()).toBe(true);
+    await context.close();
+  });
+});
+
+describe("top holders on the token page", () => {
+  type Holder = { address: string; balance_wei: string; share_bps: number; label: string | null };
+  const detail = async (token: string) =>
+    (await stack.request(`/api/public/token/${token}`)).body.token as {
+      creator: string;
+      symbol: string;
+      holder_count: number;
+      top_holders: Holder[];
+    };
+
+  for (const [size, viewport] of [
+    ["phone", PHONE],
+    ["desktop", DESKTOP],
+  ] as const) {
+    it(`${size}: each holder's short address, tag, balance and share in %, copy and explorer link`, async () => {
+      const context = await browser.newContext({ viewport, hasTouch: size === "phone", isMobile: size === "phone" });
+      await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin });
+      const page = await context.newPage();
+      await page.goto(tokenUrl);
+      const token = await page.locator("#address-token").innerText();
+      const record = await detail(token);
+      const section = page.getByRole("region", { name: "Top holders" });
+      expect(await section.getByRole("heading", { name: "Top holders" }).isVisible()).toBe(true);
+      const rows = section.getByRole("listitem");
+      expect(await rows.count()).toBe(record.top_holders.length);
+      expect(record.top_holders.length).toBeGreaterThanOrEqual(3); // the pool, the creator, a buyer
+      expect(await page.locator("#holders-summary").innerText()).toBe(
+        record.holder_count > record.top_holders.length
+          ? `The largest ${record.top_holders.length} of ${record.holder_count} holders, with their share of the total supply.`
+          : `All ${record.holder_count} holders, with their share of the total supply.`,
+      );
+      for (const [i, h] of record.top_holders.entries()) {
+        const text = (await rows.nth(i).innerText()).replace(/\s+/g, " ");
+        const share = h.share_bps > 0 ? `${(h.share_bps / 100).toString()} %` : "< 0.01 %";
+        expect(text).toContain(short(h.address));
+        expect(text).toContain(`${formatAmount(h.balance_wei, 18, 2)} ${record.symbol}`);
+        expect(text).toMatch(new RegExp(`${share.replace(/[.<]/g, "\\$&")}$`));
+        if (h.label === "pool") expect(text).toContain("Pool");
+        if (h.address.toLowerCase() === record.creator.toLowerCase()) expect(text).toContain("Creator");
+        const link = rows.nth(i).getByRole("link", { name: `Explorer (holder ${i + 1})` });
+        expect(await link.getAttribute("href")).toBe(`${EXPLORER}/address/${h.address}`);
+      }
+      // The largest holder first; the shares sum to at most 100 %.
+      const shares = record.top_holders.map((h) => h.share_bps);
+      expect([...shares].sort((a, b) => b - a)).toEqual(shares);
+      const copy = section.getByRole("button", { name: "Copy address of holder 1", exact: true });
+      await copy.click();
+      await expect.poll(() => copy.innerText(), { timeout: 15_000 }).toBe("Copied");
+      expect(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).toBe(
+        record.top_holders[0]!.address,
+      );
+      await expectNoOverflow(page, `${size} token page, top holders`);
+      await expectAccessible(page, `${size} token page, top holders`);
+      await section.scrollIntoViewIfNeeded();
+      await screenshot(page, "token-holders");
+      await context.close();
+    });
+  }
+
+  it("says when the holders could not be read again after a trade, keeps the rows, and recovers", async () => {
+    const context = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
+    const page = await context.newPage();
+    await page.goto(tokenUrl);
+    await expect.poll(() => page.locator("#live-status").innerText(), { timeout: 15_000 }).toBe(LIVE);
+    const token = (await page.locator("#address-token").innerText()) as Hex;
+    const rowsBefore = await page.locator("#holders li").count();
+    // The holders list cannot be read: the connection fails.
+    const isHolders = (url: URL) => url.pathname === `/api/public/token/${token}/holders`; // unroute needs this same function
+    await page.route(isHolders, (route) => route.abort("connectionfailed"));
+    const buyer = stack.wallet(7);
+    await buyToken(buyer, stack.publicClient, stack.manifest, token, parseEther("0.01"));
+    await expect
+      .poll(() => page.locator("#holders-status").innerText(), { timeout: 20_000 })
+      .toMatch(
+        /^The holders could not be updated: The service could not be reached\. .*The list below is as of \d\d:\d\d:\d\d UTC; it is read again with the next trade\.$/,
+      );
+    expect(await page.locator("#holders li").count()).toBe(rowsBefore);
+    await expectNoOverflow(page, "phone token page, holders not updated");
+    await expectAccessible(page, "phone token page, holders not updated");
+    await page.unroute(isHolders);
+    await buyToken(buyer, stack.publicClient, stack.manifest, token, parseEther("0.01"));
+    await expect.poll(() => page.locator("#holders-status").innerText(), { timeout: 20_000 }).toBe("");
+    await expect
+      .poll(() => page.locator("#holders").innerText(), { timeout: 15_000 })
+      .toContain(short(buyer.account.address));
+    await context.close();
+  });
+
+  it("shows the largest 10, then the next page with Show more holders", async () => {
+    const token = tokenUrl.split("/").at(-1) as Hex;
+    // Six more wallets buy: more than ten holders.
+    for (const index of [1, 2, 3, 4, 8, 9])
+      await buyToken(stack.wallet(index), stack.publicClient, stack.manifest, token, parseEther("0.001"));
+    const context = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
+    const page = await context.newPage();
+    // Wait until every buy is indexed: all six buyers are holders.
+    const buyers = [1, 2, 3, 4, 8, 9].map((i) => stack.wallet(i).account.address.toLowerCase());
+    await expect
+      .poll(
+        async () => {
+          const listed = (await stack.request(`/api/public/token/${token}/holders?limit=50`)).body.holders as Holder[];
+          return buyers.filter((b) => !listed.some((h) => h.address.toLowerCase() === b));
+        },
+        { timeout: 20_000 },
+      )
+      .toEqual([]);
+    const record = await detail(token);
+    expect(record.holder_count).toBeGreaterThan(10);
+    await page.goto(tokenUrl);
+    const rows = page.locator("#holders li");
+    expect(await rows.count()).toBe(10);
+    expect(await page.locator("#holders-summary").innerText()).toBe(
+      `The largest 10 of ${record.holder_count} holders, with their share of the total supply.`,
+    );
+    const more = page.getByRole("button", { name: "Show more holders" });
+    await more.tap();
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(record.holder_count);
+    expect(await page.locator("#holders-summary").innerText()).toBe(
+      `All ${record.holder_count} holders, with their share of the total supply.`,
+    );
+    expect(await more.isHidden()).toBe(true);
+    // The 11th row is the API's 11th holder, numbered on.
+    const all = (await stack.request(`/api/public/token/${token}/holders?limit=50`)).body.holders as Holder[];
+    const eleventh = (await rows.nth(10).innerText()).replace(/\s+/g, " ");
+    expect(eleventh).toContain(short(all[10]!.address));
+    expect(eleventh).toContain(`${formatAmount(all[10]!.balance_wei, 18, 2)} ${record.symbol}`);
+    expect(await rows.nth(10).getByRole("button", { name: "Copy address of holder 11" }).count()).toBe(1);
+    await expectNoOverflow(page, "phone token page, all holders");
+    await expectAccessible(page, "phone token page, all holders");
     await context.close();
   });
 });

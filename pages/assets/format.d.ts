@@ -7,6 +7,10 @@ export function usdText(usd: string | null | undefined): string | null;
 export function shortHex(hex: string): string;
 export function percentToBps(text: string): number | null;
 export function bpsToPercent(bps: number): string;
+export function shareText(shareBps: number): string;
+export const HOLDER_LABEL_TEXT: Readonly<
+  Record<"pool" | "fee_locker" | "position_manager" | "factory" | "burn", string>
+>;
 export function relativeTime(timestampSec: number, nowSec: number): string;
 export function utcTime(timestampSec: number): string;
 export function changeText(bps: number | null | undefined): string;

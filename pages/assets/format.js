@@ -145,6 +145,27 @@ export function bpsToPercent(bps) {
 }
 
 /**
+ * A holder's share of the total supply (basis points, rounded down, as holder records carry it)
+ * in words: "12.34 %"; a holder with less than 0.01 % reads "< 0.01 %", never "0 %".
+ * @param {number} shareBps - balance / total supply in basis points (0 to 10,000)
+ * @returns {string}
+ * @example shareText(1234) // "12.34 %"
+ * @example shareText(0) // "< 0.01 %"
+ */
+export function shareText(shareBps) {
+  return shareBps > 0 ? `${bpsToPercent(shareBps)} %` : "< 0.01 %";
+}
+
+/** The words for the labels of holder records (the launchpad's own addresses). */
+export const HOLDER_LABEL_TEXT = Object.freeze({
+  pool: "Pool",
+  fee_locker: "Fee locker",
+  position_manager: "Uniswap positions",
+  factory: "Launch factory",
+  burn: "Burned",
+});
+
+/**
  * How long ago a moment was, in words for a trades table: "just now", "42 s ago", "2 min ago",
  * "5 h ago", "3 d ago". A moment in the future (a clock skew between browser and chain) reads
  * "just now".

@@ -2,21 +2,16 @@
 // form -> (logo upload) -> build -> review (total ETH, expected tokens, predicted address) ->
 // switch chain -> send the built transaction unchanged -> verify until redirect_ready -> token page.
 import { parseEther } from "/assets/vendor/viem/parseEther.js";
-import { formatAmount, percentToBps, bpsToPercent, shortHex, unitsToDecimal } from "/assets/format.js";
+import { formatAmount, percentToBps, bpsToPercent, unitsToDecimal } from "/assets/format.js";
 import { askReview } from "/assets/review.js";
+import { api, csrfToken, ensureChain, plainMessage, sendTransaction, sleep } from "/assets/wallet.js";
 import {
-  api,
-  connectWallet,
-  csrfToken,
-  disconnectWallet,
-  ensureChain,
-  needsWalletChoice,
-  plainMessage,
-  sendTransaction,
-  signIn,
-  sleep,
-} from "/assets/wallet.js";
-import { chooseWalletFrom, mountWalletChip } from "/assets/walletChip.js";
+  connectAndSignIn,
+  mountWalletBar,
+  onWalletChange,
+  refreshWalletChip,
+  restoreConnection,
+} from "/assets/walletChip.js";
 
 const form = document.getElementById("launch-form");
 const launchButton = document.getElementById("launch");
@@ -32,10 +27,9 @@ const MAX_SLIPPAGE_BPS = Number(document.getElementById("field-slippage_pct").da
 /** API field name -> form field name, where they differ. */
 const FORM_FIELD = { first_buy_wei: "first_buy_eth", slippage_bps: "slippage_pct", image_url: "logo", image: "logo" };
 
+/** The signed-in wallet and this browser's API key for it (the page's one wallet connection). */
 let account = null;
 let apiKey = null;
-/** The wallet chip while connected (address, network, balance, Disconnect); null otherwise. */
-let chip = null;
 
 function setStatus(text, kind = "info") {
   statusLine.textContent = text;
@@ -106,58 +100,38 @@ function wordsOnly(text) {
   return plainMessage({ message: text });
 }
 
+mountWalletBar({
+  chipBox: accountLabel,
+  choicesBox: document.getElementById("wallet-choices"),
+  connectButton,
+  onError: (message) => setStatus(message, "error"),
+});
+
 connectButton.addEventListener("click", async () => {
   try {
-    if (needsWalletChoice()) {
-      setStatus("Several wallets are installed: choose the one to connect.");
-      await chooseWalletFrom(document.getElementById("wallet-choices"));
-    }
-    setStatus("Waiting for your wallet…");
-    account = await connectWallet();
-    accountLabel.textContent = shortHex(account);
-    setStatus(
-      "Sign the message in your wallet to sign in (it also creates this browser's API key, which stays in this browser). Signing costs nothing.",
-    );
-    apiKey = await signIn(account);
-    showConnected();
-    launchButton.disabled = false;
+    await connectAndSignIn(setStatus, " (it also creates this browser's API key, which stays in this browser)");
     setStatus("Connected. Fill in the form and press Launch.");
   } catch (err) {
-    // Never half-connected: without the sign-in the page shows no account.
-    account = null;
-    apiKey = null;
-    accountLabel.textContent = "";
-    fail(err);
+    fail(err); // never half-connected: without the sign-in the page shows no account
   }
 });
 
-/** Replaces the Connect button with the wallet chip of the signed-in account. */
-function showConnected() {
-  connectButton.hidden = true;
-  chip = mountWalletChip(accountLabel, {
-    account,
-    onDisconnect: disconnect,
-    onError: (message) => setStatus(message, "error"),
-  });
-}
-
-/** Disconnect (or the wallet changed accounts): the session forgets the wallet, the page too. */
-async function disconnect(message = "Disconnected. Connect a wallet to launch.") {
-  chip?.unmount();
-  chip = null;
-  account = null;
-  apiKey = null;
+// Connect shows the chip (walletChip.js); Disconnect, or the wallet changing accounts, ends here.
+onWalletChange((connection, message, failed) => {
+  account = connection?.account ?? null;
+  apiKey = connection?.apiKey ?? null;
+  launchButton.disabled = account === null;
+  if (connection) return;
   review.hidden = true;
-  launchButton.disabled = true;
-  connectButton.hidden = false;
-  try {
-    await disconnectWallet();
-    setStatus(message);
-  } catch (err) {
-    setStatus(`Disconnected in this page; the service could not be told: ${plainMessage(err)}`, "error");
-  }
+  setStatus(message ?? "Disconnected. Connect a wallet to launch.", failed ? "error" : "info");
   connectButton.focus();
-}
+});
+
+// Signed in earlier in this browser session and still shared by the wallet: connected again
+// without a prompt (the logo upload needs this browser's API key, so only with it).
+restoreConnection({ needApiKey: true }).then((connection) => {
+  if (connection) setStatus("Connected. Fill in the form and press Launch.");
+});
 
 // Live counters: the length is shown as it is typed; nothing is cut.
 for (const [field, max] of Object.entries(LIMITS)) {
@@ -268,7 +242,7 @@ form.addEventListener("submit", async (event) => {
     );
     setStatus(`Switch your wallet to the ${status.chain_name} network if it asks.`);
     await ensureChain(built.transaction.chainId, status.wallet_add_ethereum_chain, status.chain_name);
-    chip?.refresh();
+    refreshWalletChip();
     setStatus("Confirm the launch transaction in your wallet.");
     const txHash = await sendTransaction(built.transaction);
     step(`Sent: ${txHash}`);

@@ -2,7 +2,8 @@
 // buy / sell volume and its loading / empty / error states; live updates from the token's trade
 // stream (Server-Sent Events, same origin) that prepend trades and update the last candle, with
 // polling every 2 s while the stream is down and a visible "Live" / "Reconnecting" line; relative
-// times kept current; and the creator's rewards with the claim transaction sent through the
+// times kept current; the top holders read again after each trade (saying so when that fails)
+// and "Show more holders"; and the creator's rewards with the claim transaction sent through the
 // wallet. The chart takes its colours from the page's CSS variables (light or dark scheme) and
 // remembers the chosen resolution in localStorage.
 import { createChart, CandlestickSeries, HistogramSeries } from "/assets/vendor/lightweight-charts.mjs";
@@ -12,7 +13,9 @@ import {
   compactPrice,
   explorerLink,
   formatAmount,
+  HOLDER_LABEL_TEXT,
   relativeTime,
+  shareText,
   shortHex,
   timeTickLabel,
   unitsToDecimal,
@@ -20,16 +23,8 @@ import {
   utcTime,
 } from "/assets/format.js";
 import "/assets/copy.js";
-import {
-  api,
-  connectWallet,
-  csrfToken,
-  ensureChain,
-  plainMessage,
-  sendTransaction,
-  signIn,
-  waitForReceipt,
-} from "/assets/wallet.js";
+import { api, csrfToken, ensureChain, plainMessage, sendTransaction, waitForReceipt } from "/assets/wallet.js";
+import { connectAndSignIn, onWalletChange, refreshWalletChip } from "/assets/walletChip.js";
 
 const article = document.getElementById("token");
 const token = article.dataset.token;
@@ -334,6 +329,115 @@ function refreshRelativeTimes() {
   }
 }
 
+// ---- top holders (the server rendered them; pages/holderList.tsx builds the same rows) -------
+const holderList = document.getElementById("holders");
+const holdersStatus = document.getElementById("holders-status");
+let lastHoldersOk = new Date();
+
+/** One holder row: short address (full in its title), tag, Copy, explorer link, balance, share. */
+function holderRow(h, rank) {
+  const item = element("li", "holder");
+  const who = element("span", "holder-who");
+  const address = element("span", "mono", shortHex(h.address));
+  address.title = h.address;
+  who.append(address);
+  const tag = h.label
+    ? HOLDER_LABEL_TEXT[h.label]
+    : h.address.toLowerCase() === creator.toLowerCase()
+      ? "Creator"
+      : null;
+  if (tag) who.append(element("span", "tag", tag));
+  const copy = element("button", "copy", "Copy");
+  copy.type = "button";
+  copy.dataset.copy = h.address;
+  copy.setAttribute("aria-label", `Copy address of holder ${rank}`);
+  who.append(copy);
+  const link = explorerLink(explorer, "address", h.address);
+  if (link) {
+    const a = element("a", "", "Explorer");
+    a.href = link;
+    a.rel = "noopener noreferrer";
+    a.target = "_blank";
+    a.append(element("span", "visually-hidden", ` (holder ${rank})`));
+    who.append(a);
+  }
+  const figures = element("span", "holder-figures");
+  figures.append(
+    element("span", "holder-balance", `${formatAmount(h.balance_wei, 18, 2)} ${article.dataset.symbol}`),
+    element("span", "holder-share", shareText(h.share_bps)),
+  );
+  item.append(who, figures);
+  return item;
+}
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text; // text, never HTML
+  return node;
+}
+
+/** The line above the list, as the server writes it (pages/holderList.tsx `holdersSummary`). */
+function holdersSummary(shown, holderCount) {
+  return shown >= holderCount
+    ? `All ${holderCount} holder${holderCount === 1 ? "" : "s"}, with their share of the total supply.`
+    : `The largest ${shown} of ${holderCount} holders, with their share of the total supply.`;
+}
+
+/** Holders read per "Show more holders" press; the most the list shows (the API's largest page). */
+const HOLDER_PAGE = 50;
+const HOLDERS_MAX = 200;
+const moreHolders = document.getElementById("holders-more");
+/** The holders list's cursor after the last row shown; null when every holder is shown. */
+let holdersNext = holderList.dataset.nextCursor || null;
+moreHolders.hidden = !holdersNext;
+
+/** Shows `holders` from rank `from` on (1: replaces the list); the summary and the button follow. */
+function showHolders(holders, holderCount, nextCursor, from = 1) {
+  const rows = holders.map((h, i) => holderRow(h, from + i));
+  if (from === 1) holderList.replaceChildren(...rows);
+  else holderList.append(...rows);
+  const shown = holderList.children.length;
+  document.getElementById("holders-summary").textContent = shown ? holdersSummary(shown, holderCount) : "";
+  document.getElementById("holders-empty").hidden = shown > 0;
+  holdersNext = shown < HOLDERS_MAX ? nextCursor : null;
+  moreHolders.hidden = !holdersNext;
+  lastHoldersOk = new Date();
+  holdersStatus.textContent = "";
+  holdersStatus.dataset.kind = "ok";
+}
+
+/** The holders could not be read: the rows stay, the notice says how old they are. */
+function holdersFailed(err) {
+  holdersStatus.textContent = `The holders could not be updated: ${plainMessage(err)} The list below is as of ${lastHoldersOk.toISOString().slice(11, 19)} UTC; it is read again with the next trade.`;
+  holdersStatus.dataset.kind = "error";
+}
+
+/** Reads the holders again after a trade: as many as are shown (at least the top 10). */
+async function refreshHolders() {
+  const limit = Math.min(HOLDERS_MAX, Math.max(10, holderList.children.length));
+  try {
+    const { body } = await api(`/api/public/token/${token}/holders?limit=${limit}`);
+    showHolders(body.holders, body.holder_count, body.next_cursor);
+  } catch (err) {
+    holdersFailed(err);
+  }
+}
+
+moreHolders.addEventListener("click", async () => {
+  moreHolders.disabled = true;
+  try {
+    const { body } = await api(
+      `/api/public/token/${token}/holders?limit=${HOLDER_PAGE}&cursor=${encodeURIComponent(holdersNext)}`,
+    );
+    showHolders(body.holders, body.holder_count, body.next_cursor, holderList.children.length + 1);
+  } catch (err) {
+    holdersStatus.textContent = `More holders could not be loaded: ${plainMessage(err)} Press the button to try again.`;
+    holdersStatus.dataset.kind = "error";
+  }
+  moreHolders.disabled = false;
+});
+
 /** Updates the market figures from the token record (same fields the server rendered). */
 async function refreshStats() {
   const { body } = await api(`/api/public/token/${token}`);
@@ -398,6 +502,7 @@ function scheduleLiveRefresh(timestampSec) {
     liveRefresh = null;
     await updateCandlesFrom(fromSec);
     await refreshStats().catch(() => {}); // the figures follow with the next trade
+    await refreshHolders(); // says so itself when it fails
   }, 100);
 }
 
@@ -415,6 +520,7 @@ async function refreshTrades(force = false) {
       tradesEmpty.hidden = true;
       loadCandles();
       await refreshStats();
+      await refreshHolders();
     } else if (chartStatus.dataset.kind === "error") {
       loadCandles(); // the chart failed earlier: try again now that the service answers
     }
@@ -456,16 +562,16 @@ async function showRewards() {
 }
 
 connectCreator.addEventListener("click", async () => {
-  rewardsStatus.textContent = "Waiting for your wallet…";
   try {
-    account = await connectWallet();
-    if (account.toLowerCase() !== creator.toLowerCase()) {
-      rewardsStatus.textContent = `This wallet (${account}) did not create this token; only its creator can claim its fees.`;
-      account = null;
+    // The page's one connection (the chip in the trade widget): signs in unless already connected.
+    const connection = await connectAndSignIn((text) => {
+      rewardsStatus.textContent = text;
+    }, " as the creator");
+    if (connection.account.toLowerCase() !== creator.toLowerCase()) {
+      rewardsStatus.textContent = `This wallet (${connection.account}) did not create this token; only its creator can claim its fees.`;
       return;
     }
-    rewardsStatus.textContent = "Sign the message in your wallet to sign in as the creator (it costs nothing).";
-    await signIn(account);
+    account = connection.account;
     await showRewards();
     connectCreator.hidden = true;
     rewardsStatus.textContent = "";
@@ -473,6 +579,15 @@ connectCreator.addEventListener("click", async () => {
     account = null;
     rewardsStatus.textContent = plainMessage(err);
   }
+});
+
+// Disconnected (the chip's button, or the wallet changed accounts): the claim goes with the wallet.
+onWalletChange((connection) => {
+  if (connection && account && connection.account.toLowerCase() === account.toLowerCase()) return;
+  account = null;
+  rewardsBox.hidden = true;
+  connectCreator.hidden = false;
+  rewardsStatus.textContent = "";
 });
 
 claimButton.addEventListener("click", async () => {
@@ -487,10 +602,12 @@ claimButton.addEventListener("click", async () => {
     });
     const { body: status } = await api("/api/evm/evmchain/status");
     await ensureChain(built.transaction.chainId, status.wallet_add_ethereum_chain, status.chain_name);
+    refreshWalletChip();
     rewardsStatus.textContent = "Confirm the claim in your wallet.";
     const hash = await sendTransaction(built.transaction);
     rewardsStatus.textContent = `Claim sent (${hash}); waiting for it to be mined…`;
     await waitForReceipt(hash);
+    refreshWalletChip();
     rewardsStatus.textContent =
       "Fees claimed: the WETH and tokens are in your wallet. Totals update once the claim is indexed.";
     for (let i = 0; i < 10; i++) {

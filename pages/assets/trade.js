@@ -1,21 +1,19 @@
 // The token page's trade widget (docs/trade.md): buy / sell tabs -> connect + sign in (one
-// signature, as on the launch page) -> check the amount and slippage -> build the swap on the
+// signature, through the page's one wallet connection and chip, walletChip.js) -> check the amount and slippage -> build the swap on the
 // service -> review (you pay, you receive about, at least, wallet steps) -> switch chain -> the
 // wallet sends the built approval (a sell whose allowance is short) and swap unchanged.
 // The page never chooses the router, pool or calldata: it sends what the service built.
 import { parseEther } from "/assets/vendor/viem/parseEther.js";
 import { bpsToPercent, formatAmount, percentToBps, unitsToDecimal } from "/assets/format.js";
 import { askReview } from "/assets/review.js";
+import { api, csrfToken, ensureChain, plainMessage, provider, sendTransaction } from "/assets/wallet.js";
 import {
-  api,
-  connectWallet,
-  csrfToken,
-  ensureChain,
-  plainMessage,
-  provider,
-  sendTransaction,
-  signIn,
-} from "/assets/wallet.js";
+  connectAndSignIn,
+  mountWalletBar,
+  onWalletChange,
+  refreshWalletChip,
+  restoreConnection,
+} from "/assets/walletChip.js";
 
 const widget = document.getElementById("trade");
 const form = document.getElementById("trade-form");
@@ -31,6 +29,7 @@ const MAX_BUY_WEI = BigInt(widget.dataset.maxBuyWei);
 const MAX_SLIPPAGE_BPS = Number(widget.dataset.maxSlippageBps);
 
 let side = "buy";
+/** The signed-in wallet (the page's one connection, shared with the creator rewards). */
 let account = null;
 
 function setStatus(text, kind = "info") {
@@ -176,19 +175,35 @@ async function mined(hash, what) {
   }
 }
 
+// The wallet chip of the token page sits at the top of this widget; its errors (a failed switch)
+// are said in the widget's status line.
+mountWalletBar({
+  chipBox: document.getElementById("account"),
+  choicesBox: document.getElementById("wallet-choices"),
+  onError: (message) => setStatus(message, "error"),
+});
+
 async function connect() {
-  setStatus("Waiting for your wallet…");
   try {
-    account = await connectWallet();
-    setStatus("Sign the message in your wallet to sign in (it costs nothing).");
-    await signIn(account);
+    await connectAndSignIn(setStatus);
     setStatus("Connected. Enter an amount and review the trade.", "ok");
   } catch (err) {
-    account = null; // never half-connected
-    fail(err);
+    fail(err); // never half-connected: without the sign-in no address is shown
   }
-  updateSubmitLabel();
 }
+
+// Connected here or by the creator's button; disconnected by the chip or by the wallet.
+onWalletChange((connection, message, failed) => {
+  account = connection?.account ?? null;
+  updateSubmitLabel();
+  if (connection) return;
+  review.hidden = true;
+  submit.disabled = false;
+  setStatus(message ?? "Disconnected. Connect a wallet to trade.", failed ? "error" : "info");
+});
+// Signed in earlier in this browser session (e.g. on the launch page) and still shared by the
+// wallet: connected again without a prompt.
+restoreConnection();
 
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
@@ -213,6 +228,7 @@ form.addEventListener("submit", async (event) => {
     const { body: status } = await api("/api/evm/evmchain/status");
     setStatus(`Switch your wallet to the ${status.chain_name} network if it asks.`);
     await ensureChain(built.transaction.chainId, status.wallet_add_ethereum_chain, status.chain_name);
+    refreshWalletChip();
     if (built.approval) {
       setStatus(`Step 1 of 2: allow the exchange to move your ${symbol} in your wallet.`);
       await mined(await sendTransaction(built.approval), "approval");
@@ -225,6 +241,7 @@ form.addEventListener("submit", async (event) => {
     const hash = await sendTransaction(built.transaction);
     setStatus("Sent; waiting for it to be mined…");
     await mined(hash, built.side);
+    refreshWalletChip(); // the balance changed
     const words = describe(built);
     setStatus(
       built.side === "buy"

@@ -165,6 +165,15 @@ export async function csrfToken() {
 
 const keyName = (account) => `evmchain:api-key:${account.toLowerCase()}`;
 
+/** This browser's API key for `account` (localStorage), or null when it holds none. */
+export function storedApiKey(account) {
+  try {
+    return window.localStorage.getItem(keyName(account));
+  } catch {
+    return null; // storage disabled
+  }
+}
+
 /**
  * Signs this browser session in as `account` with Sign-In with Ethereum (EIP-4361), once: the
  * session surface acts only for the wallet it signed in with. When this browser holds no API key
