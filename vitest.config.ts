@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { timeoutScale } from "./test/helpers/deadlines";
 
 /**
  * Three tiers (vitest projects), each runnable alone; `npm test` runs all three.
@@ -17,8 +18,9 @@ import { defineConfig } from "vitest/config";
  * than the cores, i.e. one file at a time on 2 cores). An e2e file spends most of its time waiting
  * for its service to start and index, so several run side by side on 2 cores (README "Tests").
  *
- * Deadlines: `TEST_TIMEOUT_SCALE` (default 1) multiplies the test and hook timeouts and the service
- * start deadline; a loaded or slower CI machine raises it instead of editing tests.
+ * Deadlines: `TEST_TIMEOUT_SCALE` (default 2, test/helpers/deadlines.ts) multiplies the test and
+ * hook timeouts, the service start deadline and the deadlines tests set (`scaledMs`); a loaded or
+ * slower CI machine raises it instead of editing tests.
  *
  * The e2e project's global set-up (test/helpers/e2eGlobalSetup.ts) initialises one empty PGlite
  * cluster per run, which every stack copies instead of running PGlite's `initdb` twice.
@@ -33,21 +35,14 @@ const CHAIN = [
 const E2E = ["test/e2e.*.test.ts", "test/*.e2e.test.ts", "test/ops.config.test.ts"];
 const ALWAYS_EXCLUDED = ["node_modules/**", ".ponder/**", "generated/**"];
 const MAX_FORKS = positiveInt("TEST_MAX_FORKS", 4);
-const TIMEOUT_SCALE = positiveNumber("TEST_TIMEOUT_SCALE", 1);
+const TIMEOUT_SCALE = timeoutScale();
 
 /** An integer >= 1 from the environment, or `fallback` when unset; anything else stops the run. */
 function positiveInt(name: string, fallback: number): number {
-  const value = positiveNumber(name, fallback);
-  if (!Number.isInteger(value)) throw new Error(`${name} must be an integer >= 1, got "${process.env[name]}"`);
-  return value;
-}
-
-/** A number >= 1 from the environment, or `fallback` when unset; anything else stops the run. */
-function positiveNumber(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < 1) throw new Error(`${name} must be a number >= 1, got "${raw}"`);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be an integer >= 1, got "${raw}"`);
   return value;
 }
 
@@ -61,9 +56,11 @@ export default defineConfig({
     poolOptions: { forks: { maxForks: MAX_FORKS, minForks: 1 } },
     // The service start deadline (scripts/ponderProcess.ts: startPonder, waitReady, waitIndexed) is
     // 60 s alone; under the suite `TEST_MAX_FORKS` files start services side by side on a shared
-    // 2-core machine, so it is 240 s (times TEST_TIMEOUT_SCALE). An explicit SERVICE_START_TIMEOUT_MS wins.
+    // 2-core machine, so it is 180 s times TEST_TIMEOUT_SCALE. An explicit SERVICE_START_TIMEOUT_MS
+    // wins. The workers get the resolved scale for `scaledMs`.
     env: {
-      SERVICE_START_TIMEOUT_MS: process.env.SERVICE_START_TIMEOUT_MS || String(Math.round(240_000 * TIMEOUT_SCALE)),
+      SERVICE_START_TIMEOUT_MS: process.env.SERVICE_START_TIMEOUT_MS || String(Math.round(180_000 * TIMEOUT_SCALE)),
+      TEST_TIMEOUT_SCALE: String(TIMEOUT_SCALE),
     },
     projects: [
       {
