@@ -1,6 +1,8 @@
 /**
  * End-to-end harness: a fresh anvil with the full stack deployed, and the real service (Ponder +
  * the Hono API) on PGlite in a temporary folder. Every e2e test file starts its own, on free ports.
+ * Both PGlite folders start as a copy of the run's initialised empty cluster when the e2e global
+ * set-up made one (test/helpers/pgliteTemplate.ts).
  */
 import { randomBytes } from "node:crypto";
 import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
