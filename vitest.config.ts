@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { timeoutScale } from "./test/helpers/deadlines";
 
 /**
  * Three tiers (vitest projects), each runnable alone; `npm test` runs all three.
@@ -12,6 +13,17 @@ import { defineConfig } from "vitest/config";
  *   checks of `npm start` and `ponder start` processes (`test/ops.config.test.ts`).
  * Chain-backed tests start their own anvil on a free port, so files run in parallel; timeouts are
  * generous because a cold devnet deploy and a Ponder start take seconds on a shared machine.
+ *
+ * Parallelism: `TEST_MAX_FORKS` test files at once (default 2; vitest's own default is one fewer
+ * than the cores, i.e. one file at a time on 2 cores). An e2e file spends most of its time waiting
+ * for its service to start and index, so several run side by side on 2 cores (README "Tests").
+ *
+ * Deadlines: `TEST_TIMEOUT_SCALE` (default 2, test/helpers/deadlines.ts) multiplies the test and
+ * hook timeouts, the service start deadline and the deadlines tests set (`scaledMs`); a loaded or
+ * slower CI machine raises it instead of editing tests.
+ *
+ * The e2e project's global set-up (test/helpers/e2eGlobalSetup.ts) initialises one empty PGlite
+ * cluster per run, which every stack copies instead of running PGlite's `initdb` twice.
  */
 const CHAIN = [
   "test/*.routes.test.ts",
@@ -22,23 +34,49 @@ const CHAIN = [
 ];
 const E2E = ["test/e2e.*.test.ts", "test/*.e2e.test.ts", "test/ops.config.test.ts"];
 const ALWAYS_EXCLUDED = ["node_modules/**", ".ponder/**", "generated/**"];
+const MAX_FORKS = positiveInt("TEST_MAX_FORKS", 2);
+const TIMEOUT_SCALE = timeoutScale();
+
+/** An integer >= 1 from the environment, or `fallback` when unset; anything else stops the run. */
+function positiveInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be an integer >= 1, got "${raw}"`);
+  return value;
+}
 
 export default defineConfig({
   test: {
-    testTimeout: 120_000,
-    hookTimeout: 180_000,
+    testTimeout: 120_000 * TIMEOUT_SCALE,
+    // A hook may start a whole stack (anvil, deploy, service start and catch-up) while other files
+    // do the same beside it.
+    hookTimeout: 300_000 * TIMEOUT_SCALE,
     pool: "forks",
-    // The service start deadline (scripts/ponderProcess.ts: startPonder, waitReady, waitIndexed)
-    // doubles under the suite: files run in parallel on a shared 2-core machine. An explicit
-    // SERVICE_START_TIMEOUT_MS wins.
-    env: { SERVICE_START_TIMEOUT_MS: process.env.SERVICE_START_TIMEOUT_MS || "120000" },
+    poolOptions: { forks: { maxForks: MAX_FORKS, minForks: 1 } },
+    // The service start deadline (scripts/ponderProcess.ts: startPonder, waitReady, waitIndexed) is
+    // 60 s alone; under the suite `TEST_MAX_FORKS` files start services side by side on a shared
+    // 2-core machine, so it is 180 s times TEST_TIMEOUT_SCALE. An explicit SERVICE_START_TIMEOUT_MS
+    // wins. The workers get the resolved scale for `scaledMs`.
+    env: {
+      SERVICE_START_TIMEOUT_MS: process.env.SERVICE_START_TIMEOUT_MS || String(Math.round(180_000 * TIMEOUT_SCALE)),
+      TEST_TIMEOUT_SCALE: String(TIMEOUT_SCALE),
+    },
     projects: [
       {
         extends: true,
         test: { name: "unit", include: ["**/*.test.{ts,tsx}"], exclude: [...ALWAYS_EXCLUDED, ...CHAIN, ...E2E] },
       },
       { extends: true, test: { name: "chain", include: CHAIN, exclude: ALWAYS_EXCLUDED } },
-      { extends: true, test: { name: "e2e", include: E2E, exclude: ALWAYS_EXCLUDED } },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: E2E,
+          exclude: ALWAYS_EXCLUDED,
+          globalSetup: ["test/helpers/e2eGlobalSetup.ts"],
+        },
+      },
     ],
   },
 });

@@ -30,6 +30,7 @@ import { answer } from "./helpers/session";
 import { request as httpRequest } from "node:http";
 import { serve, type ServerType } from "@hono/node-server";
 import { compileProxyTrust } from "../config/proxyTrust";
+import { scaledMs } from "./helpers/deadlines";
 
 const BASE = "http://localhost:42069";
 
@@ -339,57 +340,61 @@ describe("image decodes are bounded: overload is 503 with Retry-After, never the
       .toBuffer();
   }
 
-  it("answers 6 concurrent 4096x4096 WebP uploads with 201 (the 2 that fit the queue, correct images) or 503 image_processing_busy + Retry-After, never 400", async () => {
-    const queue = decodeQueue({ concurrency: 1, maxQueued: 2, maxWaitMs: 120_000, retryAfterSec: 2 });
-    const app = makeApp({ imageQueue: queue });
-    const key = (await createApiKey(store, { wallet: devAccount(1).address, createdVia: "cli" })).secret;
-    const images = [await largeWebp(10), await largeWebp(200)];
-    const rows = async () => (await store.db.select({ n: count() }).from(media))[0]!.n;
-    const rowsBefore = await rows();
+  it(
+    "answers 6 concurrent 4096x4096 WebP uploads with 201 (the 2 that fit the queue, correct images) or 503 image_processing_busy + Retry-After, never 400",
+    async () => {
+      const queue = decodeQueue({ concurrency: 1, maxQueued: 2, maxWaitMs: 120_000, retryAfterSec: 2 });
+      const app = makeApp({ imageQueue: queue });
+      const key = (await createApiKey(store, { wallet: devAccount(1).address, createdVia: "cli" })).secret;
+      const images = [await largeWebp(10), await largeWebp(200)];
+      const rows = async () => (await store.db.select({ n: count() }).from(media))[0]!.n;
+      const rowsBefore = await rows();
 
-    // Hold the only decode slot, so exactly `maxQueued` uploads can wait and the rest overflow.
-    let release!: () => void;
-    const held = queue.run(() => new Promise<void>((resolve) => (release = resolve)));
-    const answered: Array<{ status: number; headers: Headers; body: any }> = [];
-    const uploads = Array.from({ length: 6 }, (_, i) => {
-      const form = new FormData();
-      form.append("image", new File([images[i % 2]!], `logo-${i}.webp`, { type: "image/webp" }));
-      return call(app, "/api/v1/evmchain/media/upload", {
-        method: "POST",
-        headers: { Authorization: `Bearer ${key}` },
-        body: form,
-      }).then((res) => (answered.push(res), res));
-    });
-    await vi.waitFor(
-      () => expect({ answered: answered.length, queued: queue.queued() }).toEqual({ answered: 4, queued: 2 }),
-      { timeout: 30_000, interval: 20 },
-    );
-    for (const res of answered) {
-      expect({ status: res.status, error: res.body.error }).toEqual({ status: 503, error: "image_processing_busy" });
-      expect(res.headers.get("retry-after")).toBe("2");
-    }
-    expect(await rows()).toBe(rowsBefore);
-    release();
-    await held;
-    const all = await Promise.all(uploads);
-    expect(all.filter((r) => r.status === 400)).toEqual([]);
-    const accepted = all.filter((r) => r.status === 201);
-    expect(accepted).toHaveLength(2);
-    expect(all.filter((r) => r.status === 503 && r.headers.get("retry-after") === "2")).toHaveLength(4);
-    for (const res of accepted) {
-      expect(res.body).toMatchObject({ ok: true, content_type: "image/webp", width: 4096, height: 4096 });
-      const served = await app.request(res.body.image_url);
-      expect(served.status).toBe(200);
-      const meta = await sharp(new Uint8Array(await served.arrayBuffer())).metadata();
-      expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({
-        format: "webp",
-        width: 4096,
-        height: 4096,
+      // Hold the only decode slot, so exactly `maxQueued` uploads can wait and the rest overflow.
+      let release!: () => void;
+      const held = queue.run(() => new Promise<void>((resolve) => (release = resolve)));
+      const answered: Array<{ status: number; headers: Headers; body: any }> = [];
+      const uploads = Array.from({ length: 6 }, (_, i) => {
+        const form = new FormData();
+        form.append("image", new File([images[i % 2]!], `logo-${i}.webp`, { type: "image/webp" }));
+        return call(app, "/api/v1/evmchain/media/upload", {
+          method: "POST",
+          headers: { Authorization: `Bearer ${key}` },
+          body: form,
+        }).then((res) => (answered.push(res), res));
       });
-    }
-    expect(await rows()).toBe(rowsBefore + new Set(accepted.map((r) => r.body.image_url)).size);
-    expect({ active: queue.active(), queued: queue.queued() }).toEqual({ active: 0, queued: 0 });
-  }, 120_000);
+      await vi.waitFor(
+        () => expect({ answered: answered.length, queued: queue.queued() }).toEqual({ answered: 4, queued: 2 }),
+        { timeout: 30_000, interval: 20 },
+      );
+      for (const res of answered) {
+        expect({ status: res.status, error: res.body.error }).toEqual({ status: 503, error: "image_processing_busy" });
+        expect(res.headers.get("retry-after")).toBe("2");
+      }
+      expect(await rows()).toBe(rowsBefore);
+      release();
+      await held;
+      const all = await Promise.all(uploads);
+      expect(all.filter((r) => r.status === 400)).toEqual([]);
+      const accepted = all.filter((r) => r.status === 201);
+      expect(accepted).toHaveLength(2);
+      expect(all.filter((r) => r.status === 503 && r.headers.get("retry-after") === "2")).toHaveLength(4);
+      for (const res of accepted) {
+        expect(res.body).toMatchObject({ ok: true, content_type: "image/webp", width: 4096, height: 4096 });
+        const served = await app.request(res.body.image_url);
+        expect(served.status).toBe(200);
+        const meta = await sharp(new Uint8Array(await served.arrayBuffer())).metadata();
+        expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({
+          format: "webp",
+          width: 4096,
+          height: 4096,
+        });
+      }
+      expect(await rows()).toBe(rowsBefore + new Set(accepted.map((r) => r.body.image_url)).size);
+      expect({ active: queue.active(), queued: queue.queued() }).toEqual({ active: 0, queued: 0 });
+    },
+    scaledMs(120_000),
+  );
 
   it("answers an upload that waited longer than the queue's wait with 503 image_processing_busy, and still 400 for a corrupt image", async () => {
     const queue = decodeQueue({ concurrency: 1, maxQueued: 1, maxWaitMs: 25, retryAfterSec: 2 });

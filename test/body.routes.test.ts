@@ -40,6 +40,7 @@ import { openStore, type Store } from "../store/index";
 import { createApiKey } from "../store/keys";
 import { apiKeys, keyChallenges, launches, media } from "../store/schema";
 import { ORDINARY_PROSE } from "./prose";
+import { scaledMs } from "./helpers/deadlines";
 
 // drizzle-kit's API is CommonJS only (its ESM build cannot load in vitest).
 const { pushSchema } = createRequire(import.meta.url)("drizzle-kit/api") as typeof import("drizzle-kit/api");
@@ -107,7 +108,7 @@ beforeAll(async () => {
   const intent = await post("/api/v1/evmchain/launches/intent", { creator: CREATOR, name: "Known", symbol: "KNOWN" });
   expect(intent.status).toBe(201);
   knownLaunchId = intent.json.launch_id;
-}, 60_000);
+});
 
 afterAll(async () => {
   await store?.close();
@@ -767,21 +768,25 @@ describe("fuzz: every POST route of the app", () => {
     }
   });
 
-  it("answers generated hostile and near-valid requests below 500, with catalogued errors, changing nothing when refused", async () => {
-    const routes = postRoutes();
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...routes).chain(requestsFor), async (req) => {
-        const before = await rowCounts();
-        const res = await send(req);
-        checkResponse(req, res);
-        if (res.status >= 400)
-          expect({ path: req.path, rows: await rowCounts() }).toEqual({ path: req.path, rows: before });
-      }),
-      {
-        numRuns: Number(process.env.BODY_FUZZ_RUNS ?? 600),
-        seed: Number(process.env.FUZZ_SEED ?? 4663),
-        endOnFailure: true,
-      },
-    );
-  }, 300_000);
+  it(
+    "answers generated hostile and near-valid requests below 500, with catalogued errors, changing nothing when refused",
+    async () => {
+      const routes = postRoutes();
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...routes).chain(requestsFor), async (req) => {
+          const before = await rowCounts();
+          const res = await send(req);
+          checkResponse(req, res);
+          if (res.status >= 400)
+            expect({ path: req.path, rows: await rowCounts() }).toEqual({ path: req.path, rows: before });
+        }),
+        {
+          numRuns: Number(process.env.BODY_FUZZ_RUNS ?? 600),
+          seed: Number(process.env.FUZZ_SEED ?? 4663),
+          endOnFailure: true,
+        },
+      );
+    },
+    scaledMs(300_000),
+  );
 });

@@ -37,6 +37,7 @@ import { startStack, until, jsonPost as json, type Stack } from "./harness";
 import { coinQuotaBucket } from "../api/middleware/rateLimit";
 import { postgresAvailable } from "./postgres";
 import { startRpcProxy, type RpcProxy } from "./rpcProxy";
+import { scaledMs } from "./helpers/deadlines";
 
 const postgresUp = await postgresAvailable();
 
@@ -226,44 +227,48 @@ describe("kill -9 while the confirm fetches the receipt (PGlite)", () => {
     await proxy?.stop();
   });
 
-  it("confirms exactly once after a restart; the identical retry is not blocked", async () => {
-    const launch = await launchUpToConfirm(stack, 1, {
-      name: "Crash Receipt",
-      symbol: "CRSH",
-      first_buy_wei: parseEther("0.03").toString(),
-    });
-    const body = { launch_id: launch.launchId, tx_hash: launch.hash };
-    const idempotencyKey = `crash-confirm-receipt-${Date.now()}`;
+  it(
+    "confirms exactly once after a restart; the identical retry is not blocked",
+    async () => {
+      const launch = await launchUpToConfirm(stack, 1, {
+        name: "Crash Receipt",
+        symbol: "CRSH",
+        first_buy_wei: parseEther("0.03").toString(),
+      });
+      const body = { launch_id: launch.launchId, tx_hash: launch.hash };
+      const idempotencyKey = `crash-confirm-receipt-${Date.now()}`;
 
-    proxy.setMode("stall");
-    const inFlight = confirmInFlight(stack, body, idempotencyKey);
-    await until("the confirm's receipt fetch held by the proxy", async () =>
-      proxy
-        .heldCalls()
-        .some(
-          (call) =>
-            call.method === "eth_getTransactionReceipt" &&
-            String(call.params[0]).toLowerCase() === launch.hash.toLowerCase(),
-        )
-        ? true
-        : undefined,
-    );
-    await killService(stack);
-    const killed = await inFlight;
-    expect(killed.answer, "the confirm must not have been answered before the kill").toBeUndefined();
-    proxy.setMode("pass");
+      proxy.setMode("stall");
+      const inFlight = confirmInFlight(stack, body, idempotencyKey);
+      await until("the confirm's receipt fetch held by the proxy", async () =>
+        proxy
+          .heldCalls()
+          .some(
+            (call) =>
+              call.method === "eth_getTransactionReceipt" &&
+              String(call.params[0]).toLowerCase() === launch.hash.toLowerCase(),
+          )
+          ? true
+          : undefined,
+      );
+      await killService(stack);
+      const killed = await inFlight;
+      expect(killed.answer, "the confirm must not have been answered before the kill").toBeUndefined();
+      proxy.setMode("pass");
 
-    await stack.restart();
-    const confirmed = await expectConfirmedOnce(stack, launch, body, idempotencyKey);
-    expect(confirmed.token_url).toMatch(new RegExp(`/token/${launch.token}$`));
+      await stack.restart();
+      const confirmed = await expectConfirmedOnce(stack, launch, body, idempotencyKey);
+      expect(confirmed.token_url).toMatch(new RegExp(`/token/${launch.token}$`));
 
-    // One record with the transaction, and the quota counted once (PGlite: read with the service stopped).
-    await stack.service.stop();
-    const facts = await storeFacts(stack, launch.hash);
-    expect(facts.withTx).toEqual([{ id: launch.launchId, state: "confirmed" }]);
-    expect(facts.confirmedOfKey).toBe(1);
-    expect(facts.finalizedCount).toBe(1);
-  }, 240_000);
+      // One record with the transaction, and the quota counted once (PGlite: read with the service stopped).
+      await stack.service.stop();
+      const facts = await storeFacts(stack, launch.hash);
+      expect(facts.withTx).toEqual([{ id: launch.launchId, state: "confirmed" }]);
+      expect(facts.confirmedOfKey).toBe(1);
+      expect(facts.finalizedCount).toBe(1);
+    },
+    scaledMs(240_000),
+  );
 });
 
 describe.skipIf(!postgresUp)("kill -9 while the confirm writes the launch (PostgreSQL store)", () => {
@@ -327,68 +332,76 @@ describe.skipIf(!postgresUp)("kill -9 while the confirm writes the launch (Postg
     });
   }
 
-  it("loses nothing and counts nothing twice when the write never lands", async () => {
-    await startClean();
-    const launch = await launchUpToConfirm(stack, 2, {
-      name: "Crash Write",
-      symbol: "CWRT",
-      first_buy_wei: parseEther("0.02").toString(),
-    });
-    const body = { launch_id: launch.launchId, tx_hash: launch.hash };
-    const idempotencyKey = `crash-confirm-lost-${Date.now()}`;
+  it(
+    "loses nothing and counts nothing twice when the write never lands",
+    async () => {
+      await startClean();
+      const launch = await launchUpToConfirm(stack, 2, {
+        name: "Crash Write",
+        symbol: "CWRT",
+        first_buy_wei: parseEther("0.02").toString(),
+      });
+      const body = { launch_id: launch.launchId, tx_hash: launch.hash };
+      const idempotencyKey = `crash-confirm-lost-${Date.now()}`;
 
-    const before = await storeFacts(stack, launch.hash);
-    const { inFlight, blockedPid } = await confirmBlockedOnWrite(launch.launchId, body, idempotencyKey);
-    await killService(stack);
-    expect((await inFlight).answer, "the confirm must not have been answered before the kill").toBeUndefined();
-    // The dead process's statement never completes: its server session is ended before the lock goes.
-    await locker.query("select pg_terminate_backend($1)", [blockedPid]);
-    await sessionGone(blockedPid);
-    await locker.query("rollback");
+      const before = await storeFacts(stack, launch.hash);
+      const { inFlight, blockedPid } = await confirmBlockedOnWrite(launch.launchId, body, idempotencyKey);
+      await killService(stack);
+      expect((await inFlight).answer, "the confirm must not have been answered before the kill").toBeUndefined();
+      // The dead process's statement never completes: its server session is ended before the lock goes.
+      await locker.query("select pg_terminate_backend($1)", [blockedPid]);
+      await sessionGone(blockedPid);
+      await locker.query("rollback");
 
-    // Nothing half-done is left: not confirmed, and no finalized coin counted for it.
-    const crashed = await storeFacts(stack, launch.hash);
-    expect(crashed.withTx).toEqual([]);
-    expect(counted(before, crashed)).toEqual({ confirmed: 0, finalized: 0 });
+      // Nothing half-done is left: not confirmed, and no finalized coin counted for it.
+      const crashed = await storeFacts(stack, launch.hash);
+      expect(crashed.withTx).toEqual([]);
+      expect(counted(before, crashed)).toEqual({ confirmed: 0, finalized: 0 });
 
-    await stack.restart();
-    await expectConfirmedOnce(stack, launch, body, idempotencyKey);
-    const facts = await storeFacts(stack, launch.hash);
-    expect(facts.withTx).toEqual([{ id: launch.launchId, state: "confirmed" }]);
-    expect(counted(before, facts)).toEqual({ confirmed: 1, finalized: 1 });
-  }, 240_000);
+      await stack.restart();
+      await expectConfirmedOnce(stack, launch, body, idempotencyKey);
+      const facts = await storeFacts(stack, launch.hash);
+      expect(facts.withTx).toEqual([{ id: launch.launchId, state: "confirmed" }]);
+      expect(counted(before, facts)).toEqual({ confirmed: 1, finalized: 1 });
+    },
+    scaledMs(240_000),
+  );
 
-  it("loses nothing and counts nothing twice when the dead process's write lands after the kill", async () => {
-    await startClean();
-    const launch = await launchUpToConfirm(stack, 3, {
-      name: "Crash Landed",
-      symbol: "CLND",
-      first_buy_wei: parseEther("0.04").toString(),
-    });
-    const body = { launch_id: launch.launchId, tx_hash: launch.hash };
-    const idempotencyKey = `crash-confirm-landed-${Date.now()}`;
+  it(
+    "loses nothing and counts nothing twice when the dead process's write lands after the kill",
+    async () => {
+      await startClean();
+      const launch = await launchUpToConfirm(stack, 3, {
+        name: "Crash Landed",
+        symbol: "CLND",
+        first_buy_wei: parseEther("0.04").toString(),
+      });
+      const body = { launch_id: launch.launchId, tx_hash: launch.hash };
+      const idempotencyKey = `crash-confirm-landed-${Date.now()}`;
 
-    const before = await storeFacts(stack, launch.hash);
-    const { inFlight, blockedPid } = await confirmBlockedOnWrite(launch.launchId, body, idempotencyKey);
-    await killService(stack);
-    expect((await inFlight).answer, "the confirm must not have been answered before the kill").toBeUndefined();
-    // The lock goes while the dead process's statement still waits: it runs to its end.
-    await locker.query("commit");
-    await sessionGone(blockedPid);
+      const before = await storeFacts(stack, launch.hash);
+      const { inFlight, blockedPid } = await confirmBlockedOnWrite(launch.launchId, body, idempotencyKey);
+      await killService(stack);
+      expect((await inFlight).answer, "the confirm must not have been answered before the kill").toBeUndefined();
+      // The lock goes while the dead process's statement still waits: it runs to its end.
+      await locker.query("commit");
+      await sessionGone(blockedPid);
 
-    // Whatever the dead request did, it did all of it (confirmed and counted) or none of it.
-    const crashed = await storeFacts(stack, launch.hash);
-    const partial = counted(before, crashed);
-    expect([
-      { confirmed: 0, finalized: 0 },
-      { confirmed: 1, finalized: 1 },
-    ]).toContainEqual(partial);
-    expect(crashed.withTx).toEqual(partial.confirmed ? [{ id: launch.launchId, state: "confirmed" }] : []);
+      // Whatever the dead request did, it did all of it (confirmed and counted) or none of it.
+      const crashed = await storeFacts(stack, launch.hash);
+      const partial = counted(before, crashed);
+      expect([
+        { confirmed: 0, finalized: 0 },
+        { confirmed: 1, finalized: 1 },
+      ]).toContainEqual(partial);
+      expect(crashed.withTx).toEqual(partial.confirmed ? [{ id: launch.launchId, state: "confirmed" }] : []);
 
-    await stack.restart();
-    await expectConfirmedOnce(stack, launch, body, idempotencyKey);
-    const facts = await storeFacts(stack, launch.hash);
-    expect(facts.withTx).toEqual([{ id: launch.launchId, state: "confirmed" }]);
-    expect(counted(before, facts)).toEqual({ confirmed: 1, finalized: 1 });
-  }, 240_000);
+      await stack.restart();
+      await expectConfirmedOnce(stack, launch, body, idempotencyKey);
+      const facts = await storeFacts(stack, launch.hash);
+      expect(facts.withTx).toEqual([{ id: launch.launchId, state: "confirmed" }]);
+      expect(counted(before, facts)).toEqual({ confirmed: 1, finalized: 1 });
+    },
+    scaledMs(240_000),
+  );
 });

@@ -30,6 +30,7 @@ import { apiKeys, counters, idempotencyRecords, launches } from "../store/schema
 import { startStack, until, jsonPost as json, type Stack } from "./harness";
 import { coinQuotaBucket } from "../api/middleware/rateLimit";
 import { postgresAvailable } from "./postgres";
+import { scaledMs } from "./helpers/deadlines";
 
 const postgresUp = await postgresAvailable();
 
@@ -204,41 +205,49 @@ describe.skipIf(!postgresUp)("kill -9 in the middle of a launch intent (PostgreS
     return { inFlight, blockedPid };
   }
 
-  it("counts nothing when killed before the launch is inserted", async () => {
-    await startClean();
-    const name = `Crash Insert ${Date.now()}`;
-    const idempotencyKey = `crash-intent-insert-${Date.now()}`;
-    const before = await storeFacts(name, idempotencyKey);
+  it(
+    "counts nothing when killed before the launch is inserted",
+    async () => {
+      await startClean();
+      const name = `Crash Insert ${Date.now()}`;
+      const idempotencyKey = `crash-intent-insert-${Date.now()}`;
+      const before = await storeFacts(name, idempotencyKey);
 
-    const { inFlight, blockedPid } = await intentHeldAtInsert(name, idempotencyKey);
-    await killService(blockedPid);
-    expect(await inFlight, "the intent must not have been answered before the kill").toBeUndefined();
-    await tableLocker.query("rollback");
+      const { inFlight, blockedPid } = await intentHeldAtInsert(name, idempotencyKey);
+      await killService(blockedPid);
+      expect(await inFlight, "the intent must not have been answered before the kill").toBeUndefined();
+      await tableLocker.query("rollback");
 
-    await expectCreatedOnceAfterRestart(name, idempotencyKey, before);
-  }, 240_000);
+      await expectCreatedOnceAfterRestart(name, idempotencyKey, before);
+    },
+    scaledMs(240_000),
+  );
 
-  it("creates one launch, not two, when killed before its response is stored", async () => {
-    await startClean();
-    const name = `Crash Reply ${Date.now()}`;
-    const idempotencyKey = `crash-intent-reply-${Date.now()}`;
-    const before = await storeFacts(name, idempotencyKey);
+  it(
+    "creates one launch, not two, when killed before its response is stored",
+    async () => {
+      await startClean();
+      const name = `Crash Reply ${Date.now()}`;
+      const idempotencyKey = `crash-intent-reply-${Date.now()}`;
+      const before = await storeFacts(name, idempotencyKey);
 
-    // Hold the request at its insert, so that its idempotency record exists and can be locked.
-    const { inFlight } = await intentHeldAtInsert(name, idempotencyKey);
-    await rowLocker.query("begin");
-    const locked = await rowLocker.query(
-      `select state from "${storeSchema()}".idempotency_records where scope = $1 and idempotency_key = $2 for update`,
-      [before.keyId, idempotencyKey],
-    );
-    expect(locked.rows).toEqual([{ state: "in_flight" }]);
-    // Let the insert through: the request goes on until it stores its response, and waits there.
-    await tableLocker.query("rollback");
-    const blockedPid = await blockedOn(await backendPid(rowLocker), 'update "idempotency_records"');
-    await killService(blockedPid);
-    expect(await inFlight, "the intent must not have been answered before the kill").toBeUndefined();
-    await rowLocker.query("rollback");
+      // Hold the request at its insert, so that its idempotency record exists and can be locked.
+      const { inFlight } = await intentHeldAtInsert(name, idempotencyKey);
+      await rowLocker.query("begin");
+      const locked = await rowLocker.query(
+        `select state from "${storeSchema()}".idempotency_records where scope = $1 and idempotency_key = $2 for update`,
+        [before.keyId, idempotencyKey],
+      );
+      expect(locked.rows).toEqual([{ state: "in_flight" }]);
+      // Let the insert through: the request goes on until it stores its response, and waits there.
+      await tableLocker.query("rollback");
+      const blockedPid = await blockedOn(await backendPid(rowLocker), 'update "idempotency_records"');
+      await killService(blockedPid);
+      expect(await inFlight, "the intent must not have been answered before the kill").toBeUndefined();
+      await rowLocker.query("rollback");
 
-    await expectCreatedOnceAfterRestart(name, idempotencyKey, before);
-  }, 240_000);
+      await expectCreatedOnceAfterRestart(name, idempotencyKey, before);
+    },
+    scaledMs(240_000),
+  );
 });

@@ -205,7 +205,7 @@ beforeAll(async () => {
     const { body } = await stack.request(`${PREFIX}/latest-block`);
     return body.block && body.block.blockNumber >= lastBlock ? true : undefined;
   });
-}, 120_000);
+});
 
 afterAll(async () => {
   await stack?.stop();

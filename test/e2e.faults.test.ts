@@ -27,6 +27,7 @@ import { createApiKey } from "../store/keys";
 import { buildHistory } from "../bench/history";
 import { startStack, until, type Stack } from "./harness";
 import { createDevnetDatabase, postgresAvailable, type DevnetDatabase } from "./postgres";
+import { scaledMs } from "./helpers/deadlines";
 
 const RESOLUTIONS = ["1m", "5m", "15m", "1h", "4h", "1d"];
 /** Both services must present the same URLs for their snapshots to compare. */
@@ -186,61 +187,74 @@ afterAll(async () => {
 });
 
 describe("fault tolerance", () => {
-  it("serves the same state after reorgs of depth 1 to 5 as a clean index of the final chain", async () => {
-    const a = await launchToken(stack.wallet(1), stack.publicClient, stack.manifest, {
-      name: "Steady",
-      symbol: "STDY",
-      firstBuyWei: parseEther("0.05"),
-    });
-    const b = await launchToken(stack.wallet(2), stack.publicClient, stack.manifest, { name: "Shaky", symbol: "SHKY" });
-    const tokens = [a.event.token, b.event.token] as Address[];
+  it(
+    "serves the same state after reorgs of depth 1 to 5 as a clean index of the final chain",
+    async () => {
+      const a = await launchToken(stack.wallet(1), stack.publicClient, stack.manifest, {
+        name: "Steady",
+        symbol: "STDY",
+        firstBuyWei: parseEther("0.05"),
+      });
+      const b = await launchToken(stack.wallet(2), stack.publicClient, stack.manifest, {
+        name: "Shaky",
+        symbol: "SHKY",
+      });
+      const tokens = [a.event.token, b.event.token] as Address[];
 
-    for (const depth of [1, 2, 3, 4, 5]) {
-      // Some blocks the live service indexes, then a reorg drops the last `depth` of them.
-      for (let i = 0; i < depth; i++) {
-        await buyToken(
-          stack.wallet(3 + (i % 3)),
-          stack.publicClient,
-          stack.manifest,
-          tokens[i % 2]!,
-          parseEther("0.01") * BigInt(i + 1),
-        );
+      for (const depth of [1, 2, 3, 4, 5]) {
+        // Some blocks the live service indexes, then a reorg drops the last `depth` of them.
+        for (let i = 0; i < depth; i++) {
+          await buyToken(
+            stack.wallet(3 + (i % 3)),
+            stack.publicClient,
+            stack.manifest,
+            tokens[i % 2]!,
+            parseEther("0.01") * BigInt(i + 1),
+          );
+        }
+        if (depth === 3)
+          await launchToken(stack.wallet(6), stack.publicClient, stack.manifest, { name: "Dropped", symbol: "DROP" });
+        await caughtUp(stack.service.url);
+        const head = await stack.publicClient.getBlock({ blockTag: "latest" });
+        const deadline = head.timestamp + 3_600n;
+        const replacements: Array<[unknown, number]> = [
+          [buyTx(devAccount(7).address, tokens[0]!, parseEther("0.02") * BigInt(depth), deadline), 0],
+          [buyTx(devAccount(8).address, tokens[1]!, parseEther("0.03"), deadline), Math.max(0, depth - 1)],
+        ];
+        if (depth === 4) replacements.push([launchTx(devAccount(9).address, "Replacement", "RPLC"), depth - 1]);
+        await rpc("anvil_reorg", [depth, replacements]);
+        await rpc("anvil_mine", ["0x1"]);
+        await caughtUp(stack.service.url);
       }
-      if (depth === 3)
-        await launchToken(stack.wallet(6), stack.publicClient, stack.manifest, { name: "Dropped", symbol: "DROP" });
+      // A sell after the storm, so the final chain also has fresh live activity.
+      await sellToken(
+        stack.wallet(1),
+        stack.publicClient,
+        stack.manifest,
+        a.event.token,
+        a.event.firstBuyTokensOut / 3n,
+      );
       await caughtUp(stack.service.url);
-      const head = await stack.publicClient.getBlock({ blockTag: "latest" });
-      const deadline = head.timestamp + 3_600n;
-      const replacements: Array<[unknown, number]> = [
-        [buyTx(devAccount(7).address, tokens[0]!, parseEther("0.02") * BigInt(depth), deadline), 0],
-        [buyTx(devAccount(8).address, tokens[1]!, parseEther("0.03"), deadline), Math.max(0, depth - 1)],
-      ];
-      if (depth === 4) replacements.push([launchTx(devAccount(9).address, "Replacement", "RPLC"), depth - 1]);
-      await rpc("anvil_reorg", [depth, replacements]);
-      await rpc("anvil_mine", ["0x1"]);
-      await caughtUp(stack.service.url);
-    }
-    // A sell after the storm, so the final chain also has fresh live activity.
-    await sellToken(stack.wallet(1), stack.publicClient, stack.manifest, a.event.token, a.event.firstBuyTokensOut / 3n);
-    await caughtUp(stack.service.url);
 
-    const clean = await startCleanService();
-    try {
-      await waitReady(clean.service.url);
-      await caughtUp(clean.service.url);
-      const live = await snapshot(stack.service.url, stack.apiKey);
-      const fresh = await snapshot(clean.service.url, clean.apiKey);
-      expect(live.perToken.map((t) => t.token.symbol).sort()).toEqual(["RPLC", "SHKY", "STDY"]);
-      expect(live.events.length).toBeGreaterThan(10);
-      // The replacement buys' wallets hold tokens; the holder lists are compared below in full.
-      const steady = live.perToken.find((t) => t.token.symbol === "STDY")!;
-      expect(steady.holders.map((h: { address: string }) => h.address)).toContain(devAccount(7).address);
-      expect(steady.holder_count).toBe(steady.holders.length);
-      expect(live).toEqual(fresh);
-    } finally {
-      await clean.service.stop();
-    }
-  }, 300_000);
+      const clean = await startCleanService();
+      try {
+        await waitReady(clean.service.url);
+        await caughtUp(clean.service.url);
+        const live = await snapshot(stack.service.url, stack.apiKey);
+        const fresh = await snapshot(clean.service.url, clean.apiKey);
+        expect(live.perToken.map((t) => t.token.symbol).sort()).toEqual(["RPLC", "SHKY", "STDY"]);
+        expect(live.events.length).toBeGreaterThan(10);
+        // The replacement buys' wallets hold tokens; the holder lists are compared below in full.
+        const steady = live.perToken.find((t) => t.token.symbol === "STDY")!;
+        expect(steady.holders.map((h: { address: string }) => h.address)).toContain(devAccount(7).address);
+        expect(steady.holder_count).toBe(steady.holders.length);
+        expect(live).toEqual(fresh);
+      } finally {
+        await clean.service.stop();
+      }
+    },
+    scaledMs(300_000),
+  );
 
   // Issue 17, section 2: "a series of reorgs of depth 1-5 while blocks keep coming: no stall".
   // Found with it (2 of 3 runs here): when a reorg lands while Ponder's realtime sync fetches
@@ -251,125 +265,129 @@ describe("fault tolerance", () => {
   // Blocks come every second (interval mining) and a trader buys and sells without pause while
   // each reorg lands; after each one the live service must index the new head within
   // REORG_CATCH_UP_MS (no stall), and at the end serve exactly what a from-scratch index serves.
-  it("keeps up with reorgs of depth 1 to 5 while blocks keep coming and trades keep happening, and then serves what a clean index serves", async () => {
-    const catchUpMs = Number(process.env.REORG_CATCH_UP_MS ?? 30_000);
-    const x = await launchToken(stack.wallet(1), stack.publicClient, stack.manifest, {
-      name: "Stream X",
-      symbol: "STRX",
-      firstBuyWei: parseEther("0.05"),
-    });
-    const y = await launchToken(stack.wallet(2), stack.publicClient, stack.manifest, {
-      name: "Stream Y",
-      symbol: "STRY",
-    });
-    const tokens = [x.event.token, y.event.token] as Address[];
-    await caughtUp(stack.service.url);
-
-    await rpc("evm_setIntervalMining", [1]);
-    const stopTrading = new AbortController();
-    const trades = { sent: 0, failed: 0 };
-    // The trader: one buy after another from three wallets, each bounded (a transaction a reorg
-    // dropped never gets a receipt), until told to stop.
-    const trader = (async () => {
-      for (let i = 0; !stopTrading.signal.aborted; i++) {
-        const signal = AbortSignal.any([stopTrading.signal, AbortSignal.timeout(8_000)]);
-        try {
-          await buyToken(
-            stack.wallet(3 + (i % 3)),
-            stack.publicClient,
-            stack.manifest,
-            tokens[i % 2]!,
-            parseEther("0.001") * BigInt(1 + (i % 4)),
-            0n,
-            { signal },
-          );
-          trades.sent++;
-        } catch {
-          trades.failed++;
-        }
-      }
-    })();
-    const catchUps: Array<{ depth: number; ms: number }> = [];
-    try {
-      for (const depth of [1, 2, 3, 4, 5]) {
-        // Let a few blocks with trades come, then reorg the newest `depth` of them away.
-        const before = await stack.publicClient.getBlockNumber({ cacheTime: 0 });
-        const tradesBefore = trades.sent;
-        await until(
-          "three more blocks and two more trades",
-          async () =>
-            (await stack.publicClient.getBlockNumber({ cacheTime: 0 })) >= before + 3n &&
-            trades.sent >= tradesBefore + 2
-              ? true
-              : undefined,
-          90_000,
-        );
-        const head = await stack.publicClient.getBlock({ blockTag: "latest" });
-        await rpc("anvil_reorg", [
-          depth,
-          [
-            [
-              buyTx(
-                devAccount(7).address,
-                tokens[depth % 2]!,
-                parseEther("0.002") * BigInt(depth),
-                head.timestamp + 3_600n,
-              ),
-              Math.max(0, depth - 1),
-            ],
-          ],
-        ]);
-        const reorgedAt = Date.now();
-        await caughtUp(stack.service.url, catchUpMs).catch((err: Error) => {
-          throw new Error(
-            `stalled after the depth-${depth} reorg: ${err.message}; the service's last output:\n${stack.service.output().slice(-4000)}`,
-          );
-        });
-        catchUps.push({ depth, ms: Date.now() - reorgedAt });
-      }
-    } finally {
-      stopTrading.abort();
-      await trader;
-      // Interval 0 leaves anvil mining nothing at all: switch automine back on for the next tests.
-      await rpc("evm_setIntervalMining", [0]);
-      await rpc("evm_setAutomine", [true]);
-    }
-    await rpc("anvil_mine", ["0x1"]);
-    await caughtUp(stack.service.url);
-    console.log(JSON.stringify({ reorg_catch_up_ms: catchUps, trades }));
-    expect(trades.sent).toBeGreaterThanOrEqual(10);
-    // Health and readiness recover on the live service.
-    await until(
-      "live service ready",
-      async () => ((await stack.request("/api/v1/ready")).status === 200 ? true : undefined),
-      catchUpMs,
-    );
-    const health = await stack.request("/api/v1/health");
-    expect({ status: health.status, body: health.body.status }).toEqual({ status: 200, body: "ok" });
-
-    const clean = await startCleanService();
-    try {
-      await waitReady(clean.service.url);
-      await caughtUp(clean.service.url);
-      const live = await snapshot(stack.service.url, stack.apiKey);
-      const fresh = await snapshot(clean.service.url, clean.apiKey);
-      expect(live.perToken.map((t) => t.token.symbol)).toEqual(expect.arrayContaining(["STRX", "STRY"]));
-      const streamed = live.perToken.filter((t) => ["STRX", "STRY"].includes(t.token.symbol));
-      // Reorgs drop some of the sent trades: the served trades are exactly the Swap logs the final
-      // chain holds in the two pools (the first buy included), and the series made several.
-      const swapLogs = await stack.publicClient.getLogs({
-        address: [x.event.pool, y.event.pool],
-        event: uniswapV3PoolAbi.find((e) => e.type === "event" && e.name === "Swap")!,
-        fromBlock: 0n,
-        toBlock: "latest",
+  it(
+    "keeps up with reorgs of depth 1 to 5 while blocks keep coming and trades keep happening, and then serves what a clean index serves",
+    async () => {
+      const catchUpMs = Number(process.env.REORG_CATCH_UP_MS ?? 30_000);
+      const x = await launchToken(stack.wallet(1), stack.publicClient, stack.manifest, {
+        name: "Stream X",
+        symbol: "STRX",
+        firstBuyWei: parseEther("0.05"),
       });
-      expect(streamed.reduce((n, t) => n + (t.trades as unknown[]).length, 0)).toBe(swapLogs.length);
-      expect(swapLogs.length).toBeGreaterThanOrEqual(5);
-      expect(live).toEqual(fresh);
-    } finally {
-      await clean.service.stop();
-    }
-  }, 420_000);
+      const y = await launchToken(stack.wallet(2), stack.publicClient, stack.manifest, {
+        name: "Stream Y",
+        symbol: "STRY",
+      });
+      const tokens = [x.event.token, y.event.token] as Address[];
+      await caughtUp(stack.service.url);
+
+      await rpc("evm_setIntervalMining", [1]);
+      const stopTrading = new AbortController();
+      const trades = { sent: 0, failed: 0 };
+      // The trader: one buy after another from three wallets, each bounded (a transaction a reorg
+      // dropped never gets a receipt), until told to stop.
+      const trader = (async () => {
+        for (let i = 0; !stopTrading.signal.aborted; i++) {
+          const signal = AbortSignal.any([stopTrading.signal, AbortSignal.timeout(8_000)]);
+          try {
+            await buyToken(
+              stack.wallet(3 + (i % 3)),
+              stack.publicClient,
+              stack.manifest,
+              tokens[i % 2]!,
+              parseEther("0.001") * BigInt(1 + (i % 4)),
+              0n,
+              { signal },
+            );
+            trades.sent++;
+          } catch {
+            trades.failed++;
+          }
+        }
+      })();
+      const catchUps: Array<{ depth: number; ms: number }> = [];
+      try {
+        for (const depth of [1, 2, 3, 4, 5]) {
+          // Let a few blocks with trades come, then reorg the newest `depth` of them away.
+          const before = await stack.publicClient.getBlockNumber({ cacheTime: 0 });
+          const tradesBefore = trades.sent;
+          await until(
+            "three more blocks and two more trades",
+            async () =>
+              (await stack.publicClient.getBlockNumber({ cacheTime: 0 })) >= before + 3n &&
+              trades.sent >= tradesBefore + 2
+                ? true
+                : undefined,
+            90_000,
+          );
+          const head = await stack.publicClient.getBlock({ blockTag: "latest" });
+          await rpc("anvil_reorg", [
+            depth,
+            [
+              [
+                buyTx(
+                  devAccount(7).address,
+                  tokens[depth % 2]!,
+                  parseEther("0.002") * BigInt(depth),
+                  head.timestamp + 3_600n,
+                ),
+                Math.max(0, depth - 1),
+              ],
+            ],
+          ]);
+          const reorgedAt = Date.now();
+          await caughtUp(stack.service.url, catchUpMs).catch((err: Error) => {
+            throw new Error(
+              `stalled after the depth-${depth} reorg: ${err.message}; the service's last output:\n${stack.service.output().slice(-4000)}`,
+            );
+          });
+          catchUps.push({ depth, ms: Date.now() - reorgedAt });
+        }
+      } finally {
+        stopTrading.abort();
+        await trader;
+        // Interval 0 leaves anvil mining nothing at all: switch automine back on for the next tests.
+        await rpc("evm_setIntervalMining", [0]);
+        await rpc("evm_setAutomine", [true]);
+      }
+      await rpc("anvil_mine", ["0x1"]);
+      await caughtUp(stack.service.url);
+      console.log(JSON.stringify({ reorg_catch_up_ms: catchUps, trades }));
+      expect(trades.sent).toBeGreaterThanOrEqual(10);
+      // Health and readiness recover on the live service.
+      await until(
+        "live service ready",
+        async () => ((await stack.request("/api/v1/ready")).status === 200 ? true : undefined),
+        catchUpMs,
+      );
+      const health = await stack.request("/api/v1/health");
+      expect({ status: health.status, body: health.body.status }).toEqual({ status: 200, body: "ok" });
+
+      const clean = await startCleanService();
+      try {
+        await waitReady(clean.service.url);
+        await caughtUp(clean.service.url);
+        const live = await snapshot(stack.service.url, stack.apiKey);
+        const fresh = await snapshot(clean.service.url, clean.apiKey);
+        expect(live.perToken.map((t) => t.token.symbol)).toEqual(expect.arrayContaining(["STRX", "STRY"]));
+        const streamed = live.perToken.filter((t) => ["STRX", "STRY"].includes(t.token.symbol));
+        // Reorgs drop some of the sent trades: the served trades are exactly the Swap logs the final
+        // chain holds in the two pools (the first buy included), and the series made several.
+        const swapLogs = await stack.publicClient.getLogs({
+          address: [x.event.pool, y.event.pool],
+          event: uniswapV3PoolAbi.find((e) => e.type === "event" && e.name === "Swap")!,
+          fromBlock: 0n,
+          toBlock: "latest",
+        });
+        expect(streamed.reduce((n, t) => n + (t.trades as unknown[]).length, 0)).toBe(swapLogs.length);
+        expect(swapLogs.length).toBeGreaterThanOrEqual(5);
+        expect(live).toEqual(fresh);
+      } finally {
+        await clean.service.stop();
+      }
+    },
+    scaledMs(420_000),
+  );
 
   // PostgreSQL (production): Ponder commits each batch of indexed events together with its
   // checkpoint, and a restart resumes from the last committed checkpoint. The history is large
@@ -391,8 +409,8 @@ describe("fault tolerance", () => {
       // spend minutes indexing 24,000 swaps block by block beside it: it stops here.
       await stack.service.stop();
       const reference = await startCleanService("postgres");
-      await waitReady(reference.service.url, 240_000);
-      await caughtUp(reference.service.url, 240_000);
+      await waitReady(reference.service.url, scaledMs(240_000));
+      await caughtUp(reference.service.url, scaledMs(240_000));
 
       const first = await startCleanService(crashDatabase);
       // Kill it hard once it has indexed some but not all of the history.
@@ -416,7 +434,7 @@ describe("fault tolerance", () => {
       // Restart on the same database: Ponder resumes from its last checkpoint.
       const restarted = await startPonder({ port: await findFreePort(), schema: first.schema, env: first.env });
       try {
-        await waitReady(restarted.url, 240_000).catch((err: Error) => {
+        await waitReady(restarted.url, scaledMs(240_000)).catch((err: Error) => {
           throw new Error(`${err.message}\nrestarted service output:\n${restarted.output().slice(0, 6000)}`);
         });
         await caughtUp(restarted.url);

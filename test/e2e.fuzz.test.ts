@@ -45,6 +45,7 @@ import { devAccount } from "../devnet/clients";
 import { answer, sessionCookieOf, signedInSession, type Answer } from "./helpers/session";
 import { startStack, until, type Stack } from "./harness";
 import { postgresAvailable, TEST_DATABASE_URL } from "./postgres";
+import { scaledMs } from "./helpers/deadlines";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 4663_2026);
 const TOTAL = 10_000;
@@ -842,7 +843,7 @@ beforeAll(async () => {
     devAccount(6),
   );
   otherSession = await newSession();
-}, 180_000);
+});
 
 afterAll(async () => {
   await stack?.stop();
@@ -865,66 +866,70 @@ describe.skipIf(!pgUp)("fuzz: 10,000 generated requests against one service", ()
     expect(PLAN.reduce((s, [, , n]) => s + n, 0)).toBe(TOTAL);
   });
 
-  it("never answers 5xx, every error is a catalogue error, a rejected request changes nothing", async () => {
-    const listsBefore = await publicLists();
-    const before = await snapshot();
-    const started = Date.now();
-    const results = await Promise.allSettled(
-      PLAN.map(([name, arb, numRuns], i) =>
-        fc
-          .assert(
-            fc.asyncProperty(arb(), async (req) => {
-              const res = await send(req);
-              checkShape(req, res, req.expect);
+  it(
+    "never answers 5xx, every error is a catalogue error, a rejected request changes nothing",
+    async () => {
+      const listsBefore = await publicLists();
+      const before = await snapshot();
+      const started = Date.now();
+      const results = await Promise.allSettled(
+        PLAN.map(([name, arb, numRuns], i) =>
+          fc
+            .assert(
+              fc.asyncProperty(arb(), async (req) => {
+                const res = await send(req);
+                checkShape(req, res, req.expect);
+              }),
+              { seed: SEED + i, numRuns, endOnFailure: true, verbose: 0 },
+            )
+            .catch((err: Error) => {
+              // Long generated runs ("aaaa…") are shown as "a×70000"; the cause comes first.
+              const text = err.message.replace(/([\s\S])\1{40,}/g, (m, c) => `${c}×${m.length}`);
+              const cause = String((err.cause as Error | undefined)?.message ?? "").replace(
+                /([\s\S])\1{40,}/g,
+                (m, c) => `${c}×${m.length}`,
+              );
+              throw new Error(
+                `[${name}] seed ${SEED + i} (FUZZ_SEED=${SEED}): ${cause.slice(0, 1_500)}\n${text.slice(0, 1_500)}`,
+              );
             }),
-            { seed: SEED + i, numRuns, endOnFailure: true, verbose: 0 },
-          )
-          .catch((err: Error) => {
-            // Long generated runs ("aaaa…") are shown as "a×70000"; the cause comes first.
-            const text = err.message.replace(/([\s\S])\1{40,}/g, (m, c) => `${c}×${m.length}`);
-            const cause = String((err.cause as Error | undefined)?.message ?? "").replace(
-              /([\s\S])\1{40,}/g,
-              (m, c) => `${c}×${m.length}`,
-            );
-            throw new Error(
-              `[${name}] seed ${SEED + i} (FUZZ_SEED=${SEED}): ${cause.slice(0, 1_500)}\n${text.slice(0, 1_500)}`,
-            );
-          }),
-      ),
-    );
-    const after = await snapshot();
-    const listsAfter = await publicLists();
-    console.log(
-      `fuzz: ${sent} requests in ${((Date.now() - started) / 1000).toFixed(1)} s, seed ${SEED}, statuses ${JSON.stringify(Object.fromEntries([...statusCounts].sort((a, b) => a[0] - b[0])))}`,
-    );
-    const failures = results
-      .filter((r): r is PromiseRejectedResult => r.status === "rejected")
-      .map((r) => String(r.reason?.message ?? r.reason));
-    expect(failures, failures.join("\n\n")).toEqual([]);
-    expect(sent).toBeGreaterThanOrEqual(TOTAL);
+        ),
+      );
+      const after = await snapshot();
+      const listsAfter = await publicLists();
+      console.log(
+        `fuzz: ${sent} requests in ${((Date.now() - started) / 1000).toFixed(1)} s, seed ${SEED}, statuses ${JSON.stringify(Object.fromEntries([...statusCounts].sort((a, b) => a[0] - b[0])))}`,
+      );
+      const failures = results
+        .filter((r): r is PromiseRejectedResult => r.status === "rejected")
+        .map((r) => String(r.reason?.message ?? r.reason));
+      expect(failures, failures.join("\n\n")).toEqual([]);
+      expect(sent).toBeGreaterThanOrEqual(TOTAL);
 
-    // Property 2: every store change comes from a 2xx response (the snapshot sees the store:
-    // the three known launches and the two sessions are in it).
-    expect(before.launches!.size).toBeGreaterThanOrEqual(3);
-    expect(before.sessions!.size).toBeGreaterThanOrEqual(2);
-    const attributable: Record<string, (k: string) => boolean> = {
-      sessions: () => false,
-      api_keys: (k) => okKeyIds.has(k),
-      key_challenges: (k) => okNonces.has(k),
-      launches: (k) => okLaunchIds.has(k),
-      idempotency_records: (k) => okIdempotencyKeys.has(k.slice(k.indexOf(":") + 1)),
-      media: (k) => okMediaIds.has(k),
-    };
-    const stray: string[] = [];
-    for (const table of Object.keys(TABLES)) {
-      const { added, changed, removed } = changedKeys(before[table]!, after[table]!);
-      for (const k of [...added, ...changed])
-        if (!attributable[table]!(k)) stray.push(`${table}: ${added.includes(k) ? "new" : "changed"} row ${k}`);
-      for (const k of removed) stray.push(`${table}: removed row ${k}`);
-    }
-    expect(stray, `store rows not attributable to a 2xx response:\n${stray.slice(0, 20).join("\n")}`).toEqual([]);
-    expect(listsAfter).toBe(listsBefore);
-  }, 600_000);
+      // Property 2: every store change comes from a 2xx response (the snapshot sees the store:
+      // the three known launches and the two sessions are in it).
+      expect(before.launches!.size).toBeGreaterThanOrEqual(3);
+      expect(before.sessions!.size).toBeGreaterThanOrEqual(2);
+      const attributable: Record<string, (k: string) => boolean> = {
+        sessions: () => false,
+        api_keys: (k) => okKeyIds.has(k),
+        key_challenges: (k) => okNonces.has(k),
+        launches: (k) => okLaunchIds.has(k),
+        idempotency_records: (k) => okIdempotencyKeys.has(k.slice(k.indexOf(":") + 1)),
+        media: (k) => okMediaIds.has(k),
+      };
+      const stray: string[] = [];
+      for (const table of Object.keys(TABLES)) {
+        const { added, changed, removed } = changedKeys(before[table]!, after[table]!);
+        for (const k of [...added, ...changed])
+          if (!attributable[table]!(k)) stray.push(`${table}: ${added.includes(k) ? "new" : "changed"} row ${k}`);
+        for (const k of removed) stray.push(`${table}: removed row ${k}`);
+      }
+      expect(stray, `store rows not attributable to a 2xx response:\n${stray.slice(0, 20).join("\n")}`).toEqual([]);
+      expect(listsAfter).toBe(listsBefore);
+    },
+    scaledMs(600_000),
+  );
 
   it("caps bodies on the wire (chunked and declared), and answers deep and NUL bodies with 400, through the real server", async () => {
     const url = `${stack.service.url}/api/v1/evmchain/launches/intent`;

@@ -128,7 +128,7 @@ describe("holders", () => {
       },
       60_000,
     );
-  }, 240_000);
+  });
 
   afterAll(async () => {
     await stack?.stop();

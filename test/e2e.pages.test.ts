@@ -28,6 +28,7 @@ import * as fx from "./fixtures/images";
 import { buyToken, launchToken, sellToken } from "../devnet/actions";
 import { startStack, type Stack } from "./harness";
 import { formatAmount, usdText } from "../pages/format";
+import { scaledMs } from "./helpers/deadlines";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const OUTPUT = join(process.cwd(), "test-output");
@@ -419,7 +420,7 @@ describe("browser pages with a wallet", () => {
     expect(wallet.calls.filter((c) => c.method === "eth_sendTransaction")).toHaveLength(0);
     await screenshot(page, "launch-review");
     await page.click("#review-confirm");
-    await page.waitForURL(/\/token\/0x[0-9a-fA-F]{40}$/, { timeout: 120_000 });
+    await page.waitForURL(/\/token\/0x[0-9a-fA-F]{40}$/, { timeout: scaledMs(120_000) });
     tokenUrl = page.url();
     expect(tokenUrl.endsWith(`/token/${predicted}`)).toBe(true);
 
@@ -595,7 +596,7 @@ describe("browser pages with a wallet", () => {
     expect(wallet.calls.filter((c) => c.method === "personal_sign")).toHaveLength(1);
     const sendsBefore = wallet.calls.filter((c) => c.method === "eth_sendTransaction").length;
     await page.click("#claim");
-    await page.waitForSelector("#rewards-status:has-text('Fees claimed')", { timeout: 60_000 });
+    await page.waitForSelector("#rewards-status:has-text('Fees claimed')", { timeout: scaledMs(60_000) });
     expect(await page.locator("#rewards-status").innerText()).toContain("WETH");
     const claim = wallet.calls.filter((c) => c.method === "eth_sendTransaction")[sendsBefore]!.params[0] as {
       to: string;
@@ -1031,7 +1032,7 @@ describe("buy and sell on the token page", () => {
       await tokenBalance(trader),
     ];
     await page.locator("#trade-confirm").tap();
-    await page.waitForSelector("#trade-status:has-text('Bought:')", { timeout: 60_000 });
+    await page.waitForSelector("#trade-status:has-text('Bought:')", { timeout: scaledMs(60_000) });
     const bought = (await tokenBalance(trader)) - tokensBefore;
     expect(bought).toBeGreaterThanOrEqual(BigInt(buy.response.minimum_amount_out_wei));
     expect(bought).toBe(BigInt(buy.response.expected_amount_out_wei)); // nobody traded in between
@@ -1063,7 +1064,7 @@ describe("buy and sell on the token page", () => {
     const sellStart = await stack.publicClient.getBlockNumber({ cacheTime: 0 });
     const ethBeforeSell = await stack.publicClient.getBalance({ address: trader });
     await page.locator("#trade-confirm").tap();
-    await page.waitForSelector("#trade-status:has-text('Sold:')", { timeout: 60_000 });
+    await page.waitForSelector("#trade-status:has-text('Sold:')", { timeout: scaledMs(60_000) });
     expect(await tokenBalance(trader)).toBe(tokensBefore + bought - sellAmount);
     const sellFees = await feesPaidSince(trader, sellStart);
     expect(sellFees.sent).toBe(2); // the approval and the sell

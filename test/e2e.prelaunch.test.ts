@@ -120,7 +120,7 @@ beforeAll(async () => {
   }
   // Bury the launches under finalized blocks, so a new service indexes them as history.
   await publicClient.request({ method: "anvil_mine" as never, params: ["0x100"] as never });
-}, 300_000);
+});
 
 afterAll(async () => {
   await stack?.stop();

@@ -24,6 +24,7 @@ import { waitIndexed } from "../scripts/ponderProcess";
 import { startStack, until, jsonPost as json, type Stack } from "./harness";
 import { signedInSession } from "./helpers/session";
 import { startRpcProxy, type RpcProxy, type RpcProxyMode } from "./rpcProxy";
+import { scaledMs } from "./helpers/deadlines";
 
 const OUTAGE_MS = Number(process.env.RPC_OUTAGE_SEC ?? 20) * 1000;
 /** A read of indexed data must answer within this, outage or not. */
@@ -263,7 +264,7 @@ describe("RPC outage: refuse, then stall, then recovery", () => {
       // Ponder retries each failed RPC request with exponential backoff (125 ms x 2^n, 10 attempts),
       // so the first successful poll can come a minute or more after the RPC is back.
       const head = await publicClient.getBlockNumber({ cacheTime: 0 });
-      await waitIndexed(stack.service.url, head, 240_000);
+      await waitIndexed(stack.service.url, head, scaledMs(240_000));
       console.log(
         JSON.stringify({
           outage_ms_per_phase: OUTAGE_MS,

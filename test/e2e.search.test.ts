@@ -52,7 +52,7 @@ describe.skipIf(!available)("token search", () => {
       },
       60_000,
     );
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await stack?.stop();

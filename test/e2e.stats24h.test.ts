@@ -65,7 +65,7 @@ describe.skipIf(!available)("24 h figures from candles", () => {
       connectionString: stack.serviceEnv.DATABASE_URL,
       options: `-c search_path="${stack.schema}"`,
     });
-  }, 240_000);
+  });
 
   afterAll(async () => {
     await pool?.end();
@@ -185,7 +185,7 @@ describe("24 h figures served on PGlite after a cache flush, clock a day ahead o
     await buyToken(chain.wallet(3), chain.publicClient, chain.manifest, tokens[0]!, parseEther("0.005"));
     await buyToken(chain.wallet(3), chain.publicClient, chain.manifest, tokens[1]!, parseEther("0.007"));
     await indexedTo(await chain.publicClient.getBlockNumber({ cacheTime: 0 }));
-  }, 240_000);
+  });
 
   afterAll(async () => {
     await chain?.stop();

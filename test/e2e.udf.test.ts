@@ -40,7 +40,7 @@ beforeAll(async () => {
     },
     60_000,
   );
-}, 180_000);
+});
 
 afterAll(async () => {
   await stack?.stop();

@@ -37,7 +37,7 @@ describe("USD from the reference pool", () => {
     stack = await startStack({ schema: "e2e_usd", env: { PUBLIC_RATE_LIMIT_PER_MINUTE: "100000" } });
     await seedDemo(stack.manifest, { trades: 12 });
     await waitIndexed(stack);
-  }, 240_000);
+  });
   afterAll(async () => {
     await stack?.stop();
   });
@@ -148,7 +148,7 @@ describe("without a reference pool", () => {
     });
     await buyToken(bare.wallet(2), bare.publicClient, bare.manifest, event.token, parseEther("0.02"));
     await waitIndexed(bare);
-  }, 240_000);
+  });
   afterAll(async () => {
     await bare?.stop();
   });

@@ -1,9 +1,11 @@
 /**
  * End-to-end harness: a fresh anvil with the full stack deployed, and the real service (Ponder +
  * the Hono API) on PGlite in a temporary folder. Every e2e test file starts its own, on free ports.
+ * Both PGlite folders start as a copy of the run's initialised empty cluster when the e2e global
+ * set-up made one (test/helpers/pgliteTemplate.ts).
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createPublicClient, createWalletClient, http, type PublicClient } from "viem";
@@ -17,6 +19,7 @@ import { createDevnetDatabase, uniqueSchemaName, type DevnetDatabase } from "./p
 import { loadStoreConfig, openStore } from "../store/index";
 import { createApiKey } from "../store/keys";
 import { answer } from "./helpers/session";
+import { seedPgliteDir } from "./helpers/pgliteTemplate";
 
 /** A running devnet + service. */
 export type Stack = {
@@ -101,13 +104,16 @@ export async function startStack(options: {
   const schema = onPostgres ? uniqueSchemaName(options.schema) : options.schema;
   const dataDir = mkdtempSync(join(tmpdir(), "launch-e2e-"));
   const storeSchema = onPostgres ? uniqueSchemaName(`${options.schema}_store`) : "launch_store";
+  const phases = startPhases(options.schema);
   const anvil = await startAnvil(options.anvil);
+  phases.mark("anvil");
   // PostgreSQL: a database of this devnet's own (Ponder's raw-data cache is per database and
   // keyed by chain id; test/postgres.ts `createDevnetDatabase`).
   let database: DevnetDatabase | null = null;
   try {
     if (onPostgres) database = await createDevnetDatabase(options.schema);
     const manifest = await deployStack({ rpcUrl: anvil.rpcUrl, ethUsdReference: options.ethUsdReference });
+    phases.mark("deploy");
     const manifestPath = join(dataDir, "manifest.json");
     writeManifest(manifestPath, manifest);
     // The offchain store: its own PGlite folder, or a unique schema in the test PostgreSQL.
@@ -126,6 +132,13 @@ export async function startStack(options: {
       READY_MAX_LAG_BLOCKS: "0",
       ...options.env,
     };
+    // PGlite: both folders start as a copy of the run's initialised empty cluster, when the e2e
+    // global set-up made one (test/helpers/pgliteTemplate.ts); Ponder's tables and the store's
+    // migrations are still created here and in the service.
+    if (!onPostgres) {
+      await seedPgliteDir(storeEnv.STORE_PGLITE_DIR);
+      await seedPgliteDir(join(dataDir, "pglite"));
+    }
     const store = await openStore(loadStoreConfig(storeEnv));
     const { secret: apiKey } = await createApiKey(store, {
       wallet: devAccount(0).address,
@@ -133,6 +146,7 @@ export async function startStack(options: {
       createdVia: "cli",
     });
     await store.close();
+    phases.mark("store");
     // /metrics is served only with its bearer token (docs/operations.md "Metrics").
     const metricsToken = options.env?.METRICS_TOKEN ?? randomBytes(32).toString("base64url");
     const serviceEnv: NodeJS.ProcessEnv = {
@@ -147,7 +161,10 @@ export async function startStack(options: {
     if (options.indexerRpcUrl) serviceEnv.INDEXER_RPC_URLS = options.indexerRpcUrl(anvil.rpcUrl);
     const port = await findFreePort();
     let service = await startPonder({ port, schema, env: serviceEnv });
+    phases.mark("service_health");
     await waitReady(service.url);
+    phases.mark("service_ready");
+    phases.write();
     const request: Stack["request"] = async (path, init) => {
       const headers = new Headers(init?.headers);
       if (path.startsWith("/api/v1/") && !headers.has("Authorization"))
@@ -222,6 +239,28 @@ export async function startStack(options: {
     await database?.drop().catch(() => undefined);
     throw err;
   }
+}
+
+/**
+ * Wall time of each start-up phase of one stack, in ms since the previous mark. With
+ * `STACK_TIMINGS_FILE` set, `write` appends one JSON line per stack to that file, e.g.
+ * `{"schema":"e2e_launch","anvil":402,"deploy":811,"store":2310,"service_health":14020,"service_ready":3100}`
+ * (how the README's start-up breakdown was measured); without it nothing is written.
+ */
+function startPhases(schema: string) {
+  const times: Record<string, number | string> = { schema, pid: process.pid };
+  let last = Date.now();
+  return {
+    mark(phase: string) {
+      const now = Date.now();
+      times[phase] = now - last;
+      last = now;
+    },
+    write() {
+      const file = process.env.STACK_TIMINGS_FILE;
+      if (file) appendFileSync(file, `${JSON.stringify({ ...times, at: new Date().toISOString() })}\n`);
+    },
+  };
 }
 
 /** A JSON POST request init: `body` serialised, `Content-Type: application/json`, extra `headers`. */

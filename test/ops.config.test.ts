@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { ConfigError, ENV_NAMES, loadEnv } from "../config/env";
 import { serviceStartTimeoutMs, startPonder } from "../scripts/ponderProcess";
 import { findFreePort } from "../devnet/anvil";
+import { scaledMs } from "./helpers/deadlines";
 
 const FACTORY = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
 
@@ -180,7 +181,7 @@ describe("fail fast at start", () => {
     const result = spawnSync(process.execPath, [tsxCli, "scripts/start.ts", "--no-seed"], {
       env: { ...process.env, PORT: "http", SESSION_RATE_LIMIT_PER_MINUTE: "-5" },
       encoding: "utf8",
-      timeout: 60_000,
+      timeout: scaledMs(60_000),
     });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('PORT: must be an integer from 1 to 65535, got "http"');
@@ -209,7 +210,7 @@ describe("fail fast at start", () => {
         cwd: dir,
         env,
         encoding: "utf8",
-        timeout: 60_000,
+        timeout: scaledMs(60_000),
       });
       expect(result.status).toBe(1);
       // PORT came from .env only; V1_RATE_LIMIT_PER_MINUTE is set in both, the environment's 60 wins.
@@ -249,7 +250,7 @@ describe("fail fast at start", () => {
           cwd: dir,
           env,
           encoding: "utf8",
-          timeout: 60_000,
+          timeout: scaledMs(60_000),
         },
       );
       expect(result.status).not.toBe(0);

@@ -88,7 +88,7 @@ beforeAll(async () => {
   });
   session = await signedInSession(fetcher, BASE, TRADER);
   apiKey = (await createApiKey(store, { wallet: OTHER.address, createdVia: "cli" })).secret;
-}, 60_000);
+});
 
 afterAll(async () => {
   await store?.close();

@@ -36,6 +36,7 @@ import { sessionCookieOf, signedInSession } from "./helpers/session";
 import { dropSchema, postgresAvailable, TEST_DATABASE_URL, uniqueSchemaName } from "./postgres";
 
 import migrationJournal from "../store/migrations/meta/_journal.json";
+import { scaledMs } from "./helpers/deadlines";
 
 const BASE = "http://localhost:42069";
 const CREATOR = devAccount(1).address;
@@ -795,7 +796,7 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
                 API_KEYS_PER_WALLET: "2",
               },
               encoding: "utf8",
-              timeout: 60_000,
+              timeout: scaledMs(60_000),
             });
           const runs = [
             keysCli("create", "--wallet", wallet),
