@@ -22,8 +22,8 @@
  * `/ready` (indexing), calls by method, blocks fetched, response bytes, peak RSS.
  * Targets (issue 20): with foreign traffic, backfill (indexing) <= 1.2x the baseline and blocks
  * fetched within the history <= 1.2x the blocks that hold our logs.
- * Usage: `npm run bench -- scale [--launches 1010] [--swaps 10000] [--foreign-factor 10] [--variants unpatched,threshold] [--single-node]`.
- * Results: `bench/results/scale-<launches>.json`.
+ * Usage: `npm run bench -- scale [--launches 1010] [--swaps 10000] [--foreign-factor 10] [--variants unpatched,threshold] [--single-node] [--out name]`.
+ * Results: `bench/results/scale-<launches>.json`, or `bench/results/<name>.json` with `--out`.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -53,6 +53,7 @@ const { values } = parseArgs({
     "foreign-swaps-per-transaction": { type: "string", default: "20" },
     variants: { type: "string", default: "unpatched,threshold" },
     "single-node": { type: "boolean", default: false },
+    out: { type: "string" },
   },
 });
 const launches = Number(values.launches);
@@ -303,7 +304,7 @@ try {
   };
   console.log(JSON.stringify(result, null, 2));
   mkdirSync("bench/results", { recursive: true });
-  writeFileSync(`bench/results/scale-${launches}.json`, `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(`bench/results/${values.out ?? `scale-${launches}`}.json`, `${JSON.stringify(result, null, 2)}\n`);
 } finally {
   clearInterval(machineSampler);
   for (const node of nodes.reverse()) await node.stop();
