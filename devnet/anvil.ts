@@ -59,6 +59,20 @@ export type StartAnvilOptions = {
    * clock's 24 h window cuts through it.
    */
   genesisTimestampSec?: number;
+  /**
+   * Historical states to keep, in memory only (`--prune-history <n>`): nothing is written to disk.
+   * Omitted means anvil's default: 500 states in memory, shrinking by one per block down to 10 once
+   * full, each evicted state serialised whole to the cache folder (up to 3,600). On a large state
+   * (thousands of launches) that is one full-state write per block: seconds per block and tens of
+   * gigabytes. Calls at a block older than the kept states fail.
+   */
+  historyStates?: number;
+  /**
+   * JSON-RPC URL of another node to fork at its head (`--fork-url`, without rate limit or on-disk
+   * storage cache): blocks, logs and calls up to the fork block are answered by that node, state is
+   * read from it on first touch. Blocks mined here cost only the state touched since the fork.
+   */
+  forkUrl?: string;
 };
 
 /** A running anvil node. */
@@ -119,7 +133,7 @@ export async function findFreePort(): Promise<number> {
 /**
  * Starts anvil on 127.0.0.1 and waits until it answers `eth_chainId`.
  * @param opts Port (0 = free port), block time in seconds, chain id (default 4663), block gas limit,
- *   genesis timestamp.
+ *   genesis timestamp, historical states kept in memory only, node to fork.
  * @returns The RPC URL, port, PID and a `stop()` function.
  * @throws {AnvilStartError} When the process exits early or does not answer within `readyTimeoutMs`.
  * @example
@@ -141,6 +155,8 @@ export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilIns
         readyTimeoutMs,
         opts.gasLimit,
         opts.genesisTimestampSec,
+        opts.historyStates,
+        opts.forkUrl,
       );
     } catch (error) {
       if (opts.port || attempt >= 2) throw error;
@@ -155,11 +171,15 @@ async function spawnAnvil(
   readyTimeoutMs: number,
   gasLimit: bigint | undefined,
   genesisTimestampSec: number | undefined,
+  historyStates: number | undefined,
+  forkUrl: string | undefined,
 ): Promise<AnvilInstance> {
   const args = ["--host", "127.0.0.1", "--port", String(port), "--chain-id", String(chainId)];
   if (genesisTimestampSec !== undefined) args.push("--timestamp", String(genesisTimestampSec));
   if (blockTimeSec !== undefined) args.push("--block-time", String(blockTimeSec));
   if (gasLimit !== undefined) args.push("--gas-limit", gasLimit.toString());
+  if (historyStates !== undefined) args.push("--prune-history", String(historyStates));
+  if (forkUrl !== undefined) args.push("--fork-url", forkUrl, "--no-rate-limit", "--no-storage-caching");
   const stateDir = mkdtempSync(path.join(tmpdir(), "anvil-states-"));
   args.push("--cache-path", stateDir);
   const child = spawn(anvilBinaryPath(), args, { stdio: ["ignore", "pipe", "pipe"] });
