@@ -15,6 +15,7 @@ import { isAddressEqual, recoverMessageAddress, type Address, type Hash, type He
 import { eq } from "ponder";
 import * as ponderSchema from "../../ponder.schema";
 import type { Deployment } from "../../config/deployment";
+import type { PublicConfig, RecordSettings } from "../../config/public";
 import { buildLaunchTransaction, type BuiltLaunch } from "../../launch/build";
 import { LaunchBuildError } from "../../launch/errors";
 import { intentExpired, isTerminal, nextActions, type LaunchState } from "../../launch/states";
@@ -38,6 +39,8 @@ export type LaunchFlowDeps = {
   publicClient: PublicClient;
   deployment: Deployment;
   publicBaseUrl: string;
+  /** Public settings (metadata defaults of the confirmation result). */
+  publicConfig: PublicConfig;
   /** Ponder's read-only db (whether the token page resolves yet). */
   db: MarketDb;
   /** Clock, unix seconds. */
@@ -259,14 +262,14 @@ function verifiedJson(v: VerifiedLaunch): Record<string, unknown> {
  *   `canonical_launch_id` is null, or the record of the same launch confirmed first (whose
  *   metadata the token's public record shows)
  */
-export function confirmedBody(launch: LaunchRecord, publicBaseUrl: string): Record<string, unknown> {
+export function confirmedBody(launch: LaunchRecord, settings: RecordSettings): Record<string, unknown> {
   return {
     launch_id: launch.id,
     state: "confirmed",
     ...launch.verified,
     canonical_launch_id: launch.canonicalLaunchId,
-    token_url: tokenUrl(publicBaseUrl, launch.tokenAddress!),
-    metadata: resolveTokenMetadata(launch, launch, publicBaseUrl),
+    token_url: tokenUrl(settings.publicBaseUrl, launch.tokenAddress!),
+    metadata: resolveTokenMetadata(launch, launch, settings),
     confirmed_at_sec: sec(launch.confirmedAtMs),
   };
 }
@@ -370,7 +373,7 @@ async function confirmLaunchOnce(
   const hash = txHash.toLowerCase() as Hash;
   const state = launch.state as LaunchState;
   if (state === "confirmed") {
-    if (launch.txHash === hash) return { status: 200, launch, body: confirmedBody(launch, deps.publicBaseUrl) };
+    if (launch.txHash === hash) return { status: 200, launch, body: confirmedBody(launch, deps) };
     throw conflict(launch, `already confirmed by transaction ${launch.txHash}`);
   }
   if (state === "intent_created") throw conflict(launch, "build the launch before confirming it");
@@ -457,11 +460,11 @@ async function confirmLaunchOnce(
   }
   if (confirmed) {
     noteStoredMetadataChanged();
-    return { status: 200, launch: confirmed, body: confirmedBody(confirmed, deps.publicBaseUrl) };
+    return { status: 200, launch: confirmed, body: confirmedBody(confirmed, deps) };
   }
   const current = await findLaunch(deps.store, launch.id);
   if (current?.state === "confirmed" && current.txHash === hash)
-    return { status: 200, launch: current, body: confirmedBody(current, deps.publicBaseUrl) };
+    return { status: 200, launch: current, body: confirmedBody(current, deps) };
   throw conflict(current ?? launch, "the launch changed while confirming");
 }
 

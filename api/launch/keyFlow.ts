@@ -15,6 +15,7 @@ import { mediaExists } from "../../store/media";
 import { ApiError } from "../errors";
 import { okJsonText } from "../json";
 import type { MarketDb } from "../market/queries";
+import type { PublicConfig } from "../../config/public";
 import { currentKey, type TrustDeps, type TrustEnv, type Limits } from "../middleware/context";
 import { commitIdempotentResponse } from "../middleware/idempotency";
 import { consumeCoinQuota } from "../middleware/rateLimit";
@@ -86,6 +87,7 @@ export async function assertOwnImage(
 export type KeyFlowDeps = TrustDeps & {
   db: MarketDb;
   publicBaseUrl: string;
+  publicConfig: PublicConfig;
   getStore: () => Promise<Store>;
   limits: Limits;
   nowSec: () => number;
@@ -127,6 +129,7 @@ export function keyLaunchHandlers(deps: KeyFlowDeps) {
     publicClient: deps.publicClient,
     deployment: deps.deployment,
     publicBaseUrl: deps.publicBaseUrl,
+    publicConfig: deps.publicConfig,
     db: deps.db,
     nowSec: deps.nowSec,
   });

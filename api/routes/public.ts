@@ -5,7 +5,7 @@
 import { Hono } from "hono";
 import { isAddress, getAddress } from "viem";
 import { z } from "zod";
-import { loadPublicConfig } from "../../config/public";
+import type { PublicConfig } from "../../config/public";
 import { isSlugShaped } from "../../src/domain/slug";
 import { ApiError } from "../errors";
 import { sendOk } from "../json";
@@ -48,6 +48,7 @@ import {
 export type PublicDeps = {
   db: MarketDb;
   publicBaseUrl: string;
+  publicConfig: PublicConfig;
   deployment: Pick<Deployment, "contracts">;
   nowSec?: () => number;
 };
@@ -88,10 +89,10 @@ export function eventIdBound(block: bigint): bigint {
 
 /** Builds the `/api/public` router. */
 export function publicRoutes(deps: PublicDeps) {
-  const config = loadPublicConfig();
+  const config = deps.publicConfig;
   const nowSec = deps.nowSec ?? (() => Math.floor(Date.now() / 1000));
   const render = async (rows: Parameters<typeof withStats>[1]) =>
-    (await withStats(deps.db, rows, nowSec())).map((r) => tokenRecord(r, deps.publicBaseUrl));
+    (await withStats(deps.db, rows, nowSec())).map((r) => tokenRecord(r, deps));
 
   /** Address (any case) or slug -> token row; 404 `token_not_found` otherwise. */
   async function resolveToken(addressOrSlug: string) {
@@ -255,7 +256,7 @@ export function publicRoutes(deps: PublicDeps) {
         async (c) => {
           const row = await resolveToken(c.req.valid("param").address_or_slug);
           const top = await topHolders(deps.db, row, deps.deployment);
-          return sendOk(c, { token: { ...tokenRecord(row, deps.publicBaseUrl), top_holders: top } });
+          return sendOk(c, { token: { ...tokenRecord(row, deps), top_holders: top } });
         },
       )
       /**

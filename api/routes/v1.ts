@@ -38,6 +38,7 @@ import { candlesResponse } from "../market/candlesResponse";
 import { findToken, findTokenAddress, findTokenHolderFacts, type MarketDb } from "../market/queries";
 import { holderCursorShape, holderNextCursor, holderPage, holderRecord, topHolders } from "../market/holders";
 import type { Deployment } from "../../config/deployment";
+import type { PublicConfig } from "../../config/public";
 import { tokenRecord, tradeRecord } from "../market/records";
 import { addressParam, describedInput, limitParam, validate } from "../validation";
 import { documented } from "../openapi/describe";
@@ -51,6 +52,7 @@ import { swapV1Routes } from "../trade/routes";
 export type V1Deps = {
   db: MarketDb;
   publicBaseUrl: string;
+  publicConfig: PublicConfig;
   /** The fee locker and position manager label holders. */
   deployment: Pick<Deployment, "contracts">;
   nowSec?: () => number;
@@ -87,7 +89,7 @@ export function v1Routes(deps: V1Deps) {
           const row = await findToken(deps.db, address);
           if (!row) throw new ApiError("token_not_found", `no launched token at ${address}`);
           const top = await topHolders(deps.db, row, deps.deployment);
-          return sendOk(c, { token: { ...tokenRecord(row, deps.publicBaseUrl), top_holders: top } });
+          return sendOk(c, { token: { ...tokenRecord(row, deps), top_holders: top } });
         },
       )
       /**
