@@ -11,8 +11,8 @@ import { ApiError } from "../errors";
 import { sendOk } from "../json";
 import { decodeCursor, encodeCursor, tokenCursorShape, tradeCursorShape } from "../market/cursor";
 import type { Deployment } from "../../config/deployment";
-import { holderCursorShape, holderNextCursor, holderPage, holderRecord, topHolders } from "../market/holders";
-import { findToken, findTokenAddress, findTokenHolderFacts, type MarketDb } from "../market/queries";
+import { holderList, holderPosition, tokenDetail } from "../market/holders";
+import { findToken, findTokenAddress, type MarketDb } from "../market/queries";
 import {
   eventRange,
   findTokenBySlug,
@@ -31,13 +31,12 @@ import { limitParam, validate } from "../validation";
 import { candlesQuery, issuedCursorParam } from "../market/params";
 import { candlesResponse } from "../market/candlesResponse";
 import { documented } from "../openapi/describe";
+import { holderListDoc, tokenDetailDoc } from "../openapi/tokenDocs";
 import {
   addressWire,
   candlesBody,
   eventWire,
-  holderPageWire,
   okBody,
-  tokenDetailWire,
   tokenPage as tokenPageWire,
   tokenWire,
   tradePage as tradePageWire,
@@ -126,26 +125,6 @@ export function publicRoutes(deps: PublicDeps) {
         rows.length === limit && last
           ? encodeCursor({ s: last.launchSeq, ...(sortKey(last, sort) ? { k: sortKey(last, sort)! } : {}) })
           : null,
-    };
-  }
-
-  /** One holder page of a launched token (`address` checksummed). */
-  async function listHolders(address: `0x${string}`, limit: number, cursor: string | undefined) {
-    const c = cursor ? decodeCursor(cursor, holderCursorShape) : undefined;
-    const facts = await findTokenHolderFacts(deps.db, address);
-    if (!facts) throw new ApiError("token_not_found", `no launched token at ${address}`);
-    const rows = await holderPage(
-      deps.db,
-      address,
-      limit,
-      c ? { balanceWei: BigInt(c.b), address: c.a as `0x${string}` } : undefined,
-    );
-    const next = holderNextCursor(rows, limit);
-    return {
-      token: address,
-      holder_count: facts.holderCount,
-      holders: rows.map((r) => holderRecord(r, facts, deps.deployment)),
-      next_cursor: next ? encodeCursor({ b: next.balanceWei.toString(), a: next.address }) : null,
     };
   }
 
@@ -246,17 +225,16 @@ export function publicRoutes(deps: PublicDeps) {
        */
       .get(
         "/token/:address_or_slug",
-        documented({
-          tag: "public",
-          summary: "One token record by address or slug, with its top holders",
-          ok: okBody({ token: tokenDetailWire }),
-          errors: ["invalid_request", "token_not_found"],
-        }),
+        documented(
+          tokenDetailDoc("public", "One token record by address or slug, with its top holders", [
+            "invalid_request",
+            "token_not_found",
+          ]),
+        ),
         validate("param", tokenPath),
         async (c) => {
           const row = await resolveToken(c.req.valid("param").address_or_slug);
-          const top = await topHolders(deps.db, row, deps.deployment);
-          return sendOk(c, { token: { ...tokenRecord(row, deps), top_holders: top } });
+          return sendOk(c, { token: await tokenDetail(deps.db, row, deps, deps.deployment) });
         },
       )
       /**
@@ -268,18 +246,14 @@ export function publicRoutes(deps: PublicDeps) {
        */
       .get(
         "/token/:address_or_slug/holders",
-        documented({
-          tag: "public",
-          summary: "A token's holders, largest balance first",
-          ok: holderPageWire,
-          errors: ["invalid_request", "invalid_cursor", "token_not_found"],
-        }),
+        documented(holderListDoc("public", ["invalid_request", "invalid_cursor", "token_not_found"])),
         validate("param", tokenPath),
         validate("query", holderListQuery),
         async (c) => {
           const address = await resolveTokenAddress(c.req.valid("param").address_or_slug);
           const { limit, cursor } = c.req.valid("query");
-          return sendOk(c, await listHolders(address, limit, cursor));
+          const after = cursor ? holderPosition(cursor) : undefined;
+          return sendOk(c, await holderList(deps.db, address, limit, after, deps.deployment));
         },
       )
       /**
