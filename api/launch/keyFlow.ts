@@ -20,14 +20,10 @@ import { currentKey, type TrustDeps, type TrustEnv, type Limits } from "../middl
 import { commitIdempotentResponse } from "../middleware/idempotency";
 import { consumeCoinQuota } from "../middleware/rateLimit";
 import { parsedJsonBody } from "../middleware/jsonBody";
-import {
-  buildFromIntent,
-  confirmLaunch,
-  finalizeQuota,
-  launchStatus,
-  PENDING_RETRY_AFTER_SEC,
-  type LaunchFlowDeps,
-} from "./flow";
+import { buildFromIntent } from "./buildStep";
+import { confirmLaunch, finalizeQuota, PENDING_RETRY_AFTER_SEC } from "./confirmStep";
+import type { LaunchFlowDeps } from "./flow";
+import { launchStatus } from "./statusStep";
 import { intentRequestSchema, mediaIdFromUrl, prepareIntent, type IntentRequest } from "./intent";
 
 /** A launch id as issued: `lnch_` + 24 lowercase hex characters. */

@@ -36,7 +36,8 @@ import { launchFactoryAbi } from "../../abis/LaunchFactory";
 import { hasPublicRpc, type AddEthereumChainParameter } from "../../launch/network";
 import type { PublicConfig } from "../../config/public";
 import { redactPrivateUrls } from "../../config/redact";
-import { PENDING_RETRY_AFTER_SEC, type LaunchFlowDeps } from "../launch/flow";
+import { PENDING_RETRY_AFTER_SEC } from "../launch/confirmStep";
+import type { LaunchFlowDeps } from "../launch/flow";
 import { parseLaunchBody } from "../launch/keyFlow";
 import {
   REDIRECT_WAIT_MS,
