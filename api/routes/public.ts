@@ -42,6 +42,7 @@ import {
   tradePage as tradePageWire,
   uintString,
 } from "../openapi/schemas";
+import { lower } from "../../src/domain/hex";
 
 /** What the public router reads (the deployment's fee locker and position manager label holders). */
 export type PublicDeps = {
@@ -275,7 +276,7 @@ export function publicRoutes(deps: PublicDeps) {
           const { limit, cursor } = c.req.valid("query");
           return sendOk(c, {
             token: address,
-            ...(await listTrades(limit, cursor, address.toLowerCase() as `0x${string}`)),
+            ...(await listTrades(limit, cursor, lower(address))),
           });
         },
       )
