@@ -13,7 +13,8 @@ import { observeRequests, type RequestLogger } from "./metrics/http";
 import { ApiError, type ErrorBody } from "./errors";
 import { toJsonText } from "./json";
 import { redactPrivateUrls } from "../config/redact";
-import { loadPublicConfig } from "../config/public";
+import { loadPublicConfig, type PublicConfig } from "../config/public";
+import { addEthereumChainParameter } from "../launch/network";
 import type { MarketDb } from "./market/queries";
 import { publicRoutes } from "./routes/public";
 import { streamRoutes } from "./routes/stream";
@@ -48,6 +49,11 @@ export type AppDeps = {
   db: MarketDb;
   /** Base URL of the service's pages and API, without trailing slash. */
   publicBaseUrl: string;
+  /**
+   * Public-surface settings (`config/public.ts`): the service passes `publicConfigOf(loadEnv())`;
+   * absent: read once from `process.env` here.
+   */
+  publicConfig?: PublicConfig;
   /** Clock in unix seconds (tests pin it). */
   nowSec?: () => number;
   /** Where request log lines go (Ponder's logger in the service; absent: not logged). */
@@ -81,7 +87,12 @@ export const PAGE_PATHS = ["/", "/launch", "/token/*", "/t/*"] as const;
  * @param deps - database handle and public base URL
  * @returns the app; mount it as Ponder's API (`src/api/index.ts`) or call `app.request()`
  */
-export function createApp(deps: AppDeps) {
+export function createApp(appDeps: AppDeps) {
+  // Settings and the clock, once per app, handed to every router.
+  const publicConfig = appDeps.publicConfig ?? loadPublicConfig();
+  const nowSec = appDeps.nowSec ?? (() => Math.floor(Date.now() / 1000));
+  const deps = { ...appDeps, publicConfig, nowSec };
+  const network = addEthereumChainParameter(deps.deployment.chainId, publicConfig.network);
   const app = new Hono();
   // CORS only on the public read surface (api/middleware/cors.ts, docs/trust.md "CORS"): first
   // registered, so it strips what a wrapper (Ponder's server) added, after every other handler.
@@ -149,12 +160,12 @@ export function createApp(deps: AppDeps) {
     deps.readiness ??
     readinessMonitor({ indexedHead: () => indexedHead(deps.db), probe, policy: deps.readinessPolicy });
   app.route("/api/v1", v1Surface({ ...deps, chainProbe: probe, readiness }));
-  app.route("/api/evm/evmchain", sessionRoutes({ ...deps, chainProbe: probe, readiness }));
+  app.route("/api/evm/evmchain", sessionRoutes({ ...deps, network, chainProbe: probe, readiness }));
   app.route("/media", mediaRoutes({ getStore }));
   app.route("/api/public", publicDescriptorRoutes({ publicBaseUrl: deps.publicBaseUrl, limits }));
   app.route("/api/public/udf", udfRoutes(deps));
   // Server-Sent Events (docs/public.md "Streams"): one shared poller per process feeds every stream.
-  const hub = deps.streamHub ?? streamHub({ db: deps.db, confirmationBlocks: loadPublicConfig().confirmationBlocks });
+  const hub = deps.streamHub ?? streamHub({ db: deps.db, confirmationBlocks: publicConfig.confirmationBlocks });
   app.route("/api/public/stream", streamRoutes({ db: deps.db, hub, trustProxy: deps.trustProxy }));
   app.route("/api/public", publicRoutes(deps));
   app.route("/api/public/integrations", integrationsRoutes(deps));
@@ -179,8 +190,11 @@ export function createApp(deps: AppDeps) {
     pagesRoutes({
       db: deps.db,
       publicBaseUrl: deps.publicBaseUrl,
+      publicConfig,
+      network,
       deployment: deps.deployment,
       publicClient: deps.publicClient,
+      nowSec,
     }),
   );
   // API description (docs/openapi.md): generated from this app's routes on first request.

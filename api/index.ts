@@ -8,6 +8,7 @@ import { db } from "ponder:api";
 import { createPublicClient } from "viem";
 import { loadDeployment } from "../config/deployment";
 import { loadEnv } from "../config/env";
+import { publicConfigOf } from "../config/public";
 import { HOUSEKEEPING_INTERVAL_MS, pruneExpired } from "../store/housekeeping";
 import { loadStoreConfig, openStore, type Store } from "../store/index";
 import { createApp } from "./app";
@@ -110,6 +111,7 @@ onPonderShutdown(async () => hub.close());
 export default createApp({
   db,
   publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/$/, ""),
+  publicConfig: publicConfigOf(env),
   store,
   deployment,
   publicClient,

@@ -1,6 +1,6 @@
 /**
- * Whether this process serves current data: the service's own readiness (issue 17, sections 1
- * and 2), shared by `GET /api/v1/ready`, `GET /api/v1/health`, the session `GET /status`
+ * Whether this process serves current data: the service's own readiness (docs/operations.md
+ * "Readiness and stalls"), shared by `GET /api/v1/ready`, `GET /api/v1/health`, the session `GET /status`
  * (`readiness`) and the scrape-time gauges (`launch_indexer_*`).
  *
  * Ponder's own `/ready` turns 200 once its historical sync reached the *finalized* block, which

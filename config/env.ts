@@ -13,9 +13,11 @@
  * ```
  *
  * An empty value counts as unset (the default applies), as in `.env.example`, which lists every
- * variable with its default. The modules that read a group of settings (`config/deployment.ts`,
- * `config/market.ts`, `config/public.ts`, `store/index.ts`) keep their own parsing; this schema is
- * the single place that rejects a bad value before anything runs, and `test/ops.config.test.ts`
+ * variable with its default. The public surface's settings are derived from the result
+ * (`config/public.ts`, built once by the entry point and passed down by `createApp`); the
+ * deployment, the market thresholds and the store (`config/deployment.ts`, `config/market.ts`,
+ * `store/index.ts`) keep their own parsing, read once by the entry points. This schema is the
+ * single place that rejects a bad value before anything runs, and `test/ops.config.test.ts`
  * checks that every variable the code reads is declared here and in `.env.example`.
  */
 import { isAddress } from "viem";

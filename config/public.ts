@@ -1,6 +1,7 @@
 /**
- * Configuration of the public surface (docs/public.md), read once from the environment. Every
- * variable is optional; defaults are listed with each field.
+ * Configuration of the public surface (docs/public.md), taken from the validated settings
+ * (`config/env.ts`, parsed once per process) and passed down by `createApp`. Defaults are those of
+ * the schema:
  *
  * - `PARTNER_A_SLUG` (default `partner-a`): path segment of the order-id partner feed,
  *   `/api/public/integrations/{PARTNER_A_SLUG}/evmchain/tokens`.
@@ -12,47 +13,62 @@
  *   (~3 s at 100 ms blocks).
  * - `DEFAULT_TOKEN_IMAGE_URL` (default `{PUBLIC_BASE_URL}/static/token-default.png`),
  *   `DEFAULT_TOKEN_DESCRIPTION` (default `{name} ({symbol}) launched on evmchain.`, with
- *   `{name}`/`{symbol}` substituted): metadata served until the launch write path stores a
- *   creator's own metadata.
+ *   `{name}`/`{symbol}` substituted): metadata served for fields a creator did not store.
+ * - `GRADUATION_MARKET_CAP_WEI` (default 10 ETH): the graduation threshold token records show
+ *   (the indexer reads the same variable through `src/indexerConfig.ts`).
+ * - `CHAIN_NAME`, `PUBLIC_RPC_URL`, `BLOCK_EXPLORER_URL`: the wallet's network parameters
+ *   (`launch/network.ts`).
  */
+import { loadEnv, type Env } from "./env";
+
+/** The wallet network settings as configured (`launch/network.ts` validates and renders them). */
+export type NetworkSettings = { CHAIN_NAME?: string; PUBLIC_RPC_URL?: string; BLOCK_EXPLORER_URL?: string };
 
 /** Public-surface settings. */
 export type PublicConfig = {
   partnerASlug: string;
   partnerBSlug: string;
   confirmationBlocks: number;
+  /** Graduation threshold in wei (`GRADUATION_MARKET_CAP_WEI`). */
+  graduationMarketCapWei: bigint;
   defaultImageUrl: (publicBaseUrl: string) => string;
   defaultDescription: (name: string, symbol: string) => string;
+  /** The wallet's network parameters (`addEthereumChainParameter`). */
+  network: NetworkSettings;
 };
 
-const SLUG = /^[a-z0-9][a-z0-9-]{0,39}$/;
+/** What the record presenters need: the service's base URL (no trailing slash) and the public settings. */
+export type RecordSettings = { publicBaseUrl: string; publicConfig: PublicConfig };
 
 /**
- * Reads the public-surface settings.
- * @param env - environment (default `process.env`)
- * @throws Error naming a malformed variable
+ * The public-surface settings of validated settings.
+ * @param env - the result of `loadEnv()`
+ * @example publicConfigOf(loadEnv({})).confirmationBlocks // 30
  */
-export function loadPublicConfig(env: NodeJS.ProcessEnv = process.env): PublicConfig {
-  const partnerASlug = env.PARTNER_A_SLUG || "partner-a";
-  const partnerBSlug = env.PARTNER_B_SLUG || "partner-b";
-  for (const [name, value] of [
-    ["PARTNER_A_SLUG", partnerASlug],
-    ["PARTNER_B_SLUG", partnerBSlug],
-  ] as const) {
-    if (!SLUG.test(value) || value === "evmchain")
-      throw new Error(`${name} must match ${SLUG} and not be "evmchain", got "${value}"`);
-  }
-  const confirmationBlocks = Number(env.EVENTS_CONFIRMATION_BLOCKS || 30);
-  if (!Number.isInteger(confirmationBlocks) || confirmationBlocks < 1) {
-    throw new Error(`EVENTS_CONFIRMATION_BLOCKS must be an integer >= 1, got "${env.EVENTS_CONFIRMATION_BLOCKS}"`);
-  }
+export function publicConfigOf(env: Env): PublicConfig {
   const image = env.DEFAULT_TOKEN_IMAGE_URL;
   const description = env.DEFAULT_TOKEN_DESCRIPTION || "{name} ({symbol}) launched on evmchain.";
   return {
-    partnerASlug,
-    partnerBSlug,
-    confirmationBlocks,
+    partnerASlug: env.PARTNER_A_SLUG,
+    partnerBSlug: env.PARTNER_B_SLUG,
+    confirmationBlocks: env.EVENTS_CONFIRMATION_BLOCKS,
+    graduationMarketCapWei: BigInt(env.GRADUATION_MARKET_CAP_WEI),
     defaultImageUrl: (base) => image || `${base}/static/token-default.png`,
     defaultDescription: (name, symbol) => description.replaceAll("{name}", name).replaceAll("{symbol}", symbol),
+    network: {
+      CHAIN_NAME: env.CHAIN_NAME,
+      PUBLIC_RPC_URL: env.PUBLIC_RPC_URL,
+      BLOCK_EXPLORER_URL: env.BLOCK_EXPLORER_URL,
+    },
   };
+}
+
+/**
+ * Validates `env` and returns its public-surface settings (for an app built without the
+ * service's entry point, e.g. in tests: `createApp` calls it once when `publicConfig` is not given).
+ * @param env - environment (default `process.env`)
+ * @throws ConfigError naming a malformed variable
+ */
+export function loadPublicConfig(env: NodeJS.ProcessEnv = process.env): PublicConfig {
+  return publicConfigOf(loadEnv(env));
 }

@@ -15,6 +15,7 @@
  *   and EIP-3085 makes `blockExplorerUrls` optional).
  */
 import { numberToHex } from "viem";
+import type { NetworkSettings } from "../config/public";
 
 /** The `wallet_addEthereumChain` parameter object (EIP-3085). */
 export type AddEthereumChainParameter = {
@@ -51,16 +52,13 @@ function urlList(name: string, raw: string | undefined, protocols: string[]): st
  * (never from the service's private RPC URL); without it the list is empty — check
  * {@link hasPublicRpc} before handing the object to a wallet.
  * @param chainId - the deployment's chain id (4663 -> `"0x1237"`)
- * @param env - environment (default `process.env`)
+ * @param env - `CHAIN_NAME`, `PUBLIC_RPC_URL`, `BLOCK_EXPLORER_URL` (the app passes `PublicConfig.network`)
  * @throws Error naming a malformed variable
  * @example addEthereumChainParameter(4663, { PUBLIC_RPC_URL: "http://127.0.0.1:8545" })
  * // { chainId: "0x1237", chainName: "evmchain", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: ["http://127.0.0.1:8545"] }
  * @example addEthereumChainParameter(4663, {}).rpcUrls // []
  */
-export function addEthereumChainParameter(
-  chainId: number,
-  env: NodeJS.ProcessEnv = process.env,
-): AddEthereumChainParameter {
+export function addEthereumChainParameter(chainId: number, env: NetworkSettings): AddEthereumChainParameter {
   const rpcUrls = urlList("PUBLIC_RPC_URL", env.PUBLIC_RPC_URL, ["http:", "https:"]) ?? [];
   const explorers = urlList("BLOCK_EXPLORER_URL", env.BLOCK_EXPLORER_URL, ["https:", "http:"]);
   return {

@@ -28,7 +28,8 @@ import { tokenRecord, tradeRecord } from "../api/market/records";
 import { documented } from "../api/openapi/describe";
 import { ErrorPage } from "./errorPage";
 import { HomePage, type HomePageProps, type HomeSearch } from "./homePage";
-import { addEthereumChainParameter } from "../launch/network";
+import type { AddEthereumChainParameter } from "../launch/network";
+import type { PublicConfig } from "../config/public";
 import { LaunchPage } from "./launchPage";
 import { TokenPage } from "./tokenPage";
 import { launchFactoryAbi } from "../abis/LaunchFactory";
@@ -39,7 +40,17 @@ import { tokenPath } from "../src/domain/urls";
 import { viemEsmUnitFile } from "../ops/ponderInternals";
 
 /** What the pages read. */
-export type PagesDeps = { db: MarketDb; publicBaseUrl: string; deployment: Deployment; publicClient: PublicClient };
+export type PagesDeps = {
+  db: MarketDb;
+  publicBaseUrl: string;
+  publicConfig: PublicConfig;
+  /** The wallet's network parameters (the explorer the pages link to). */
+  network: AddEthereumChainParameter;
+  deployment: Deployment;
+  publicClient: PublicClient;
+  /** Clock, unix seconds (24 h figures). */
+  nowSec: () => number;
+};
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -124,14 +135,10 @@ export function pagesRoutes(deps: PagesDeps) {
   };
   let defaultImage: Uint8Array | undefined;
   // The explorer the pages link to: the first `BLOCK_EXPLORER_URL` (the list the wallet is given).
-  const explorerUrl = addEthereumChainParameter(deps.deployment.chainId).blockExplorerUrls?.[0] ?? null;
+  const explorerUrl = deps.network.blockExplorerUrls?.[0] ?? null;
   /** Token rows as the public API serves them (24 h figures, one presenter, one serialisation). */
   const records = async (rows: Parameters<typeof withStats>[1]): Promise<HomePageProps["tokens"]> =>
-    JSON.parse(
-      toJsonText(
-        (await withStats(deps.db, rows, Math.floor(Date.now() / 1000))).map((r) => tokenRecord(r, deps.publicBaseUrl)),
-      ),
-    );
+    JSON.parse(toJsonText((await withStats(deps.db, rows, deps.nowSec())).map((r) => tokenRecord(r, deps))));
 
   /**
    * The home page's search: the query as typed (trimmed), its matches (the public search's
@@ -165,7 +172,7 @@ export function pagesRoutes(deps: PagesDeps) {
         async (c) => {
           if (!wantsHtml(c))
             throw new ApiError("not_found", "no route for GET /; the API is under /api (see /api/docs)");
-          const nowSec = Math.floor(Date.now() / 1000);
+          const nowSec = deps.nowSec();
           const [newest, trending, graduating, search] = await Promise.all([
             tokenPage(deps.db, { sort: "new", limit: 12 }).then(records),
             trendingTokens(deps.db, nowSec, 6).then((scored) => records(scored.map((s) => s.row))),
@@ -252,7 +259,7 @@ export function pagesRoutes(deps: PagesDeps) {
             }),
           ]);
           // The page renders exactly what the JSON API serves (one presenter, one serialisation).
-          const token = JSON.parse(toJsonText(tokenRecord(row, deps.publicBaseUrl)));
+          const token = JSON.parse(toJsonText(tokenRecord(row, deps)));
           const tradeRecords = JSON.parse(toJsonText(trades.map(tradeRecord)));
           const holderRecords = top === null ? null : JSON.parse(toJsonText(top));
           // Where "Show more holders" goes on: the holders list's cursor after the last one shown.

@@ -7,7 +7,7 @@
  * launch transaction (pre-created by someone else) costs one or two `eth_call`s (its WETH
  * balance, and its slot0 when the launch did not move its price).
  */
-import { ponder } from "ponder:registry";
+import { ponder, type Context } from "ponder:registry";
 import {
   counter,
   event as eventTable,
@@ -200,32 +200,32 @@ ponder.on("LaunchFactory:TokenLaunched", async ({ event, context }) => {
 });
 
 async function readSlot0(
-  context: { client: { readContract: (args: never) => Promise<unknown> } },
+  context: Pick<Context, "client">,
   poolAddress: `0x${string}`,
   blockNumber: bigint,
 ): Promise<{ sqrtPriceX96: bigint; tick: number }> {
-  const slot0 = (await context.client.readContract({
+  const slot0 = await context.client.readContract({
     abi: uniswapV3PoolAbi,
     address: poolAddress,
     functionName: "slot0",
     blockNumber,
-  } as never)) as readonly [bigint, number, ...unknown[]];
+  });
   return { sqrtPriceX96: slot0[0], tick: Number(slot0[1]) };
 }
 
 /** WETH balance of `holder` at `blockNumber` (0 before genesis). */
 async function readWethBalance(
-  context: { client: { readContract: (args: never) => Promise<unknown> } },
+  context: Pick<Context, "client">,
   weth: `0x${string}`,
   holder: `0x${string}`,
   blockNumber: bigint,
 ): Promise<bigint> {
   if (blockNumber < 0n) return 0n;
-  return (await context.client.readContract({
+  return context.client.readContract({
     abi: erc20Abi,
     address: weth,
     functionName: "balanceOf",
     args: [holder],
     blockNumber,
-  } as never)) as bigint;
+  });
 }

@@ -1,5 +1,5 @@
 /**
- * The indexer's settings, parsed once per process (issue 16 "configuration parsed once"): the
+ * The indexer's settings, parsed once per process: the
  * deployment (config/deployment.ts: devnet manifest or production addresses) and the market
  * thresholds (config/market.ts). Ponder loads each handler file as an entry point with no
  * arguments, so handlers take their settings from this one memoised reader instead of parsing the

@@ -8,6 +8,7 @@ import { resolveTokenMetadata } from "../api/launch/metadata";
 import { addEthereumChainParameter, hasPublicRpc } from "../launch/network";
 import { loadDeployment } from "../config/deployment";
 import { loadEnv } from "../config/env";
+import { loadPublicConfig, publicConfigOf } from "../config/public";
 import { redactPrivateUrls, REDACTED_URL } from "../config/redact";
 import {
   intentExpired,
@@ -71,7 +72,7 @@ describe("safety rule", () => {
 
 describe("token metadata", () => {
   it("uses the creator's values and the platform defaults for omitted fields", () => {
-    const base = "https://launch.example";
+    const base = { publicBaseUrl: "https://launch.example", publicConfig: loadPublicConfig({}) };
     expect(resolveTokenMetadata({ name: "Pepe", symbol: "PEPE" }, undefined, base)).toEqual({
       image_url: "https://launch.example/static/token-default.png",
       description: "Pepe (PEPE) launched on evmchain.",
@@ -140,12 +141,14 @@ describe("wallet_addEthereumChain parameters", () => {
     expect(env.PUBLIC_RPC_URL).toBeUndefined();
     const deployment = loadDeployment(production);
     expect(deployment.rpcUrl).toBe(secret);
-    const network = addEthereumChainParameter(deployment.chainId, production);
+    const network = addEthereumChainParameter(deployment.chainId, publicConfigOf(env).network);
     expect(network.rpcUrls).toEqual([]);
     expect(JSON.stringify(network)).not.toContain("SECRET");
     expect(
-      addEthereumChainParameter(deployment.chainId, { ...production, PUBLIC_RPC_URL: "https://public.example" })
-        .rpcUrls,
+      addEthereumChainParameter(
+        deployment.chainId,
+        publicConfigOf(loadEnv({ ...production, PUBLIC_RPC_URL: "https://public.example" })).network,
+      ).rpcUrls,
     ).toEqual(["https://public.example"]);
   });
 });

@@ -18,7 +18,7 @@ import {
   type PublicClient,
 } from "viem";
 import { ownerWalletAbi, ownerWalletBytecode } from "../abis/OwnerWallet";
-import { creatorSigned } from "../api/launch/flow";
+import { creatorSigned } from "../api/launch/signature";
 import { signInMessage, signInSignatureValid } from "../api/session/signIn";
 import { startAnvil, type AnvilInstance } from "../devnet/anvil";
 import { devAccount } from "../devnet/clients";

@@ -15,18 +15,15 @@ import { mediaExists } from "../../store/media";
 import { ApiError } from "../errors";
 import { okJsonText } from "../json";
 import type { MarketDb } from "../market/queries";
+import type { PublicConfig } from "../../config/public";
 import { currentKey, type TrustDeps, type TrustEnv, type Limits } from "../middleware/context";
 import { commitIdempotentResponse } from "../middleware/idempotency";
 import { consumeCoinQuota } from "../middleware/rateLimit";
 import { parsedJsonBody } from "../middleware/jsonBody";
-import {
-  buildFromIntent,
-  confirmLaunch,
-  finalizeQuota,
-  launchStatus,
-  PENDING_RETRY_AFTER_SEC,
-  type LaunchFlowDeps,
-} from "./flow";
+import { buildFromIntent } from "./buildStep";
+import { confirmLaunch, finalizeQuota, PENDING_RETRY_AFTER_SEC } from "./confirmStep";
+import type { LaunchFlowDeps } from "./flow";
+import { launchStatus } from "./statusStep";
 import { intentRequestSchema, mediaIdFromUrl, prepareIntent, type IntentRequest } from "./intent";
 
 /** A launch id as issued: `lnch_` + 24 lowercase hex characters. */
@@ -86,6 +83,7 @@ export async function assertOwnImage(
 export type KeyFlowDeps = TrustDeps & {
   db: MarketDb;
   publicBaseUrl: string;
+  publicConfig: PublicConfig;
   getStore: () => Promise<Store>;
   limits: Limits;
   nowSec: () => number;
@@ -127,6 +125,7 @@ export function keyLaunchHandlers(deps: KeyFlowDeps) {
     publicClient: deps.publicClient,
     deployment: deps.deployment,
     publicBaseUrl: deps.publicBaseUrl,
+    publicConfig: deps.publicConfig,
     db: deps.db,
     nowSec: deps.nowSec,
   });

@@ -11,7 +11,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { MiddlewareHandler } from "hono";
-import { loadPublicConfig } from "../../config/public";
+import type { RecordSettings } from "../../config/public";
 import type { Store } from "../../store/index";
 import { confirmedMetadataFor, type StoredTokenMetadata } from "../../store/launches";
 
@@ -66,8 +66,6 @@ export async function storedMetadataFor(tokens: readonly string[]): Promise<Map<
   }
 }
 
-const publicConfig = loadPublicConfig();
-
 /** The `metadata` object of a token record. */
 export type TokenMetadata = {
   image_url: string;
@@ -84,12 +82,13 @@ export type TokenMetadata = {
  * default — `image_url` = `DEFAULT_TOKEN_IMAGE_URL` (default `{base}/static/token-default.png`),
  * `description` = `DEFAULT_TOKEN_DESCRIPTION` (default `{name} ({symbol}) launched on evmchain.`),
  * website / X / Telegram = `null`.
- * @example resolveTokenMetadata({ name: "Pepe", symbol: "PEPE" }, undefined, "https://x.example").is_default // true
+ * @param settings - the base URL and the public settings (defaults)
+ * @example resolveTokenMetadata({ name: "Pepe", symbol: "PEPE" }, undefined, settings).is_default // true
  */
 export function resolveTokenMetadata(
   token: { name: string; symbol: string },
   stored: Omit<StoredTokenMetadata, "launchId"> | undefined,
-  publicBaseUrl: string,
+  { publicBaseUrl, publicConfig }: RecordSettings,
 ): TokenMetadata {
   const image = stored?.imageUrl ?? null;
   const description = stored?.description ?? null;

@@ -24,16 +24,11 @@ import { BoundReachedError } from "../../store/locks";
 import { ApiError, type ErrorCode } from "../errors";
 import { LIMITS } from "../middleware/rateLimit";
 import { addressParam } from "../validation";
-import {
-  canonicalRecordOf,
-  confirmLaunch,
-  runBuilder,
-  tokenIndexed,
-  tokenUrl,
-  verifyAndCount,
-  type LaunchFlowDeps,
-  PENDING_RETRY_AFTER_SEC,
-} from "./flow";
+import { tokenUrl } from "../../src/domain/urls";
+import { tokenIndexed } from "../market/queries";
+import { runBuilder } from "./buildStep";
+import { canonicalRecordOf, confirmLaunch, PENDING_RETRY_AFTER_SEC, verifyAndCount } from "./confirmStep";
+import type { LaunchFlowDeps } from "./flow";
 import { intentMetadata, intentRequestSchema, metadataSha256, newLaunchId } from "./intent";
 import { assertOwnImage, launchIdSchema, txHashSchema } from "./keyFlow";
 

@@ -6,6 +6,7 @@
 import { and, asc, eq, gte, lte } from "ponder";
 import * as schema from "../../ponder.schema";
 import type { MarketDb } from "./queries";
+import { lower } from "../../src/domain/hex";
 
 type TokenRow = typeof schema.token.$inferSelect;
 type TradeRow = typeof schema.trade.$inferSelect;
@@ -15,7 +16,7 @@ export async function tokenByPool(db: MarketDb, pool: `0x${string}`): Promise<To
   const rows = await db
     .select()
     .from(schema.token)
-    .where(eq(schema.token.pool, pool.toLowerCase() as `0x${string}`))
+    .where(eq(schema.token.pool, lower(pool)))
     .limit(1);
   return rows[0] ?? null;
 }
@@ -25,7 +26,7 @@ export async function tokenByAddress(db: MarketDb, address: `0x${string}`): Prom
   const rows = await db
     .select()
     .from(schema.token)
-    .where(eq(schema.token.address, address.toLowerCase() as `0x${string}`))
+    .where(eq(schema.token.address, lower(address)))
     .limit(1);
   return rows[0] ?? null;
 }

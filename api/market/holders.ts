@@ -1,7 +1,8 @@
 /**
  * Holder reads (docs/public.md "Holders"): a token's holders by balance, from the indexer's
  * `holder` table (one row per non-zero balance, `src/LaunchToken.ts`), served by its
- * (token, balance desc, address) index, and the holder record presenter.
+ * (token, balance desc, address) index, the holder record presenter, and the holder page and
+ * token detail record shared by the public and v1 routes.
  */
 import { and, asc, desc, eq, gt, lt, or } from "ponder";
 import { getAddress } from "viem";
@@ -11,6 +12,11 @@ import type { Deployment } from "../../config/deployment";
 import { holderLabel, holderShareBps } from "../../src/domain/holders";
 import { lower } from "../../src/domain/hex";
 import type { MarketDb } from "./db";
+import type { RecordSettings } from "../../config/public";
+import { ApiError } from "../errors";
+import { decodeCursor, encodeCursor } from "./cursor";
+import { findTokenHolderFacts } from "./queries";
+import { tokenRecord } from "./records";
 
 type HolderRow = typeof schema.holder.$inferSelect;
 
@@ -90,4 +96,56 @@ export async function topHolders(
 ) {
   const rows = await holderPage(db, token.address, TOP_HOLDERS);
   return rows.map((r) => holderRecord(r, token, deployment));
+}
+
+/**
+ * The holder position a holder-list cursor encodes.
+ * @param cursor - a `next_cursor` of a holder page
+ * @throws ApiError 400 `invalid_cursor` when it is not one a holder page issued
+ */
+export function holderPosition(cursor: string): HolderPosition {
+  const c = decodeCursor(cursor, holderCursorShape);
+  return { balanceWei: BigInt(c.b), address: c.a as `0x${string}` };
+}
+
+/**
+ * One holder page of a launched token, as the public and v1 holder lists serve it:
+ * `{token, holder_count, holders, next_cursor}` (holder records, `next_cursor` null after a short page).
+ * @param address - the token address (checksummed; echoed as `token`)
+ * @param after - the position of the previous page's last holder ({@link holderPosition}); none for the first page
+ * @throws ApiError 404 `token_not_found` when no launched token has this address
+ */
+export async function holderList(
+  db: MarketDb,
+  address: `0x${string}`,
+  limit: number,
+  after: HolderPosition | undefined,
+  deployment: Pick<Deployment, "contracts">,
+) {
+  const facts = await findTokenHolderFacts(db, address);
+  if (!facts) throw new ApiError("token_not_found", `no launched token at ${address}`);
+  const rows = await holderPage(db, address, limit, after);
+  const next = holderNextCursor(rows, limit);
+  return {
+    token: address,
+    holder_count: facts.holderCount,
+    holders: rows.map((r) => holderRecord(r, facts, deployment)),
+    next_cursor: next ? encodeCursor({ b: next.balanceWei.toString(), a: next.address }) : null,
+  };
+}
+
+/**
+ * The token detail record the public and v1 token endpoints serve: the token record with
+ * `top_holders` (the {@link TOP_HOLDERS} largest balances).
+ * @param row - a token row with its 24 h figures (`findToken`, or `withStats`)
+ * @param settings - base URL and public settings of the record presenter
+ */
+export async function tokenDetail(
+  db: MarketDb,
+  row: Parameters<typeof tokenRecord>[0],
+  settings: RecordSettings,
+  deployment: Pick<Deployment, "contracts">,
+) {
+  const top = await topHolders(db, row, deployment);
+  return { ...tokenRecord(row, settings), top_holders: top };
 }

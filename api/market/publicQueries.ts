@@ -251,8 +251,16 @@ export async function tokenPage(
     if (opts.sort === "old") where.push(gt(tk.launchSeq, opts.after.s));
     else if (!col) where.push(lt(tk.launchSeq, opts.after.s));
     else {
-      const k = col === tk.tradeCount ? Number(opts.after.k ?? 0) : BigInt(opts.after.k ?? 0);
-      where.push(or(lt(col, k as never), and(eq(col, k as never), lt(tk.launchSeq, opts.after.s))));
+      const seq = opts.after.s;
+      // Keyset: a smaller sort key, or the same key and an older launch.
+      if (col === tk.tradeCount) {
+        const k = Number(opts.after.k ?? 0);
+        where.push(or(lt(tk.tradeCount, k), and(eq(tk.tradeCount, k), lt(tk.launchSeq, seq))));
+      } else {
+        const weiCol = col === tk.marketCapWei ? tk.marketCapWei : tk.volumeWei;
+        const k = BigInt(opts.after.k ?? 0);
+        where.push(or(lt(weiCol, k), and(eq(weiCol, k), lt(tk.launchSeq, seq))));
+      }
     }
   }
   const order =

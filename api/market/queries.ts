@@ -98,3 +98,21 @@ export async function tokenCandles(
     )
     .orderBy(asc(schema.candle.bucketStartSec));
 }
+
+/**
+ * Whether the indexer already has the token's row (its page and read API resolve), waiting up to
+ * `waitMs` (polling every 200 ms).
+ */
+export async function tokenIndexed(db: MarketDb, token: Address, waitMs: number): Promise<boolean> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const rows = await db
+      .select({ address: schema.token.address })
+      .from(schema.token)
+      .where(eq(schema.token.address, lower(token)))
+      .limit(1);
+    if (rows.length > 0) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

@@ -5,7 +5,7 @@
  */
 import { getAddress } from "viem";
 import type { candle, token, trade } from "../../ponder.schema";
-import { loadMarketThresholds } from "../../config/market";
+import type { RecordSettings } from "../../config/public";
 import { graduationProgressBps, priceChangeBps } from "../../src/domain/market";
 import { formatUsd, formatUsdOrNull, weiToUsdE18 } from "../../src/domain/usd";
 import { resolveTokenMetadata, type StoredTokenMetadata } from "../launch/metadata";
@@ -18,7 +18,6 @@ type TokenRow = typeof token.$inferSelect & {
   storedMetadata?: StoredTokenMetadata;
   ethUsd?: EthUsdNow | null;
 };
-const thresholds = loadMarketThresholds();
 type TradeRow = typeof trade.$inferSelect;
 type CandleRow = typeof candle.$inferSelect;
 
@@ -34,9 +33,11 @@ type CandleRow = typeof candle.$inferSelect;
  * pool, or none of its prices indexed yet), never 0.
  * @param row - a `token` row, with `stats24h` and `ethUsd` attached by `withStats` (24 h and USD
  *   fields are null without)
- * @param publicBaseUrl - base URL of the service's pages (no trailing slash)
+ * @param settings - base URL of the service's pages (no trailing slash) and the public settings
+ *   (graduation threshold, metadata defaults)
  */
-export function tokenRecord(row: TokenRow, publicBaseUrl: string) {
+export function tokenRecord(row: TokenRow, settings: RecordSettings) {
+  const graduationMarketCapWei = settings.publicConfig.graduationMarketCapWei;
   const address = getAddress(row.address);
   const stats = row.stats24h;
   const ref = row.ethUsd;
@@ -95,18 +96,18 @@ export function tokenRecord(row: TokenRow, publicBaseUrl: string) {
     last_trade_timestamp_sec: row.lastTradeTimestampSec === null ? null : Number(row.lastTradeTimestampSec),
     graduated: row.graduatedAtSec !== null,
     graduated_at_sec: row.graduatedAtSec === null ? null : Number(row.graduatedAtSec),
-    graduation_threshold_wei: thresholds.graduationMarketCapWei,
-    graduation_threshold_usd: usd(thresholds.graduationMarketCapWei),
+    graduation_threshold_wei: graduationMarketCapWei,
+    graduation_threshold_usd: usd(graduationMarketCapWei),
     graduation_progress_bps:
-      row.graduatedAtSec !== null ? 10_000 : graduationProgressBps(row.marketCapWei, thresholds.graduationMarketCapWei),
+      row.graduatedAtSec !== null ? 10_000 : graduationProgressBps(row.marketCapWei, graduationMarketCapWei),
     creator_fees_wei: row.creatorFeesWei,
     creator_fees_token: row.creatorFeesToken,
     protocol_fees_wei: row.protocolFeesWei,
     protocol_fees_token: row.protocolFeesToken,
     // Addresses with a non-zero balance (docs/public.md "Holders").
     holder_count: row.holderCount,
-    metadata: tokenMetadata(row, publicBaseUrl),
-    token_url: tokenUrl(publicBaseUrl, address),
+    metadata: tokenMetadata(row, settings),
+    token_url: tokenUrl(settings.publicBaseUrl, address),
   };
 }
 
@@ -118,9 +119,9 @@ export function tokenRecord(row: TokenRow, publicBaseUrl: string) {
  */
 export function tokenMetadata(
   row: { name: string; symbol: string; storedMetadata?: StoredTokenMetadata },
-  publicBaseUrl: string,
+  settings: RecordSettings,
 ) {
-  return resolveTokenMetadata(row, row.storedMetadata, publicBaseUrl);
+  return resolveTokenMetadata(row, row.storedMetadata, settings);
 }
 
 /**

@@ -10,6 +10,7 @@ import { candleBefore } from "./publicQueries";
 import type { candle } from "../../ponder.schema";
 import type { MarketDb } from "./queries";
 import { toUdfHistory, type CandleIn } from "./udf";
+import { lower } from "../../src/domain/hex";
 
 type CandleRow = typeof candle.$inferSelect;
 
@@ -47,7 +48,7 @@ export async function udfHistoryResponse(
   opts: { fill: boolean; countback: number | undefined; currency: "eth" | "usd" },
 ): Promise<Response> {
   const usd = opts.currency === "usd";
-  const before = await candleBefore(db, address.toLowerCase() as `0x${string}`, resolution, window.fromSec);
+  const before = await candleBefore(db, lower(address), resolution, window.fromSec);
   const bars = usd ? rows.flatMap((r) => usdBar(r) ?? []) : rows;
   const prevClose = usd ? (before?.closeUsdE18 ?? null) : (before?.closeWei ?? null);
   const history = toUdfHistory(bars, {

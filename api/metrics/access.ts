@@ -1,5 +1,5 @@
 /**
- * Who may read `GET /metrics` (issue 15, "Abuse limits": a scrape is ~300 KB and ~1.6 s of work,
+ * Who may read `GET /metrics` (docs/operations.md "Metrics": a scrape is ~300 KB and ~1.6 s of work,
  * including a database read and an RPC request, so it must not be open to anyone).
  *
  * Ponder 0.17 serves `/metrics` itself (`ponder/dist/esm/server/index.js`): its Hono app

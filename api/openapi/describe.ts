@@ -4,7 +4,7 @@
  * errors it can return; request schemas come from the validators themselves (`api/validation.ts`),
  * and the surface-wide parts (security, auth/limit errors) are added once in `document.ts`.
  */
-import { describeRoute, resolver } from "hono-openapi";
+import { describeRoute, resolver, type DescribeRouteOptions } from "hono-openapi";
 import type { z } from "zod";
 import { ERROR_CATALOGUE, type ErrorCode } from "../errors";
 import { errorBody } from "./schemas";
@@ -104,6 +104,6 @@ export function documented(doc: RouteDoc) {
       schema: { type: "string" as const },
     })),
     requestBody: doc.body ? { required: true, content: json(doc.body) } : undefined,
-    responses: { ...success, ...errorResponses(doc.errors ?? []) } as never,
+    responses: { ...success, ...errorResponses(doc.errors ?? []) } as DescribeRouteOptions["responses"],
   });
 }

@@ -28,6 +28,7 @@ import { addressWire, okBody, transactionWire, uintString } from "../openapi/sch
 import { readAccruedFees } from "./accrued";
 import { splitFeesPerPosition } from "./split";
 import { decodePositionIds } from "../../src/domain/positions";
+import { lower } from "../../src/domain/hex";
 
 /** Most tokens of one creator served (and claimed) per request. */
 export const MAX_CREATOR_TOKENS = 100;
@@ -70,7 +71,7 @@ export function creatorRewardsRoutes(deps: RewardsDeps) {
     for (let attempt = 0; ; attempt++) {
       const head = await indexedHead(deps.db);
       if (!head) throw new ApiError("not_indexed_yet", "the indexer has not processed a block yet");
-      const rows = await tokensByCreator(deps.db, wallet.toLowerCase() as `0x${string}`, MAX_CREATOR_TOKENS);
+      const rows = await tokensByCreator(deps.db, lower(wallet), MAX_CREATOR_TOKENS);
       const tokens = rows.map((row) => ({ ...row, positionIds: decodePositionIds(row.positionIdsCsv) }));
       const after = await indexedHead(deps.db);
       if (after?.blockNumber === head.blockNumber || attempt >= 4) return { head: after ?? head, tokens };

@@ -18,7 +18,7 @@ import { erc20Abi, formatUnits, getAddress } from "viem";
 import { z } from "zod";
 import { documented } from "../openapi/describe";
 import type { Deployment } from "../../config/deployment";
-import { loadPublicConfig } from "../../config/public";
+import type { PublicConfig } from "../../config/public";
 import { ApiError } from "../errors";
 import { toJsonText } from "../json";
 import {
@@ -45,6 +45,8 @@ export type DexScreenerDeps = {
   publicClient: PublicClient;
   /** Chain id, WETH address, pool fee. */
   deployment: Deployment;
+  /** Confirmation depth (`EVENTS_CONFIRMATION_BLOCKS`). */
+  publicConfig: Pick<PublicConfig, "confirmationBlocks">;
 };
 
 const blockNumberParam = (name: string) =>
@@ -66,7 +68,7 @@ function sendSpec(c: Context, body: Record<string, unknown>, cacheControl = "no-
 
 /** Builds the adapter router (mount at `/api/public/integrations/dexscreener/evmchain`). */
 export function dexscreenerRoutes(deps: DexScreenerDeps) {
-  const { confirmationBlocks } = loadPublicConfig();
+  const { confirmationBlocks } = deps.publicConfig;
   const weth = getAddress(deps.deployment.contracts.weth);
 
   /**

@@ -7,7 +7,7 @@ import { Hono } from "hono";
 import { formatEther, getAddress } from "viem";
 import { z } from "zod";
 import type { Deployment } from "../../config/deployment";
-import { loadPublicConfig } from "../../config/public";
+import type { PublicConfig } from "../../config/public";
 import { renderRss, type RssItem } from "../../feeds/rss";
 import { renderTokenList, tokenListVersion } from "../../feeds/tokenList";
 import { ApiError } from "../errors";
@@ -21,7 +21,7 @@ import { decodeEventPayload } from "../../src/domain/events";
 import { tokenUrl } from "../../src/domain/urls";
 
 /** What the feeds router reads. */
-export type FeedsDeps = { db: MarketDb; publicBaseUrl: string; deployment: Deployment };
+export type FeedsDeps = { db: MarketDb; publicBaseUrl: string; publicConfig: PublicConfig; deployment: Deployment };
 
 /** Token list `limit`: default 1000, max 10000 (the schema's maximum). */
 const tokenListQuery = z.object({ limit: limitParam(1000, 10_000) });
@@ -49,7 +49,7 @@ const FEEDS = {
 
 /** Builds the router mounted at the root (`/token-list/…`, `/feed/…`). */
 export function feedsRoutes(deps: FeedsDeps) {
-  const config = loadPublicConfig();
+  const config = deps.publicConfig;
   const chainId = deps.deployment.chainId;
   const app = new Hono()
     /**

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { issuedCursorParam } from "../market/params";
 import { launchFactoryAbi } from "../../abis/LaunchFactory";
 import type { Deployment } from "../../config/deployment";
-import { loadPublicConfig } from "../../config/public";
+import type { PublicConfig } from "../../config/public";
 import { ApiError } from "../errors";
 import { sendOk } from "../json";
 import { decodeCursor, encodeCursor, tokenCursorShape } from "../market/cursor";
@@ -22,7 +22,13 @@ import { addressWire, okBody, tokenWire, uintString } from "../openapi/schemas";
 import { tokenUrl } from "../../src/domain/urls";
 
 /** What the integrations router reads. */
-export type IntegrationsDeps = { db: MarketDb; publicBaseUrl: string; deployment: Deployment; nowSec?: () => number };
+export type IntegrationsDeps = {
+  db: MarketDb;
+  publicBaseUrl: string;
+  publicConfig: PublicConfig;
+  deployment: Deployment;
+  nowSec?: () => number;
+};
 
 /**
  * `sort` values of launch feeds: `new` (newest launch first, default), `old` (oldest first),
@@ -49,7 +55,7 @@ const orderIdQuery = z.object({
 
 /** Builds the `/api/public/integrations` router. */
 export function integrationsRoutes(deps: IntegrationsDeps) {
-  const config = loadPublicConfig();
+  const config = deps.publicConfig;
   const deployment = deps.deployment;
   const nowSec = deps.nowSec ?? (() => Math.floor(Date.now() / 1000));
   const launchedEvent = getAbiItem({ abi: launchFactoryAbi, name: "TokenLaunched" });
@@ -93,7 +99,7 @@ export function integrationsRoutes(deps: IntegrationsDeps) {
           const page = await launches(sort, limit, cursor);
           return sendOk(c, {
             sort,
-            launches: page.rows.map((r) => tokenRecord(r, deps.publicBaseUrl)),
+            launches: page.rows.map((r) => tokenRecord(r, deps)),
             next_cursor: page.next_cursor,
           });
         },
@@ -135,7 +141,7 @@ export function integrationsRoutes(deps: IntegrationsDeps) {
               pool: getAddress(row.pool),
               quote_token: getAddress(row.weth),
               launch_timestamp_sec: Number(row.launchTimestampSec),
-              ...tokenMetadata(row, deps.publicBaseUrl),
+              ...tokenMetadata(row, deps),
               token_url: tokenUrl(deps.publicBaseUrl, row.address),
             },
           });
@@ -270,7 +276,7 @@ export function integrationsRoutes(deps: IntegrationsDeps) {
           return sendOk(c, {
             sort,
             launches: page.rows.map((r) => {
-              const rec = tokenRecord(r, deps.publicBaseUrl);
+              const rec = tokenRecord(r, deps);
               return {
                 address: rec.address,
                 name: rec.name,
@@ -313,7 +319,7 @@ export function integrationsRoutes(deps: IntegrationsDeps) {
         async (c) => {
           const row = await requireToken(c.req.valid("query").address);
           const head = await indexedHead(deps.db);
-          const rec = tokenRecord(row, deps.publicBaseUrl);
+          const rec = tokenRecord(row, deps);
           return sendOk(c, {
             status: {
               address: rec.address,

@@ -5,14 +5,14 @@
 import { Hono } from "hono";
 import { isAddress, getAddress } from "viem";
 import { z } from "zod";
-import { loadPublicConfig } from "../../config/public";
+import type { PublicConfig } from "../../config/public";
 import { isSlugShaped } from "../../src/domain/slug";
 import { ApiError } from "../errors";
 import { sendOk } from "../json";
 import { decodeCursor, encodeCursor, tokenCursorShape, tradeCursorShape } from "../market/cursor";
 import type { Deployment } from "../../config/deployment";
-import { holderCursorShape, holderNextCursor, holderPage, holderRecord, topHolders } from "../market/holders";
-import { findToken, findTokenAddress, findTokenHolderFacts, type MarketDb } from "../market/queries";
+import { holderList, holderPosition, tokenDetail } from "../market/holders";
+import { findToken, findTokenAddress, type MarketDb } from "../market/queries";
 import {
   eventRange,
   findTokenBySlug,
@@ -31,23 +31,24 @@ import { limitParam, validate } from "../validation";
 import { candlesQuery, issuedCursorParam } from "../market/params";
 import { candlesResponse } from "../market/candlesResponse";
 import { documented } from "../openapi/describe";
+import { holderListDoc, tokenDetailDoc } from "../openapi/tokenDocs";
 import {
   addressWire,
   candlesBody,
   eventWire,
-  holderPageWire,
   okBody,
-  tokenDetailWire,
   tokenPage as tokenPageWire,
   tokenWire,
   tradePage as tradePageWire,
   uintString,
 } from "../openapi/schemas";
+import { lower } from "../../src/domain/hex";
 
 /** What the public router reads (the deployment's fee locker and position manager label holders). */
 export type PublicDeps = {
   db: MarketDb;
   publicBaseUrl: string;
+  publicConfig: PublicConfig;
   deployment: Pick<Deployment, "contracts">;
   nowSec?: () => number;
 };
@@ -88,10 +89,10 @@ export function eventIdBound(block: bigint): bigint {
 
 /** Builds the `/api/public` router. */
 export function publicRoutes(deps: PublicDeps) {
-  const config = loadPublicConfig();
+  const config = deps.publicConfig;
   const nowSec = deps.nowSec ?? (() => Math.floor(Date.now() / 1000));
   const render = async (rows: Parameters<typeof withStats>[1]) =>
-    (await withStats(deps.db, rows, nowSec())).map((r) => tokenRecord(r, deps.publicBaseUrl));
+    (await withStats(deps.db, rows, nowSec())).map((r) => tokenRecord(r, deps));
 
   /** Address (any case) or slug -> token row; 404 `token_not_found` otherwise. */
   async function resolveToken(addressOrSlug: string) {
@@ -125,26 +126,6 @@ export function publicRoutes(deps: PublicDeps) {
         rows.length === limit && last
           ? encodeCursor({ s: last.launchSeq, ...(sortKey(last, sort) ? { k: sortKey(last, sort)! } : {}) })
           : null,
-    };
-  }
-
-  /** One holder page of a launched token (`address` checksummed). */
-  async function listHolders(address: `0x${string}`, limit: number, cursor: string | undefined) {
-    const c = cursor ? decodeCursor(cursor, holderCursorShape) : undefined;
-    const facts = await findTokenHolderFacts(deps.db, address);
-    if (!facts) throw new ApiError("token_not_found", `no launched token at ${address}`);
-    const rows = await holderPage(
-      deps.db,
-      address,
-      limit,
-      c ? { balanceWei: BigInt(c.b), address: c.a as `0x${string}` } : undefined,
-    );
-    const next = holderNextCursor(rows, limit);
-    return {
-      token: address,
-      holder_count: facts.holderCount,
-      holders: rows.map((r) => holderRecord(r, facts, deps.deployment)),
-      next_cursor: next ? encodeCursor({ b: next.balanceWei.toString(), a: next.address }) : null,
     };
   }
 
@@ -245,17 +226,16 @@ export function publicRoutes(deps: PublicDeps) {
        */
       .get(
         "/token/:address_or_slug",
-        documented({
-          tag: "public",
-          summary: "One token record by address or slug, with its top holders",
-          ok: okBody({ token: tokenDetailWire }),
-          errors: ["invalid_request", "token_not_found"],
-        }),
+        documented(
+          tokenDetailDoc("public", "One token record by address or slug, with its top holders", [
+            "invalid_request",
+            "token_not_found",
+          ]),
+        ),
         validate("param", tokenPath),
         async (c) => {
           const row = await resolveToken(c.req.valid("param").address_or_slug);
-          const top = await topHolders(deps.db, row, deps.deployment);
-          return sendOk(c, { token: { ...tokenRecord(row, deps.publicBaseUrl), top_holders: top } });
+          return sendOk(c, { token: await tokenDetail(deps.db, row, deps, deps.deployment) });
         },
       )
       /**
@@ -267,18 +247,14 @@ export function publicRoutes(deps: PublicDeps) {
        */
       .get(
         "/token/:address_or_slug/holders",
-        documented({
-          tag: "public",
-          summary: "A token's holders, largest balance first",
-          ok: holderPageWire,
-          errors: ["invalid_request", "invalid_cursor", "token_not_found"],
-        }),
+        documented(holderListDoc("public", ["invalid_request", "invalid_cursor", "token_not_found"])),
         validate("param", tokenPath),
         validate("query", holderListQuery),
         async (c) => {
           const address = await resolveTokenAddress(c.req.valid("param").address_or_slug);
           const { limit, cursor } = c.req.valid("query");
-          return sendOk(c, await listHolders(address, limit, cursor));
+          const after = cursor ? holderPosition(cursor) : undefined;
+          return sendOk(c, await holderList(deps.db, address, limit, after, deps.deployment));
         },
       )
       /**
@@ -300,7 +276,7 @@ export function publicRoutes(deps: PublicDeps) {
           const { limit, cursor } = c.req.valid("query");
           return sendOk(c, {
             token: address,
-            ...(await listTrades(limit, cursor, address.toLowerCase() as `0x${string}`)),
+            ...(await listTrades(limit, cursor, lower(address))),
           });
         },
       )

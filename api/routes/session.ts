@@ -33,9 +33,11 @@ import { addressParam, describedInput, validate } from "../validation";
 import { documented } from "../openapi/describe";
 import { launchStateWire, okBody, policyWire, transactionWire, addressWire } from "../openapi/schemas";
 import { launchFactoryAbi } from "../../abis/LaunchFactory";
-import { addEthereumChainParameter, hasPublicRpc } from "../../launch/network";
+import { hasPublicRpc, type AddEthereumChainParameter } from "../../launch/network";
+import type { PublicConfig } from "../../config/public";
 import { redactPrivateUrls } from "../../config/redact";
-import { PENDING_RETRY_AFTER_SEC, type LaunchFlowDeps } from "../launch/flow";
+import { PENDING_RETRY_AFTER_SEC } from "../launch/confirmStep";
+import type { LaunchFlowDeps } from "../launch/flow";
 import { parseLaunchBody } from "../launch/keyFlow";
 import {
   REDIRECT_WAIT_MS,
@@ -51,6 +53,9 @@ import { swapSessionRoutes } from "../trade/routes";
 /** What the session router needs. */
 export type SessionDeps = TrustDeps & {
   publicBaseUrl: string;
+  publicConfig: PublicConfig;
+  /** The wallet's network parameters (`wallet_addEthereumChain`), built once by `createApp`. */
+  network: AddEthereumChainParameter;
   /** Ponder's read-only db (indexer readiness; whether a verified token's page resolves). */
   db: MarketDb;
   /** Clock, unix seconds. */
@@ -111,7 +116,7 @@ export function sessionRoutes(deps: SessionDeps) {
   const nowSec = deps.nowSec ?? (() => Math.floor(Date.now() / 1000));
   const redirectWaitMs = deps.redirectWaitMs ?? REDIRECT_WAIT_MS;
   // Public RPC URLs only (PUBLIC_RPC_URL): the service's own RPC URL may hold a provider secret.
-  const network = addEthereumChainParameter(deps.deployment.chainId);
+  const network = deps.network;
   const party: SignInParty = { publicBaseUrl: deps.publicBaseUrl, chainId: deps.deployment.chainId };
   const signInLimits = {
     openChallengesPerSession: limits.openChallengesPerSession,
@@ -157,6 +162,7 @@ export function sessionRoutes(deps: SessionDeps) {
     publicClient: deps.publicClient,
     deployment: deps.deployment,
     publicBaseUrl: deps.publicBaseUrl,
+    publicConfig: deps.publicConfig,
     db: deps.db,
     nowSec,
   });

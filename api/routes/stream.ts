@@ -1,5 +1,5 @@
 /**
- * Server-Sent Events on the public surface (issue 18 §3; docs/public.md "Streams"):
+ * Server-Sent Events on the public surface (docs/public.md "Streams"):
  * `GET /api/public/stream/trades` and `GET /api/public/stream/events`, fed by the process's one
  * {@link StreamHub}. Frames (WHATWG HTML "Server-sent events"):
  * - default `message` type, with `id`: a confirmed row (trade record + `event_id`, or event
@@ -10,6 +10,7 @@
  * - `: keep-alive` comments; a first `retry:` field (reconnect delay).
  */
 import { Hono, type Context } from "hono";
+import type { BlankEnv } from "hono/types";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { ApiError } from "../errors";
@@ -46,6 +47,8 @@ const streamQuery = z.object({
   since_id: sinceIdParam,
   include_pending: pendingFlag.optional(),
 });
+/** The stream handler's input: the query as `validate("query", streamQuery)` parsed it. */
+type StreamInput = { out: { query: z.output<typeof streamQuery> } };
 
 const FRAMES = `Frames: the default \`message\` type carries a confirmed row with an \`id\` (the events feed's id; resume with the \`Last-Event-ID\` header or \`since_id\`); \`event: pending\` (no id) a row at the indexed head, not yet confirmed; \`event: reorg\` (no id) \`{dropped}\`, previews a reorg removed; \`: keep-alive\` comments. See docs/public.md "Streams".`;
 
@@ -138,7 +141,7 @@ export function streamRoutes(deps: StreamDeps) {
         ],
       }),
       validate("query", streamQuery),
-      (c: Context) => open(c, kind, pendingDefault, streamQuery.parse(c.req.query())),
+      (c: Context<BlankEnv, string, StreamInput>) => open(c, kind, pendingDefault, c.req.valid("query")),
     ] as const;
 
   return (

@@ -35,13 +35,15 @@ import { candlesQuery, tradePageQuery } from "../market/params";
 import { decodeCursor, encodeCursor, tradeCursorShape } from "../market/cursor";
 import { tradePage } from "../market/publicQueries";
 import { candlesResponse } from "../market/candlesResponse";
-import { findToken, findTokenAddress, findTokenHolderFacts, type MarketDb } from "../market/queries";
-import { holderCursorShape, holderNextCursor, holderPage, holderRecord, topHolders } from "../market/holders";
+import { findToken, findTokenAddress, type MarketDb } from "../market/queries";
+import { holderList, holderPosition, tokenDetail } from "../market/holders";
 import type { Deployment } from "../../config/deployment";
-import { tokenRecord, tradeRecord } from "../market/records";
+import type { PublicConfig } from "../../config/public";
+import { tradeRecord } from "../market/records";
 import { addressParam, describedInput, limitParam, validate } from "../validation";
 import { documented } from "../openapi/describe";
-import { candlesBody, holderPageWire, okBody, tokenDetailWire, tradeWire, addressWire } from "../openapi/schemas";
+import { holderListDoc, tokenDetailDoc } from "../openapi/tokenDocs";
+import { candlesBody, okBody, tradeWire, addressWire } from "../openapi/schemas";
 import { buildDoc, confirmDoc, intentDoc, statusDoc } from "../openapi/launchDocs";
 import { buildBodySchema, confirmBodySchema, statusQuerySchema } from "../launch/keyFlow";
 import { intentRequestSchema } from "../launch/intent";
@@ -51,6 +53,7 @@ import { swapV1Routes } from "../trade/routes";
 export type V1Deps = {
   db: MarketDb;
   publicBaseUrl: string;
+  publicConfig: PublicConfig;
   /** The fee locker and position manager label holders. */
   deployment: Pick<Deployment, "contracts">;
   nowSec?: () => number;
@@ -75,19 +78,15 @@ export function v1Routes(deps: V1Deps) {
        */
       .get(
         "/tokens/:address",
-        documented({
-          tag: "v1",
-          summary: "Canonical token record, with its top holders",
-          ok: okBody({ token: tokenDetailWire }),
-          errors: ["invalid_address", "token_not_found"],
-        }),
+        documented(
+          tokenDetailDoc("v1", "Canonical token record, with its top holders", ["invalid_address", "token_not_found"]),
+        ),
         validate("param", addressPath),
         async (c) => {
           const { address } = c.req.valid("param");
           const row = await findToken(deps.db, address);
           if (!row) throw new ApiError("token_not_found", `no launched token at ${address}`);
-          const top = await topHolders(deps.db, row, deps.deployment);
-          return sendOk(c, { token: { ...tokenRecord(row, deps.publicBaseUrl), top_holders: top } });
+          return sendOk(c, { token: await tokenDetail(deps.db, row, deps, deps.deployment) });
         },
       )
       /**
@@ -98,33 +97,14 @@ export function v1Routes(deps: V1Deps) {
        */
       .get(
         "/tokens/:address/holders",
-        documented({
-          tag: "v1",
-          summary: "A token's holders, largest balance first",
-          ok: holderPageWire,
-          errors: ["invalid_request", "invalid_cursor", "invalid_address", "token_not_found"],
-        }),
+        documented(holderListDoc("v1", ["invalid_request", "invalid_cursor", "invalid_address", "token_not_found"])),
         validate("param", addressPath),
         validate("query", holderListQuery),
         async (c) => {
           const { address } = c.req.valid("param");
           const { limit, cursor } = c.req.valid("query");
-          const position = cursor !== undefined ? decodeCursor(cursor, holderCursorShape) : undefined;
-          const facts = await findTokenHolderFacts(deps.db, address);
-          if (!facts) throw new ApiError("token_not_found", `no launched token at ${address}`);
-          const rows = await holderPage(
-            deps.db,
-            address,
-            limit,
-            position ? { balanceWei: BigInt(position.b), address: position.a as `0x${string}` } : undefined,
-          );
-          const next = holderNextCursor(rows, limit);
-          return sendOk(c, {
-            token: address,
-            holder_count: facts.holderCount,
-            holders: rows.map((r) => holderRecord(r, facts, deps.deployment)),
-            next_cursor: next ? encodeCursor({ b: next.balanceWei.toString(), a: next.address }) : null,
-          });
+          const after = cursor !== undefined ? holderPosition(cursor) : undefined;
+          return sendOk(c, await holderList(deps.db, address, limit, after, deps.deployment));
         },
       )
       /**
