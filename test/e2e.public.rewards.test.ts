@@ -199,6 +199,18 @@ describe("creator rewards", () => {
         ),
       );
     const [cw0, pw0, ct0, pt0] = await balances();
+    // Every answer while the claim is mined and indexed states claimed and unclaimed at one block:
+    // with no trade in between, their sum per field stays what it was before the claim.
+    const fields = ["creator_wei", "creator_token", "protocol_wei", "protocol_token"] as const;
+    type Halves = Record<(typeof fields)[number], string>;
+    const samples: { as_of_block: number; claimed: Halves; unclaimed: Halves }[] = [];
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const { body } = await stack.request(`/api/evm/evmchain/creator-rewards?wallet=${creator}`);
+        if (body.ok) samples.push({ as_of_block: body.as_of_block, ...body.tokens[0] });
+      }
+    })();
     const hash = await stack.wallet(1).sendTransaction({
       chain: null,
       to: tx.to as Address,
@@ -235,6 +247,15 @@ describe("creator rewards", () => {
       protocol_wei: "0",
       protocol_token: "0",
     });
+    sampling = false;
+    await sampler;
+    expect(samples.some((x) => x.claimed.creator_wei === "0")).toBe(true);
+    expect(samples.at(-1)!.claimed.creator_wei).not.toBe("0");
+    for (const x of samples)
+      for (const f of fields)
+        expect(BigInt(x.claimed[f]) + BigInt(x.unclaimed[f]), `${f} at block ${x.as_of_block}`).toBe(
+          BigInt(entry.unclaimed[f]),
+        );
     const again = await claim();
     expect([again.status, again.body.error]).toEqual([409, "nothing_to_claim"]);
     const none = await stack.request(`/api/evm/evmchain/creator-rewards?wallet=${stack.wallet(5).account.address}`);

@@ -27,6 +27,7 @@ import { documented } from "../openapi/describe";
 import { addressWire, okBody, transactionWire, uintString } from "../openapi/schemas";
 import { readAccruedFees } from "./accrued";
 import { splitFeesPerPosition } from "./split";
+import { claimedFeesOf, NOTHING_CLAIMED, statedAt } from "./claimed";
 import { decodePositionIds } from "../../src/domain/positions";
 import { lower } from "../../src/domain/hex";
 
@@ -62,24 +63,19 @@ export function creatorRewardsRoutes(deps: RewardsDeps) {
   };
 
   /**
-   * The creator's token rows and the indexed head they are the state of. The indexer commits a
-   * block's rows with its checkpoint, so rows read between two equal head reads are exactly that
-   * head's state; a block committed in between is retried (a few times: blocks come every ~100 ms).
-   * Claimed fees (rows) and uncollected fees (simulated at the head) then never straddle a claim.
+   * The creator's tokens with their claimed fees, and the block the answer is stated at
+   * (`statedAt`: the head read before the rows, or a newer collection found in them).
    */
-  async function creatorTokensAtHead(wallet: `0x${string}`) {
-    for (let attempt = 0; ; attempt++) {
-      const head = await indexedHead(deps.db);
-      if (!head) throw new ApiError("not_indexed_yet", "the indexer has not processed a block yet");
-      const rows = await tokensByCreator(deps.db, lower(wallet), MAX_CREATOR_TOKENS);
-      const tokens = rows.map((row) => ({ ...row, positionIds: decodePositionIds(row.positionIdsCsv) }));
-      const after = await indexedHead(deps.db);
-      if (after?.blockNumber === head.blockNumber || attempt >= 4) return { head: after ?? head, tokens };
-    }
-  }
-
   async function rewardsOf(wallet: `0x${string}`) {
-    const { head, tokens } = await creatorTokensAtHead(wallet);
+    const headBeforeRows = await indexedHead(deps.db);
+    if (!headBeforeRows) throw new ApiError("not_indexed_yet", "the indexer has not processed a block yet");
+    const rows = await tokensByCreator(deps.db, lower(wallet), MAX_CREATOR_TOKENS);
+    const tokens = rows.map((row) => ({ ...row, positionIds: decodePositionIds(row.positionIdsCsv) }));
+    const claimed = await claimedFeesOf(
+      deps.db,
+      rows.map((r) => r.address),
+    );
+    const head = statedAt(headBeforeRows, claimed.newest);
     let accrued;
     try {
       accrued = await readAccruedFees(
@@ -107,6 +103,7 @@ export function creatorRewardsRoutes(deps: RewardsDeps) {
         // split is applied to each position's amounts and then summed, never to the sum.
         const w = splitFeesPerPosition(positions.map((p) => p.uncollected_wei));
         const k = splitFeesPerPosition(positions.map((p) => p.uncollected_token));
+        const paid = claimed.byToken.get(t.address) ?? NOTHING_CLAIMED;
         return {
           token: getAddress(t.address),
           slug: t.slug,
@@ -114,10 +111,10 @@ export function creatorRewardsRoutes(deps: RewardsDeps) {
           symbol: t.symbol,
           positions,
           claimed: {
-            creator_wei: t.creatorFeesWei,
-            creator_token: t.creatorFeesToken,
-            protocol_wei: t.protocolFeesWei,
-            protocol_token: t.protocolFeesToken,
+            creator_wei: paid.creatorWei,
+            creator_token: paid.creatorToken,
+            protocol_wei: paid.protocolWei,
+            protocol_token: paid.protocolToken,
           },
           unclaimed: {
             creator_wei: w.creator,
