@@ -26,8 +26,11 @@ describe("formatAmount", () => {
     expect(formatAmount(123456789012345678901234567n, 18, 9)).toBe("123,456,789.012345678");
   });
   it("keeps four significant digits of tiny amounts", () => {
-    expect(formatAmount(3755028913n, 18, 6)).toBe("0.000000003755");
-    expect(formatAmount(1n, 18, 6)).toBe("0.000000000000000001");
+    expect(formatAmount(3755028913n, 18, 6)).toBe("0.0₈3755");
+    expect(formatAmount(1n, 18, 6)).toBe("0.0₁₇1");
+    expect(formatAmount(-3755028913n, 18, 6)).toBe("-0.0₈3755");
+    // Two or fewer zeros after the point fit the digits allowed: no subscript.
+    expect(formatAmount(1234n * 10n ** 12n, 18, 2)).toBe("0.001234");
   });
   it("shortens addresses", () => {
     expect(shortAddress("0x1D84b75127c5e16B0980f0C678886a13A7bD17Fc")).toBe("0x1D84…17Fc");

@@ -87,7 +87,7 @@ function HolderRow({
       ? "Creator"
       : null;
   return (
-    <li class="holder">
+    <li class="holder" data-address={holder.address}>
       <span class="holder-who">
         <span class="mono" title={holder.address}>
           {shortAddress(holder.address)}

@@ -462,6 +462,11 @@ describe("browser pages with a wallet", () => {
     const methods = wallet.calls.map((c) => c.method);
     expect(methods.filter((m) => m === "eth_requestAccounts")).toHaveLength(1);
     expect(methods.filter((m) => m === "personal_sign")).toHaveLength(1);
+    // The creator holds the first buy: that row, and only it, says "You".
+    const creator = stack.wallet(CREATOR_INDEX).account.address;
+    const own = page.locator(`#holders li[data-address="${creator}"]`);
+    await expect.poll(() => own.locator(".tag").allInnerTexts(), { timeout: 15_000 }).toEqual(["Creator", "You"]);
+    expect(await page.locator("#holders .tag.you").count()).toBe(1);
   });
 
   it("shows the token with escaped metadata, its first trade and a visible one-trade candle", async () => {

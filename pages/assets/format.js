@@ -24,19 +24,20 @@ export function unitsToDecimal(amount, decimals = 18) {
 /**
  * An amount for people: thousands grouped, at most `maxFractionDigits` fraction digits
  * (Intl.NumberFormat formats the exact decimal string, so nothing passes through a float). An
- * amount too small for those digits keeps its first four significant digits instead of reading 0.
+ * amount too small for those digits keeps its first four significant digits instead of reading 0,
+ * with the run of zeros written as a subscript count as prices are ({@link compactNumberText}).
  * @param {bigint | string} amount - base units
  * @param {number} [decimals=18]
  * @param {number} [maxFractionDigits=4]
  * @returns {string}
  * @example formatAmount(20214988733848086916022490n, 18, 2) // "20,214,988.73"
- * @example formatAmount(3755028913n, 18, 4) // "0.000000003755"
+ * @example formatAmount(3755028913n, 18, 4) // "0.0₈3755"
  */
 export function formatAmount(amount, decimals = 18, maxFractionDigits = 4) {
   const text = unitsToDecimal(amount, decimals);
   const grouped = new Intl.NumberFormat("en-US", { maximumFractionDigits: maxFractionDigits, roundingMode: "trunc" });
   if (BigInt(amount) !== 0n && /^-?0(\.0*)?$/.test(grouped.format(text).replace(/,/g, ""))) {
-    return new Intl.NumberFormat("en-US", { maximumSignificantDigits: 4, roundingMode: "trunc" }).format(text);
+    return compactNumberText(text);
   }
   return grouped.format(text);
 }

@@ -24,7 +24,7 @@ import {
 } from "/assets/format.js";
 import "/assets/copy.js";
 import { api, csrfToken, ensureChain, plainMessage, sendTransaction, waitForReceipt } from "/assets/wallet.js";
-import { connectAndSignIn, onWalletChange, refreshWalletChip } from "/assets/walletChip.js";
+import { connectAndSignIn, onWalletChange, refreshWalletChip, walletConnection } from "/assets/walletChip.js";
 
 const article = document.getElementById("token");
 const token = article.dataset.token;
@@ -337,6 +337,7 @@ let lastHoldersOk = new Date();
 /** One holder row: short address (full in its title), tag, Copy, explorer link, balance, share. */
 function holderRow(h, rank) {
   const item = element("li", "holder");
+  item.dataset.address = h.address;
   const who = element("span", "holder-who");
   const address = element("span", "mono", shortHex(h.address));
   address.title = h.address;
@@ -405,7 +406,25 @@ function showHolders(holders, holderCount, nextCursor, from = 1) {
   lastHoldersOk = new Date();
   holdersStatus.textContent = "";
   holdersStatus.dataset.kind = "ok";
+  markOwnHolderRow();
 }
+
+/**
+ * Tags the connected wallet's own row "You" (after its address and any other tag), and only that
+ * row: called after every render of the list and every wallet change.
+ */
+function markOwnHolderRow() {
+  const me = walletConnection()?.account.toLowerCase();
+  for (const row of holderList.children) {
+    row.querySelector(".tag.you")?.remove();
+    if (me && row.dataset.address?.toLowerCase() === me) {
+      const tags = row.querySelectorAll(".holder-who .mono, .holder-who .tag");
+      tags[tags.length - 1].after(element("span", "tag you", "You"));
+    }
+  }
+}
+markOwnHolderRow();
+onWalletChange(markOwnHolderRow);
 
 /** The holders could not be read: the rows stay, the notice says how old they are. */
 function holdersFailed(err) {
