@@ -215,7 +215,7 @@ export const ENV_SCHEMA = z.object({
   // finalized block), for benchmarks that time Ponder's own phases; default: /api/v1/ready's verdict
   PONDER_READY_ON_INDEXER: optional(flag).default("0"),
   // Process lifecycle (scripts/start.ts, scripts/ponderProcess.ts)
-  SERVICE_START_TIMEOUT_MS: optional(int(1000)).default(60_000),
+  SERVICE_START_TIMEOUT_MS: optional(int(1000)).default(180_000),
   SHUTDOWN_TIMEOUT_MS: optional(int(1000, 600_000)).default(8000),
   DEVNET_DIR: optional(z.string()).default(".devnet"),
 });

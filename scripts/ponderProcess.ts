@@ -14,7 +14,7 @@ import { ponderCliPath } from "../ops/ponderInternals";
 
 /**
  * The service start deadline in milliseconds: `SERVICE_START_TIMEOUT_MS` (validated in
- * `config/env.ts`, default 60,000). Used by {@link startPonder}, {@link waitReady} and
+ * `config/env.ts`, default 180,000). Used by {@link startPonder}, {@link waitReady} and
  * {@link waitIndexed} when no timeout is given; a loaded machine (CI) raises it.
  * @param env - environment to read (default `process.env`)
  * @returns milliseconds
@@ -87,7 +87,7 @@ const projectRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
  * Logs are JSON lines unless `logFormat`/`LOG_FORMAT` says `pretty`. The child is killed
  * (SIGKILL) if this process exits while it runs.
  * @throws Error when the Node version is below 22, or the process exits or does not answer
- *   `/health` within `startTimeoutMs` (default `SERVICE_START_TIMEOUT_MS`, 60 s; the message
+ *   `/health` within `startTimeoutMs` (default `SERVICE_START_TIMEOUT_MS`, 180 s; the message
  *   carries the end of its output, e.g. a configuration error)
  */
 export async function startPonder(options: StartPonderOptions): Promise<PonderProcess> {
@@ -172,7 +172,7 @@ export async function startPonder(options: StartPonderOptions): Promise<PonderPr
  * `evmchain`). `/ready` alone turns 200 at the finalized block, before the newest rows exist.
  * @param url - the service base URL
  * @param blockNumber - block that must be indexed
- * @param timeoutMs - give up after this long (default `SERVICE_START_TIMEOUT_MS`, 60 s)
+ * @param timeoutMs - give up after this long (default `SERVICE_START_TIMEOUT_MS`, 180 s)
  * @param onProgress - called with the indexed block (`undefined` before the first) each time it changes
  * @throws Error on timeout
  */
@@ -223,7 +223,7 @@ export type ReadyProgress = {
  * (historical sync done; what an API replica's `ponder serve` reports and what a benchmark that
  * measures the catch-up itself waits for).
  * @param url - the service base URL
- * @param timeoutMs - give up after this long (default `SERVICE_START_TIMEOUT_MS`, 60 s)
+ * @param timeoutMs - give up after this long (default `SERVICE_START_TIMEOUT_MS`, 180 s)
  * @param options.path - readiness path (default {@link SERVICE_READY_PATH})
  * @param options.onProgress - called with each answer whose indexed block or status changed
  * @throws Error on timeout, naming the path and the last reason the service gave

@@ -15,7 +15,7 @@
  *   second Ctrl-C forces the exit at once.
  *
  * Deadlines: `LIFECYCLE_STOP_DEADLINE_MS` (default 10,000: the issue's bound) for the stop, and
- * `SERVICE_START_TIMEOUT_MS` (default 60,000, read by `scripts/ponderProcess.ts`) x 2 for a start.
+ * `SERVICE_START_TIMEOUT_MS` (default 180,000, read by `scripts/ponderProcess.ts`) x 2 for a start.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";

@@ -130,8 +130,8 @@ describe("loadEnv", () => {
 
 describe("start deadline", () => {
   it("SERVICE_START_TIMEOUT_MS and SHUTDOWN_TIMEOUT_MS are validated", () => {
-    expect(loadEnv({}).SERVICE_START_TIMEOUT_MS).toBe(60_000);
-    expect(loadEnv({ SERVICE_START_TIMEOUT_MS: "180000" }).SERVICE_START_TIMEOUT_MS).toBe(180_000);
+    expect(loadEnv({}).SERVICE_START_TIMEOUT_MS).toBe(180_000);
+    expect(loadEnv({ SERVICE_START_TIMEOUT_MS: "60000" }).SERVICE_START_TIMEOUT_MS).toBe(60_000);
     expect(problemsOf({ SERVICE_START_TIMEOUT_MS: "soon", SHUTDOWN_TIMEOUT_MS: "5" })).toEqual([
       'SERVICE_START_TIMEOUT_MS: must be an integer >= 1000, got "soon"',
       'SHUTDOWN_TIMEOUT_MS: must be an integer from 1000 to 600000, got "5"',
