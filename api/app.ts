@@ -34,7 +34,7 @@ import { LIMITS, memoryRateLimiter } from "./middleware/rateLimit";
 import { publicDescriptorRoutes } from "./routes/descriptors";
 import { mediaRoutes } from "./routes/media";
 import { sessionRoutes } from "./routes/session";
-import { launchMetadataScope, storedMetadataVersion } from "./launch/metadata";
+import { storedMetadataSource, storedMetadataVersion } from "./launch/metadata";
 import { indexedCheckpoint, indexedHead } from "./market/publicQueries";
 import { readCache } from "./market/readCache";
 import { openApiRoutes } from "./openapi/routes";
@@ -109,6 +109,8 @@ export function createApp(appDeps: AppDeps) {
   // key-authenticated surface with its own auth and per-key limits, the session surface.
   const getStore = storeGetter(deps.store);
   const limits = { ...LIMITS, ...deps.limits };
+  // Token records merge the creator metadata of confirmed launches from the store (docs/launch.md).
+  const storedMetadata = storedMetadataSource(getStore);
   // The public surface is read-heavy: its per-IP limit counts in process memory, not in the
   // store (a store write per read would bound the read rate by the store's write rate).
   const publicLimiter = memoryRateLimiter({
@@ -144,8 +146,6 @@ export function createApp(appDeps: AppDeps) {
   const probe =
     deps.chainProbe ??
     chainProbe({ client: deps.publicClient, expectedChainId: deps.deployment.chainId, ttlMs: deps.chainProbeTtlMs });
-  // Token records merge the creator metadata of confirmed launches from the store (docs/launch.md).
-  app.use("*", launchMetadataScope(getStore));
   // Market-data reads: answers reused while the indexer's checkpoint is unchanged (at most
   // `readCacheTtlMs`; api/market/readCache.ts, docs/operations.md "Read cache").
   const marketReads = readCache({
@@ -159,7 +159,7 @@ export function createApp(appDeps: AppDeps) {
   const readiness =
     deps.readiness ??
     readinessMonitor({ indexedHead: () => indexedHead(deps.db), probe, policy: deps.readinessPolicy });
-  app.route("/api/v1", v1Surface({ ...deps, chainProbe: probe, readiness }));
+  app.route("/api/v1", v1Surface({ ...deps, chainProbe: probe, readiness, storedMetadata }));
   app.route("/api/evm/evmchain", sessionRoutes({ ...deps, network, chainProbe: probe, readiness }));
   app.route("/media", mediaRoutes({ getStore }));
   app.route("/api/public", publicDescriptorRoutes({ publicBaseUrl: deps.publicBaseUrl, limits }));
@@ -167,8 +167,8 @@ export function createApp(appDeps: AppDeps) {
   // Server-Sent Events (docs/public.md "Streams"): one shared poller per process feeds every stream.
   const hub = deps.streamHub ?? streamHub({ db: deps.db, confirmationBlocks: publicConfig.confirmationBlocks });
   app.route("/api/public/stream", streamRoutes({ db: deps.db, hub, trustProxy: deps.trustProxy }));
-  app.route("/api/public", publicRoutes(deps));
-  app.route("/api/public/integrations", integrationsRoutes(deps));
+  app.route("/api/public", publicRoutes({ ...deps, storedMetadata }));
+  app.route("/api/public/integrations", integrationsRoutes({ ...deps, storedMetadata }));
   // DexScreener adapter (DEX Screener Adapter Specs; docs/public.md "DexScreener adapter").
   app.route("/api/public/integrations/dexscreener/evmchain", dexscreenerRoutes(deps));
   app.route("/", feedsRoutes(deps));
@@ -195,6 +195,7 @@ export function createApp(appDeps: AppDeps) {
       deployment: deps.deployment,
       publicClient: deps.publicClient,
       nowSec,
+      storedMetadata,
     }),
   );
   // API description (docs/openapi.md): generated from this app's routes on first request.

@@ -36,6 +36,7 @@ import { decodeCursor, encodeCursor, tradeCursorShape } from "../market/cursor";
 import { tradePage } from "../market/publicQueries";
 import { candlesResponse } from "../market/candlesResponse";
 import { findToken, findTokenAddress, type MarketDb } from "../market/queries";
+import type { MetadataSource } from "../launch/metadata";
 import { holderList, holderPosition, tokenDetail } from "../market/holders";
 import type { Deployment } from "../../config/deployment";
 import type { PublicConfig } from "../../config/public";
@@ -57,6 +58,8 @@ export type V1Deps = {
   /** The fee locker and position manager label holders. */
   deployment: Pick<Deployment, "contracts">;
   nowSec?: () => number;
+  /** Creator metadata of confirmed launches (`storedMetadataSource`, built once by `createApp`). */
+  storedMetadata: MetadataSource;
   /** Launch intent lifetime in seconds (the service passes `LAUNCH_INTENT_TTL_SEC`; default 15 minutes). */
   intentTtlSec?: number;
   /** Bounds concurrent image decodes of the upload (default: `decodeQueue()` with its defaults). */
@@ -84,7 +87,7 @@ export function v1Routes(deps: V1Deps) {
         validate("param", addressPath),
         async (c) => {
           const { address } = c.req.valid("param");
-          const row = await findToken(deps.db, address);
+          const row = await findToken(deps.db, address, nowSec(), deps.storedMetadata);
           if (!row) throw new ApiError("token_not_found", `no launched token at ${address}`);
           return sendOk(c, { token: await tokenDetail(deps.db, row, deps, deps.deployment) });
         },
