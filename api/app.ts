@@ -178,7 +178,7 @@ export function createApp(appDeps: AppDeps) {
   // One readiness check (and progress tracker) for /api/v1/ready, health and the session status.
   const readiness =
     deps.readiness ??
-    readinessMonitor({ indexedHead: () => indexedHead(deps.db), probe, policy: deps.readinessPolicy });
+    readinessMonitor({ indexedHead: () => indexedHead(deps.db), probe, policy: deps.readinessPolicy, nowMs });
   app.route("/api/v1", v1Surface({ ...deps, chainProbe: probe, readiness, launches: apiKeyLaunches(deps) }));
   // The session surface's per-IP limit (store-backed) covers the whole prefix: the session router
   // and the creator rewards router mounted at the same prefix below.

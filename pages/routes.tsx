@@ -283,6 +283,7 @@ export function pagesRoutes(deps: PagesDeps) {
                 feeLocker={deps.deployment.contracts.feeLocker}
                 publicBaseUrl={deps.publicBaseUrl}
                 explorerUrl={explorerUrl}
+                nowSec={deps.nowSec()}
               />
             )}`,
           );
