@@ -26,15 +26,18 @@ import { dexscreenerRoutes } from "./routes/dexscreener";
 import { creatorRewardsRoutes } from "./rewards/routes";
 import { requireCsrf } from "./middleware/csrf";
 import { corsOnlyOnPublic, PUBLIC_CORS_PATHS, publicCors } from "./middleware/cors";
-import { v1Surface } from "./routes/v1";
-import { storeGetter, type TrustDeps } from "./middleware/context";
+import { v1Surface } from "./routes/v1/surface";
+import { storeGetter, type Limits, type TrustDeps } from "./middleware/context";
 import { clientIp } from "./middleware/clientIp";
 import { jsonBody } from "./middleware/jsonBody";
-import { LIMITS, memoryRateLimiter } from "./middleware/rateLimit";
+import { LIMITS, memoryRateLimiter, storeRateLimiter } from "./middleware/rateLimit";
 import { publicDescriptorRoutes } from "./routes/descriptors";
 import { mediaRoutes } from "./routes/media";
-import { sessionRoutes } from "./routes/session";
-import { launchMetadataScope, storedMetadataVersion } from "./launch/metadata";
+import { sessionRoutes } from "./routes/session/surface";
+import { apiKeyLaunches } from "./launch/apiKeyLaunches";
+import { INTENT_TTL_SEC } from "./launch/intent";
+import { REDIRECT_WAIT_MS } from "./launch/sessionLaunches";
+import { storedMetadataSource, storedMetadataVersion } from "./launch/metadata";
 import { indexedCheckpoint, indexedHead } from "./market/publicQueries";
 import { readCache } from "./market/readCache";
 import { openApiRoutes } from "./openapi/routes";
@@ -42,7 +45,7 @@ import { pagesRoutes } from "../pages/routes";
 import { OPENAPI_PATH, REFERENCE_PATH } from "./openapi/paths";
 import { chainProbe } from "./chainProbe";
 import { readinessMonitor, type ReadinessPolicy } from "./readiness";
-import type { DecodeQueue } from "./media/decodeQueue";
+import { decodeQueue, type DecodeQueue } from "./media/decodeQueue";
 
 /** Dependencies of the app. */
 export type AppDeps = {
@@ -54,8 +57,13 @@ export type AppDeps = {
    * absent: read once from `process.env` here.
    */
   publicConfig?: PublicConfig;
-  /** Clock in unix seconds (tests pin it). */
+  /** Clock in unix seconds (tests pin it); absent: `nowMs` in whole seconds. */
   nowSec?: () => number;
+  /**
+   * Clock in unix milliseconds (session times, daily quota windows, stored upload times); absent:
+   * the wall clock.
+   */
+  nowMs?: () => number;
   /** Where request log lines go (Ponder's logger in the service; absent: not logged). */
   requestLog?: RequestLogger;
   /** Longest a cached market-data answer is served, in milliseconds (`READ_CACHE_TTL_MS`; default 0 = off). */
@@ -88,10 +96,26 @@ export const PAGE_PATHS = ["/", "/launch", "/token/*", "/t/*"] as const;
  * @returns the app; mount it as Ponder's API (`src/api/index.ts`) or call `app.request()`
  */
 export function createApp(appDeps: AppDeps) {
-  // Settings and the clock, once per app, handed to every router.
+  // Settings, the clock, the store getter, the limits and the shared services: built once per
+  // app and handed to every router explicitly.
   const publicConfig = appDeps.publicConfig ?? loadPublicConfig();
-  const nowSec = appDeps.nowSec ?? (() => Math.floor(Date.now() / 1000));
-  const deps = { ...appDeps, publicConfig, nowSec };
+  const nowMs = appDeps.nowMs ?? (() => Date.now());
+  const nowSec = appDeps.nowSec ?? (() => Math.floor(nowMs() / 1000));
+  const getStore = storeGetter(appDeps.store);
+  const limits: Limits = { ...LIMITS, ...appDeps.limits };
+  const deps = {
+    ...appDeps,
+    publicConfig,
+    nowSec,
+    nowMs,
+    getStore,
+    limits,
+    intentTtlSec: appDeps.intentTtlSec ?? INTENT_TTL_SEC,
+    redirectWaitMs: appDeps.redirectWaitMs ?? REDIRECT_WAIT_MS,
+    imageQueue: appDeps.imageQueue ?? decodeQueue(),
+    // Token records merge the creator metadata of confirmed launches from the store (docs/launch.md).
+    storedMetadata: storedMetadataSource(getStore),
+  };
   const network = addEthereumChainParameter(deps.deployment.chainId, publicConfig.network);
   const app = new Hono();
   // CORS only on the public read surface (api/middleware/cors.ts, docs/trust.md "CORS"): first
@@ -107,8 +131,6 @@ export function createApp(appDeps: AppDeps) {
   app.use("*", jsonBody());
   // Trust layer (docs/trust.md): per-IP limit on the public surface (per process), the
   // key-authenticated surface with its own auth and per-key limits, the session surface.
-  const getStore = storeGetter(deps.store);
-  const limits = { ...LIMITS, ...deps.limits };
   // The public surface is read-heavy: its per-IP limit counts in process memory, not in the
   // store (a store write per read would bound the read rate by the store's write rate).
   const publicLimiter = memoryRateLimiter({
@@ -144,8 +166,6 @@ export function createApp(appDeps: AppDeps) {
   const probe =
     deps.chainProbe ??
     chainProbe({ client: deps.publicClient, expectedChainId: deps.deployment.chainId, ttlMs: deps.chainProbeTtlMs });
-  // Token records merge the creator metadata of confirmed launches from the store (docs/launch.md).
-  app.use("*", launchMetadataScope(getStore));
   // Market-data reads: answers reused while the indexer's checkpoint is unchanged (at most
   // `readCacheTtlMs`; api/market/readCache.ts, docs/operations.md "Read cache").
   const marketReads = readCache({
@@ -158,8 +178,19 @@ export function createApp(appDeps: AppDeps) {
   // One readiness check (and progress tracker) for /api/v1/ready, health and the session status.
   const readiness =
     deps.readiness ??
-    readinessMonitor({ indexedHead: () => indexedHead(deps.db), probe, policy: deps.readinessPolicy });
-  app.route("/api/v1", v1Surface({ ...deps, chainProbe: probe, readiness }));
+    readinessMonitor({ indexedHead: () => indexedHead(deps.db), probe, policy: deps.readinessPolicy, nowMs });
+  app.route("/api/v1", v1Surface({ ...deps, chainProbe: probe, readiness, launches: apiKeyLaunches(deps) }));
+  // The session surface's per-IP limit (store-backed) covers the whole prefix: the session router
+  // and the creator rewards router mounted at the same prefix below.
+  app.use(
+    "/api/evm/evmchain/*",
+    storeRateLimiter({
+      getStore,
+      prefix: "session:",
+      limit: limits.sessionRequestsPerMinute,
+      key: (c) => clientIp(c, deps.trustProxy ?? false),
+    }),
+  );
   app.route("/api/evm/evmchain", sessionRoutes({ ...deps, network, chainProbe: probe, readiness }));
   app.route("/media", mediaRoutes({ getStore }));
   app.route("/api/public", publicDescriptorRoutes({ publicBaseUrl: deps.publicBaseUrl, limits }));
@@ -195,6 +226,7 @@ export function createApp(appDeps: AppDeps) {
       deployment: deps.deployment,
       publicClient: deps.publicClient,
       nowSec,
+      storedMetadata: deps.storedMetadata,
     }),
   );
   // API description (docs/openapi.md): generated from this app's routes on first request.
@@ -268,5 +300,6 @@ function errorResponse(
     if (name === "set-cookie") for (const cookie of carried?.getSetCookie() ?? []) headers.append(name, cookie);
     else if (carried?.has(name)) headers.set(name, carried.get(name)!);
   }
+  if (err.hints.retryAfterSec !== undefined) headers.set("retry-after", String(err.hints.retryAfterSec));
   return new Response(toJsonText(body), { status: err.status, headers });
 }

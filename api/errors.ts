@@ -221,6 +221,8 @@ export class ApiError extends HTTPException {
     message: string,
     /** Extra body fields (e.g. a launch's `launch_id` and `state`); never `ok`/`error`/`message`. */
     readonly extra?: Record<string, unknown>,
+    /** `retryAfterSec`: seconds the client should wait, sent as `Retry-After` by the app's error handler. */
+    readonly hints: { retryAfterSec?: number } = {},
   ) {
     super(ERROR_CATALOGUE[code].status, { message });
   }

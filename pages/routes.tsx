@@ -24,6 +24,7 @@ import { searchTokens } from "../api/market/search";
 import { encodeCursor } from "../api/market/cursor";
 import { TOP_HOLDERS, topHolders } from "../api/market/holders";
 import { findToken, type MarketDb } from "../api/market/queries";
+import type { MetadataSource } from "../api/launch/metadata";
 import { tokenRecord, tradeRecord } from "../api/market/records";
 import { documented } from "../api/openapi/describe";
 import { ErrorPage } from "./errorPage";
@@ -50,6 +51,8 @@ export type PagesDeps = {
   publicClient: PublicClient;
   /** Clock, unix seconds (24 h figures). */
   nowSec: () => number;
+  /** Creator metadata of confirmed launches (`storedMetadataSource`, built once by `createApp`). */
+  storedMetadata: MetadataSource;
 };
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -138,7 +141,9 @@ export function pagesRoutes(deps: PagesDeps) {
   const explorerUrl = deps.network.blockExplorerUrls?.[0] ?? null;
   /** Token rows as the public API serves them (24 h figures, one presenter, one serialisation). */
   const records = async (rows: Parameters<typeof withStats>[1]): Promise<HomePageProps["tokens"]> =>
-    JSON.parse(toJsonText((await withStats(deps.db, rows, deps.nowSec())).map((r) => tokenRecord(r, deps))));
+    JSON.parse(
+      toJsonText((await withStats(deps.db, rows, deps.nowSec(), deps.storedMetadata)).map((r) => tokenRecord(r, deps))),
+    );
 
   /**
    * The home page's search: the query as typed (trimmed), its matches (the public search's
@@ -247,7 +252,7 @@ export function pagesRoutes(deps: PagesDeps) {
               "Not a token address",
             );
           }
-          const row = await findToken(deps.db, getAddress(address));
+          const row = await findToken(deps.db, getAddress(address), deps.nowSec(), deps.storedMetadata);
           if (!row)
             return refuse(c, new ApiError("token_not_found", `no launched token at ${address}`), "Token not found");
           const [trades, top] = await Promise.all([
@@ -278,6 +283,7 @@ export function pagesRoutes(deps: PagesDeps) {
                 feeLocker={deps.deployment.contracts.feeLocker}
                 publicBaseUrl={deps.publicBaseUrl}
                 explorerUrl={explorerUrl}
+                nowSec={deps.nowSec()}
               />
             )}`,
           );

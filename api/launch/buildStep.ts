@@ -8,7 +8,7 @@ import { intentExpired, type LaunchState } from "../../launch/states";
 import { findLaunch, transitionLaunch, type LaunchRecord } from "../../store/launches";
 import { ApiError } from "../errors";
 import { recordLaunchBuild } from "../metrics/registry";
-import type { LaunchFlowDeps } from "./flow";
+import type { LaunchDeps } from "./launchDeps";
 import { buildBody, builtResponse } from "./responses";
 import { creatorSigned } from "./signature";
 import { buildErrorToApi, conflict, expiredError } from "./stepErrors";
@@ -21,7 +21,7 @@ import { buildErrorToApi, conflict, expiredError } from "./stepErrors";
  * @throws ApiError 422 `launch_simulation_failed`, 503 `chain_unavailable`
  */
 export async function runBuilder(
-  deps: Pick<LaunchFlowDeps, "publicClient" | "deployment">,
+  deps: Pick<LaunchDeps, "publicClient" | "deployment">,
   request: { creator: Address; name: string; symbol: string; firstBuyWei: bigint; slippageBps: number },
 ): Promise<{ built: BuiltLaunch; body: Record<string, unknown> }> {
   let built: BuiltLaunch;
@@ -50,7 +50,7 @@ export async function runBuilder(
  *   simulated_at_block, built_at_sec}`
  */
 export async function buildFromIntent(
-  deps: LaunchFlowDeps,
+  deps: LaunchDeps,
   launch: LaunchRecord,
   signature: Hex,
 ): Promise<Record<string, unknown>> {

@@ -16,7 +16,7 @@ import {
 } from "../../store/launches";
 import { ApiError, type ErrorCode } from "../errors";
 import { recordLaunchConfirmation, recordLaunchVerification } from "../metrics/registry";
-import type { LaunchFlowDeps } from "./flow";
+import type { LaunchDeps } from "./launchDeps";
 import { noteStoredMetadataChanged } from "./metadata";
 import { confirmedBody, verifiedJson } from "./responses";
 import { conflict, txAlreadyUsed } from "./stepErrors";
@@ -65,7 +65,7 @@ export const PENDING_RETRY_AFTER_SEC = 2;
  * @param options.descriptionOverride - session verify's `metadata.description`, stored on success
  */
 export async function confirmLaunch(
-  deps: LaunchFlowDeps,
+  deps: LaunchDeps,
   launch: LaunchRecord,
   txHash: Hash,
   options: { quota?: FinalizeQuota; descriptionOverride?: string } = {},
@@ -85,7 +85,7 @@ export async function confirmLaunch(
  * surfaces verify a receipt.
  */
 export async function verifyAndCount(
-  deps: Pick<LaunchFlowDeps, "publicClient" | "deployment">,
+  deps: Pick<LaunchDeps, "publicClient" | "deployment">,
   expected: Parameters<typeof verifyLaunch>[2],
 ): Promise<LaunchVerification> {
   const result = await verifyLaunch(deps.publicClient, deps.deployment, expected);
@@ -119,7 +119,7 @@ export async function canonicalRecordOf(
 }
 
 async function confirmLaunchOnce(
-  deps: LaunchFlowDeps,
+  deps: LaunchDeps,
   launch: LaunchRecord,
   txHash: Hash,
   options: { quota?: FinalizeQuota; descriptionOverride?: string; retriedAfterRace?: boolean },

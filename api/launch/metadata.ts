@@ -4,23 +4,23 @@
  * description).
  *
  * Ponder's tables stay chain-only: the API merges the store's confirmed launch rows into token
- * records. `launchMetadataScope` (mounted once by `createApp`) makes the request's store
- * reachable from the shared read queries (`withStats` attaches `storedMetadata` to each token
- * row, one query per page) without threading it through every router; `tokenMetadata` then
+ * records. `createApp` builds one {@link storedMetadataSource} over the store and hands it to the
+ * routers that render token records; they pass it to the read queries (`withStats` attaches
+ * `storedMetadata` to each token row, one query per page), and `resolveTokenMetadata` then
  * resolves each field: the creator's value when stored, else the platform default.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
-import type { MiddlewareHandler } from "hono";
 import type { RecordSettings } from "../../config/public";
 import type { Store } from "../../store/index";
 import { confirmedMetadataFor, type StoredTokenMetadata } from "../../store/launches";
 
 export type { StoredTokenMetadata };
 
-/** Looks up stored metadata for checksummed token addresses (keyed by lowercase address). */
+/**
+ * Looks up stored metadata for checksummed token addresses (keyed by lowercase address). Never
+ * fails: a store that is down yields an empty map (the records show the platform defaults).
+ */
 export type MetadataSource = (tokens: readonly string[]) => Promise<Map<string, StoredTokenMetadata>>;
 
-const scope = new AsyncLocalStorage<MetadataSource>();
 let metadataVersion = 0;
 
 /**
@@ -36,34 +36,27 @@ export function storedMetadataVersion(): number {
 export function noteStoredMetadataChanged(): void {
   metadataVersion++;
 }
-let warned = false;
 
 /**
- * Middleware: runs the rest of the request with the store's metadata lookup in scope.
+ * The stored metadata lookup over the app's store. Never fails a read: when the store is down the
+ * map is empty and records show the platform defaults (logged once per source).
  * @param getStore - the app's store getter
+ * @example await storedMetadataSource(getStore)(["0xAbC…"]) // Map { "0xabc…" => { imageUrl, … } }
  */
-export function launchMetadataScope(getStore: () => Promise<Store>): MiddlewareHandler {
-  const source: MetadataSource = async (tokens) => confirmedMetadataFor(await getStore(), tokens);
-  return (_c, next) => scope.run(source, next);
-}
-
-/**
- * Stored metadata of `tokens` in the current request's scope. Never fails a read: without a
- * scope (route tests, scripts) or when the store is down, the map is empty and records show the
- * platform defaults (logged once).
- */
-export async function storedMetadataFor(tokens: readonly string[]): Promise<Map<string, StoredTokenMetadata>> {
-  const source = scope.getStore();
-  if (!source || tokens.length === 0) return new Map();
-  try {
-    return await source(tokens);
-  } catch (err) {
-    if (!warned) {
-      warned = true;
-      console.error(`token metadata: store lookup failed, serving platform defaults: ${(err as Error).message}`);
+export function storedMetadataSource(getStore: () => Promise<Store>): MetadataSource {
+  let warned = false;
+  return async (tokens) => {
+    if (tokens.length === 0) return new Map();
+    try {
+      return await confirmedMetadataFor(await getStore(), tokens);
+    } catch (err) {
+      if (!warned) {
+        warned = true;
+        console.error(`token metadata: store lookup failed, serving platform defaults: ${(err as Error).message}`);
+      }
+      return new Map();
     }
-    return new Map();
-  }
+  };
 }
 
 /** The `metadata` object of a token record. */

@@ -4,7 +4,7 @@
  */
 import { intentExpired } from "../../launch/states";
 import { findLaunch, transitionLaunch, type LaunchRecord } from "../../store/launches";
-import type { LaunchFlowDeps } from "./flow";
+import type { LaunchDeps } from "./launchDeps";
 import { statusBody } from "./responses";
 
 /**
@@ -17,7 +17,7 @@ import { statusBody } from "./responses";
  *   created_at_sec, updated_at_sec}`
  */
 export async function launchStatus(
-  deps: Pick<LaunchFlowDeps, "store" | "nowSec" | "publicBaseUrl">,
+  deps: Pick<LaunchDeps, "store" | "nowSec" | "publicBaseUrl">,
   launch: LaunchRecord,
 ): Promise<Record<string, unknown>> {
   let current = launch;

@@ -9,7 +9,7 @@ import * as schema from "../../ponder.schema";
 import { trendingScore, type HourBucket } from "../../src/domain/market";
 import type { MarketDb } from "./db";
 import { getAddress } from "viem";
-import { storedMetadataFor, type StoredTokenMetadata } from "../launch/metadata";
+import type { MetadataSource, StoredTokenMetadata } from "../launch/metadata";
 import { ponderInternalTable } from "./ponderTables";
 import { decodeCheckpointBlock, type IndexedHead } from "../../ops/ponderInternals";
 
@@ -75,7 +75,7 @@ export async function indexedHead(db: MarketDb): Promise<IndexedHead | null> {
 
 /**
  * Attaches the 24 h figures, the current ETH/USD ({@link currentEthUsd}) and the creator metadata
- * of confirmed launches (one store query, `storedMetadataFor`; none outside a request scope) to
+ * of confirmed launches (one store query through `storedMetadata`; none when it is not given) to
  * token rows.
  *
  * The figures are those of docs/public.md (trades with timestamp > now − 86,400; the price after
@@ -86,7 +86,12 @@ export async function indexedHead(db: MarketDb): Promise<IndexedHead | null> {
  * that minute, else the launch price. Cost per token: at most 1,440 candle rows, whatever the
  * trading rate.
  */
-export async function withStats(db: MarketDb, rows: TokenRow[], nowSec: number): Promise<TokenWithStats[]> {
+export async function withStats(
+  db: MarketDb,
+  rows: TokenRow[],
+  nowSec: number,
+  storedMetadata?: MetadataSource,
+): Promise<TokenWithStats[]> {
   if (rows.length === 0) return [];
   const addresses = rows.map((r) => r.address);
   const cutoff = BigInt(nowSec - 86_400);
@@ -95,7 +100,7 @@ export async function withStats(db: MarketDb, rows: TokenRow[], nowSec: number):
   const c = schema.candle;
   const t = schema.trade;
   const [stored, sums, edgeTrades, ethUsdNow] = await Promise.all([
-    storedMetadataFor(addresses.map((a) => getAddress(a))),
+    storedMetadata ? storedMetadata(addresses.map((a) => getAddress(a))) : new Map<string, StoredTokenMetadata>(),
     db
       .select({
         token: c.token,

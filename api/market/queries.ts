@@ -8,20 +8,24 @@ import * as schema from "../../ponder.schema";
 import type { Resolution } from "../../src/domain/candles";
 import { lower } from "../../src/domain/hex";
 import { withStats } from "./publicQueries";
+import type { MetadataSource } from "../launch/metadata";
 
 import type { MarketDb } from "./db";
 
 export type { MarketDb } from "./db";
 
-/** The token with this address and its 24 h figures (`withStats`, now = wall clock), or null. */
-export async function findToken(db: MarketDb, address: Address) {
+/**
+ * The token with this address, its 24 h figures at `nowSec` and its stored creator metadata
+ * (`withStats`), or null.
+ */
+export async function findToken(db: MarketDb, address: Address, nowSec: number, storedMetadata?: MetadataSource) {
   const rows = await db
     .select()
     .from(schema.token)
     .where(eq(schema.token.address, lower(address)))
     .limit(1);
   if (!rows[0]) return null;
-  const [row] = await withStats(db, rows, Math.floor(Date.now() / 1000));
+  const [row] = await withStats(db, rows, nowSec, storedMetadata);
   return row ?? null;
 }
 

@@ -23,10 +23,21 @@
 import { createHash } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import type { Store } from "../../store/index";
-import { completeIdempotencyKey, releaseIdempotencyKey, reserveIdempotencyKey } from "../../store/idempotency";
+import {
+  completeIdempotencyKey,
+  releaseIdempotencyKey,
+  reserveIdempotencyKey,
+  type IdempotencyClaim,
+} from "../../store/idempotency";
 import { ApiError } from "../errors";
 import { JSON_CONTENT_TYPE } from "../json";
 import type { TrustEnv } from "./context";
+
+/**
+ * A request's reservation of its `Idempotency-Key` (on the context as `idempotency`); `committed`
+ * once the handler stored its response in its own transaction ({@link commitIdempotentResponse}).
+ */
+export type IdempotencyHold = IdempotencyClaim & { committed: boolean };
 
 /** Request header name. */
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
@@ -135,19 +146,19 @@ export function idempotency(options: {
  * Stores this request's 2xx response in its `Idempotency-Key` record inside the handler's own
  * transaction `tx`, so the response commits or rolls back with the request's writes: a crash
  * before the commit leaves nothing (the retry, once the key is taken over, runs afresh), a crash
- * after it leaves the response (the retry replays it). No-op on a route without {@link idempotency}.
- * @param c - the request's context
+ * after it leaves the response (the retry replays it). No-op without a claim (a route without
+ * {@link idempotency}).
+ * @param claim - the request's claim (`c.get("idempotency")`, set by {@link idempotency}); marked committed
  * @param tx - the handler's transaction (`inTransaction`)
  * @param response - the status and the exact JSON text the route then sends (`okJsonText`)
  * @throws ApiError `idempotency_in_progress` (409) when the key was taken over meanwhile (this
  *   request's lock ran out); the caller's transaction then rolls back
  */
 export async function commitIdempotentResponse(
-  c: Context<TrustEnv>,
+  claim: IdempotencyHold | undefined,
   tx: Store,
   response: { status: number; jsonText: string },
 ): Promise<void> {
-  const claim = c.get("idempotency");
   if (!claim) return;
   const held = await completeIdempotencyKey(tx, {
     ...claim,

@@ -132,16 +132,17 @@ export function coinQuotaBucket(kind: CoinQuotaKind, wallet: string): string {
  *
  * @param options.limit - default {@link LIMITS} (500 per day for either kind)
  * @returns the count today (including this one), the limit and when the day ends (unix ms)
- * @throws ApiError `quota_exceeded` (429); when `c` is given, `Retry-After` (seconds to the
- *   next UTC midnight) is set on the response
+ * @param options.nowMs - the app's clock, unix milliseconds (default: the wall clock)
+ * @throws ApiError `quota_exceeded` (429) whose `retryAfterSec` (seconds to the next UTC midnight)
+ *   the app sends as `Retry-After`
  * @param wallet - the API key's wallet (`key.wallet`), any case
- * @example await consumeCoinQuota(store, key.wallet, "coins_finalized", { c })
+ * @example await consumeCoinQuota(store, key.wallet, "coins_finalized", { nowMs: Date.now() })
  */
 export async function consumeCoinQuota(
   store: Store,
   wallet: string,
   kind: CoinQuotaKind,
-  options: { limit?: number; nowMs?: number; c?: Context } = {},
+  options: { limit?: number; nowMs?: number } = {},
 ): Promise<{ used: number; limit: number; resetAtMs: number }> {
   const limit = options.limit ?? (kind === "coins_created" ? LIMITS.coinsCreatedPerDay : LIMITS.coinsFinalizedPerDay);
   const nowMs = options.nowMs ?? Date.now();
@@ -149,10 +150,11 @@ export async function consumeCoinQuota(
   if (!result) {
     recordRateLimitRejection(`quota_${kind}`);
     const resetAtMs = nowMs - (nowMs % DAY_MS) + DAY_MS;
-    options.c?.header("Retry-After", String(Math.max(1, Math.ceil((resetAtMs - nowMs) / 1000))));
     throw new ApiError(
       "quota_exceeded",
       `daily quota of ${limit} ${kind.replace("_", " ")} per wallet reached, over all its API keys (resets at 00:00 UTC)`,
+      undefined,
+      { retryAfterSec: Math.max(1, Math.ceil((resetAtMs - nowMs) / 1000)) },
     );
   }
   return { used: result.hits, limit, resetAtMs: result.resetAtMs };

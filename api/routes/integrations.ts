@@ -15,6 +15,7 @@ import { sendOk } from "../json";
 import { decodeCursor, encodeCursor, tokenCursorShape } from "../market/cursor";
 import { indexedHead, sortKey, tokenPage, withStats, type TokenSort } from "../market/publicQueries";
 import { findToken, type MarketDb } from "../market/queries";
+import type { MetadataSource } from "../launch/metadata";
 import { tokenMetadata, tokenRecord } from "../market/records";
 import { addressParam, limitParam, validate } from "../validation";
 import { documented } from "../openapi/describe";
@@ -27,7 +28,10 @@ export type IntegrationsDeps = {
   publicBaseUrl: string;
   publicConfig: PublicConfig;
   deployment: Deployment;
-  nowSec?: () => number;
+  /** Clock, unix seconds (24 h figures). */
+  nowSec: () => number;
+  /** Creator metadata of confirmed launches (`storedMetadataSource`, built once by `createApp`). */
+  storedMetadata: MetadataSource;
 };
 
 /**
@@ -57,7 +61,7 @@ const orderIdQuery = z.object({
 export function integrationsRoutes(deps: IntegrationsDeps) {
   const config = deps.publicConfig;
   const deployment = deps.deployment;
-  const nowSec = deps.nowSec ?? (() => Math.floor(Date.now() / 1000));
+  const nowSec = deps.nowSec;
   const launchedEvent = getAbiItem({ abi: launchFactoryAbi, name: "TokenLaunched" });
 
   async function launches(sort: TokenSort, limit: number, cursor: string | undefined) {
@@ -66,14 +70,14 @@ export function integrationsRoutes(deps: IntegrationsDeps) {
     const last = rows.at(-1);
     const key = last ? sortKey(last, sort) : undefined;
     return {
-      rows: await withStats(deps.db, rows, nowSec()),
+      rows: await withStats(deps.db, rows, nowSec(), deps.storedMetadata),
       next_cursor:
         rows.length === limit && last ? encodeCursor({ s: last.launchSeq, ...(key ? { k: key } : {}) }) : null,
     };
   }
 
   async function requireToken(address: `0x${string}`) {
-    const row = await findToken(deps.db, address);
+    const row = await findToken(deps.db, address, nowSec(), deps.storedMetadata);
     if (!row) throw new ApiError("token_not_found", `no launched token at ${address}`);
     return row;
   }

@@ -13,6 +13,7 @@ import { decodeCursor, encodeCursor, tokenCursorShape, tradeCursorShape } from "
 import type { Deployment } from "../../config/deployment";
 import { holderList, holderPosition, tokenDetail } from "../market/holders";
 import { findToken, findTokenAddress, type MarketDb } from "../market/queries";
+import type { MetadataSource } from "../launch/metadata";
 import {
   eventRange,
   findTokenBySlug,
@@ -50,7 +51,10 @@ export type PublicDeps = {
   publicBaseUrl: string;
   publicConfig: PublicConfig;
   deployment: Pick<Deployment, "contracts">;
-  nowSec?: () => number;
+  /** Clock, unix seconds (24 h figures, trending, default candle window). */
+  nowSec: () => number;
+  /** Creator metadata of confirmed launches (`storedMetadataSource`, built once by `createApp`). */
+  storedMetadata: MetadataSource;
 };
 
 const tokenPath = z.object({
@@ -90,17 +94,18 @@ export function eventIdBound(block: bigint): bigint {
 /** Builds the `/api/public` router. */
 export function publicRoutes(deps: PublicDeps) {
   const config = deps.publicConfig;
-  const nowSec = deps.nowSec ?? (() => Math.floor(Date.now() / 1000));
+  const nowSec = deps.nowSec;
   const render = async (rows: Parameters<typeof withStats>[1]) =>
-    (await withStats(deps.db, rows, nowSec())).map((r) => tokenRecord(r, deps));
+    (await withStats(deps.db, rows, nowSec(), deps.storedMetadata)).map((r) => tokenRecord(r, deps));
 
   /** Address (any case) or slug -> token row; 404 `token_not_found` otherwise. */
   async function resolveToken(addressOrSlug: string) {
     let row = null;
-    if (isAddress(addressOrSlug, { strict: false })) row = await findToken(deps.db, getAddress(addressOrSlug));
+    if (isAddress(addressOrSlug, { strict: false }))
+      row = await findToken(deps.db, getAddress(addressOrSlug), nowSec(), deps.storedMetadata);
     else if (isSlugShaped(addressOrSlug)) {
       const bySlug = await findTokenBySlug(deps.db, addressOrSlug);
-      row = bySlug ? ((await withStats(deps.db, [bySlug], nowSec()))[0] ?? null) : null;
+      row = bySlug ? ((await withStats(deps.db, [bySlug], nowSec(), deps.storedMetadata))[0] ?? null) : null;
     }
     if (!row) throw new ApiError("token_not_found", `no launched token for "${addressOrSlug}"`);
     return row;

@@ -30,7 +30,11 @@ import { documented } from "../openapi/describe";
 import { validate } from "../validation";
 
 /** What the datafeed reads. */
-export type UdfDeps = { db: MarketDb; nowSec?: () => number };
+export type UdfDeps = {
+  db: MarketDb;
+  /** Clock, unix seconds (`/time`, the default history window). */
+  nowSec: () => number;
+};
 
 const json = (body: unknown, status: 200 | 400 | 404 | 503 = 200) =>
   new Response(toJsonText(body), { status, headers: { "content-type": "application/json; charset=utf-8" } });
@@ -85,13 +89,13 @@ const errorsNote = "Errors carry UDF's `{s: \"error\", errmsg}` besides the cata
 
 /** Builds the UDF datafeed router (mount at `/api/public/udf`). */
 export function udfRoutes(deps: UdfDeps) {
-  const nowSec = deps.nowSec ?? (() => Math.floor(Date.now() / 1000));
+  const nowSec = deps.nowSec;
 
   /** A chart's symbol -> the token row; 404 `token_not_found` otherwise. */
   async function tokenFor(symbol: string) {
     const key = udfSymbolKey(symbol);
     const row = isAddress(key, { strict: false })
-      ? await findToken(deps.db, getAddress(key))
+      ? await findToken(deps.db, getAddress(key), nowSec())
       : isSlugShaped(key)
         ? await findTokenBySlug(deps.db, key)
         : null;

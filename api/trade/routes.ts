@@ -15,12 +15,11 @@ import { Hono, type MiddlewareHandler } from "hono";
 import type { Store } from "../../store/index";
 import { ApiError } from "../errors";
 import { sendOk } from "../json";
-import { parseLaunchBody } from "../launch/keyFlow";
 import { currentKey, type TrustEnv } from "../middleware/context";
 import { assertSessionWallet } from "../middleware/csrf";
 import { storeRateLimiter } from "../middleware/rateLimit";
 import { documented } from "../openapi/describe";
-import { describedInput } from "../validation";
+import { describedInput, parseJsonBody } from "../validation";
 import {
   buildSwap,
   SWAP_BUILD_ERRORS,
@@ -81,7 +80,7 @@ export function swapSessionRoutes(deps: SwapRoutesDeps, csrf: MiddlewareHandler<
         // Counted per signed-in wallet (per session before sign-in, which then fails anyway).
         perWalletLimiter(deps, (c) => c.get("session")?.wallet ?? `session:${c.get("session")?.id}`),
         async (c) => {
-          const { csrf_token: _csrf, ...body } = parseLaunchBody(c, sessionSwapBuildSchema);
+          const { csrf_token: _csrf, ...body } = parseJsonBody(c, sessionSwapBuildSchema);
           assertSessionWallet(c, body.wallet, "wallet");
           c.header("Cache-Control", "no-store");
           return sendOk(c, await buildSwap(deps, body));
@@ -112,7 +111,7 @@ export function swapV1Routes(deps: SwapRoutesDeps) {
         describedInput("json", swapBuildSchema),
         perWalletLimiter(deps, (c) => currentKey(c).wallet),
         async (c) => {
-          const body = parseLaunchBody(c, swapBuildSchema);
+          const body = parseJsonBody(c, swapBuildSchema);
           const keyWallet = currentKey(c).wallet;
           if (keyWallet.toLowerCase() !== body.wallet.toLowerCase()) {
             throw new ApiError(

@@ -1,7 +1,9 @@
 /**
- * The session surface's launch operations (spec: Endpoints, session surface; docs/launch.md
- * "Session surface"): `build-direct-v3-launch` and `verify-direct-v3-launch`, over the same builder,
- * verifier and state machine as the key-authenticated flow (`api/launch/flow.ts`).
+ * The launch use cases of a signed-in browser session (spec: Endpoints, session surface;
+ * docs/launch.md "Session surface"): `build-direct-v3-launch` and `verify-direct-v3-launch`, over
+ * the same builder, verifier and state machine as the API-key launches (`apiKeyLaunches.ts`). The
+ * routes check the CSRF token and that the session signed in as the creator, then call these with
+ * the session's id and the parsed body; results are typed unions.
  *
  * How verify knows what was built: every session build is stored (a `launches` row with `surface =
  * session`, the session's id, state `built`, the build response incl. `amountOutMinimum`). Verify
@@ -12,7 +14,7 @@
  * its metadata chosen) from this one.
  */
 import { TransactionNotFoundError, type Address, type Hash } from "viem";
-import { z } from "zod";
+import type { z } from "zod";
 import type { Store } from "../../store/index";
 import {
   countOpenSessionBuilds,
@@ -22,44 +24,29 @@ import {
 } from "../../store/launches";
 import { BoundReachedError } from "../../store/locks";
 import { ApiError, type ErrorCode } from "../errors";
-import { LIMITS } from "../middleware/rateLimit";
-import { addressParam } from "../validation";
 import { tokenUrl } from "../../src/domain/urls";
 import { tokenIndexed } from "../market/queries";
 import { runBuilder } from "./buildStep";
 import { canonicalRecordOf, confirmLaunch, PENDING_RETRY_AFTER_SEC, verifyAndCount } from "./confirmStep";
-import type { LaunchFlowDeps } from "./flow";
-import { intentMetadata, intentRequestSchema, metadataSha256, newLaunchId } from "./intent";
-import { assertOwnImage, launchIdSchema, txHashSchema } from "./keyFlow";
+import type { LaunchDeps } from "./launchDeps";
+import { intentMetadata, metadataSha256, newLaunchId } from "./intent";
+import { assertOwnImage } from "./ownImage";
+import type { sessionBuildSchema, sessionVerifySchema } from "./requestSchemas";
+
+/** A response body of a session launch step (JSON-safe). */
+export type SessionLaunchBody = Record<string, unknown>;
+
+/** Result of {@link sessionBuild}: the built transaction, stored for this session. */
+export type SessionBuildResult = { outcome: "built"; body: SessionLaunchBody };
 
 /**
- * Body of `build-direct-v3-launch`: the launch request fields (bounds as the v1 intent:
- * `creator`, `name`, `symbol`, optional `first_buy_wei` (default "0"), `slippage_bps` (default
- * 300), `description`, `image_url`, `website_url`, `twitter_url`, `telegram_url`) plus
- * `csrf_token`. Unknown fields -> 400.
+ * Result of {@link sessionVerify}: `verified` (dry run passed, or persisted; `body.persisted` and
+ * `body.redirect_ready` tell which), or `pending` while the receipt is not mined (ask again after
+ * `retryAfterSec`).
  */
-export const sessionBuildSchema = intentRequestSchema.extend({ csrf_token: z.string() });
-
-/**
- * Body of `verify-direct-v3-launch`: `tx_hash`, `creator`, `write` (persist when true; default
- * false = a dry run), `csrf_token`, optional `metadata {name, symbol, description?}` (name and
- * symbol must be the built ones; `description` replaces the built one when persisting), optional
- * `launch_id` (the build to verify against, as returned by build).
- */
-export const sessionVerifySchema = z.strictObject({
-  tx_hash: txHashSchema,
-  creator: addressParam,
-  write: z.boolean().default(false),
-  csrf_token: z.string(),
-  metadata: z
-    .strictObject({
-      name: z.string(),
-      symbol: z.string(),
-      description: z.string().max(1000, "must be at most 1000 characters").optional(),
-    })
-    .optional(),
-  launch_id: launchIdSchema.optional(),
-});
+export type SessionVerifyResult =
+  | { outcome: "verified"; body: SessionLaunchBody }
+  | { outcome: "pending"; body: SessionLaunchBody; retryAfterSec: number };
 
 /**
  * Default milliseconds verify waits for the indexer's token row before answering
@@ -69,23 +56,23 @@ export const REDIRECT_WAIT_MS = 5_000;
 
 /**
  * `build-direct-v3-launch`: runs the one builder and stores the build for this session.
- * @returns 200 body `{launch_id, state: "built", transaction, policy, predicted_token_address,
+ * @returns `built` with the body `{launch_id, state: "built", transaction, policy, predicted_token_address,
  *   predicted_pool_address, gas_limit, amount_out_minimum, expected_tokens_out, slippage_bps,
  *   simulated_at_block, built_at_sec}`
  * @param options.maxOpenBuilds - bound on this session's open builds (state `built`, younger than
- *   24 h; default 20, `LIMITS.openBuildsPerSession`), checked before the builder runs (no RPC work
+ *   24 h; `LIMITS.openBuildsPerSession`, default 20), checked before the builder runs (no RPC work
  *   for a session at its bound) and again, race-free, when the build is stored
  * @throws ApiError 400 `invalid_image_url`, 422 `launch_simulation_failed`, 503 `chain_unavailable`
  * @throws BoundReachedError when the session holds `maxOpenBuilds` open builds (nothing stored)
  */
 export async function sessionBuild(
-  deps: LaunchFlowDeps,
+  deps: LaunchDeps,
   sessionId: string,
   body: z.infer<typeof sessionBuildSchema>,
-  options: { maxOpenBuilds?: number } = {},
-): Promise<Record<string, unknown>> {
+  options: { maxOpenBuilds: number },
+): Promise<SessionBuildResult> {
   const { csrf_token: _csrf, ...request } = body;
-  const maxOpen = options.maxOpenBuilds ?? LIMITS.openBuildsPerSession;
+  const maxOpen = options.maxOpenBuilds;
   const before = await countOpenSessionBuilds(deps.store, sessionId, deps.nowSec() * 1000);
   if (before.open >= maxOpen)
     throw new BoundReachedError("open session builds per session", maxOpen, before.freesAtMs ?? deps.nowSec() * 1000);
@@ -126,16 +113,19 @@ export async function sessionBuild(
   };
   await insertSessionBuildBounded(deps.store, launch, maxOpen, nowMs);
   return {
-    launch_id: launch.id,
-    state: "built",
-    ...buildBody,
-    metadata: intentMetadata(request),
-    built_at_sec: deps.nowSec(),
+    outcome: "built",
+    body: {
+      launch_id: launch.id,
+      state: "built",
+      ...buildBody,
+      metadata: intentMetadata(request),
+      built_at_sec: deps.nowSec(),
+    },
   };
 }
 
 async function pickBuild(
-  deps: LaunchFlowDeps,
+  deps: LaunchDeps,
   store: Store,
   sessionId: string,
   req: z.infer<typeof sessionVerifySchema>,
@@ -192,18 +182,18 @@ function sessionError(err: unknown): never {
  * is true only when the launch is persisted **and** the indexer has the token's row (its page and
  * read API resolve), waiting up to `LAUNCH_REDIRECT_WAIT_MS` (default 5 s); otherwise false and
  * the client repeats the same call (idempotent) until it is true.
- * @returns `{status: 200 | 202, body}`; 200 body `{launch_id, state, verified, persisted,
- *   redirect_ready, indexed, token_address, token_url, tx_hash, …confirmed fields}`; 202 (not mined)
+ * @returns `verified` with the body `{launch_id, state, verified, persisted, redirect_ready,
+ *   indexed, token_address, token_url, tx_hash, …confirmed fields}`; `pending` (not mined) with
  *   `{launch_id, state, verified: false, persisted: false, redirect_ready: false, token_url: null,
  *   pending, retry_after_sec}`
  * @throws ApiError 404 `launch_not_found`, 409, 422 (verifier codes; body carries `verified:
  *   false`, `redirect_ready: false`), 503
  */
 export async function sessionVerify(
-  deps: LaunchFlowDeps & { redirectWaitMs: number },
+  deps: LaunchDeps & { redirectWaitMs: number },
   sessionId: string,
   req: z.infer<typeof sessionVerifySchema>,
-): Promise<{ status: 200 | 202; body: Record<string, unknown> }> {
+): Promise<SessionVerifyResult> {
   try {
     const build = await pickBuild(deps, deps.store, sessionId, req);
     // One launch, one confirmation: another creator's or another token's transaction is 409.
@@ -214,8 +204,9 @@ export async function sessionVerify(
         state: build.state,
       });
     }
-    const pending = (state: string, message: string) => ({
-      status: 202 as const,
+    const pending = (state: string, message: string): SessionVerifyResult => ({
+      outcome: "pending",
+      retryAfterSec: PENDING_RETRY_AFTER_SEC,
       body: {
         launch_id: build.id,
         state,
@@ -249,7 +240,7 @@ export async function sessionVerify(
         });
       }
       return {
-        status: 200,
+        outcome: "verified",
         body: {
           launch_id: build.id,
           state: build.state,
@@ -272,7 +263,7 @@ export async function sessionVerify(
     const token = outcome.launch.tokenAddress as Address;
     const indexed = await tokenIndexed(deps.db, token, deps.redirectWaitMs);
     return {
-      status: 200,
+      outcome: "verified",
       body: { ...outcome.body, verified: true, persisted: true, indexed, redirect_ready: indexed },
     };
   } catch (err) {

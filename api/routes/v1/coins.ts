@@ -2,28 +2,23 @@
  * The coin flow `/api/v1/coins` (spec: key-authenticated surface, "a separate coin flow"; docs/launch.md
  * "Coin flow"): the v1 launch flow under draft naming. A draft *is* a launch intent — `draft_id` is
  * the launch id (`lnch_…`), so `GET /api/v1/evmchain/launches/status?launch_id=` shows drafts too —
- * and every step runs the same handlers (`api/launch/keyFlow.ts`): the same validation and safety
- * rule, builder, verifier, state machine and per-wallet daily quotas. Mounted behind the v1 auth,
- * per-key rate limit and the scope table.
+ * and every step runs the same handlers (`./launches.ts` over `api/launch/apiKeyLaunches.ts`): the
+ * same validation and safety rule, builder, verifier, state machine and per-wallet daily quotas.
+ * Mounted behind the v1 auth, per-key rate limit and the scope table.
  */
 import { Hono } from "hono";
-import type { Store } from "../../store/index";
-import { sendOk } from "../json";
-import type { keyLaunchHandlers } from "../launch/keyFlow";
-import type { TrustEnv } from "../middleware/context";
-import { idempotency } from "../middleware/idempotency";
-import { buildBodySchema, confirmBodySchema, statusQuerySchema } from "../launch/keyFlow";
-import { intentRequestSchema } from "../launch/intent";
-import { documented } from "../openapi/describe";
-import { buildDoc, confirmDoc, intentDoc, statusDoc } from "../openapi/launchDocs";
-import { describedInput } from "../validation";
-
-/** What the coin router needs. */
-export type CoinsDeps = { launchOps: ReturnType<typeof keyLaunchHandlers>; getStore: () => Promise<Store> };
+import type { TrustEnv } from "../../middleware/context";
+import { idempotency } from "../../middleware/idempotency";
+import { buildBodySchema, confirmBodySchema, statusQuerySchema } from "../../launch/requestSchemas";
+import { intentRequestSchema } from "../../launch/intent";
+import { documented } from "../../openapi/describe";
+import { buildDoc, confirmDoc, intentDoc, statusDoc } from "../../openapi/launchDocs";
+import { describedInput } from "../../validation";
+import { launchHandlers, type LaunchRoutesDeps } from "./launches";
 
 /** Builds the `/api/v1/coins` router. */
-export function coinsRoutes(deps: CoinsDeps) {
-  const ops = deps.launchOps;
+export function coinsRoutes(deps: LaunchRoutesDeps) {
+  const handle = launchHandlers(deps.launches, "draft_id");
   return (
     new Hono<TrustEnv>()
       /**
@@ -37,10 +32,7 @@ export function coinsRoutes(deps: CoinsDeps) {
         documented({ ...intentDoc, tag: "coins" }),
         describedInput("json", intentRequestSchema),
         idempotency({ getStore: deps.getStore }),
-        async (c) => {
-          const { status, body } = await ops.intent(c, "draft_id");
-          return sendOk(c, body, status);
-        },
+        (c) => handle.intent(c),
       )
       /**
        * POST /api/v1/coins/create-transaction `{draft_id, intent_signature}` (scope
@@ -51,10 +43,7 @@ export function coinsRoutes(deps: CoinsDeps) {
         "/create-transaction",
         documented({ ...buildDoc, tag: "coins" }),
         describedInput("json", buildBodySchema("draft_id")),
-        async (c) => {
-          const { status, body } = await ops.build(c, "draft_id");
-          return sendOk(c, body, status);
-        },
+        (c) => handle.build(c),
       )
       /**
        * POST /api/v1/coins/finalize `{draft_id, tx_hash}` (scope `evmchain:launch:confirm`) — =
@@ -65,10 +54,7 @@ export function coinsRoutes(deps: CoinsDeps) {
         "/finalize",
         documented({ ...confirmDoc, tag: "coins" }),
         describedInput("json", confirmBodySchema("draft_id")),
-        async (c) => {
-          const { status, body } = await ops.confirm(c, "draft_id");
-          return sendOk(c, body, status);
-        },
+        (c) => handle.confirm(c),
       )
       /**
        * GET /api/v1/coins/status?draft_id= (scope `evmchain:launch:read`) — the launch status
@@ -78,10 +64,7 @@ export function coinsRoutes(deps: CoinsDeps) {
         "/status",
         documented({ ...statusDoc, tag: "coins" }),
         describedInput("query", statusQuerySchema("draft_id", false)),
-        async (c) => {
-          const { status, body } = await ops.status(c, "draft_id", false);
-          return sendOk(c, body, status);
-        },
+        (c) => handle.status(c, false),
       )
   );
 }

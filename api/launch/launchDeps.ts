@@ -1,11 +1,16 @@
 /**
  * The launch write path shared by every surface (docs/launch.md; spec: "What the service does"
- * 1–2, "States and transitions", Endpoints). The v1 launch flow, the coin flow and the session
- * surface call these functions; they differ only in how the caller is authenticated and in field
- * names. The steps live in `buildStep.ts`, `confirmStep.ts` and `statusStep.ts`, their bodies in
- * `responses.ts`, their catalogue errors in `stepErrors.ts`, the creator's signature check in
- * `signature.ts`; none of them sees an HTTP request. Every build goes through the one builder (`launch/build.ts`), every confirmation through
- * the one verifier (`launch/verify.ts`), every state change through `launch/states.ts` +
+ * 1–2, "States and transitions", Endpoints), and what its steps need ({@link LaunchDeps}).
+ *
+ * The use cases: `apiKeyLaunches.ts` (an API key's intent, build, confirm and status: the v1
+ * launch flow and the coin flow) and `sessionLaunches.ts` (a signed-in browser session's build and
+ * verify). They take plain inputs (the parsed body, the caller's key or session, the store, the
+ * clock) and return typed results; the routes (`api/routes/v1/`, `api/routes/session/`) parse the
+ * request and map results to status codes and headers. The steps live in `buildStep.ts`,
+ * `confirmStep.ts` and `statusStep.ts`, their bodies in `responses.ts`, their catalogue errors in
+ * `stepErrors.ts`, the creator's signature check in `signature.ts`; none of them sees an HTTP
+ * request. Every build goes through the one builder (`launch/build.ts`), every confirmation
+ * through the one verifier (`launch/verify.ts`), every state change through `launch/states.ts` +
  * `store/launches.ts` (conditional updates), so the rules hold on every surface:
  *
  * - build only from `intent_created` (signature of the creator, EIP-191 personal_sign verified with
@@ -19,8 +24,8 @@ import type { PublicConfig } from "../../config/public";
 import type { Store } from "../../store/index";
 import type { MarketDb } from "../market/queries";
 
-/** What the flow needs; built per request by the routers. */
-export type LaunchFlowDeps = {
+/** What the launch steps need; the use cases build it per call from the app's store getter. */
+export type LaunchDeps = {
   store: Store;
   publicClient: PublicClient;
   deployment: Deployment;

@@ -1,0 +1,171 @@
+/**
+ * The launch routes of the session surface (spec: Endpoints, session surface; docs/launch.md
+ * "Session surface"): `build-direct-v3-launch` and `verify-direct-v3-launch`. Each checks the CSRF
+ * token and that the session signed in as `creator` (403 `sign_in_required` / `wallet_mismatch`;
+ * docs/security.md), parses the body, calls the session launch use cases
+ * (`api/launch/sessionLaunches.ts`) and maps the result to its status code and headers.
+ */
+import { Hono, type MiddlewareHandler } from "hono";
+import { z } from "zod";
+import type { PublicClient } from "viem";
+import type { Deployment } from "../../../config/deployment";
+import type { PublicConfig } from "../../../config/public";
+import type { Store } from "../../../store/index";
+import { BoundReachedError } from "../../../store/locks";
+import { sendOk } from "../../json";
+import type { LaunchDeps } from "../../launch/launchDeps";
+import { sessionBuildSchema, sessionVerifySchema } from "../../launch/requestSchemas";
+import { sessionBuild, sessionVerify } from "../../launch/sessionLaunches";
+import type { MarketDb } from "../../market/queries";
+import type { Limits, TrustEnv } from "../../middleware/context";
+import { assertSessionWallet } from "../../middleware/csrf";
+import { sessionBoundError } from "../../middleware/rateLimit";
+import { documented } from "../../openapi/describe";
+import { launchStateWire, policyWire, transactionWire } from "../../openapi/schemas";
+import { describedInput, parseJsonBody } from "../../validation";
+
+/** What the session launch routes need (built once by `createApp`). */
+export type SessionLaunchRoutesDeps = {
+  db: MarketDb;
+  publicBaseUrl: string;
+  publicConfig: PublicConfig;
+  deployment: Deployment;
+  publicClient: PublicClient;
+  getStore: () => Promise<Store>;
+  limits: Pick<Limits, "openBuildsPerSession">;
+  /** Clock, unix seconds. */
+  nowSec: () => number;
+  /** Clock, unix milliseconds (`Retry-After` of a session bound). */
+  nowMs: () => number;
+  /** How long verify waits for the indexer's token row, ms (`LAUNCH_REDIRECT_WAIT_MS`). */
+  redirectWaitMs: number;
+};
+
+/**
+ * Builds the session launch routes (mount at `/api/evm/evmchain`).
+ * @param csrf - the session surface's `requireCsrf` guard
+ */
+export function sessionLaunchRoutes(deps: SessionLaunchRoutesDeps, csrf: MiddlewareHandler<TrustEnv>) {
+  const stepDeps = async (): Promise<LaunchDeps> => ({
+    store: await deps.getStore(),
+    publicClient: deps.publicClient,
+    deployment: deps.deployment,
+    publicBaseUrl: deps.publicBaseUrl,
+    publicConfig: deps.publicConfig,
+    db: deps.db,
+    nowSec: deps.nowSec,
+  });
+  return (
+    new Hono<TrustEnv>()
+      /**
+       * POST /api/evm/evmchain/build-direct-v3-launch `{creator, name, symbol, first_buy_wei?,
+       * slippage_bps?, description?, image_url?, website_url?, twitter_url?, telegram_url?,
+       * csrf_token}` + `X-CSRF-Token` (spec: session surface) — the one builder; the build is
+       * stored for this session (verify checks against it). 200 `{ok, launch_id, state: "built",
+       * transaction {chainId, from, to, value, data, gas}, policy, predicted_token_address,
+       * predicted_pool_address, gas_limit, amount_out_minimum, expected_tokens_out, slippage_bps,
+       * simulated_at_block, metadata}`. Failure: `{ok: false, error, message}` — 400
+       * `invalid_request` / `invalid_address` / `forbidden_field` / `invalid_image_url`, 403
+       * `csrf_failed` / `sign_in_required` / `wallet_mismatch` (the session must have signed in
+       * as `creator`), 422 `launch_simulation_failed`, 429 `session_limit_reached` (20 open builds
+       * in this session; `Retry-After`), 503 `chain_unavailable`.
+       */
+      .post(
+        "/build-direct-v3-launch",
+        documented({
+          tag: "session",
+          summary: "Build the unsigned launch transaction for the connected wallet",
+          ok: launchStateWire.extend({ ok: z.literal(true), transaction: transactionWire, policy: policyWire }),
+          errors: [
+            "invalid_request",
+            "invalid_address",
+            "forbidden_field",
+            "sign_in_required",
+            "wallet_mismatch",
+            "invalid_image_url",
+            "launch_simulation_failed",
+            "session_limit_reached",
+            "chain_unavailable",
+          ],
+        }),
+        describedInput("json", sessionBuildSchema),
+        csrf,
+        async (c) => {
+          const body = parseJsonBody(c, sessionBuildSchema);
+          assertSessionWallet(c, body.creator);
+          let result: Awaited<ReturnType<typeof sessionBuild>>;
+          try {
+            result = await sessionBuild(await stepDeps(), c.get("session")!.id, body, {
+              maxOpenBuilds: deps.limits.openBuildsPerSession,
+            });
+          } catch (err) {
+            throw err instanceof BoundReachedError ? sessionBoundError(c, err, deps.nowMs()) : err;
+          }
+          c.header("Cache-Control", "no-store");
+          return sendOk(c, result.body);
+        },
+      )
+      /**
+       * POST /api/evm/evmchain/verify-direct-v3-launch `{tx_hash, creator, write, csrf_token,
+       * metadata?: {name, symbol, description?}, launch_id?}` + `X-CSRF-Token` (spec: session
+       * surface) — the one verifier against this session's build (api/launch/sessionLaunches.ts).
+       * `write: true` persists on success. 200 `{ok, launch_id, state, verified, persisted,
+       * redirect_ready, indexed, token_address, token_url, …}`: `redirect_ready` only once
+       * persisted and indexed; 202 while the transaction is not mined (`Retry-After`). Failure:
+       * `{ok: false, error, message, launch_id, state, verified: false, redirect_ready: false,
+       * token_url: null}` — 422 verifier codes, 409 `tx_already_used` / `launch_state_conflict`,
+       * 404 `launch_not_found`, 400, 403 `csrf_failed` / `sign_in_required` / `wallet_mismatch`
+       * (the session must have signed in as `creator`), 503.
+       */
+      .post(
+        "/verify-direct-v3-launch",
+        documented({
+          tag: "session",
+          summary: "Verify the broadcast launch; with write: true persist it and report redirect_ready / token_url",
+          ok: launchStateWire.extend({
+            ok: z.literal(true),
+            verified: z.boolean(),
+            persisted: z.boolean(),
+            redirect_ready: z.boolean(),
+            token_url: z.string().nullable(),
+          }),
+          also: { 202: { description: "The transaction is not mined yet (`Retry-After`)." } },
+          errors: [
+            "invalid_request",
+            "invalid_address",
+            "forbidden_field",
+            "sign_in_required",
+            "wallet_mismatch",
+            "launch_not_found",
+            "launch_state_conflict",
+            "tx_already_used",
+            "chain_unavailable",
+            "transaction_reverted",
+            "factory_not_accepted",
+            "launch_event_missing",
+            "launch_event_ambiguous",
+            "creator_mismatch",
+            "metadata_mismatch",
+            "value_mismatch",
+            "lp_not_locked",
+            "first_buy_missing",
+            "first_buy_below_minimum",
+          ],
+        }),
+        describedInput("json", sessionVerifySchema),
+        csrf,
+        async (c) => {
+          const body = parseJsonBody(c, sessionVerifySchema);
+          assertSessionWallet(c, body.creator);
+          const result = await sessionVerify(
+            { ...(await stepDeps()), redirectWaitMs: deps.redirectWaitMs },
+            c.get("session")!.id,
+            body,
+          );
+          if (result.outcome === "pending") c.header("Retry-After", String(result.retryAfterSec));
+          c.header("Cache-Control", "no-store");
+          return sendOk(c, result.body, result.outcome === "pending" ? 202 : 200);
+        },
+      )
+  );
+}

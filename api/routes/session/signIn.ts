@@ -1,0 +1,315 @@
+/**
+ * The browser session and its wallet on the session surface `/api/evm/evmchain` (spec:
+ * Authentication 4 and 7): the session cookie and CSRF token, Sign-In with Ethereum (EIP-4361)
+ * and the wallet-signed API-key creation. Every POST sits behind the CSRF guard given by the
+ * session surface (`./surface.ts`), which also mounts the per-IP session limit over all of these.
+ */
+import { Hono, type Context, type MiddlewareHandler } from "hono";
+import { isHex, type Address, type Hex, type PublicClient } from "viem";
+import { z } from "zod";
+import type { Deployment } from "../../../config/deployment";
+import type { ProxyTrust } from "../../../config/proxyTrust";
+import type { Store } from "../../../store/index";
+import { BoundReachedError } from "../../../store/locks";
+import { createCsrfToken, signOutSession } from "../../../store/sessions";
+import { sendOk } from "../../json";
+import { clientIp } from "../../middleware/clientIp";
+import type { Limits, TrustEnv } from "../../middleware/context";
+import { loadOrCreateSession, setSessionCookie } from "../../middleware/csrf";
+import { consumeNewSession, sessionBoundError } from "../../middleware/rateLimit";
+import { documented } from "../../openapi/describe";
+import { addressWire, okBody } from "../../openapi/schemas";
+import {
+  completeSignIn,
+  issueSignInChallenge,
+  type SignedIn,
+  type SignInParty,
+  type SignInPurpose,
+} from "../../session/signIn";
+import { addressParam, validate } from "../../validation";
+
+/** What the sign-in routes need (built once by `createApp`). */
+export type SignInRoutesDeps = {
+  publicBaseUrl: string;
+  deployment: Pick<Deployment, "chainId">;
+  publicClient: PublicClient;
+  getStore: () => Promise<Store>;
+  limits: Pick<Limits, "openChallengesPerSession" | "activeKeysPerWallet" | "sessionsPerIpPerHour">;
+  trustProxy?: ProxyTrust;
+  /** Clock, unix milliseconds (challenge times, the session budget window). */
+  nowMs: () => number;
+};
+
+const challengeBody = z.object({ wallet: addressParam, csrf_token: z.string() });
+const signInChallengeBody = challengeBody.extend({ create_api_key: z.boolean().default(false) });
+const signatureBody = z.object({
+  wallet: addressParam,
+  signature: z.string().refine((v) => isHex(v) && v.length >= 132, "must be a 0x-prefixed hex signature"),
+  csrf_token: z.string(),
+  label: z.string().max(100, "must be at most 100 characters").optional(),
+});
+const signOutBody = z.object({ csrf_token: z.string() });
+
+const challengeWire = okBody({
+  message: z.string(),
+  nonce: z.string(),
+  purpose: z.enum(["sign_in", "sign_in_and_create_key"]),
+  issued_at_sec: z.number().int(),
+  expires_at_sec: z.number().int(),
+});
+const keyWire = z.looseObject({ id: z.string(), prefix: z.string(), wallet: addressWire, scopes: z.array(z.string()) });
+
+function challengeResponse(c: Context, issued: Awaited<ReturnType<typeof issueSignInChallenge>>) {
+  c.header("Cache-Control", "no-store");
+  return sendOk(c, {
+    message: issued.message,
+    nonce: issued.nonce,
+    purpose: issued.purpose,
+    issued_at_sec: Math.floor(issued.issuedAtMs / 1000),
+    expires_at_sec: Math.floor(issued.expiresAtMs / 1000),
+  });
+}
+
+function keyFields({ secret, key }: NonNullable<SignedIn["apiKey"]>) {
+  return {
+    api_key: secret,
+    key: {
+      id: key.id,
+      prefix: key.displayPrefix,
+      wallet: key.wallet,
+      scopes: key.scopes,
+      created_at_sec: Math.floor(key.createdAtMs / 1000),
+    },
+  };
+}
+
+/**
+ * Builds the session and sign-in routes (mount at `/api/evm/evmchain`).
+ * @param csrf - the session surface's `requireCsrf` guard
+ */
+export function signInRoutes(deps: SignInRoutesDeps, csrf: MiddlewareHandler<TrustEnv>) {
+  const { getStore, limits } = deps;
+  const party: SignInParty = { publicBaseUrl: deps.publicBaseUrl, chainId: deps.deployment.chainId };
+  const signInLimits = {
+    openChallengesPerSession: limits.openChallengesPerSession,
+    activeKeysPerWallet: limits.activeKeysPerWallet,
+  };
+  const issueChallenge = async (c: Context<TrustEnv>, wallet: Address, purpose: SignInPurpose) => {
+    const nowMs = deps.nowMs();
+    try {
+      return await issueSignInChallenge(
+        await getStore(),
+        party,
+        c.get("session")!,
+        wallet,
+        purpose,
+        signInLimits,
+        nowMs,
+      );
+    } catch (err) {
+      // Retry-After counts from the answer, not from this request's start: a concurrent request that
+      // started later may hold the oldest slot, so its expiry can lie more than the TTL past nowMs.
+      throw err instanceof BoundReachedError ? sessionBoundError(c, err, deps.nowMs()) : err;
+    }
+  };
+  const signIn = async (
+    c: Context<TrustEnv>,
+    request: Parameters<typeof completeSignIn>[2],
+    requireKeyPurpose: boolean,
+  ): Promise<SignedIn> => {
+    const signedIn = await completeSignIn(
+      { store: await getStore(), publicClient: deps.publicClient, party },
+      c.get("session")!,
+      request,
+      { requireKeyPurpose, maxActiveKeys: limits.activeKeysPerWallet, nowMs: deps.nowMs() },
+    );
+    setSessionCookie(c, signedIn.cookieValue, signedIn.session.expiresAtMs);
+    c.header("Cache-Control", "no-store");
+    return signedIn;
+  };
+  return (
+    new Hono<TrustEnv>()
+      /**
+       * GET /api/evm/evmchain/session — the session's CSRF token and the wallet it signed in
+       * with. Sets the session cookie (HttpOnly, SameSite=Strict, Secure except on localhost)
+       * when missing or expired. 200 `{ok, csrf_token, expires_at_sec, wallet (checksummed, or
+       * null before sign-in), signed_in_at_sec}`.
+       */
+      .get(
+        "/session",
+        documented({
+          tag: "session",
+          summary: "The session's CSRF token and signed-in wallet (sets the session cookie)",
+          ok: okBody({
+            csrf_token: z.string(),
+            expires_at_sec: z.number().int(),
+            wallet: addressWire.nullable(),
+            signed_in_at_sec: z.number().int().nullable(),
+          }),
+        }),
+        async (c) => {
+          const session = await loadOrCreateSession(c, getStore, {
+            // Bounded: a client makes at most `sessionsPerIpPerHour` new sessions (store rows).
+            beforeCreate: (store) =>
+              consumeNewSession(
+                store,
+                c,
+                clientIp(c, deps.trustProxy ?? false),
+                limits.sessionsPerIpPerHour,
+                deps.nowMs(),
+              ),
+          });
+          c.header("Cache-Control", "no-store");
+          return sendOk(c, {
+            csrf_token: createCsrfToken(session),
+            expires_at_sec: Math.floor(session.expiresAtMs / 1000),
+            wallet: session.wallet,
+            signed_in_at_sec: session.signedInAtMs === null ? null : Math.floor(session.signedInAtMs / 1000),
+          });
+        },
+      )
+      /**
+       * POST /api/evm/evmchain/sign-in/challenge `{wallet, csrf_token, create_api_key?}` (EIP-4361)
+       * — a one-time Sign-In with Ethereum message for `wallet` to sign with personal_sign, bound
+       * to this session, valid 5 minutes; `create_api_key: true` makes the same signature also
+       * create the browser's API key. 200 `{ok, message, nonce, purpose, issued_at_sec,
+       * expires_at_sec}`; 400; 403 `csrf_failed`; 409 `key_limit_reached` (with
+       * `create_api_key`, the wallet holds its maximum of active keys); 429
+       * `session_limit_reached` (5 open challenges in this session; `Retry-After`).
+       */
+      .post(
+        "/sign-in/challenge",
+        documented({
+          tag: "session",
+          summary: "A one-time Sign-In with Ethereum (EIP-4361) message for the wallet to sign",
+          ok: challengeWire,
+          errors: ["invalid_request", "invalid_address", "key_limit_reached", "session_limit_reached"],
+        }),
+        csrf,
+        validate("json", signInChallengeBody),
+        async (c) => {
+          const { wallet, create_api_key } = c.req.valid("json");
+          const issued = await issueChallenge(c, wallet, create_api_key ? "sign_in_and_create_key" : "sign_in");
+          return challengeResponse(c, issued);
+        },
+      )
+      /**
+       * POST /api/evm/evmchain/sign-in `{wallet, signature, csrf_token, label?}` (EIP-4361) —
+       * verifies the signature of this session's newest open challenge for `wallet` (EOA,
+       * ERC-1271, ERC-6492 through viem `verifySiweMessage`; domain, URI, chain id, nonce and
+       * expiry checked), consumes it (one attempt), and signs the session in as `wallet`: the
+       * session cookie is rotated (`Set-Cookie`; CSRF tokens stay valid). When the challenge was
+       * issued with `create_api_key: true` the answer also carries the new key, shown once.
+       * 200 `{ok, wallet, signed_in_at_sec, expires_at_sec, api_key?, key?}`; 400
+       * `challenge_not_found`; 401 `invalid_signature`; 403 `csrf_failed`; 409
+       * `key_limit_reached` (nothing signed in, nothing created).
+       */
+      .post(
+        "/sign-in",
+        documented({
+          tag: "session",
+          summary: "Sign the session in with the signed EIP-4361 challenge (rotates the session cookie)",
+          ok: okBody({
+            wallet: addressWire,
+            signed_in_at_sec: z.number().int(),
+            expires_at_sec: z.number().int(),
+            api_key: z.string().startsWith("sk_live_").optional(),
+            key: keyWire.optional(),
+          }),
+          errors: [
+            "invalid_request",
+            "invalid_address",
+            "challenge_not_found",
+            "invalid_signature",
+            "key_limit_reached",
+          ],
+        }),
+        csrf,
+        validate("json", signatureBody),
+        async (c) => {
+          const { wallet, signature, label } = c.req.valid("json");
+          const signedIn = await signIn(c, { wallet, signature: signature as Hex, label }, false);
+          return sendOk(c, {
+            wallet: signedIn.session.wallet,
+            signed_in_at_sec: Math.floor(signedIn.session.signedInAtMs! / 1000),
+            expires_at_sec: Math.floor(signedIn.session.expiresAtMs / 1000),
+            ...(signedIn.apiKey ? keyFields(signedIn.apiKey) : {}),
+          });
+        },
+      )
+      /**
+       * POST /api/evm/evmchain/sign-out `{csrf_token}` — forgets the session's wallet (the
+       * session and its CSRF token stay). 200 `{ok, wallet: null}`; 403 `csrf_failed`.
+       */
+      .post(
+        "/sign-out",
+        documented({
+          tag: "session",
+          summary: "Forget the wallet this session signed in with",
+          ok: okBody({ wallet: z.null() }),
+          errors: ["invalid_request"],
+        }),
+        csrf,
+        validate("json", signOutBody),
+        async (c) => {
+          await signOutSession(await getStore(), c.get("session")!.id);
+          c.header("Cache-Control", "no-store");
+          return sendOk(c, { wallet: null });
+        },
+      )
+      /**
+       * POST /api/evm/evmchain/api-keys/challenge `{wallet, csrf_token}` — the sign-in challenge
+       * with `create_api_key: true` (kept for clients of the key flow). 200 as
+       * `sign-in/challenge`; 403 `csrf_failed`; 400; 409 `key_limit_reached`; 429
+       * `session_limit_reached`.
+       */
+      .post(
+        "/api-keys/challenge",
+        documented({
+          tag: "session",
+          summary: "A one-time EIP-4361 message whose signature signs in and creates an API key",
+          ok: challengeWire,
+          errors: ["invalid_request", "invalid_address", "key_limit_reached", "session_limit_reached"],
+        }),
+        csrf,
+        validate("json", challengeBody),
+        async (c) => {
+          const { wallet } = c.req.valid("json");
+          const issued = await issueChallenge(c, wallet, "sign_in_and_create_key");
+          return challengeResponse(c, issued);
+        },
+      )
+      /**
+       * POST /api/evm/evmchain/api-keys `{wallet, signature, csrf_token, label?}` — verifies the
+       * signature of this session's newest open key challenge for `wallet` (as `sign-in`),
+       * consumes it, signs the session in (cookie rotated) and returns the new key once.
+       * 201 `{ok, api_key, key: {id, prefix, wallet, scopes, created_at_sec}}`; 400
+       * `challenge_not_found`; 401 `invalid_signature`; 403 `csrf_failed`; 409
+       * `key_limit_reached` (the wallet already holds `API_KEYS_PER_WALLET` active keys, default
+       * 10; nothing created, nothing signed in).
+       */
+      .post(
+        "/api-keys",
+        documented({
+          tag: "session",
+          status: 201,
+          summary: "Create an API key from the signed challenge (also signs the session in); the secret is shown once",
+          ok: okBody({ api_key: z.string().startsWith("sk_live_"), key: keyWire }),
+          errors: [
+            "invalid_request",
+            "invalid_address",
+            "challenge_not_found",
+            "invalid_signature",
+            "key_limit_reached",
+          ],
+        }),
+        csrf,
+        validate("json", signatureBody),
+        async (c) => {
+          const { wallet, signature, label } = c.req.valid("json");
+          const signedIn = await signIn(c, { wallet, signature: signature as Hex, label }, true);
+          return sendOk(c, keyFields(signedIn.apiKey!), 201);
+        },
+      )
+  );
+}

@@ -1,0 +1,95 @@
+/**
+ * Key-authenticated surface `/api/v1` (spec: Endpoints, key-authenticated surface; Authentication;
+ * Limits; Versioning). The route tree, with the scope of each middleware:
+ *
+ * - open, each with its own per-IP budget (`./health.ts`): `GET /api/v1` (descriptor),
+ *   `GET /api/v1/ready`, `GET /api/v1/health`;
+ * - `/api/v1/evmchain/*` and `/api/v1/coins/*`: bearer key lookup -> per-key rate limit (60/min,
+ *   store-backed, IETF `RateLimit` headers on every response) -> 401 for a missing/invalid/revoked
+ *   key -> 403 for a missing scope (`SCOPE_TABLE`), then
+ *   - `/evmchain/tokens/*`: market reads (`./market.ts`);
+ *   - `/evmchain/launches/*`: the launch flow, intent (idempotent) -> build -> confirm -> status
+ *     (`./launches.ts`, docs/launch.md);
+ *   - `/evmchain/media/upload`: the logo upload (`./media.ts`);
+ *   - `/evmchain/swaps/build`: swap builds, also limited per wallet (api/trade/routes.ts);
+ *   - `/coins/*`: the coin flow (`./coins.ts`).
+ */
+import { Hono } from "hono";
+import type { Deployment } from "../../../config/deployment";
+import type { PublicConfig } from "../../../config/public";
+import type { ProxyTrust } from "../../../config/proxyTrust";
+import type { Store } from "../../../store/index";
+import type { ChainProbeResult } from "../../chainProbe";
+import type { ApiKeyLaunches } from "../../launch/apiKeyLaunches";
+import type { MetadataSource } from "../../launch/metadata";
+import type { MarketDb } from "../../market/queries";
+import type { DecodeQueue } from "../../media/decodeQueue";
+import { identifyApiKey, requireApiKey, requireScope } from "../../middleware/auth";
+import { clientIp } from "../../middleware/clientIp";
+import type { Limits, TrustEnv } from "../../middleware/context";
+import { storeRateLimiter } from "../../middleware/rateLimit";
+import type { Readiness } from "../../readiness";
+import { swapV1Routes } from "../../trade/routes";
+import type { PublicClient } from "viem";
+import { coinsRoutes } from "./coins";
+import { v1OpenRoutes } from "./health";
+import { v1LaunchRoutes } from "./launches";
+import { v1MarketRoutes } from "./market";
+import { v1MediaRoutes } from "./media";
+
+/** What the whole `/api/v1` surface needs; `createApp` builds each dependency once. */
+export type V1SurfaceDeps = {
+  db: MarketDb;
+  publicBaseUrl: string;
+  publicConfig: PublicConfig;
+  deployment: Deployment;
+  publicClient: PublicClient;
+  getStore: () => Promise<Store>;
+  limits: Limits;
+  trustProxy?: ProxyTrust;
+  chainProbe: () => Promise<ChainProbeResult>;
+  readiness: () => Promise<Readiness>;
+  /** Clock, unix seconds. */
+  nowSec: () => number;
+  /** Clock, unix milliseconds. */
+  nowMs: () => number;
+  /** Launch intent lifetime in seconds (`LAUNCH_INTENT_TTL_SEC`). */
+  intentTtlSec: number;
+  /** Bounds concurrent image decodes of the upload. */
+  imageQueue: DecodeQueue;
+  /** Creator metadata of confirmed launches. */
+  storedMetadata: MetadataSource;
+  /** The launch use cases of an API-key caller (`apiKeyLaunches`). */
+  launches: ApiKeyLaunches;
+};
+
+/** Builds the `/api/v1` router (mount at `/api/v1`). */
+export function v1Surface(deps: V1SurfaceDeps) {
+  const { getStore, limits } = deps;
+  const authenticated = [
+    identifyApiKey(getStore),
+    // Keyed by the API key's id; requests without a valid key are counted per client IP, so even
+    // 401s carry rate headers and cannot be used to probe keys at speed.
+    storeRateLimiter({
+      getStore,
+      prefix: "v1:",
+      limit: limits.v1RequestsPerMinute,
+      key: (c) => c.get("apiKey")?.id ?? `ip:${clientIp(c, deps.trustProxy ?? false)}`,
+    }),
+    requireApiKey(),
+    requireScope(),
+  ] as const;
+
+  return (
+    new Hono<TrustEnv>()
+      .route("/", v1OpenRoutes(deps))
+      .use("/evmchain/*", ...authenticated)
+      .use("/coins/*", ...authenticated)
+      .route("/evmchain", v1LaunchRoutes(deps))
+      .route("/evmchain", v1MediaRoutes(deps))
+      .route("/evmchain", v1MarketRoutes(deps))
+      // Swap builds for the key's wallet (docs/trade.md), behind the key, its limit and scope.
+      .route("/evmchain", swapV1Routes({ ...deps, buildsPerMinute: limits.swapBuildsPerMinute }))
+      .route("/coins", coinsRoutes(deps))
+  );
+}
