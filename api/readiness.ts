@@ -25,7 +25,7 @@
  * docs/operations.md "Readiness and stalls".
  */
 import type { ChainProbeResult } from "./chainProbe";
-import type { IndexedHead } from "./market/publicQueries";
+import type { IndexedHead } from "./market/indexedHead";
 
 /** The bounds of {@link assessIndexer} (`READY_MAX_LAG_BLOCKS`, `READY_MAX_INDEXED_AGE_SEC`). */
 export type ReadinessPolicy = {

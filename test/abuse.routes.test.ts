@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../api/app";
 import { chainProbe } from "../api/chainProbe";
 import { decodeQueue } from "../api/media/decodeQueue";
-import type { MarketDb } from "../api/market/queries";
+import type { MarketDb } from "../api/market/db";
 import { deploymentSchema, type Deployment } from "../config/deployment";
 import { startAnvil, type AnvilInstance } from "../devnet/anvil";
 import { devAccount } from "../devnet/clients";

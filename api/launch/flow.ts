@@ -17,7 +17,7 @@ import type { PublicClient } from "viem";
 import type { Deployment } from "../../config/deployment";
 import type { PublicConfig } from "../../config/public";
 import type { Store } from "../../store/index";
-import type { MarketDb } from "../market/queries";
+import type { MarketDb } from "../market/db";
 
 /** What the flow needs; built per request by the routers. */
 export type LaunchFlowDeps = {

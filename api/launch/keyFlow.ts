@@ -14,7 +14,7 @@ import { findKeyLaunchByTx, findLaunch, insertLaunch, type LaunchRecord } from "
 import { mediaExists } from "../../store/media";
 import { ApiError } from "../errors";
 import { okJsonText } from "../json";
-import type { MarketDb } from "../market/queries";
+import type { MarketDb } from "../market/db";
 import type { PublicConfig } from "../../config/public";
 import { currentKey, type TrustDeps, type TrustEnv, type Limits } from "../middleware/context";
 import { commitIdempotentResponse } from "../middleware/idempotency";

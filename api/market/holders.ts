@@ -15,8 +15,8 @@ import type { MarketDb } from "./db";
 import type { RecordSettings } from "../../config/public";
 import { ApiError } from "../errors";
 import { decodeCursor, encodeCursor } from "./cursor";
-import { findTokenHolderFacts } from "./queries";
-import { tokenRecord } from "./records";
+import { findTokenHolderFacts } from "./tokenQueries";
+import { tokenRecord } from "./tokenRecord";
 
 type HolderRow = typeof schema.holder.$inferSelect;
 

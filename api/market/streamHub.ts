@@ -25,10 +25,10 @@ import { ApiError } from "../errors";
 import { toJsonText } from "../json";
 import { logEvent } from "../../ops/ponderInternals";
 import type { MarketDb } from "./db";
-import { indexedCheckpoint } from "./publicQueries";
+import { indexedCheckpoint } from "./indexedHead";
 import { decodeCheckpointBlock } from "../../ops/ponderInternals";
-import { eventRecord } from "./publicRecords";
-import { tradeRecord } from "./records";
+import { eventRecord } from "./eventRecord";
+import { tradeRecord } from "./tradeRecord";
 import { eventsById, tradesByEventId } from "./streamQueries";
 import type { FrameQueue } from "./streamQueue";
 

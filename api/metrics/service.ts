@@ -9,8 +9,8 @@ import type { PublicClient } from "viem";
 import * as schema from "../../ponder.schema";
 import type { Store } from "../../store/index";
 import type { Readiness } from "../readiness";
-import { indexedHead } from "../market/publicQueries";
-import type { MarketDb } from "../market/queries";
+import { indexedHead } from "../market/indexedHead";
+import type { MarketDb } from "../market/db";
 import { registerServiceGauges } from "./gauges";
 import { drainRequests, requestsInFlight, type RequestLogger } from "./http";
 import {

@@ -1,6 +1,6 @@
 /**
  * Wire schemas of the API's responses, for the OpenAPI document (docs/openapi.md). They describe
- * what the presenters (`api/market/records.ts`, `api/market/publicRecords.ts`, the launch flow)
+ * what the presenters (`api/market/*Record*.ts`, the launch flow)
  * put on the wire after `api/json.ts` serialised it: amounts as decimal strings, addresses
  * checksummed, block numbers and unix seconds as JSON numbers. `test/openapi.test.ts` validates
  * real responses against them, so a presenter that drifts from its schema fails a test.

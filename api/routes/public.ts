@@ -12,21 +12,17 @@ import { sendOk } from "../json";
 import { decodeCursor, encodeCursor, tokenCursorShape, tradeCursorShape } from "../market/cursor";
 import type { Deployment } from "../../config/deployment";
 import { holderList, holderPosition, tokenDetail } from "../market/holders";
-import { findToken, findTokenAddress, type MarketDb } from "../market/queries";
-import {
-  eventRange,
-  findTokenBySlug,
-  indexedHead,
-  sortKey,
-  tokenPage,
-  tradePage,
-  trendingTokens,
-  withStats,
-  type TokenSort,
-} from "../market/publicQueries";
-import { eventRecord } from "../market/publicRecords";
+import { findToken, findTokenAddress } from "../market/tokenQueries";
+import type { MarketDb } from "../market/db";
+import { eventRange } from "../market/eventQueries";
+import { findTokenBySlug, sortKey, tokenPage, trendingTokens, type TokenSort } from "../market/tokenQueries";
+import { indexedHead } from "../market/indexedHead";
+import { tradePage } from "../market/tradeQueries";
+import { withStats } from "../market/tokenStats";
+import { eventRecord } from "../market/eventRecord";
 import { SEARCH_TIERS, searchTokens } from "../market/search";
-import { tokenRecord, tradeRecord } from "../market/records";
+import { tokenRecord } from "../market/tokenRecord";
+import { tradeRecord } from "../market/tradeRecord";
 import { limitParam, validate } from "../validation";
 import { candlesQuery, issuedCursorParam } from "../market/params";
 import { candlesResponse } from "../market/candlesResponse";

@@ -46,8 +46,8 @@ import {
   sessionVerify,
   sessionVerifySchema,
 } from "../launch/sessionFlow";
-import { indexedHead } from "../market/publicQueries";
-import type { MarketDb } from "../market/queries";
+import { indexedHead } from "../market/indexedHead";
+import type { MarketDb } from "../market/db";
 import { swapSessionRoutes } from "../trade/routes";
 
 /** What the session router needs. */

@@ -16,7 +16,7 @@ import { z } from "zod";
 import { ApiError } from "../errors";
 import { clientIp } from "../middleware/clientIp";
 import type { ProxyTrust } from "../../config/proxyTrust";
-import { findTokenAddress } from "../market/queries";
+import { findTokenAddress } from "../market/tokenQueries";
 import type { MarketDb } from "../market/db";
 import type { StreamHub, StreamKind } from "../market/streamHub";
 import { FrameQueue } from "../market/streamQueue";

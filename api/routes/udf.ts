@@ -15,9 +15,11 @@ import { isSlugShaped } from "../../src/domain/slug";
 import { ApiError } from "../errors";
 import { toJsonText } from "../json";
 import { candleWindow, candlesQuery, CANDLE_MESSAGES } from "../market/params";
-import { findTokenBySlug, tokenPage } from "../market/publicQueries";
+import { findTokenBySlug, tokenPage } from "../market/tokenQueries";
 import { searchTokens } from "../market/search";
-import { findToken, tokenCandles, type MarketDb } from "../market/queries";
+import { findToken } from "../market/tokenQueries";
+import { tokenCandles } from "../market/candleQueries";
+import type { MarketDb } from "../market/db";
 import {
   udfConfig,
   udfSearchItem,

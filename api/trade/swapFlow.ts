@@ -21,7 +21,7 @@ import {
   type BuiltSwap,
 } from "../../launch/swap";
 import { ApiError } from "../errors";
-import type { MarketDb } from "../market/queries";
+import type { MarketDb } from "../market/db";
 import { addressWire, okBody, transactionWire, uintString } from "../openapi/schemas";
 import { addressParam } from "../validation";
 
