@@ -22,6 +22,20 @@ export const issuedCursorParam = z
   .optional();
 
 /**
+ * `sort` values of launch feeds: `new` (newest launch first, default), `old` (oldest first),
+ * `market_cap` (highest first), `volume` (all-time WETH volume, highest first), `trades`
+ * (all-time trade count, highest first); ties by newer launch.
+ */
+export const LAUNCH_SORTS = ["new", "old", "market_cap", "volume", "trades"] as const;
+
+/** Launch feeds: `sort` ({@link LAUNCH_SORTS}, default `new`), `limit` (default 50, max 200), `cursor`. */
+export const launchesQuery = z.object({
+  sort: z.enum(LAUNCH_SORTS, { message: `sort must be one of ${LAUNCH_SORTS.join(", ")}` }).default("new"),
+  limit: limitParam(50, 200),
+  cursor: issuedCursorParam,
+});
+
+/**
  * Key-surface trade pages: `limit` (default 50, max 200), `cursor` (the previous page's
  * `next_cursor`, as on the public trade lists; anything else is `invalid_cursor`) and
  * `before_timestamp` (unix seconds: only trades whose block time is strictly earlier, the

@@ -8,6 +8,8 @@ import type { Address } from "viem";
 import * as schema from "../../ponder.schema";
 import { lower } from "../../src/domain/hex";
 import { trendingScore, type HourBucket } from "../../src/domain/market";
+import { ApiError } from "../errors";
+import { decodeCursor, encodeCursor, tokenCursorShape } from "./cursor";
 import type { MarketDb } from "./db";
 import { withStats } from "./tokenStats";
 
@@ -24,6 +26,16 @@ export async function findToken(db: MarketDb, address: Address) {
   if (!rows[0]) return null;
   const [row] = await withStats(db, rows, Math.floor(Date.now() / 1000));
   return row ?? null;
+}
+
+/**
+ * The token with this address and its 24 h figures ({@link findToken}).
+ * @throws ApiError 404 `token_not_found` when no launched token has this address
+ */
+export async function requireToken(db: MarketDb, address: Address) {
+  const row = await findToken(db, address);
+  if (!row) throw new ApiError("token_not_found", `no launched token at ${address}`);
+  return row;
 }
 
 /**
@@ -230,4 +242,26 @@ export async function trendingTokens(
     .filter((s) => s.row)
     .sort((a, b) => (a.score === b.score ? b.row.launchSeq - a.row.launchSeq : a.score > b.score ? -1 : 1))
     .slice(0, limit);
+}
+
+/**
+ * One page of a token list with the rows' 24 h figures ({@link withStats}), and the cursor of the
+ * next page (null on the last one).
+ * @param opts.cursor - the previous page's `next_cursor`
+ * @throws ApiError 400 `invalid_cursor` for a cursor this list did not issue
+ */
+export async function tokenListPage(
+  db: MarketDb,
+  nowSec: number,
+  opts: { sort: TokenSort; limit: number; cursor?: string; onlyNotGraduated?: boolean },
+) {
+  const { sort, limit } = opts;
+  const after = opts.cursor ? decodeCursor(opts.cursor, tokenCursorShape) : undefined;
+  const rows = await tokenPage(db, { sort, limit, after, onlyNotGraduated: opts.onlyNotGraduated });
+  const last = rows.at(-1);
+  const key = last ? sortKey(last, sort) : undefined;
+  return {
+    rows: await withStats(db, rows, nowSec),
+    next_cursor: rows.length === limit && last ? encodeCursor({ s: last.launchSeq, ...(key ? { k: key } : {}) }) : null,
+  };
 }

@@ -4,6 +4,7 @@
  */
 import { and, desc, eq, lt, or } from "ponder";
 import * as schema from "../../ponder.schema";
+import { decodeCursor, encodeCursor, tradeCursorShape } from "./cursor";
 import type { MarketDb } from "./db";
 
 type SQL = NonNullable<ReturnType<typeof and>>;
@@ -39,4 +40,22 @@ export async function tradePage(
     .where(and(...where))
     .orderBy(desc(t.blockNumber), desc(t.logIndex))
     .limit(opts.limit);
+}
+
+/**
+ * One page of trades (every token's, or one token's), newest first, and the cursor of the next
+ * page (null on the last one).
+ * @param opts.cursor - the previous page's `next_cursor`
+ * @throws ApiError 400 `invalid_cursor` for a cursor this list did not issue
+ */
+export async function tradeListPage(db: MarketDb, opts: { limit: number; cursor?: string; token?: `0x${string}` }) {
+  const { limit, token } = opts;
+  const c = opts.cursor ? decodeCursor(opts.cursor, tradeCursorShape) : undefined;
+  const rows = await tradePage(db, { limit, token, before: c ? { b: BigInt(c.b), l: c.l } : undefined });
+  const last = rows.at(-1);
+  return {
+    rows,
+    next_cursor:
+      rows.length === limit && last ? encodeCursor({ b: last.blockNumber.toString(), l: last.logIndex }) : null,
+  };
 }
