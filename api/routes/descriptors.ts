@@ -7,7 +7,7 @@ import { IMAGE_LIMITS } from "../media/image";
 import { sendOk } from "../json";
 import { z } from "zod";
 import { documented } from "../openapi/describe";
-import { okBody } from "../openapi/schemas";
+import { okBody } from "../openapi/wirePrimitives";
 import { INTENT_CREATOR_RULE } from "../openapi/launchDocs";
 import { OPENAPI_PATH, REFERENCE_PATH } from "../openapi/paths";
 import { SCOPE_TABLE } from "../middleware/auth";

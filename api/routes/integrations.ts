@@ -13,7 +13,8 @@ import { launchesQuery } from "../market/params";
 import { requireToken, tokenListPage } from "../market/tokenQueries";
 import { tokenMetadata, tokenRecord } from "../market/tokenRecord";
 import { documented } from "../openapi/describe";
-import { addressWire, okBody, tokenWire, uintString } from "../openapi/schemas";
+import { addressWire, okBody, uintString } from "../openapi/wirePrimitives";
+import { tokenWire } from "../openapi/marketWire";
 import { addressParam, validate } from "../validation";
 import { type PartnerFeedDeps, partnerFeedRoutes } from "./partnerFeeds";
 

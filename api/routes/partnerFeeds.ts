@@ -16,7 +16,7 @@ import { launchesQuery } from "../market/params";
 import { requireToken, tokenListPage, tokenPage } from "../market/tokenQueries";
 import { tokenRecord } from "../market/tokenRecord";
 import { documented } from "../openapi/describe";
-import { addressWire, okBody, uintString } from "../openapi/schemas";
+import { addressWire, okBody, uintString } from "../openapi/wirePrimitives";
 import { addressParam, limitParam, validate } from "../validation";
 
 /** What the partner feeds read. */

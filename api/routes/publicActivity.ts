@@ -15,7 +15,8 @@ import { indexedHead } from "../market/indexedHead";
 import { tradeListPage } from "../market/tradeQueries";
 import { tradeRecord } from "../market/tradeRecord";
 import { documented } from "../openapi/describe";
-import { eventWire, okBody, tradePage as tradePageWire } from "../openapi/schemas";
+import { eventWire, tradePage as tradePageWire } from "../openapi/marketWire";
+import { okBody } from "../openapi/wirePrimitives";
 import { limitParam, validate } from "../validation";
 import { tradeListQuery } from "./publicTokens";
 

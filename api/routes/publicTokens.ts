@@ -22,15 +22,8 @@ import { withStats } from "../market/tokenStats";
 import { tradeListPage } from "../market/tradeQueries";
 import { tradeRecord } from "../market/tradeRecord";
 import { documented } from "../openapi/describe";
-import {
-  addressWire,
-  candlesBody,
-  okBody,
-  tokenPage as tokenPageWire,
-  tokenWire,
-  tradePage as tradePageWire,
-  uintString,
-} from "../openapi/schemas";
+import { addressWire, okBody, uintString } from "../openapi/wirePrimitives";
+import { candlesBody, tokenPage as tokenPageWire, tokenWire, tradePage as tradePageWire } from "../openapi/marketWire";
 import { holderListDoc, tokenDetailDoc } from "../openapi/tokenDocs";
 import { limitParam, validate } from "../validation";
 

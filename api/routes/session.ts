@@ -31,7 +31,8 @@ import {
 import { consumeNewSession, LIMITS, sessionBoundError, storeRateLimiter } from "../middleware/rateLimit";
 import { addressParam, describedInput, validate } from "../validation";
 import { documented } from "../openapi/describe";
-import { launchStateWire, okBody, policyWire, transactionWire, addressWire } from "../openapi/schemas";
+import { launchStateWire, policyWire, transactionWire } from "../openapi/launchWire";
+import { okBody, addressWire } from "../openapi/wirePrimitives";
 import { launchFactoryAbi } from "../../abis/LaunchFactory";
 import { hasPublicRpc, type AddEthereumChainParameter } from "../../launch/network";
 import type { PublicConfig } from "../../config/public";

@@ -22,7 +22,8 @@ import {
 } from "../../launch/swap";
 import { ApiError } from "../errors";
 import type { MarketDb } from "../market/db";
-import { addressWire, okBody, transactionWire, uintString } from "../openapi/schemas";
+import { addressWire, okBody, uintString } from "../openapi/wirePrimitives";
+import { transactionWire } from "../openapi/launchWire";
 import { addressParam } from "../validation";
 
 /**
