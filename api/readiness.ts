@@ -42,10 +42,10 @@ export type ReadinessPolicy = {
 };
 
 /** Seconds without a new indexed block before a first backfill counts as stalled (5 minutes). */
-export const BACKFILL_STALL_SEC = 300;
+const BACKFILL_STALL_SEC = 300;
 
 /** Defaults for a chain with ~100 ms blocks (docs/operations.md "Readiness and stalls"). */
-export const DEFAULT_READINESS_POLICY: ReadinessPolicy = {
+const DEFAULT_READINESS_POLICY: ReadinessPolicy = {
   maxLagBlocks: 30,
   maxIndexedAgeSec: 15,
   backfillStallSec: BACKFILL_STALL_SEC,

@@ -26,7 +26,7 @@ export const issuedCursorParam = z
  * `market_cap` (highest first), `volume` (all-time WETH volume, highest first), `trades`
  * (all-time trade count, highest first); ties by newer launch.
  */
-export const LAUNCH_SORTS = ["new", "old", "market_cap", "volume", "trades"] as const;
+const LAUNCH_SORTS = ["new", "old", "market_cap", "volume", "trades"] as const;
 
 /** Launch feeds: `sort` ({@link LAUNCH_SORTS}, default `new`), `limit` (default 50, max 200), `cursor`. */
 export const launchesQuery = z.object({
@@ -52,9 +52,6 @@ export const tradePageQuery = z.object({
     .optional(),
 });
 
-/** `limit` of token lists: default 20, maximum 100. */
-export const tokensQuery = z.object({ limit: limitParam(20, 100) });
-
 /**
  * Widest candle window: `to − from` may span at most 1,440 bucket lengths — one day of 1m
  * candles. Bounds are inclusive bucket starts, so such a window holds up to 1,441 buckets (the
@@ -63,7 +60,7 @@ export const tokensQuery = z.object({ limit: limitParam(20, 100) });
 export const MAX_CANDLE_BUCKETS = 1_440;
 
 /** Buckets served when `from` is omitted. */
-export const DEFAULT_CANDLE_BUCKETS = 300;
+const DEFAULT_CANDLE_BUCKETS = 300;
 
 /** Every resolution the candles endpoints accept: ours, then the UDF names (docs/public.md). */
 export const ACCEPTED_RESOLUTIONS = [...RESOLUTIONS, ...Object.keys(UDF_RESOLUTIONS)] as readonly string[];

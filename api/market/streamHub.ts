@@ -33,9 +33,9 @@ import { STREAM_DEFAULTS, type StreamKind, type StreamRequest, type StreamSettin
 import type { FrameQueue } from "./streamQueue";
 
 /** Most unconfirmed rows tracked per stream (≈ 30 blocks of heavy trading); later ones wait. */
-export const PENDING_WINDOW_MAX = 5_000;
+const PENDING_WINDOW_MAX = 5_000;
 /** The unconfirmed window is re-read at least this often even when the checkpoint stands still. */
-export const WINDOW_REREAD_MS = 1_000;
+const WINDOW_REREAD_MS = 1_000;
 
 type Subscriber = { queue: FrameQueue; request: StreamRequest; cursor: bigint; previewed: Set<string> };
 

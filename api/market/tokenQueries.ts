@@ -112,15 +112,6 @@ export async function tokenIndexed(db: MarketDb, token: Address, waitMs: number)
   }
 }
 
-/** Newest launches first (launch block, then log index). */
-export async function newestTokens(db: MarketDb, limit: number) {
-  return db
-    .select()
-    .from(schema.token)
-    .orderBy(desc(schema.token.launchBlockNumber), desc(schema.token.launchLogIndex))
-    .limit(limit);
-}
-
 /** Sort orders of token lists; every order ends with `launch_seq` as a unique tie-breaker. */
 export type TokenSort = "new" | "old" | "market_cap" | "volume" | "trades";
 
@@ -137,7 +128,7 @@ function sortColumn(sort: TokenSort) {
 }
 
 /** Sort key of a row for a cursor (decimal string), or undefined for launch-order sorts. */
-export function sortKey(row: TokenRow, sort: TokenSort): string | undefined {
+function sortKey(row: TokenRow, sort: TokenSort): string | undefined {
   return sort === "market_cap"
     ? row.marketCapWei.toString()
     : sort === "volume"

@@ -28,7 +28,7 @@ export type EthUsdNow = { sqrtPriceX96: bigint; wethIsToken0: boolean; stablecoi
  * The current ETH/USD (the `eth_usd` row the indexer keeps), or null without a reference pool or
  * before its first price. One primary-table read of at most one row.
  */
-export async function currentEthUsd(db: MarketDb): Promise<EthUsdNow | null> {
+async function currentEthUsd(db: MarketDb): Promise<EthUsdNow | null> {
   const e = schema.ethUsd;
   const rows = await db
     .select({ sqrtPriceX96: e.sqrtPriceX96, wethIsToken0: e.wethIsToken0, stablecoinDecimals: e.stablecoinDecimals })

@@ -9,15 +9,6 @@ import type { MarketDb } from "./db";
 
 type SQL = NonNullable<ReturnType<typeof and>>;
 
-/** Trades across every launched token, newest first. */
-export async function recentTrades(db: MarketDb, limit: number) {
-  return db
-    .select()
-    .from(schema.trade)
-    .orderBy(desc(schema.trade.blockNumber), desc(schema.trade.logIndex))
-    .limit(limit);
-}
-
 /**
  * Trades of every token (or one), newest first, strictly before the cursor position and, with
  * `beforeTimestampSec`, with a block timestamp strictly below it (unix seconds).

@@ -22,14 +22,14 @@ import {
 } from "../../ops/ponderInternals";
 
 /** How long shutdown waits for in-flight requests before closing the store, milliseconds. */
-export const SHUTDOWN_DRAIN_MS = 4_000;
+const SHUTDOWN_DRAIN_MS = 4_000;
 
 /**
  * Newest event id overall and newest confirmed one (`EVENTS_CONFIRMATION_BLOCKS` behind the
  * indexed head), as `GET /api/public/events` defines them.
  * @returns ids, null when no such event exists
  */
-export async function eventsFeedHead(
+async function eventsFeedHead(
   db: MarketDb,
   headBlock: bigint,
   confirmationBlocks: number,

@@ -29,7 +29,7 @@ import { JSON_CONTENT_TYPE } from "../json";
 import type { TrustEnv } from "./context";
 
 /** Request header name. */
-export const IDEMPOTENCY_HEADER = "Idempotency-Key";
+const IDEMPOTENCY_HEADER = "Idempotency-Key";
 
 /**
  * Parses an `Idempotency-Key` value.

@@ -10,7 +10,7 @@ import { HOLDER_LABELS } from "../../src/domain/holders";
 import { addressWire, blockNumber, cursor, hashWire, okBody, uintString, unixSec, usdString } from "./wirePrimitives";
 
 /** Off-chain token metadata (creator values or platform defaults). */
-export const tokenMetadataWire = z
+const tokenMetadataWire = z
   .looseObject({
     description: z.string(),
     image_url: z.string(),
@@ -154,7 +154,7 @@ export const tradeWire = z
   .meta({ id: "Trade" });
 
 /** OHLCV candle; prices in wei per whole token. */
-export const candleWire = z
+const candleWire = z
   .object({
     bucket_start_sec: unixSec,
     open_wei: uintString,
@@ -175,7 +175,7 @@ export const candleWire = z
   .meta({ id: "Candle" });
 
 /** OHLCV candle in USD (`currency=usd`): each trade converted at the ETH/USD in force at it. */
-export const candleUsdWire = z
+const candleUsdWire = z
   .object({
     bucket_start_sec: unixSec,
     open_usd: usdString,

@@ -29,8 +29,6 @@ export const usdString = z
       "USD as a decimal string, rounded down to 18 decimals (trailing zeros dropped); null without an ETH/USD reference price",
     example: "225.5",
   });
-/** A signed integer as a decimal string. */
-export const intString = z.string().regex(/^-?[0-9]+$/);
 /** A 32-byte hash. */
 export const hashWire = z.string().regex(/^0x[0-9a-f]{64}$/i);
 /** A unix time in seconds. */

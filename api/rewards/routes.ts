@@ -33,9 +33,9 @@ import { decodePositionIds } from "../../src/domain/positions";
 import { lower } from "../../src/domain/hex";
 
 /** Most tokens of one creator served (and claimed) per request. */
-export const MAX_CREATOR_TOKENS = 100;
+const MAX_CREATOR_TOKENS = 100;
 /** Most positions per claim transaction (~235k gas each with the split transfers). */
-export const MAX_POSITIONS_PER_CLAIM = 40;
+const MAX_POSITIONS_PER_CLAIM = 40;
 
 /** Dependencies of the rewards router. */
 export type RewardsDeps = {

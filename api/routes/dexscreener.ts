@@ -36,7 +36,7 @@ import type { MarketDb } from "../market/db";
 import { addressParam, validate } from "../validation";
 
 /** Most blocks one `/events` request may span (`toBlock − fromBlock + 1`): 100 s at 100 ms blocks. */
-export const MAX_EVENTS_BLOCK_RANGE = 1_000;
+const MAX_EVENTS_BLOCK_RANGE = 1_000;
 
 /** What the adapter reads. */
 export type DexScreenerDeps = {

@@ -29,7 +29,7 @@ export type FeedsDeps = { db: MarketDb; publicBaseUrl: string; publicConfig: Pub
 const tokenListQuery = z.object({ limit: limitParam(1000, 10_000) });
 
 /** Items per RSS feed. */
-export const RSS_ITEMS = 50;
+const RSS_ITEMS = 50;
 
 const FEEDS = {
   "new-launches": {

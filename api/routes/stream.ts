@@ -29,7 +29,7 @@ import { addressParam, validate } from "../validation";
 export type StreamDeps = { db: MarketDb; hub: StreamHub; trustProxy?: ProxyTrust };
 
 /** Reconnect delay EventSource clients are told (the SSE `retry` field), milliseconds. */
-export const STREAM_RETRY_MS = 1_000;
+const STREAM_RETRY_MS = 1_000;
 /** `Retry-After` of a refused connection (cap reached), seconds. */
 const CAP_RETRY_AFTER_SEC = 5;
 
