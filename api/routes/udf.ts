@@ -103,11 +103,6 @@ export function udfRoutes(deps: UdfDeps) {
 
   return (
     new Hono()
-      /**
-       * GET /config — `{supported_resolutions: ["1","5","15","60","240","1D"], supports_search:
-       * true, supports_time: true, supports_group_request/marks/timescale_marks: false, exchanges,
-       * symbols_types}` (UDF "Data feed configuration").
-       */
       .get(
         "/config",
         documented({
@@ -125,7 +120,6 @@ export function udfRoutes(deps: UdfDeps) {
         }),
         (_c) => json(udfConfig()),
       )
-      /** GET /time — the server's clock, unix seconds, as plain text (UDF "Server time"). */
       .get(
         "/time",
         documented({
