@@ -15,7 +15,7 @@ import type { PublicClient } from "viem";
 import { SOURCE_TIMEOUT_MS, withTimeout } from "./timeout";
 
 /** How long one probe answer is reused, in milliseconds (docs/operations.md "Health probes"). */
-export const CHAIN_PROBE_TTL_MS = 1_000;
+const CHAIN_PROBE_TTL_MS = 1_000;
 
 /**
  * One probe's result. `ok` is true when the RPC answered both calls and the chain id is the

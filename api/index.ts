@@ -21,7 +21,7 @@ import { wireOperations } from "./metrics/service";
 import { guardPonderMetrics, isIndexerProcess } from "./metrics/access";
 import { chainProbe } from "./chainProbe";
 import { readinessMonitor } from "./readiness";
-import { indexedHead } from "./market/publicQueries";
+import { indexedHead } from "./market/indexedHead";
 import { streamHub } from "./market/streamHub";
 
 // Every setting validated (ponder.config.ts already stopped the build on a bad one).

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ChainProbeResult } from "./chainProbe";
-import type { IndexedHead } from "./market/publicQueries";
+import type { IndexedHead } from "./market/indexedHead";
 import { assessIndexer, ProgressTracker, readinessMonitor, type ReadinessPolicy } from "./readiness";
 
 const policy: ReadinessPolicy = { maxLagBlocks: 3, maxIndexedAgeSec: 15 };

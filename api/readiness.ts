@@ -25,7 +25,7 @@
  * docs/operations.md "Readiness and stalls".
  */
 import type { ChainProbeResult } from "./chainProbe";
-import type { IndexedHead } from "./market/publicQueries";
+import type { IndexedHead } from "./market/indexedHead";
 
 /** The bounds of {@link assessIndexer} (`READY_MAX_LAG_BLOCKS`, `READY_MAX_INDEXED_AGE_SEC`). */
 export type ReadinessPolicy = {
@@ -42,10 +42,10 @@ export type ReadinessPolicy = {
 };
 
 /** Seconds without a new indexed block before a first backfill counts as stalled (5 minutes). */
-export const BACKFILL_STALL_SEC = 300;
+const BACKFILL_STALL_SEC = 300;
 
 /** Defaults for a chain with ~100 ms blocks (docs/operations.md "Readiness and stalls"). */
-export const DEFAULT_READINESS_POLICY: ReadinessPolicy = {
+const DEFAULT_READINESS_POLICY: ReadinessPolicy = {
   maxLagBlocks: 30,
   maxIndexedAgeSec: 15,
   backfillStallSec: BACKFILL_STALL_SEC,

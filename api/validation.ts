@@ -71,7 +71,7 @@ export function validate<T extends z.ZodType, Target extends keyof ValidationTar
  * parameter or body field is missing or malformed; `message` names it").
  * @example missingMessage("resolution") // "resolution: missing (required)"
  */
-export function missingMessage(field: string): string {
+function missingMessage(field: string): string {
   return `${field}: missing (required)`;
 }
 

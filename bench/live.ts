@@ -5,7 +5,7 @@
  * trade being visible over HTTP (`GET /api/public/trades/recent`, polled every 50 ms by default), against
  * the floor measured in the same run: a bare viem client polling `eth_getLogs` for the pool's
  * Swap logs at Ponder's own polling interval (`POLLING_INTERVAL_MS`, 100 ms). In the same run an
- * EventSource client on `GET /api/public/stream/trades?token=` (Server-Sent Events, issue 18)
+ * EventSource client on `GET /api/public/stream/trades?token=` (Server-Sent Events)
  * measures block mined -> trade received as a `pending` frame (and as the confirmed frame, ~30
  * blocks later). It also samples the indexer's lag (chain head minus Ponder's indexed block)
  * every second, to show whether it grows.
@@ -15,7 +15,7 @@
  * With `--stages` the indexer logs at debug level and each SSE trade's latency is split into
  * Ponder's poll, block fetch, indexing and our push (bench/liveStages.ts), to show where a tail
  * comes from.
- * Targets: polling (issue 7) p50 <= 250 ms, p99 <= 1 s, no growing lag; SSE (issue 18) p50 <=
+ * Targets: polling p50 <= 250 ms, p99 <= 1 s, no growing lag; SSE p50 <=
  * 150 ms, p99 <= 500 ms.
  * Usage: `npm run bench -- live [--duration-sec 60] [--trade-interval-ms 200] [--http-poll-ms 50] [--rpc-urls 1] [--database pglite|postgres] [--stages] [--cpu-prof-dir D] [--out name]`.
  * `--cpu-prof-dir` writes the service's V8 CPU profile there (start-up included).

@@ -1,5 +1,5 @@
 /**
- * Read-throughput benchmark (issue 7 "Read throughput" and "Memory"): index a devnet history of
+ * Read-throughput benchmark (throughput and memory): index a devnet history of
  * `--swaps` trades (default 1,000,000) from scratch, recording the time, swaps/s, the floor (viem
  * `getLogs` of the same logs) and the service's peak RSS; then load the read endpoints with
  * autocannon (`--connections`, default 64) next to the baseline measured in the same run and the

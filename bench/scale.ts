@@ -20,7 +20,7 @@
  * Each backfill runs on its own PostgreSQL database through the counting proxy (`test/rpcProxy.ts`):
  * time from spawn to `/ready` and from Ponder's "Started fetching backfill JSON-RPC data" log line to
  * `/ready` (indexing), calls by method, blocks fetched, response bytes, peak RSS.
- * Targets (issue 20): with foreign traffic, backfill (indexing) <= 1.2x the baseline and blocks
+ * Targets: with foreign traffic, backfill (indexing) <= 1.2x the baseline and blocks
  * fetched within the history <= 1.2x the blocks that hold our logs.
  * Usage: `npm run bench -- scale [--launches 1010] [--swaps 10000] [--foreign-factor 10] [--variants unpatched,threshold] [--single-node] [--no-warmup] [--out name]`.
  * Results: `bench/results/scale-<launches>.json`, or `bench/results/<name>.json` with `--out`.

@@ -55,7 +55,7 @@ export const deploymentSchema = z.object({
 export type Deployment = z.infer<typeof deploymentSchema>;
 
 /** Default path of the devnet manifest, relative to the working directory. */
-export const DEFAULT_MANIFEST_PATH = ".devnet/manifest.json";
+const DEFAULT_MANIFEST_PATH = ".devnet/manifest.json";
 
 /**
  * Loads the deployment from the environment or the manifest file.

@@ -15,7 +15,7 @@ import { existsSync } from "node:fs";
  * @throws the file system's error when the file exists but cannot be read
  * @example loadDotEnv() // true when ./.env exists; PORT=8080 in it -> process.env.PORT === "8080" unless PORT was set
  */
-export function loadDotEnv(path = ".env"): boolean {
+function loadDotEnv(path = ".env"): boolean {
   if (!existsSync(path)) return false;
   process.loadEnvFile(path);
   return true;

@@ -91,7 +91,7 @@ const slug = z
   .refine((v) => v !== "evmchain", 'must not be "evmchain"');
 
 /** Addresses and values required once `LAUNCH_FACTORY_ADDRESS` switches to a configured chain. */
-export const PRODUCTION_REQUIRED = [
+const PRODUCTION_REQUIRED = [
   "RPC_URL",
   "START_BLOCK",
   "FEE_LOCKER_ADDRESS",

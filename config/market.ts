@@ -12,7 +12,7 @@ import { parseEther } from "viem";
 export type MarketThresholds = { bigBuyThresholdWei: bigint; graduationMarketCapWei: bigint };
 
 /** Defaults used when the environment does not set a threshold. */
-export const DEFAULT_MARKET_THRESHOLDS: MarketThresholds = {
+const DEFAULT_MARKET_THRESHOLDS: MarketThresholds = {
   bigBuyThresholdWei: parseEther("0.05"),
   graduationMarketCapWei: parseEther("10"),
 };

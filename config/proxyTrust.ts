@@ -17,7 +17,7 @@ export type ProxyTrust = boolean | ((address: string, hopIndex: number) => boole
 const TRUST_NAMES = ["loopback", "linklocal", "uniquelocal"] as const;
 
 /** Largest hop count accepted (more proxies than this in one path is a configuration error). */
-export const MAX_TRUST_HOPS = 32;
+const MAX_TRUST_HOPS = 32;
 
 /**
  * Compiles a `TRUST_PROXY` value into a {@link ProxyTrust}.

@@ -1,7 +1,7 @@
 /**
  * The HTML answer to a browser for a page that does not exist (`/token/<unknown>`, `/t/<unknown>`)
  * or a malformed address (`/token/notanaddress`): the catalogue's message in words, links onward.
- * API clients get the usual JSON error body instead (content negotiation in `routes.tsx`).
+ * API clients get the usual JSON error body instead (content negotiation in `pageResponses.tsx`).
  */
 import { Layout } from "./layout";
 

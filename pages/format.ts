@@ -16,7 +16,6 @@ export {
   shareText,
   shortHex as shortAddress,
   timeTickLabel,
-  unitsToDecimal,
   usdText,
   utcTime,
 } from "./assets/format.js";

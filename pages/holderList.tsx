@@ -8,7 +8,7 @@
  * holders" (the next page of `GET /api/public/token/{address}/holders`, from `nextCursor`).
  */
 import type { z } from "zod";
-import type { holderWire } from "../api/openapi/schemas";
+import type { holderWire } from "../api/openapi/marketWire";
 import { explorerLink, formatAmount, HOLDER_LABEL_TEXT, shareText, shortAddress } from "./format";
 
 /** Props of {@link HolderList}. */
@@ -61,7 +61,7 @@ export function HolderList({
  * The line above the list: "The largest 10 of 42 holders, with their share of the total supply."
  * (`token.js` writes the same words).
  */
-export function holdersSummary(shown: number, holderCount: number): string {
+function holdersSummary(shown: number, holderCount: number): string {
   return shown >= holderCount
     ? `All ${holderCount} holder${holderCount === 1 ? "" : "s"}, with their share of the total supply.`
     : `The largest ${shown} of ${holderCount} holders, with their share of the total supply.`;

@@ -18,7 +18,7 @@ export type LaunchPageProps = {
 };
 
 /** Upper bounds of the text fields, as the intent schema checks them (characters after trimming). */
-export const FIELD_LIMITS = { name: 32, symbol: 11, description: 1000 } as const;
+const FIELD_LIMITS = { name: 32, symbol: 11, description: 1000 } as const;
 
 /** The launch page. */
 export function LaunchPage({

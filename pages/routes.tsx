@@ -1,33 +1,30 @@
 /**
- * Browser pages of the session surface (docs/pages.md): `GET /launch`, `GET /token/{address}`
- * (every verified launch's `token_url`), `GET /t/{slug}` (redirects to the token page), the
- * pages' own scripts and stylesheet under `/assets/`, two browser modules of vendored libraries
- * (viem's exact ETH <-> wei conversion and lightweight-charts) served from the installed npm
- * packages, and the default token image. Every page carries a strict Content-Security-Policy:
- * scripts, styles, images and requests from this origin only.
+ * Browser pages of the session surface (docs/pages.md): the home page `GET /`, `GET /launch`,
+ * `GET /token/{address}` (every verified launch's `token_url`) and `GET /t/{slug}` (redirects to
+ * the token page); their static files come from `assetRoutes.ts`, their security headers and error
+ * pages from `pageResponses.tsx`.
  */
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { Hono, type Context } from "hono";
-import { accepts } from "hono/accepts";
-import { secureHeaders } from "hono/secure-headers";
+import { Hono } from "hono";
 import { formatEther, getAddress, isAddress } from "viem";
 import { z } from "zod";
+import type { MetadataSource } from "../api/launch/metadata";
 import type { Deployment } from "../config/deployment";
-import { ApiError, ERROR_CATALOGUE } from "../api/errors";
+import { ApiError } from "../api/errors";
+import { assetRoutes } from "./assetRoutes";
+import { pageSecurity, refuse, wantsHtml } from "./pageResponses";
 import { toJsonText } from "../api/json";
 import { DEFAULT_SLIPPAGE_BPS, MAX_FIRST_BUY_WEI, MAX_SLIPPAGE_BPS } from "../api/launch/intent";
-import { findTokenBySlug, tokenPage, tradePage, trendingTokens, withStats } from "../api/market/publicQueries";
+import { findTokenBySlug, tokenPage, trendingTokens } from "../api/market/tokenQueries";
+import { tradePage } from "../api/market/tradeQueries";
+import { withStats } from "../api/market/tokenStats";
 import { searchTokens } from "../api/market/search";
 import { encodeCursor } from "../api/market/cursor";
 import { TOP_HOLDERS, topHolders } from "../api/market/holders";
-import { findToken, type MarketDb } from "../api/market/queries";
-import type { MetadataSource } from "../api/launch/metadata";
-import { tokenRecord, tradeRecord } from "../api/market/records";
+import { findToken } from "../api/market/tokenQueries";
+import type { MarketDb } from "../api/market/db";
+import { tokenRecord } from "../api/market/tokenRecord";
+import { tradeRecord } from "../api/market/tradeRecord";
 import { documented } from "../api/openapi/describe";
-import { ErrorPage } from "./errorPage";
 import { HomePage, type HomePageProps, type HomeSearch } from "./homePage";
 import type { AddEthereumChainParameter } from "../launch/network";
 import type { PublicConfig } from "../config/public";
@@ -38,7 +35,6 @@ import type { PublicClient } from "viem";
 import { SOURCE_TIMEOUT_MS, withTimeout } from "../api/metrics/gauges";
 import { validate } from "../api/validation";
 import { tokenPath } from "../src/domain/urls";
-import { viemEsmUnitFile } from "../ops/ponderInternals";
 
 /** What the pages read. */
 export type PagesDeps = {
@@ -55,75 +51,6 @@ export type PagesDeps = {
   storedMetadata: MetadataSource;
 };
 
-const here = dirname(fileURLToPath(import.meta.url));
-const require = createRequire(import.meta.url);
-
-/** `/assets/{name}` -> file and content type. Our files live in `pages/assets/`. */
-const ASSETS: Record<string, { file: () => string; type: string }> = {
-  "site.css": { file: () => join(here, "assets/site.css"), type: "text/css; charset=utf-8" },
-  "wallet.js": { file: () => join(here, "assets/wallet.js"), type: "text/javascript; charset=utf-8" },
-  "launch.js": { file: () => join(here, "assets/launch.js"), type: "text/javascript; charset=utf-8" },
-  "token.js": { file: () => join(here, "assets/token.js"), type: "text/javascript; charset=utf-8" },
-  "trade.js": { file: () => join(here, "assets/trade.js"), type: "text/javascript; charset=utf-8" },
-  "review.js": { file: () => join(here, "assets/review.js"), type: "text/javascript; charset=utf-8" },
-  "copy.js": { file: () => join(here, "assets/copy.js"), type: "text/javascript; charset=utf-8" },
-  "walletChip.js": { file: () => join(here, "assets/walletChip.js"), type: "text/javascript; charset=utf-8" },
-  "format.js": { file: () => join(here, "assets/format.js"), type: "text/javascript; charset=utf-8" },
-  // viem's unit conversions: self-contained ES modules (parseEther/formatEther import only Value.js).
-  "vendor/viem/parseEther.js": { file: () => viemEsmUnitFile("parseEther.js"), type: "text/javascript; charset=utf-8" },
-  "vendor/viem/formatEther.js": {
-    file: () => viemEsmUnitFile("formatEther.js"),
-    type: "text/javascript; charset=utf-8",
-  },
-  "vendor/viem/Value.js": { file: () => viemEsmUnitFile("Value.js"), type: "text/javascript; charset=utf-8" },
-  "vendor/lightweight-charts.mjs": {
-    // The standalone build has no imports; the package's exports map hides its path, so it is
-    // found next to the (exported) package.json.
-    file: () =>
-      join(
-        dirname(require.resolve("lightweight-charts/package.json")),
-        "dist/lightweight-charts.standalone.production.mjs",
-      ),
-    type: "text/javascript; charset=utf-8",
-  },
-};
-
-/** The pages' CSP: nothing from other origins, no inline script or style, no framing. */
-const pageSecurity = secureHeaders({
-  contentSecurityPolicy: {
-    defaultSrc: ["'none'"],
-    scriptSrc: ["'self'"],
-    styleSrc: ["'self'"],
-    imgSrc: ["'self'", "data:"],
-    connectSrc: ["'self'"],
-    fontSrc: ["'self'"],
-    formAction: ["'self'"],
-    baseUri: ["'none'"],
-    frameAncestors: ["'none'"],
-    objectSrc: ["'none'"],
-  },
-  referrerPolicy: "same-origin",
-});
-
-/**
- * True when the request prefers an HTML page (a browser navigating) over JSON: `Accept` names
- * `text/html` before or above `application/json`. A bare wildcard `Accept` (fetch, curl) and no
- * `Accept` keep JSON, so API clients see the error bodies they always did.
- */
-export function wantsHtml(c: Context): boolean {
-  return (
-    accepts(c, { header: "Accept", supports: ["application/json", "text/html"], default: "application/json" }) ===
-    "text/html"
-  );
-}
-
-/** An `ApiError` as an HTML page for browsers (its status, its catalogue message), JSON otherwise. */
-function refuse(c: Context, err: ApiError, title: string): Response {
-  if (!wantsHtml(c)) throw err;
-  const status = ERROR_CATALOGUE[err.code].status as 400 | 404;
-  return c.html(`<!doctype html>${<ErrorPage title={title} message={err.message} status={status} />}`, status);
-}
-
 /** Longest search query, as `GET /api/public/search` accepts it. */
 const SEARCH_MAX_CHARS = 64;
 const addressPath = z.object({ address: z.string().max(64) });
@@ -131,12 +58,6 @@ const slugPath = z.object({ slug: z.string().min(1).max(100) });
 
 /** Builds the pages router (mounted at `/`). */
 export function pagesRoutes(deps: PagesDeps) {
-  const cache = new Map<string, string>();
-  const readAsset = (name: string) => {
-    if (!cache.has(name)) cache.set(name, readFileSync(ASSETS[name]!.file(), "utf8"));
-    return cache.get(name)!;
-  };
-  let defaultImage: Uint8Array | undefined;
   // The explorer the pages link to: the first `BLOCK_EXPLORER_URL` (the list the wallet is given).
   const explorerUrl = deps.network.blockExplorerUrls?.[0] ?? null;
   /** Token rows as the public API serves them (24 h figures, one presenter, one serialisation). */
@@ -197,7 +118,6 @@ export function pagesRoutes(deps: PagesDeps) {
           );
         },
       )
-      /** GET /launch — the launch page (HTML). */
       .get(
         "/launch",
         documented({
@@ -314,47 +234,6 @@ export function pagesRoutes(deps: PagesDeps) {
           return c.redirect(tokenPath(row.address), 302);
         },
       )
-      /** GET /static/token-default.png — the platform's default token image (generated once). */
-      .get(
-        "/static/token-default.png",
-        documented({ tag: "pages", summary: "Default token image", content: { "image/png": "PNG" } }),
-        async (c) => {
-          defaultImage ??= await defaultTokenImage();
-          return c.body(defaultImage as Uint8Array<ArrayBuffer>, 200, {
-            "content-type": "image/png",
-            "cache-control": "public, max-age=86400",
-          });
-        },
-      )
-      /** GET /assets/{name} — the pages' scripts and stylesheet, and the vendored browser modules. */
-      .get(
-        "/assets/:name{.+}",
-        documented({
-          tag: "pages",
-          summary: "Page assets (scripts, stylesheet, vendored browser modules)",
-          content: { "text/javascript": "script", "text/css": "stylesheet" },
-          errors: ["not_found"],
-        }),
-        (c) => {
-          const name = c.req.param("name");
-          const asset = ASSETS[name];
-          if (!asset) throw new ApiError("not_found", `no asset ${name}`);
-          return c.body(readAsset(name), 200, {
-            "content-type": asset.type,
-            "cache-control": "public, max-age=300",
-            "x-content-type-options": "nosniff",
-          });
-        },
-      )
-  );
-}
-
-/** A 96×96 PNG in a neutral grey, drawn with sharp (no file to ship). */
-async function defaultTokenImage(): Promise<Uint8Array> {
-  const sharp = (await import("sharp")).default;
-  return new Uint8Array(
-    await sharp({ create: { width: 96, height: 96, channels: 4, background: "#8a94a6" } })
-      .png()
-      .toBuffer(),
+      .route("/", assetRoutes())
   );
 }

@@ -8,13 +8,15 @@
  * switch, live trades, and the creator's rewards with the claim flow; `copy.js` the copy buttons.
  */
 import type { z } from "zod";
-import type { holderWire, tokenWire, tradeWire } from "../api/openapi/schemas";
-import { compactPrice, formatAmount, shortAddress, usdText } from "./format";
+import type { holderWire, tokenWire, tradeWire } from "../api/openapi/marketWire";
+import { compactPrice, formatAmount } from "./format";
 import { HolderList } from "./holderList";
 import { Layout, type SocialCard } from "./layout";
 import { sameOriginPath, safeHttpUrl } from "./links";
 import { TradeWidget } from "./tradeWidget";
-import { AddressValue, Change, GraduationBar, SocialLinks, TradeTime, TxCell } from "./tokenParts";
+import { AddressValue, SocialLinks } from "./tokenParts";
+import { MarketStats } from "./marketStats";
+import { RecentTrades } from "./recentTrades";
 
 /** What the token page shows. */
 export type TokenPageProps = {
@@ -92,57 +94,7 @@ export function TokenPage({
           </div>
         </section>
 
-        <section class="stats" aria-label="Market">
-          {/* Each ETH figure carries its USD value below it when the service has an ETH/USD reference. */}
-          <Stat
-            label="Price"
-            value={`${compactPrice(token.price_wei)} ETH`}
-            usd={usdText(token.price_usd)}
-            id="stat-price"
-          />
-          <div class="stat">
-            <span class="label">24 h change</span>
-            <span class="value">
-              <Change bps={token.price_change_24h_bps} id="stat-change-24h" />
-            </span>
-          </div>
-          <Stat
-            label="Market cap"
-            value={`${formatAmount(token.market_cap_wei, 18, 4)} ETH`}
-            usd={usdText(token.market_cap_usd)}
-            id="stat-mcap"
-          />
-          <Stat
-            label="Volume 24 h"
-            value={token.volume_24h_wei === null ? "—" : `${formatAmount(token.volume_24h_wei, 18, 4)} ETH`}
-            usd={usdText(token.volume_24h_usd)}
-            id="stat-volume-24h"
-          />
-          <Stat
-            label="Volume (all)"
-            value={`${formatAmount(token.volume_wei, 18, 4)} ETH`}
-            usd={usdText(token.volume_usd)}
-            id="stat-volume"
-          />
-          <Stat
-            label="Liquidity"
-            value={`${formatAmount(token.liquidity.total_value_wei, 18, 4)} ETH`}
-            usd={usdText(token.liquidity.total_value_usd)}
-            id="stat-liquidity"
-          />
-          <Stat
-            label="Trades"
-            value={`${token.trade_count} (${token.buy_count} buys, ${token.sell_count} sells)`}
-            id="stat-trades"
-          />
-          <Stat label="Holders" value={String(token.holder_count)} id="stat-holders" />
-          <div class="stat wide">
-            <span class="label">Graduation</span>
-            <span class="value">
-              <GraduationBar bps={token.graduation_progress_bps} graduated={token.graduated} id="stat-graduation" />
-            </span>
-          </div>
-        </section>
+        <MarketStats token={token} />
 
         {/* Buy / sell: the trade widget goes here, between the figures and the chart (its own component and script). */}
         <section class="chart" aria-label="Price chart">
@@ -171,44 +123,7 @@ export function TokenPage({
         {/* After the chart: the chart keeps its place in the first screen on desktop. */}
         <TradeWidget token={token.address} symbol={token.symbol} />
 
-        <section aria-label="Trades">
-          <h2>Recent trades</h2>
-          <p id="trades-status" class="status" role="status"></p>
-          {/* biome-ignore lint/a11y/useSemanticElements: a scroll container, not a page section */}
-          <div class="table-scroll" role="region" aria-label="Recent trades (scrolls sideways)" tabindex={0}>
-            <table id="trades">
-              <thead>
-                <tr>
-                  <th>Time</th>
-                  <th>Side</th>
-                  <th>{token.symbol}</th>
-                  <th>ETH</th>
-                  <th>Price (ETH)</th>
-                  <th>Trader</th>
-                  <th>Tx</th>
-                </tr>
-              </thead>
-              <tbody>
-                {trades.map((t) => (
-                  <tr data-trade-id={t.id} data-position={String(t.block_number * 1e6 + t.log_index)} class={t.side}>
-                    <td>
-                      <TradeTime timestampSec={t.timestamp_sec} nowSec={nowSec} />
-                    </td>
-                    <td>{t.side}</td>
-                    <td>{formatAmount(t.token_amount, 18, 2)}</td>
-                    <td>{formatAmount(t.eth_amount_wei, 18, 6)}</td>
-                    <td>{compactPrice(t.price_wei)}</td>
-                    <td title={t.trader}>{shortAddress(t.trader)}</td>
-                    <TxCell hash={t.tx_hash} explorerUrl={explorerUrl} />
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <p id="trades-empty" class="hint" hidden={trades.length > 0}>
-            No trades yet.
-          </p>
-        </section>
+        <RecentTrades trades={trades} symbol={token.symbol} explorerUrl={explorerUrl} nowSec={nowSec} />
 
         <HolderList
           holders={holders}
@@ -278,22 +193,6 @@ export function TokenPage({
         </section>
       </article>
     </Layout>
-  );
-}
-
-function Stat({ label, value, id, usd }: { label: string; value: string; id: string; usd?: string | null }) {
-  return (
-    <div class="stat">
-      <span class="label">{label}</span>
-      <span class="value" id={id}>
-        {value}
-      </span>
-      {usd ? (
-        <span class="usd" id={`${id}-usd`}>
-          ≈ {usd}
-        </span>
-      ) : null}
-    </div>
   );
 }
 

@@ -5,8 +5,6 @@
  * replica). Shared by `npm start` and the end-to-end tests.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 import { ENV_SCHEMA } from "../config/env";

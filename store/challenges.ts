@@ -13,11 +13,6 @@ export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 /** A stored challenge. */
 export type ChallengeRecord = typeof keyChallenges.$inferSelect;
 
-/** Stores a new challenge. */
-export async function insertChallenge(store: Store, row: typeof keyChallenges.$inferInsert): Promise<void> {
-  await store.db.insert(keyChallenges).values(row);
-}
-
 /**
  * Stores a new challenge unless its session already holds `maxOpen` open ones (not consumed, not
  * expired at `nowMs`). Race-free: count and insert run under a per-session advisory lock.

@@ -9,7 +9,7 @@ import { idempotencyRecords } from "./schema";
 /** How long a completed record is kept: 24 hours from the first request. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** How long an in-flight reservation blocks retries before a crashed request's key may be taken over. */
-export const IDEMPOTENCY_LOCK_MS = 60_000;
+const IDEMPOTENCY_LOCK_MS = 60_000;
 
 /** A stored record. */
 export type IdempotencyRecord = typeof idempotencyRecords.$inferSelect;

@@ -39,9 +39,9 @@ export type Store = {
 };
 
 /** Default Postgres schema of the store. */
-export const DEFAULT_STORE_SCHEMA = "launch_store";
+const DEFAULT_STORE_SCHEMA = "launch_store";
 /** Default PGlite data folder (relative to the working directory). */
-export const DEFAULT_STORE_PGLITE_DIR = ".data/store";
+const DEFAULT_STORE_PGLITE_DIR = ".data/store";
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 const MIGRATIONS_FOLDER = fileURLToPath(new URL("./migrations", import.meta.url));

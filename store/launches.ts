@@ -87,16 +87,6 @@ export async function findConfirmedByTx(store: Store, txHash: string): Promise<L
   return rows[0] ?? null;
 }
 
-/** The canonical confirmed launch record of this token (checksummed address), or `null`. */
-export async function findConfirmedByToken(store: Store, token: string): Promise<LaunchRecord | null> {
-  const rows = await store.db
-    .select()
-    .from(launches)
-    .where(and(eq(launches.tokenAddress, token), eq(launches.state, "confirmed"), isNull(launches.canonicalLaunchId)))
-    .limit(1);
-  return rows[0] ?? null;
-}
-
 /**
  * The newest launch of an API key whose last submitted transaction is `txHash` (a confirmed one
  * first), or `null`.
@@ -116,7 +106,7 @@ export async function findKeyLaunchByTx(store: Store, apiKeyId: string, txHash: 
  * creation, the lifetime of the session that alone can verify it. Older ones are deleted by
  * housekeeping ({@link pruneSessionBuilds}) and no longer count against the per-session bound.
  */
-export const SESSION_BUILD_TTL_MS = 24 * 60 * 60 * 1000;
+const SESSION_BUILD_TTL_MS = 24 * 60 * 60 * 1000;
 
 const openSessionBuilds = (sessionId: string, nowMs: number) =>
   and(

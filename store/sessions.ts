@@ -17,7 +17,7 @@ export type SessionRecord = typeof sessions.$inferSelect;
 const tokens = new Tokens();
 
 /** SHA-256 (hex) of a cookie value: the session's id in the store. */
-export function sessionIdOf(cookieValue: string): string {
+function sessionIdOf(cookieValue: string): string {
   return createHash("sha256").update(cookieValue, "utf8").digest("hex");
 }
 

@@ -1,5 +1,5 @@
 /**
- * Abuse limits of the unauthenticated and upload endpoints (issue 15, "Abuse limits"; rows of
+ * Abuse limits of the unauthenticated and upload endpoints (rows of
  * docs/security.md): the real app (`createApp`, `app.request()`), a real PGlite store in a
  * temporary folder, a real anvil with the stack deployed, behind the counting RPC proxy
  * (`test/rpcProxy.ts`) so every JSON-RPC request the app makes is counted. No mocks: the decode
@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../api/app";
 import { chainProbe } from "../api/chainProbe";
 import { decodeQueue } from "../api/media/decodeQueue";
-import type { MarketDb } from "../api/market/queries";
+import type { MarketDb } from "../api/market/db";
 import { deploymentSchema, type Deployment } from "../config/deployment";
 import { startAnvil, type AnvilInstance } from "../devnet/anvil";
 import { devAccount } from "../devnet/clients";

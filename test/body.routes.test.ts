@@ -30,7 +30,7 @@ import { createApp } from "../api/app";
 import { ERROR_CATALOGUE } from "../api/errors";
 import { BODY_LIMITS } from "../api/middleware/jsonBody";
 import { png } from "./fixtures/images";
-import type { MarketDb } from "../api/market/queries";
+import type { MarketDb } from "../api/market/db";
 import { deploymentSchema, type Deployment } from "../config/deployment";
 import { startAnvil, type AnvilInstance } from "../devnet/anvil";
 import { devAccount } from "../devnet/clients";

@@ -1,5 +1,5 @@
 /**
- * `kill -9` of the service in the middle of a confirm (issue 7, "Proof under stress"): after a
+ * `kill -9` of the service in the middle of a confirm (proof under stress): after a
  * restart on the same databases nothing is lost or duplicated.
  *
  * The test acts as the creator's wallet (personal_sign of the intent, `sendTransaction` of the

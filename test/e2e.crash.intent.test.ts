@@ -1,5 +1,5 @@
 /**
- * `kill -9` of the service in the middle of a launch intent (issue 7, "Proof under stress";
+ * `kill -9` of the service in the middle of a launch intent (proof under stress;
  * docs/launch.md "Crash safety of the intent"): after a restart nothing is lost or counted twice.
  *
  * An intent makes three writes: one coin on the key's daily "created" quota, the launch record,

@@ -256,7 +256,7 @@ describe("fault tolerance", () => {
     scaledMs(300_000),
   );
 
-  // Issue 17, section 2: "a series of reorgs of depth 1-5 while blocks keep coming: no stall".
+  // "A series of reorgs of depth 1-5 while blocks keep coming: no stall".
   // Found with it (2 of 3 runs here): when a reorg lands while Ponder's realtime sync fetches
   // the newest block, its `eth_getLogs({blockHash})` for the orphaned block answers "unknown
   // block" (-32000), which Ponder's RPC layer retries 9 times with exponential backoff (125 ms
@@ -396,7 +396,7 @@ describe("fault tolerance", () => {
   // test/e2e.faults.test.ts -t SIGKILL`. The restart re-runs the backfill from the start while rows
   // of the killed run are still there, and stops on a primary-key conflict in `token`. PGlite itself
   // keeps committed transactions and drops uncommitted ones across a SIGKILL (checked with a
-  // bare PGlite writer), so the cause is in how Ponder drives PGlite; not found yet (issue 7).
+  // bare PGlite writer), so the cause is in how Ponder drives PGlite; not found yet.
   it.skipIf(!postgresUp)(
     `loses and duplicates nothing when killed with SIGKILL mid-backfill and restarted (${crashDatabase})`,
     async () => {

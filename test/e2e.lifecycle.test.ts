@@ -1,5 +1,5 @@
 /**
- * `npm start` as a user runs it (issue 17, "A start and stop you can trust"): the real
+ * `npm start` as a user runs it (a start and stop you can trust): the real
  * `scripts/start.ts` in its own process group, from a working directory holding a `.env`, on free
  * ports, with 1 s blocks and a demo trade every 100 ms (so a trade always waits for a receipt).
  *
@@ -14,7 +14,7 @@
  * - A service that cannot stop (SIGSTOP) is killed when `SHUTDOWN_TIMEOUT_MS` runs out, and a
  *   second Ctrl-C forces the exit at once.
  *
- * Deadlines: `LIFECYCLE_STOP_DEADLINE_MS` (default 10,000: the issue's bound) for the stop, and
+ * Deadlines: `LIFECYCLE_STOP_DEADLINE_MS` (default 10,000: the required bound) for the stop, and
  * `SERVICE_START_TIMEOUT_MS` (default 180,000, read by `scripts/ponderProcess.ts`) x 2 for a start.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";

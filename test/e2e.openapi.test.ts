@@ -10,7 +10,7 @@ import addFormats from "ajv-formats";
 import { parseEther, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../api/app";
-import type { MarketDb } from "../api/market/queries";
+import type { MarketDb } from "../api/market/db";
 import { loadDeployment } from "../config/deployment";
 import { buyToken, launchToken, sellToken } from "../devnet/actions";
 import { startStack, until, type Stack } from "./harness";

@@ -229,7 +229,7 @@ describe("operations through the real service", () => {
     expect(names.some((name) => name.startsWith("ponder_"))).toBe(true);
   });
 
-  it("counts each request once in launchpad_http_* (10 requests: +10), unlike Ponder's ponder_http_server_* (issue 17, section 5)", async () => {
+  it("counts each request once in launchpad_http_* (10 requests: +10), unlike Ponder's ponder_http_server_*", async () => {
     const route = { route: "/api/public/tokens/new", method: "GET", status: "200" };
     const count = (families: Map<string, Family>) =>
       Number(samples(families, "launchpad_http_requests_total", route)[0]?.value ?? 0);

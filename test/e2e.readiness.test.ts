@@ -1,6 +1,5 @@
 /**
- * Readiness that tells the truth and an indexer that never stalls silently (issue 17, sections 1
- * and 2), on anvil with the real service process.
+ * Readiness that tells the truth and an indexer that never stalls silently, on anvil with the real service process.
  *
  * The indexer reaches anvil through a JSON-RPC proxy (`INDEXER_RPC_URLS`, test/rpcProxy.ts) while
  * the API (health, readiness, the chain head) talks to anvil directly, so the test can freeze the
@@ -24,8 +23,8 @@
  * restart (slower than the bound on a loaded machine) with it; without the third, the API answers
  * nothing while the missed blocks are indexed (resume 8-13 s under load).
  *
- * Settings: `RPC_FREEZE_SEC` (default 40, the issue's scenario) per freeze; `RESUME_BUDGET_MS`
- * (default 10,000, the issue's bound) for the first newly indexed block after a freeze;
+ * Settings: `RPC_FREEZE_SEC` (default 40, the reported scenario) per freeze; `RESUME_BUDGET_MS`
+ * (default 10,000, the required bound) for the first newly indexed block after a freeze;
  * `READY_CATCH_UP_MS` (default 120,000) for ready again.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -37,7 +36,7 @@ import { startRpcProxy, type RpcProxy } from "./rpcProxy";
 
 const FREEZE_MS = Number(process.env.RPC_FREEZE_SEC ?? 40) * 1000;
 /**
- * Indexing resumes within 10 s of the RPC answering again (issue 17, section 2), in the same
+ * Indexing resumes within 10 s of the RPC answering again in the same
  * process: Ponder's next poll after the thaw sees the new head and fetches the missed blocks at
  * its full rate limit (docs/operations.md "Stalled indexer after an RPC freeze", with the figures
  * measured under load). A restart instead (the supervisor's fallback) costs Ponder's own start,
@@ -206,7 +205,7 @@ describe("GET /api/v1/ready on a chain with history", () => {
     expect(ready.body.indexed_block).toBeGreaterThanOrEqual(head);
     expect(ready.tokens, "the launched token is served once ready").toBeGreaterThan(0);
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
-    // What the issue saw: Ponder's own /ready said 200 while the history was not indexed yet. On
+    // What was seen before: Ponder's own /ready said 200 while the history was not indexed yet. On
     // the indexer `/ready` now answers as /api/v1/ready (api/metrics/access.ts): polled at the same
     // moment, the two differ at most once, at the switch to ready.
     const ponderEarly = behindWithBlock.filter((a) => a.ponderReady === 200).length;

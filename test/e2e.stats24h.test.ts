@@ -19,8 +19,8 @@ import { getAddress, parseEther, type Address, type Hash } from "viem";
 import { swapRouterAbi } from "../abis/SwapRouter";
 import * as schema from "../ponder.schema";
 import { buyParams, buyToken, launchToken, sellToken } from "../devnet/actions";
-import { withStats } from "../api/market/publicQueries";
-import type { MarketDb } from "../api/market/queries";
+import { withStats } from "../api/market/tokenStats";
+import type { MarketDb } from "../api/market/db";
 import { startStack, until, type Stack } from "./harness";
 import { postgresAvailable } from "./postgres";
 

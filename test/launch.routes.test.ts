@@ -18,7 +18,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../api/app";
 import { coinQuotaBucket } from "../api/middleware/rateLimit";
-import type { MarketDb } from "../api/market/queries";
+import type { MarketDb } from "../api/market/db";
 import { deploymentSchema, type Deployment } from "../config/deployment";
 import { startAnvil, type AnvilInstance } from "../devnet/anvil";
 import { devAccount } from "../devnet/clients";

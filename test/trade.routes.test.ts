@@ -26,7 +26,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { swapRouterAbi } from "../abis/SwapRouter";
 import { createApp } from "../api/app";
-import type { MarketDb } from "../api/market/queries";
+import type { MarketDb } from "../api/market/db";
 import { deploymentSchema, type Deployment } from "../config/deployment";
 import { encodePositionIds } from "../src/domain/positions";
 import { launchToken } from "../devnet/actions";

@@ -17,7 +17,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../api/app";
 import * as fx from "./fixtures/images";
-import type { MarketDb } from "../api/market/queries";
+import type { MarketDb } from "../api/market/db";
 import { scopeFor, SCOPE_TABLE } from "../api/middleware/auth";
 import { consumeCoinQuota } from "../api/middleware/rateLimit";
 import { LIMITS } from "../api/middleware/limits";

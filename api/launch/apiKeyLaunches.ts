@@ -19,7 +19,7 @@ import type { ApiKeyRecord } from "../../store/keys";
 import { findKeyLaunchByTx, findLaunch, insertLaunch, type LaunchRecord } from "../../store/launches";
 import { ApiError } from "../errors";
 import { okJsonText } from "../json";
-import type { MarketDb } from "../market/queries";
+import type { MarketDb } from "../market/db";
 import type { Limits } from "../middleware/context";
 import { commitIdempotentResponse, type IdempotencyHold } from "../middleware/idempotency";
 import { consumeCoinQuota } from "../middleware/rateLimit";

@@ -22,7 +22,7 @@ import type { PublicClient } from "viem";
 import type { Deployment } from "../../config/deployment";
 import type { PublicConfig } from "../../config/public";
 import type { Store } from "../../store/index";
-import type { MarketDb } from "../market/queries";
+import type { MarketDb } from "../market/db";
 
 /** What the launch steps need; the use cases build it per call from the app's store getter. */
 export type LaunchDeps = {

@@ -25,7 +25,7 @@ import {
 import { BoundReachedError } from "../../store/locks";
 import { ApiError, type ErrorCode } from "../errors";
 import { tokenUrl } from "../../src/domain/urls";
-import { tokenIndexed } from "../market/queries";
+import { tokenIndexed } from "../market/tokenQueries";
 import { runBuilder } from "./buildStep";
 import { canonicalRecordOf, confirmLaunch, PENDING_RETRY_AFTER_SEC, verifyAndCount } from "./confirmStep";
 import type { LaunchDeps } from "./launchDeps";

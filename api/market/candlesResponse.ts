@@ -8,8 +8,9 @@ import type { z } from "zod";
 import { RESOLUTION_SECONDS } from "../../src/domain/candles";
 import { sendOk } from "../json";
 import { candleWindow, type candlesQuery } from "./params";
-import { tokenCandles, type MarketDb } from "./queries";
-import { candleRecord, candleUsdRecord } from "./records";
+import { tokenCandles } from "./candleQueries";
+import type { MarketDb } from "./db";
+import { candleRecord, candleUsdRecord } from "./candleRecords";
 import { udfHistoryResponse } from "./udfResponse";
 
 /**

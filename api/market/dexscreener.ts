@@ -15,17 +15,17 @@ type TokenRow = typeof token.$inferSelect;
 type TradeRow = typeof trade.$inferSelect;
 
 /** Decimals of WETH (the quote asset of every launch pool). */
-export const WETH_DECIMALS = 18;
+const WETH_DECIMALS = 18;
 
 /**
  * Fractional digits of `priceNative`. Every price a Uniswap V3 pool can hold is at least
  * (MIN_SQRT_RATIO / 2^96)^2 ≈ 2.9e-39, so with equal decimals (18/18 here) the floored value is
  * never 0, which the spec forbids.
  */
-export const PRICE_NATIVE_DECIMALS = 40;
+const PRICE_NATIVE_DECIMALS = 40;
 
 /** `dexKey` of every pair: the pools are Uniswap V3 pools. */
-export const DEX_KEY = "uniswap";
+const DEX_KEY = "uniswap";
 
 /** Spec `Block`: number and unix-seconds timestamp. */
 export type DsBlock = { blockNumber: number; blockTimestamp: number };

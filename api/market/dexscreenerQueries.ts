@@ -5,7 +5,7 @@
  */
 import { and, asc, eq, gte, lte } from "ponder";
 import * as schema from "../../ponder.schema";
-import type { MarketDb } from "./queries";
+import type { MarketDb } from "./db";
 import { lower } from "../../src/domain/hex";
 
 type TokenRow = typeof schema.token.$inferSelect;

@@ -15,8 +15,8 @@ import type { MarketDb } from "./db";
 import type { RecordSettings } from "../../config/public";
 import { ApiError } from "../errors";
 import { decodeCursor, encodeCursor } from "./cursor";
-import { findTokenHolderFacts } from "./queries";
-import { tokenRecord } from "./records";
+import { findTokenHolderFacts } from "./tokenQueries";
+import { tokenRecord } from "./tokenRecord";
 
 type HolderRow = typeof schema.holder.$inferSelect;
 
@@ -24,7 +24,7 @@ type HolderRow = typeof schema.holder.$inferSelect;
 export const TOP_HOLDERS = 10;
 
 /** Cursor of holder lists: the last served holder's balance (`b`, decimal) and address (`a`, lowercase). */
-export const holderCursorShape = z.object({
+const holderCursorShape = z.object({
   b: z.string().regex(/^\d{1,80}$/),
   a: z.string().regex(/^0x[0-9a-f]{40}$/),
 });
@@ -40,7 +40,7 @@ export type HolderPosition = { balanceWei: bigint; address: `0x${string}` };
  * @param after - position of the previous page's last holder; none for the first page
  * @returns at most `limit` holder rows (balances > 0)
  */
-export async function holderPage(db: MarketDb, token: string, limit: number, after?: HolderPosition) {
+async function holderPage(db: MarketDb, token: string, limit: number, after?: HolderPosition) {
   const h = schema.holder;
   const ofToken = eq(h.token, lower(token));
   const where = after
@@ -63,7 +63,7 @@ export type HolderLabelSources = { pool: string; factory: string; totalSupply: b
  * @param token - the token's pool, factory and total supply
  * @param deployment - the fee locker and position manager addresses
  */
-export function holderRecord(row: HolderRow, token: HolderLabelSources, deployment: Pick<Deployment, "contracts">) {
+function holderRecord(row: HolderRow, token: HolderLabelSources, deployment: Pick<Deployment, "contracts">) {
   return {
     address: getAddress(row.address),
     balance_wei: row.balanceWei,
@@ -80,7 +80,7 @@ export function holderRecord(row: HolderRow, token: HolderLabelSources, deployme
 }
 
 /** The holder page's cursor after `rows` (null after a short page). */
-export function holderNextCursor(rows: HolderRow[], limit: number): HolderPosition | null {
+function holderNextCursor(rows: HolderRow[], limit: number): HolderPosition | null {
   const last = rows.at(-1);
   return rows.length === limit && last ? { balanceWei: last.balanceWei, address: last.address } : null;
 }

@@ -22,6 +22,20 @@ export const issuedCursorParam = z
   .optional();
 
 /**
+ * `sort` values of launch feeds: `new` (newest launch first, default), `old` (oldest first),
+ * `market_cap` (highest first), `volume` (all-time WETH volume, highest first), `trades`
+ * (all-time trade count, highest first); ties by newer launch.
+ */
+const LAUNCH_SORTS = ["new", "old", "market_cap", "volume", "trades"] as const;
+
+/** Launch feeds: `sort` ({@link LAUNCH_SORTS}, default `new`), `limit` (default 50, max 200), `cursor`. */
+export const launchesQuery = z.object({
+  sort: z.enum(LAUNCH_SORTS, { message: `sort must be one of ${LAUNCH_SORTS.join(", ")}` }).default("new"),
+  limit: limitParam(50, 200),
+  cursor: issuedCursorParam,
+});
+
+/**
  * Key-surface trade pages: `limit` (default 50, max 200), `cursor` (the previous page's
  * `next_cursor`, as on the public trade lists; anything else is `invalid_cursor`) and
  * `before_timestamp` (unix seconds: only trades whose block time is strictly earlier, the
@@ -38,9 +52,6 @@ export const tradePageQuery = z.object({
     .optional(),
 });
 
-/** `limit` of token lists: default 20, maximum 100. */
-export const tokensQuery = z.object({ limit: limitParam(20, 100) });
-
 /**
  * Widest candle window: `to − from` may span at most 1,440 bucket lengths — one day of 1m
  * candles. Bounds are inclusive bucket starts, so such a window holds up to 1,441 buckets (the
@@ -49,7 +60,7 @@ export const tokensQuery = z.object({ limit: limitParam(20, 100) });
 export const MAX_CANDLE_BUCKETS = 1_440;
 
 /** Buckets served when `from` is omitted. */
-export const DEFAULT_CANDLE_BUCKETS = 300;
+const DEFAULT_CANDLE_BUCKETS = 300;
 
 /** Every resolution the candles endpoints accept: ours, then the UDF names (docs/public.md). */
 export const ACCEPTED_RESOLUTIONS = [...RESOLUTIONS, ...Object.keys(UDF_RESOLUTIONS)] as readonly string[];

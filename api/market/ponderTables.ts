@@ -21,7 +21,7 @@ import * as schema from "../../ponder.schema";
  * that open the tables with their own `search_path`).
  * @example ponderSchemaName() // "e2e_public" inside `ponder start --schema e2e_public`
  */
-export function ponderSchemaName(): string | undefined {
+function ponderSchemaName(): string | undefined {
   return getTableConfig(schema.token).schema;
 }
 

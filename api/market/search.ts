@@ -44,7 +44,7 @@ export type SearchHit = { row: TokenRow; match: SearchTier };
 /** At most this many query words reach the word tier. */
 export const MAX_QUERY_WORDS = 8;
 /** Hex digits after `0x` an address prefix needs (shorter prefixes match too many tokens to mean anything). */
-export const ADDRESS_PREFIX_MIN_HEX = 6;
+const ADDRESS_PREFIX_MIN_HEX = 6;
 
 /**
  * Escapes `LIKE` wildcards so user text matches literally (the default escape character `\`).

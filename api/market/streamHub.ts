@@ -23,68 +23,19 @@
  */
 import { ApiError } from "../errors";
 import { toJsonText } from "../json";
-import { logEvent } from "../../ops/ponderInternals";
+import { decodeCheckpointBlock, logEvent } from "../../ops/ponderInternals";
+import { firstEventIdAfterBlock } from "../../src/domain/events";
 import type { MarketDb } from "./db";
-import { indexedCheckpoint } from "./publicQueries";
-import { decodeCheckpointBlock } from "../../ops/ponderInternals";
-import { eventRecord } from "./publicRecords";
-import { tradeRecord } from "./records";
-import { eventsById, tradesByEventId } from "./streamQueries";
+import { indexedCheckpoint } from "./indexedHead";
+import { streamAdmission } from "./streamAdmission";
+import { MAX_ID, STREAM_SOURCES, type StreamRow } from "./streamRows";
+import { STREAM_DEFAULTS, type StreamKind, type StreamRequest, type StreamSettings } from "./streamSettings";
 import type { FrameQueue } from "./streamQueue";
 
-/** The two streams. */
-export type StreamKind = "trades" | "events";
-
-/** Limits and timings of the streams (`STREAM_*` settings, config/env.ts). */
-export type StreamSettings = {
-  /** How often the poller reads the indexer's checkpoint, milliseconds (`STREAM_POLL_INTERVAL_MS`). */
-  pollIntervalMs: number;
-  /** Interval of the `: keep-alive` comment, milliseconds (`STREAM_KEEPALIVE_SEC` × 1000). */
-  keepAliveMs: number;
-  /** Open streams per client IP (`STREAM_MAX_PER_IP`). */
-  maxPerIp: number;
-  /** Open streams per process (`STREAM_MAX_CONNECTIONS`). */
-  maxConnections: number;
-  /** Unsent frames one connection may hold before it is dropped as slow (`STREAM_MAX_QUEUED_FRAMES`). */
-  maxQueuedFrames: number;
-};
-
-/** Documented defaults (README, `.env.example`). */
-export const STREAM_DEFAULTS: StreamSettings = {
-  pollIntervalMs: 25,
-  keepAliveMs: 15_000,
-  maxPerIp: 5,
-  maxConnections: 1_000,
-  maxQueuedFrames: 1_000,
-};
-
 /** Most unconfirmed rows tracked per stream (≈ 30 blocks of heavy trading); later ones wait. */
-export const PENDING_WINDOW_MAX = 5_000;
+const PENDING_WINDOW_MAX = 5_000;
 /** The unconfirmed window is re-read at least this often even when the checkpoint stands still. */
-export const WINDOW_REREAD_MS = 1_000;
-const MAX_ID = 2n ** 62n;
-
-/** What a stream connection asks for. */
-export type StreamRequest = {
-  /** Lowercase token address, or all tokens. */
-  token?: `0x${string}`;
-  /** Send `pending` previews and `reorg` frames. */
-  includePending: boolean;
-  /** Resume after this id (`Last-Event-ID`); absent: from the current confirmed boundary. */
-  sinceId?: bigint;
-};
-
-/** One row of a stream, rendered once. */
-type StreamRow = {
-  id: bigint;
-  token: string;
-  /** Identity of a preview: id plus its exact content (a reorg that changes a row changes it). */
-  key: string;
-  pendingJson: string;
-  confirmedJson: string;
-  /** What a `reorg` frame names for it. */
-  dropped: Record<string, unknown>;
-};
+const WINDOW_REREAD_MS = 1_000;
 
 type Subscriber = { queue: FrameQueue; request: StreamRequest; cursor: bigint; previewed: Set<string> };
 
@@ -99,52 +50,6 @@ type Channel = {
   ready: boolean;
   ticking: Promise<void> | null;
 };
-
-function streamRow(id: bigint, token: string, record: (confirmed: boolean) => unknown, dropped: object): StreamRow {
-  const pendingJson = toJsonText(record(false));
-  return {
-    id,
-    token,
-    key: `${id}|${pendingJson}`,
-    pendingJson,
-    confirmedJson: toJsonText(record(true)),
-    dropped: dropped as Record<string, unknown>,
-  };
-}
-
-/** Rows of a stream with id in (after, before), ascending. */
-type Source = (
-  db: MarketDb,
-  after: bigint,
-  before: bigint,
-  limit: number,
-  token?: `0x${string}`,
-) => Promise<StreamRow[]>;
-
-const SOURCES: Record<StreamKind, Source> = {
-  trades: async (db, after, before, limit, token) =>
-    (await tradesByEventId(db, after, before, limit, token)).map(({ eventId, trade }) => {
-      const record = tradeRecord(trade);
-      return streamRow(eventId, trade.token, (confirmed) => ({ ...record, event_id: Number(eventId), confirmed }), {
-        event_id: Number(eventId),
-        id: record.id,
-        tx_hash: record.tx_hash,
-        block_number: record.block_number,
-      });
-    }),
-  events: async (db, after, before, limit, token) =>
-    (await eventsById(db, after, before, limit, token)).map((row) =>
-      streamRow(row.id, row.token, (confirmed) => eventRecord(row, confirmed), {
-        id: Number(row.id),
-        kind: row.kind,
-        tx_hash: row.txHash,
-        block_number: Number(row.blockNumber),
-      }),
-    ),
-};
-
-/** First event id of the block after `block`: ids below it belong to blocks <= `block`. */
-const boundAfterBlock = (block: bigint) => (block < 0n ? 0n : (block + 1n) * 1_000_000n);
 
 /** The hub's interface to the routes. */
 export type StreamHub = ReturnType<typeof streamHub>;
@@ -161,8 +66,7 @@ export function streamHub(options: { db: MarketDb; confirmationBlocks: number; s
   const page = Math.max(1, Math.min(500, Math.floor(settings.maxQueuedFrames / 2)));
   const channels: Record<StreamKind, Channel> = { trades: newChannel("trades"), events: newChannel("events") };
   const queues = new Set<FrameQueue>();
-  const perIp = new Map<string, number>();
-  let connections = 0;
+  const admission = streamAdmission(settings);
   let closed = false;
   let polling = false;
   let lastWindowReadMs = 0;
@@ -183,7 +87,7 @@ export function streamHub(options: { db: MarketDb; confirmationBlocks: number; s
   }
 
   const confirmedBound = (checkpoint: string) =>
-    boundAfterBlock(decodeCheckpointBlock(checkpoint).blockNumber - BigInt(options.confirmationBlocks));
+    firstEventIdAfterBlock(decodeCheckpointBlock(checkpoint).blockNumber - BigInt(options.confirmationBlocks));
   const matches = (sub: Subscriber, row: StreamRow) => !sub.request.token || sub.request.token === row.token;
   const active = (ch: Channel) => ch.subs.size + ch.attaching > 0;
 
@@ -193,7 +97,7 @@ export function streamHub(options: { db: MarketDb; confirmationBlocks: number; s
       const checkpoint = await indexedCheckpoint(db);
       if (checkpoint === null) throw new ApiError("not_indexed_yet", "the indexer has not processed a block yet");
       const bound = confirmedBound(checkpoint);
-      const window = await SOURCES[ch.kind](db, bound - 1n, MAX_ID, PENDING_WINDOW_MAX);
+      const window = await STREAM_SOURCES[ch.kind](db, bound - 1n, MAX_ID, PENDING_WINDOW_MAX);
       ch.bound = bound;
       ch.pending = new Map(window.map((r) => [r.key, r]));
       ch.checkpoint = checkpoint;
@@ -210,7 +114,7 @@ export function streamHub(options: { db: MarketDb; confirmationBlocks: number; s
     let done!: () => void;
     ch.ticking = new Promise((resolve) => (done = resolve));
     try {
-      const source = SOURCES[ch.kind];
+      const source = STREAM_SOURCES[ch.kind];
       const oldBound = ch.bound;
       const target = confirmedBound(checkpoint);
       // Confirmed rows never change, so the boundary only moves up (a reorg rewinds the head, not it).
@@ -313,30 +217,7 @@ export function streamHub(options: { db: MarketDb; confirmationBlocks: number; s
      */
     admit(ip: string): { release: () => void } {
       if (closed) throw new ApiError("service_unavailable", "the service is shutting down; reconnect shortly");
-      const held = perIp.get(ip) ?? 0;
-      if (held >= settings.maxPerIp)
-        throw new ApiError(
-          "too_many_streams",
-          `this client already holds ${held} open streams (at most ${settings.maxPerIp})`,
-        );
-      if (connections >= settings.maxConnections)
-        throw new ApiError(
-          "too_many_streams",
-          `the service holds its maximum of ${settings.maxConnections} open streams`,
-        );
-      perIp.set(ip, held + 1);
-      connections++;
-      let released = false;
-      return {
-        release: () => {
-          if (released) return;
-          released = true;
-          connections--;
-          const left = (perIp.get(ip) ?? 1) - 1;
-          if (left > 0) perIp.set(ip, left);
-          else perIp.delete(ip);
-        },
-      };
+      return admission.admit(ip);
     },
     /**
      * Reads the stream's boundary and window if nobody listens yet (call before the response
@@ -374,7 +255,7 @@ export function streamHub(options: { db: MarketDb; confirmationBlocks: number; s
           }
           const target = ch.bound;
           if (cursor >= target - 1n) break;
-          const rows = await SOURCES[kind](db, cursor, target, page, request.token);
+          const rows = await STREAM_SOURCES[kind](db, cursor, target, page, request.token);
           for (const row of rows) queue.push({ id: String(row.id), data: row.confirmedJson });
           cursor = rows.length < page ? target - 1n : rows.at(-1)!.id;
           await queue.room();
@@ -405,7 +286,11 @@ export function streamHub(options: { db: MarketDb; confirmationBlocks: number; s
     },
     /** Open connections now (all, and per stream). */
     stats() {
-      return { connections, trades: channels.trades.subs.size, events: channels.events.subs.size };
+      return {
+        connections: admission.connections,
+        trades: channels.trades.subs.size,
+        events: channels.events.subs.size,
+      };
     },
     /** Ends every stream (a last `: shutdown` comment) and refuses new ones; for the shutdown sequence. */
     close(): void {

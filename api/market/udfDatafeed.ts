@@ -12,7 +12,7 @@ import { RESOLUTIONS, type Resolution } from "../../src/domain/candles";
 import { UDF_RESOLUTIONS } from "./udf";
 
 /** Exchange name shown by charts and accepted as a symbol prefix. */
-export const UDF_EXCHANGE = "evmchain";
+const UDF_EXCHANGE = "evmchain";
 
 /** The UDF resolution names the datafeed advertises (ours map onto them: 1m = "1", … 1d = "1D"). */
 export const UDF_SUPPORTED_RESOLUTIONS = ["1", "5", "15", "60", "240", "1D"] as const;

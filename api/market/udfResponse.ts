@@ -6,9 +6,9 @@ import type { Context } from "hono";
 import type { Address } from "viem";
 import { RESOLUTION_SECONDS, type Resolution } from "../../src/domain/candles";
 import { toJsonText } from "../json";
-import { candleBefore } from "./publicQueries";
+import { candleBefore } from "./candleQueries";
 import type { candle } from "../../ponder.schema";
-import type { MarketDb } from "./queries";
+import type { MarketDb } from "./db";
 import { toUdfHistory, type CandleIn } from "./udf";
 import { lower } from "../../src/domain/hex";
 

@@ -3,8 +3,8 @@
  * magic number, then framing only (chunk lengths, markers, block sizes), never pixel data. Sources:
  * PNG (ISO/IEC 15948), JPEG (ITU-T T.81 / JFIF), WebP (RFC 9649), GIF (GIF89a).
  */
-import { ascii, indexOf, latin1, matchesAt, startsWith, u16be, u16le, u24le, u32be, u32le } from "./bytes";
-import { checkDimensions, IMAGE_LIMITS, type ImageFormat, InvalidImageError } from "./imageRules";
+import { ascii, latin1, matchesAt, startsWith, u16be, u16le, u24le, u32be, u32le } from "./bytes";
+import { IMAGE_LIMITS, type ImageFormat, InvalidImageError } from "./imageRules";
 // ---------------------------------------------------------------------------------------------
 // Sniffing
 

@@ -2,7 +2,7 @@
  * The signature scan of step 4 of `sanitizeImage` (and of its output): markup or script anywhere in
  * the bytes, or a ZIP archive appended at the end (ZIP: PKWARE APPNOTE 4.3.16), make a polyglot.
  */
-import { indexOf, latin1, matchesAt } from "./bytes";
+import { indexOf, latin1 } from "./bytes";
 import { InvalidImageError } from "./imageRules";
 // ---------------------------------------------------------------------------------------------
 // Payload scan

@@ -60,7 +60,7 @@ function normalisedPath(url: string | undefined): string | null {
 }
 
 /** The service's own readiness route, which `/ready` answers through on the indexer. */
-export const SERVICE_READY_PATH = "/api/v1/ready";
+const SERVICE_READY_PATH = "/api/v1/ready";
 
 /**
  * Whether this process is the indexer (`ponder start` or `ponder dev`), as opposed to an API

@@ -26,7 +26,7 @@ export type GaugeSources = {
 };
 
 /** How long one snapshot serves concurrent collectors, milliseconds. */
-export const SNAPSHOT_TTL_MS = 500;
+const SNAPSHOT_TTL_MS = 500;
 
 type Snapshot = {
   indexed?: { blockNumber: bigint; timestampSec: bigint } | null;

@@ -43,7 +43,7 @@ const idleWaiters: Array<() => void> = [];
  * (`/api/public…`, `/token-list/…`), `feeds` (`/feed/…`), `media` (`/media/…`), else `other`.
  * @example surfaceOf("/api/public/tokens/new") // "public"
  */
-export function surfaceOf(route: string): Surface {
+function surfaceOf(route: string): Surface {
   if (route.startsWith("/api/v1")) return "v1";
   if (route.startsWith("/api/evm/")) return "session";
   if (route.startsWith("/api/public") || route.startsWith("/token-list/")) return "public";
@@ -57,7 +57,7 @@ export function surfaceOf(route: string): Surface {
  * (handlers; `app.use` middleware is registered for `ALL`), else `unmatched`.
  * @example routeTemplate(c) // "/api/public/token/:addressOrSlug/trades"
  */
-export function routeTemplate(c: Context): string {
+function routeTemplate(c: Context): string {
   const handler = matchedRoutes(c).find((r) => r.method !== "ALL");
   return handler?.path ?? "unmatched";
 }

@@ -16,12 +16,10 @@ export {
 } from "./registry";
 export {
   observeRequests,
-  routeTemplate,
-  surfaceOf,
   drainRequests,
   requestsInFlight,
   type RequestLogEntry,
   type RequestLogger,
 } from "./http";
-export { instrumentTransport, instrumentedHttp, rpcErrorKind } from "./rpc";
+export { instrumentedHttp } from "./rpc";
 export { registerServiceGauges, type GaugeSources } from "./gauges";

@@ -16,9 +16,9 @@ import client from "prom-client";
 export type Surface = "v1" | "session" | "public" | "feeds" | "media" | "other";
 
 /** Latency buckets in seconds: 5 ms to 10 s. */
-export const HTTP_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const HTTP_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** RPC latency buckets in seconds: 5 ms to 30 s. */
-export const RPC_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const RPC_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 function createMetrics() {
   const registry = new client.Registry();

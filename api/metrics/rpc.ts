@@ -18,7 +18,7 @@ export type RpcErrorKind = "http" | "timeout" | "rpc" | "other";
  *   e.g. a revert), else `other`
  * @example rpcErrorKind(new TimeoutError({ body: {}, url: "…" })) // "timeout"
  */
-export function rpcErrorKind(err: unknown): RpcErrorKind {
+function rpcErrorKind(err: unknown): RpcErrorKind {
   const name = (err as { name?: string })?.name;
   if (name === "HttpRequestError") return "http";
   if (name === "TimeoutError") return "timeout";
@@ -33,7 +33,7 @@ export function rpcErrorKind(err: unknown): RpcErrorKind {
  * @returns a transport with the same behaviour
  * @example createPublicClient({ transport: instrumentTransport(http(rpcUrl)) })
  */
-export function instrumentTransport<T extends Transport>(transport: T): T {
+function instrumentTransport<T extends Transport>(transport: T): T {
   const wrapped: Transport = (args) => {
     const inner = transport(args);
     const request = (async (req: { method: string; params?: unknown }, options?: unknown) => {

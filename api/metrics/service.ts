@@ -9,8 +9,8 @@ import type { PublicClient } from "viem";
 import * as schema from "../../ponder.schema";
 import type { Store } from "../../store/index";
 import type { Readiness } from "../readiness";
-import { indexedHead } from "../market/publicQueries";
-import type { MarketDb } from "../market/queries";
+import { indexedHead } from "../market/indexedHead";
+import type { MarketDb } from "../market/db";
 import { registerServiceGauges } from "./gauges";
 import { drainRequests, requestsInFlight, type RequestLogger } from "./http";
 import {
@@ -22,14 +22,14 @@ import {
 } from "../../ops/ponderInternals";
 
 /** How long shutdown waits for in-flight requests before closing the store, milliseconds. */
-export const SHUTDOWN_DRAIN_MS = 4_000;
+const SHUTDOWN_DRAIN_MS = 4_000;
 
 /**
  * Newest event id overall and newest confirmed one (`EVENTS_CONFIRMATION_BLOCKS` behind the
  * indexed head), as `GET /api/public/events` defines them.
  * @returns ids, null when no such event exists
  */
-export async function eventsFeedHead(
+async function eventsFeedHead(
   db: MarketDb,
   headBlock: bigint,
   confirmationBlocks: number,

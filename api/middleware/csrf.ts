@@ -29,7 +29,7 @@ export const SECURE_SESSION_COOKIE = "__Host-session";
 /** Cookie name on plain-HTTP localhost. */
 export const LOCAL_SESSION_COOKIE = "session";
 /** Request header carrying the CSRF token. */
-export const CSRF_HEADER = "X-CSRF-Token";
+const CSRF_HEADER = "X-CSRF-Token";
 
 /** Options shared by the session middleware. */
 export type SessionOptions = {
@@ -45,7 +45,7 @@ function isLocalHost(hostname: string): boolean {
 }
 
 /** Whether cookies must be `Secure` for this request (everything but localhost/127.0.0.1). */
-export function cookieIsSecure(c: Context): boolean {
+function cookieIsSecure(c: Context): boolean {
   return !isLocalHost(new URL(c.req.url).hostname);
 }
 

@@ -40,7 +40,7 @@ import type { TrustEnv } from "./context";
 export type IdempotencyHold = IdempotencyClaim & { committed: boolean };
 
 /** Request header name. */
-export const IDEMPOTENCY_HEADER = "Idempotency-Key";
+const IDEMPOTENCY_HEADER = "Idempotency-Key";
 
 /**
  * Parses an `Idempotency-Key` value.

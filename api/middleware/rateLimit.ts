@@ -32,7 +32,7 @@ const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 
 /** `hono-rate-limiter` store adapter over the offchain store's counters (fixed windows). */
-export class StoreRateLimitStore implements RateLimitStore<TrustEnv> {
+class StoreRateLimitStore implements RateLimitStore<TrustEnv> {
   /** Not local: several processes sharing the store see the same counts. */
   readonly localKeys = false;
   windowMs = MINUTE_MS;

@@ -15,7 +15,7 @@ import { errorResponses, TAGS } from "./describe";
 import { V1_INTERFACE_VERSION } from "../routes/descriptors";
 import type { ErrorCode } from "../errors";
 import { z } from "zod";
-import { errorBody } from "./schemas";
+import { errorBody } from "./wirePrimitives";
 
 /** Errors every route of a surface can return, keyed by path prefix (first match wins). */
 const SURFACE_ERRORS: readonly { prefix: string; methods?: readonly string[]; codes: readonly ErrorCode[] }[] = [

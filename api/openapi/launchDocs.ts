@@ -4,7 +4,8 @@
  */
 import { z } from "zod";
 import type { RouteDoc } from "./describe";
-import { launchStateWire, policyWire, transactionWire, uintString, addressWire } from "./schemas";
+import { launchStateWire, policyWire, transactionWire } from "./launchWire";
+import { uintString, addressWire } from "./wirePrimitives";
 
 type LaunchDoc = Omit<RouteDoc, "tag">;
 

@@ -5,7 +5,8 @@
  */
 import type { ErrorCode } from "../errors";
 import type { RouteDoc } from "./describe";
-import { holderPageWire, okBody, tokenDetailWire } from "./schemas";
+import { holderPageWire, tokenDetailWire } from "./marketWire";
+import { okBody } from "./wirePrimitives";
 
 /**
  * The token detail route: one token record with `top_holders`.

@@ -13,7 +13,7 @@
 import { inArray, max, sql } from "drizzle-orm";
 import * as schema from "../../ponder.schema";
 import type { IndexedHead } from "../../ops/ponderInternals";
-import type { MarketDb } from "../market/queries";
+import type { MarketDb } from "../market/db";
 
 /** Collected fees of one token, base units (WETH in wei, the token in its base units). */
 export type ClaimedFees = {

@@ -18,13 +18,15 @@ import { feeLockerAbi } from "../../abis/FeeLocker";
 import type { Deployment } from "../../config/deployment";
 import { ApiError } from "../errors";
 import { sendOk } from "../json";
-import { indexedHead, tokensByCreator } from "../market/publicQueries";
-import type { MarketDb } from "../market/queries";
+import { indexedHead } from "../market/indexedHead";
+import { tokensByCreator } from "../market/tokenQueries";
+import type { MarketDb } from "../market/db";
 import type { TrustEnv } from "../middleware/context";
 import { assertSessionWallet } from "../middleware/csrf";
 import { addressParam, validate } from "../validation";
 import { documented } from "../openapi/describe";
-import { addressWire, okBody, transactionWire, uintString } from "../openapi/schemas";
+import { addressWire, okBody, uintString } from "../openapi/wirePrimitives";
+import { transactionWire } from "../openapi/launchWire";
 import { readAccruedFees } from "./accrued";
 import { splitFeesPerPosition } from "./split";
 import { claimedFeesOf, NOTHING_CLAIMED, statedAt } from "./claimed";
@@ -32,9 +34,9 @@ import { decodePositionIds } from "../../src/domain/positions";
 import { lower } from "../../src/domain/hex";
 
 /** Most tokens of one creator served (and claimed) per request. */
-export const MAX_CREATOR_TOKENS = 100;
+const MAX_CREATOR_TOKENS = 100;
 /** Most positions per claim transaction (~235k gas each with the split transfers). */
-export const MAX_POSITIONS_PER_CLAIM = 40;
+const MAX_POSITIONS_PER_CLAIM = 40;
 
 /** Dependencies of the rewards router. */
 export type RewardsDeps = {

@@ -7,7 +7,7 @@
  */
 
 /** Creator share of collected fees, basis points. */
-export const CREATOR_SHARE_BPS = 7000n;
+const CREATOR_SHARE_BPS = 7000n;
 
 /** Creator and protocol amounts of one token, base units (sum = the amount split). */
 export type FeeSplit = { creator: bigint; protocol: bigint };

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import type { Context } from "hono";
 
 /** Seconds a client or cache may reuse a feed response. */
-export const FEED_MAX_AGE_SEC = 15;
+const FEED_MAX_AGE_SEC = 15;
 
 /**
  * Sends `body` with validators and caching headers, or an empty 304.

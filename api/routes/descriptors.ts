@@ -7,7 +7,7 @@ import { IMAGE_LIMITS } from "../media/image";
 import { sendOk } from "../json";
 import { z } from "zod";
 import { documented } from "../openapi/describe";
-import { okBody } from "../openapi/schemas";
+import { okBody } from "../openapi/wirePrimitives";
 import { INTENT_CREATOR_RULE } from "../openapi/launchDocs";
 import { OPENAPI_PATH, REFERENCE_PATH } from "../openapi/paths";
 import { SCOPE_TABLE } from "../middleware/auth";
@@ -20,7 +20,7 @@ import { INTENT_TTL_SEC, MAX_SLIPPAGE_BPS, DEFAULT_SLIPPAGE_BPS } from "../launc
 export const V1_INTERFACE_VERSION = "1.0.0";
 
 /** Operation name -> `METHOD path` of the key-authenticated surface. */
-export const V1_ENDPOINTS = {
+const V1_ENDPOINTS = {
   index: "GET /api/v1",
   health: "GET /api/v1/health",
   media_upload: "POST /api/v1/evmchain/media/upload",
@@ -109,7 +109,7 @@ export function v1Descriptor(
 /**
  * The `/api/public` descriptor body (without `ok`): the read-only public surface.
  */
-export function publicDescriptor(publicBaseUrl: string, limits: Limits) {
+function publicDescriptor(publicBaseUrl: string, limits: Limits) {
   return {
     name: "evmchain launch service public API",
     version: "public-v1",

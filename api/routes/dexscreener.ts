@@ -31,12 +31,12 @@ import {
   type DsEvent,
 } from "../market/dexscreener";
 import { launchesInBlocks, tokenByAddress, tokenByPool, tradesInBlocks } from "../market/dexscreenerQueries";
-import { indexedHead } from "../market/publicQueries";
-import type { MarketDb } from "../market/queries";
+import { indexedHead } from "../market/indexedHead";
+import type { MarketDb } from "../market/db";
 import { addressParam, validate } from "../validation";
 
 /** Most blocks one `/events` request may span (`toBlock − fromBlock + 1`): 100 s at 100 ms blocks. */
-export const MAX_EVENTS_BLOCK_RANGE = 1_000;
+const MAX_EVENTS_BLOCK_RANGE = 1_000;
 
 /** What the adapter reads. */
 export type DexScreenerDeps = {

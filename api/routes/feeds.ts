@@ -12,8 +12,10 @@ import { renderRss, type RssItem } from "../../feeds/rss";
 import { renderTokenList, tokenListVersion } from "../../feeds/tokenList";
 import { ApiError } from "../errors";
 import { toJsonText } from "../json";
-import { countLaunches, indexedHead, latestEventsOfKind, tokenPage, tokensByAddress } from "../market/publicQueries";
-import type { MarketDb } from "../market/queries";
+import { countLaunches, tokenPage, tokensByAddress } from "../market/tokenQueries";
+import { indexedHead } from "../market/indexedHead";
+import { latestEventsOfKind } from "../market/eventQueries";
+import type { MarketDb } from "../market/db";
 import { limitParam, validate } from "../validation";
 import { documented } from "../openapi/describe";
 import { sendConditional } from "./conditional";
@@ -27,7 +29,7 @@ export type FeedsDeps = { db: MarketDb; publicBaseUrl: string; publicConfig: Pub
 const tokenListQuery = z.object({ limit: limitParam(1000, 10_000) });
 
 /** Items per RSS feed. */
-export const RSS_ITEMS = 50;
+const RSS_ITEMS = 50;
 
 const FEEDS = {
   "new-launches": {

@@ -16,9 +16,10 @@ import { z } from "zod";
 import { ApiError } from "../errors";
 import { clientIp } from "../middleware/clientIp";
 import type { ProxyTrust } from "../../config/proxyTrust";
-import { findTokenAddress } from "../market/queries";
+import { findTokenAddress } from "../market/tokenQueries";
 import type { MarketDb } from "../market/db";
-import type { StreamHub, StreamKind } from "../market/streamHub";
+import type { StreamHub } from "../market/streamHub";
+import type { StreamKind } from "../market/streamSettings";
 import { FrameQueue } from "../market/streamQueue";
 import { documented } from "../openapi/describe";
 import { logEvent } from "../../ops/ponderInternals";
@@ -28,7 +29,7 @@ import { addressParam, validate } from "../validation";
 export type StreamDeps = { db: MarketDb; hub: StreamHub; trustProxy?: ProxyTrust };
 
 /** Reconnect delay EventSource clients are told (the SSE `retry` field), milliseconds. */
-export const STREAM_RETRY_MS = 1_000;
+const STREAM_RETRY_MS = 1_000;
 /** `Retry-After` of a refused connection (cap reached), seconds. */
 const CAP_RETRY_AFTER_SEC = 5;
 

@@ -15,9 +15,11 @@ import { isSlugShaped } from "../../src/domain/slug";
 import { ApiError } from "../errors";
 import { toJsonText } from "../json";
 import { candleWindow, candlesQuery, CANDLE_MESSAGES } from "../market/params";
-import { findTokenBySlug, tokenPage } from "../market/publicQueries";
+import { findTokenBySlug, tokenPage } from "../market/tokenQueries";
 import { searchTokens } from "../market/search";
-import { findToken, tokenCandles, type MarketDb } from "../market/queries";
+import { findToken } from "../market/tokenQueries";
+import { tokenCandles } from "../market/candleQueries";
+import type { MarketDb } from "../market/db";
 import {
   udfConfig,
   udfSearchItem,
@@ -105,11 +107,6 @@ export function udfRoutes(deps: UdfDeps) {
 
   return (
     new Hono()
-      /**
-       * GET /config — `{supported_resolutions: ["1","5","15","60","240","1D"], supports_search:
-       * true, supports_time: true, supports_group_request/marks/timescale_marks: false, exchanges,
-       * symbols_types}` (UDF "Data feed configuration").
-       */
       .get(
         "/config",
         documented({
@@ -127,7 +124,6 @@ export function udfRoutes(deps: UdfDeps) {
         }),
         (_c) => json(udfConfig()),
       )
-      /** GET /time — the server's clock, unix seconds, as plain text (UDF "Server time"). */
       .get(
         "/time",
         documented({

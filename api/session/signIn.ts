@@ -78,7 +78,7 @@ export type IssuedChallenge = {
 export type SignInLimits = { openChallengesPerSession: number; activeKeysPerWallet: number };
 
 /** 409 `key_limit_reached` for a wallet at its cap of active keys. */
-export function keyLimitError(wallet: string, limit: number): ApiError {
+function keyLimitError(wallet: string, limit: number): ApiError {
   return new ApiError(
     "key_limit_reached",
     `wallet ${wallet} already holds ${limit} active API keys (the maximum); revoke one before creating another`,

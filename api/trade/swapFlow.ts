@@ -21,8 +21,9 @@ import {
   type BuiltSwap,
 } from "../../launch/swap";
 import { ApiError } from "../errors";
-import type { MarketDb } from "../market/queries";
-import { addressWire, okBody, transactionWire, uintString } from "../openapi/schemas";
+import type { MarketDb } from "../market/db";
+import { addressWire, okBody, uintString } from "../openapi/wirePrimitives";
+import { transactionWire } from "../openapi/launchWire";
 import { addressParam } from "../validation";
 
 /**

@@ -29,6 +29,15 @@ export function eventId(blockNumber: bigint, logIndex: number, sub: number): big
   return blockNumber * 1_000_000n + BigInt(logIndex) * 10n + BigInt(sub);
 }
 
+/**
+ * The first event id of the block after `block`: every id below it belongs to a block at or below
+ * `block`; 0 for a negative block (no block yet).
+ * @example firstEventIdAfterBlock(12n) // 13000000n
+ */
+export function firstEventIdAfterBlock(block: bigint): bigint {
+  return block < 0n ? 0n : (block + 1n) * 1_000_000n;
+}
+
 /** Kind-specific fields of an event; amounts as decimal strings in wei / token base units. */
 export type EventPayload = Record<string, string | number | boolean | null>;
 

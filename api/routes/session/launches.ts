@@ -16,12 +16,12 @@ import { sendOk } from "../../json";
 import type { LaunchDeps } from "../../launch/launchDeps";
 import { sessionBuildSchema, sessionVerifySchema } from "../../launch/requestSchemas";
 import { sessionBuild, sessionVerify } from "../../launch/sessionLaunches";
-import type { MarketDb } from "../../market/queries";
+import type { MarketDb } from "../../market/db";
 import type { Limits, TrustEnv } from "../../middleware/context";
 import { assertSessionWallet } from "../../middleware/csrf";
 import { sessionBoundError } from "../../middleware/rateLimit";
 import { documented } from "../../openapi/describe";
-import { launchStateWire, policyWire, transactionWire } from "../../openapi/schemas";
+import { launchStateWire, policyWire, transactionWire } from "../../openapi/launchWire";
 import { describedInput, parseJsonBody } from "../../validation";
 
 /** What the session launch routes need (built once by `createApp`). */

@@ -18,7 +18,7 @@ import type { Limits, TrustEnv } from "../../middleware/context";
 import { loadOrCreateSession, setSessionCookie } from "../../middleware/csrf";
 import { consumeNewSession, sessionBoundError } from "../../middleware/rateLimit";
 import { documented } from "../../openapi/describe";
-import { addressWire, okBody } from "../../openapi/schemas";
+import { addressWire, okBody } from "../../openapi/wirePrimitives";
 import {
   completeSignIn,
   issueSignInChallenge,

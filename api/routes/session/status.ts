@@ -14,7 +14,7 @@ import type { ChainProbeResult } from "../../chainProbe";
 import { sendOk } from "../../json";
 import type { TrustEnv } from "../../middleware/context";
 import { documented } from "../../openapi/describe";
-import { addressWire, okBody } from "../../openapi/schemas";
+import { addressWire, okBody } from "../../openapi/wirePrimitives";
 import type { Readiness } from "../../readiness";
 import { SOURCE_TIMEOUT_MS, withTimeout } from "../../timeout";
 

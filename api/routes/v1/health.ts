@@ -17,7 +17,7 @@ import { clientIp } from "../../middleware/clientIp";
 import type { Limits, TrustEnv } from "../../middleware/context";
 import { memoryRateLimiter } from "../../middleware/rateLimit";
 import { documented } from "../../openapi/describe";
-import { okBody } from "../../openapi/schemas";
+import { okBody } from "../../openapi/wirePrimitives";
 import type { Readiness } from "../../readiness";
 import { v1Descriptor } from "../descriptors";
 

@@ -15,11 +15,13 @@ import { candlesResponse } from "../../market/candlesResponse";
 import { decodeCursor, encodeCursor, tradeCursorShape } from "../../market/cursor";
 import { holderList, holderPosition, tokenDetail } from "../../market/holders";
 import { candlesQuery, tradePageQuery } from "../../market/params";
-import { tradePage } from "../../market/publicQueries";
-import { findToken, findTokenAddress, type MarketDb } from "../../market/queries";
-import { tradeRecord } from "../../market/records";
+import { tradePage } from "../../market/tradeQueries";
+import { findToken, findTokenAddress } from "../../market/tokenQueries";
+import type { MarketDb } from "../../market/db";
+import { tradeRecord } from "../../market/tradeRecord";
 import { documented } from "../../openapi/describe";
-import { addressWire, candlesBody, okBody, tradeWire } from "../../openapi/schemas";
+import { addressWire, okBody } from "../../openapi/wirePrimitives";
+import { candlesBody, tradeWire } from "../../openapi/marketWire";
 import { holderListDoc, tokenDetailDoc } from "../../openapi/tokenDocs";
 import { addressParam, limitParam, validate } from "../../validation";
 

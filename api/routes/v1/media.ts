@@ -16,7 +16,7 @@ import { IMAGE_LIMITS, InvalidImageError, sanitizeImage } from "../../media/imag
 import { recordUploadRejection } from "../../metrics/registry";
 import { currentKey, type TrustEnv } from "../../middleware/context";
 import { documented } from "../../openapi/describe";
-import { okBody } from "../../openapi/schemas";
+import { okBody } from "../../openapi/wirePrimitives";
 import { describedInput } from "../../validation";
 
 /** What the upload route needs. */

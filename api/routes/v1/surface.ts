@@ -22,7 +22,7 @@ import type { Store } from "../../../store/index";
 import type { ChainProbeResult } from "../../chainProbe";
 import type { ApiKeyLaunches } from "../../launch/apiKeyLaunches";
 import type { MetadataSource } from "../../launch/metadata";
-import type { MarketDb } from "../../market/queries";
+import type { MarketDb } from "../../market/db";
 import type { DecodeQueue } from "../../media/decodeQueue";
 import { identifyApiKey, requireApiKey, requireScope } from "../../middleware/auth";
 import { clientIp } from "../../middleware/clientIp";

@@ -1,25 +1,23 @@
 /**
- * Presenters: database rows -> the JSON records the API serves. Addresses checksummed, amounts as
- * bigint (serialised as decimal strings by `api/json.ts`), block numbers and unix seconds as JSON
- * numbers, units in every field name.
+ * The token record the API serves (docs/public.md "Token record"). Presenters turn database rows
+ * into JSON records: addresses checksummed, amounts as bigint (serialised as decimal strings by
+ * `api/json.ts`), block numbers and unix seconds as JSON numbers, units in every field name.
  */
 import { getAddress } from "viem";
-import type { candle, token, trade } from "../../ponder.schema";
+import type { token } from "../../ponder.schema";
 import type { RecordSettings } from "../../config/public";
 import { graduationProgressBps, priceChangeBps } from "../../src/domain/market";
-import { formatUsd, formatUsdOrNull, weiToUsdE18 } from "../../src/domain/usd";
-import { resolveTokenMetadata, type StoredTokenMetadata } from "../launch/metadata";
-import type { EthUsdNow, Stats24h } from "./publicQueries";
 import { decodePositionIds } from "../../src/domain/positions";
 import { tokenUrl } from "../../src/domain/urls";
+import { formatUsd, weiToUsdE18 } from "../../src/domain/usd";
+import { resolveTokenMetadata, type StoredTokenMetadata } from "../launch/metadata";
+import type { EthUsdNow, Stats24h } from "./tokenStats";
 
 type TokenRow = typeof token.$inferSelect & {
   stats24h?: Stats24h;
   storedMetadata?: StoredTokenMetadata;
   ethUsd?: EthUsdNow | null;
 };
-type TradeRow = typeof trade.$inferSelect;
-type CandleRow = typeof candle.$inferSelect;
 
 /**
  * Token record: launch facts, market state after the latest indexed swap, 24 h figures, pool
@@ -122,73 +120,4 @@ export function tokenMetadata(
   settings: RecordSettings,
 ) {
   return resolveTokenMetadata(row, row.storedMetadata, settings);
-}
-
-/**
- * Trade record: one Swap of the token's pool seen from the token's side. `eth_price_usd` is the
- * ETH/USD in force at the trade (the reference pool's last price at or before its block and log
- * index) and `eth_amount_usd`, `price_usd`, `market_cap_usd` the wei figures converted at it,
- * rounded down to 18 decimals; all null when no ETH/USD was known then (docs/public.md "USD values").
- */
-export function tradeRecord(row: TradeRow) {
-  return {
-    id: row.id,
-    token: getAddress(row.token),
-    pool: getAddress(row.pool),
-    side: row.side,
-    trader: getAddress(row.trader),
-    recipient: getAddress(row.recipient),
-    token_amount: row.tokenAmount,
-    eth_amount_wei: row.ethAmountWei,
-    price_wei: row.priceWei,
-    market_cap_wei: row.marketCapWei,
-    eth_price_usd: formatUsdOrNull(row.ethPriceUsdE18),
-    eth_amount_usd: formatUsdOrNull(row.ethAmountUsdE18),
-    price_usd: formatUsdOrNull(row.priceUsdE18),
-    market_cap_usd: formatUsdOrNull(row.marketCapUsdE18),
-    sqrt_price_x96: row.sqrtPriceX96,
-    tick: row.tick,
-    block_number: Number(row.blockNumber),
-    log_index: row.logIndex,
-    timestamp_sec: Number(row.timestampSec),
-    tx_hash: row.txHash,
-  };
-}
-
-/**
- * Candle record (OHLCV); prices in wei per whole token, volume in token base units and wei.
- * `volume_buy_wei` + `volume_sell_wei` = `volume_wei`: the bucket's WETH volume split by each
- * trade's `side` (docs/public.md "Trade side").
- */
-export function candleRecord(row: CandleRow) {
-  return {
-    bucket_start_sec: Number(row.bucketStartSec),
-    open_wei: row.openWei,
-    high_wei: row.highWei,
-    low_wei: row.lowWei,
-    close_wei: row.closeWei,
-    volume_token: row.volumeToken,
-    volume_wei: row.volumeWei,
-    volume_buy_wei: row.volumeBuyWei,
-    volume_sell_wei: row.volumeSellWei,
-    trade_count: row.tradeCount,
-  };
-}
-
-/**
- * Candle record in USD (`currency=usd`): OHLC in USD per whole token and volume in USD, each
- * trade converted at the ETH/USD in force at it; decimal strings rounded down to 18 decimals,
- * null when no trade of the bucket had an ETH/USD (docs/public.md "USD values").
- */
-export function candleUsdRecord(row: CandleRow) {
-  return {
-    bucket_start_sec: Number(row.bucketStartSec),
-    open_usd: formatUsdOrNull(row.openUsdE18),
-    high_usd: formatUsdOrNull(row.highUsdE18),
-    low_usd: formatUsdOrNull(row.lowUsdE18),
-    close_usd: formatUsdOrNull(row.closeUsdE18),
-    volume_token: row.volumeToken,
-    volume_usd: formatUsdOrNull(row.volumeUsdE18),
-    trade_count: row.tradeCount,
-  };
 }

@@ -1,62 +1,16 @@
 /**
- * Wire schemas of the API's responses, for the OpenAPI document (docs/openapi.md). They describe
- * what the presenters (`api/market/records.ts`, `api/market/publicRecords.ts`, the launch flow)
- * put on the wire after `api/json.ts` serialised it: amounts as decimal strings, addresses
- * checksummed, block numbers and unix seconds as JSON numbers. `test/openapi.test.ts` validates
- * real responses against them, so a presenter that drifts from its schema fails a test.
+ * Wire schemas of the market records, for the OpenAPI document (docs/openapi.md). They describe
+ * what the market presenters (`api/market/*Record*.ts`) put on the wire after `api/json.ts`
+ * serialised it: amounts as decimal strings, addresses checksummed, block numbers and unix seconds
+ * as JSON numbers. Tests validate real responses against them, so a presenter that drifts from
+ * its schema fails a test.
  */
 import { z } from "zod";
-import { ERROR_CATALOGUE, type ErrorCode } from "../errors";
 import { HOLDER_LABELS } from "../../src/domain/holders";
-
-/** A checksummed 20-byte address. */
-export const addressWire = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/)
-  .meta({ description: "EIP-55 checksummed address", example: "0x1D84b75127c5e16B0980f0C678886a13A7bD17Fc" });
-/** An unsigned integer amount as a decimal string (wei or token base units). */
-export const uintString = z
-  .string()
-  .regex(/^[0-9]+$/)
-  .meta({ description: "unsigned integer as a decimal string", example: "75000000000000000" });
-/**
- * A USD amount (docs/public.md "USD values"): a non-negative decimal string, the exact value
- * rounded down to 18 decimals, trailing zeros dropped; null when no ETH/USD is known (no reference
- * pool configured, or before its first price), never "0" for unknown.
- */
-export const usdString = z
-  .string()
-  .regex(/^[0-9]+(\.[0-9]{1,18})?$/)
-  .nullable()
-  .meta({
-    description:
-      "USD as a decimal string, rounded down to 18 decimals (trailing zeros dropped); null without an ETH/USD reference price",
-    example: "225.5",
-  });
-/** A signed integer as a decimal string. */
-export const intString = z.string().regex(/^-?[0-9]+$/);
-/** A 32-byte hash. */
-export const hashWire = z.string().regex(/^0x[0-9a-f]{64}$/i);
-/** A unix time in seconds. */
-export const unixSec = z.number().int().nonnegative().meta({ description: "unix time in seconds" });
-const blockNumber = z.number().int().nonnegative();
-const cursor = z.string().nullable().meta({ description: "opaque cursor for the next page; null on the last page" });
-
-/** The spec's error body (spec: Errors 1), plus the request id and any documented extra fields. */
-export const errorBody = z
-  .looseObject({
-    ok: z.literal(false),
-    error: z.enum(Object.keys(ERROR_CATALOGUE) as [ErrorCode, ...ErrorCode[]]),
-    message: z.string(),
-    request_id: z.string().optional(),
-  })
-  .meta({
-    id: "Error",
-    description: "Every failure: `ok: false`, a catalogue identifier and a human-readable message.",
-  });
+import { addressWire, blockNumber, cursor, hashWire, okBody, uintString, unixSec, usdString } from "./wirePrimitives";
 
 /** Off-chain token metadata (creator values or platform defaults). */
-export const tokenMetadataWire = z
+const tokenMetadataWire = z
   .looseObject({
     description: z.string(),
     image_url: z.string(),
@@ -200,7 +154,7 @@ export const tradeWire = z
   .meta({ id: "Trade" });
 
 /** OHLCV candle; prices in wei per whole token. */
-export const candleWire = z
+const candleWire = z
   .object({
     bucket_start_sec: unixSec,
     open_wei: uintString,
@@ -221,7 +175,7 @@ export const candleWire = z
   .meta({ id: "Candle" });
 
 /** OHLCV candle in USD (`currency=usd`): each trade converted at the ETH/USD in force at it. */
-export const candleUsdWire = z
+const candleUsdWire = z
   .object({
     bucket_start_sec: unixSec,
     open_usd: usdString,
@@ -251,42 +205,6 @@ export const eventWire = z
     payload: z.record(z.string(), z.unknown()),
   })
   .meta({ id: "Event" });
-
-/** EIP-1193 transaction the wallet sends unchanged (spec: Transaction). */
-export const transactionWire = z
-  .looseObject({
-    chainId: z.string().regex(/^0x[0-9a-f]+$/),
-    from: addressWire,
-    to: addressWire,
-    value: z
-      .string()
-      .regex(/^0x[0-9a-f]+$/)
-      .meta({ description: "hex quantity in wei" }),
-    data: z.string().regex(/^0x[0-9a-f]*$/i),
-  })
-  .meta({ id: "Transaction" });
-
-/** Launch pool policy (spec: Policy). */
-export const policyWire = z
-  .object({
-    minimum_pool_liquidity_wei: uintString,
-    first_buy_amount_wei: uintString,
-    total_transaction_value_wei: uintString,
-  })
-  .meta({ id: "Policy" });
-
-/** A launch's state record (docs/launch.md "States"). */
-export const launchStateWire = z
-  .looseObject({
-    launch_id: z.string(),
-    state: z.enum(["intent_created", "built", "submitted", "failed", "confirmed", "expired"]),
-  })
-  .meta({ id: "LaunchState" });
-
-/** `{ ok: true, ...shape }`: a success body with the given fields (unlisted fields allowed). */
-export function okBody<T extends z.ZodRawShape>(shape: T) {
-  return z.looseObject({ ok: z.literal(true), ...shape });
-}
 
 /** Token page of a list endpoint. */
 export const tokenPage = okBody({ tokens: z.array(tokenWire), next_cursor: cursor });

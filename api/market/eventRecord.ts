@@ -1,5 +1,5 @@
 /**
- * Presenters of the public surface beyond the token/trade records: events.
+ * The event record the events feed and the event stream serve, conventions as `tokenRecord.ts`.
  */
 import { getAddress } from "viem";
 import type { event } from "../../ponder.schema";
