@@ -2,7 +2,7 @@ export {};
 
 /**
  * `npm run bench -- <name> [flags]`: runs one benchmark from `bench/` (kept out of `npm test`).
- * Benchmarks: `backfill`, `live`, `read`, `build`, `search`, `scale`.
+ * Benchmarks: `backfill`, `live`, `read`, `build`, `search`, `scale`, `scale-live`.
  */
 const name = process.argv[2];
 const benchmarks: Record<string, () => Promise<unknown>> = {
@@ -12,6 +12,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   build: () => import("./build"),
   search: () => import("./search"),
   scale: () => import("./scale"),
+  "scale-live": () => import("./scaleLive"),
 };
 const run = name ? benchmarks[name] : undefined;
 if (!run) {

@@ -3,7 +3,8 @@
  * regression test (`test/e2e.scale.test.ts`): many launches made fast (several per block), swaps
  * in the launched pools, and FOREIGN Uniswap V3 pools (created on the same V3 factory by a
  * look-alike launch factory the service does not accept) with their own swaps spread over many
- * blocks, one swap transaction per block.
+ * blocks, one swap transaction per block; and, for the live scale benchmark (`bench/scaleLive.ts`),
+ * the same foreign swaps kept in nearly every block of a node that mines on a timer.
  *
  * Transactions are signed locally with explicit nonce, gas and fees (no estimate round trips);
  * every phase checks its outcome from the logs (launch count, Swap count), so a reverted
@@ -40,12 +41,18 @@ export type Launched = { tokens: Address[]; pools: Address[] };
 /** One sender: dev account `index`, its wallet and a local nonce counter. */
 async function sender(manifest: DeploymentManifest, publicClient: PublicClient, index: number) {
   const { walletClient } = createDevnetClients(manifest.rpcUrl, manifest.chainId, devAccount(index));
-  let nonce = await publicClient.getTransactionCount({ address: devAccount(index).address, blockTag: "pending" });
+  const pendingNonce = () =>
+    publicClient.getTransactionCount({ address: devAccount(index).address, blockTag: "pending" });
+  let nonce = await pendingNonce();
   return {
     address: devAccount(index).address,
     /** Signs and sends a call without waiting for it to be mined. */
     send: (to: Address, data: Hex, value: bigint, gas: bigint) =>
       walletClient.sendTransaction({ to, data, value, gas, nonce: nonce++, ...FEES }),
+    /** Takes the nonce from the node again (after a send that may not have reached it). */
+    resync: async () => {
+      nonce = await pendingNonce();
+    },
   };
 }
 
@@ -100,6 +107,84 @@ export async function launchMany(
 }
 
 /**
+ * Deploys a SwapBatcher (buy/sell churn against the deployment's WETH) from dev account `senderIndex`.
+ * @returns its address
+ */
+export async function deploySwapBatcher(
+  manifest: DeploymentManifest,
+  publicClient: PublicClient,
+  senderIndex: number,
+): Promise<Address> {
+  const { walletClient } = createDevnetClients(manifest.rpcUrl, manifest.chainId, devAccount(senderIndex));
+  const hash = await walletClient.deployContract({
+    abi: swapBatcherAbi,
+    bytecode: swapBatcherBytecode,
+    args: [manifest.contracts.weth],
+  });
+  return (await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 })).contractAddress!;
+}
+
+/** One batcher `churn` of `swaps` swaps in `launched`'s pool `i`: calldata, value (wei), gas. */
+function churnCall(launched: Launched, i: number, swaps: number): { data: Hex; value: bigint; gas: bigint } {
+  const data = encodeFunctionData({
+    abi: swapBatcherAbi,
+    functionName: "churn",
+    args: [launched.pools[i]!, launched.tokens[i]!, BigInt(swaps), WETH_PER_BUY_WEI],
+  });
+  // Each buy-and-sell round trip loses ~2% of a buy to the 1% fee tier.
+  const value = (BigInt(swaps) * WETH_PER_BUY_WEI) / 50n + parseEther("0.001");
+  return { data, value, gas: BigInt(swaps) * GAS_PER_SWAP + 500_000n };
+}
+
+/** A running {@link tradeSteadily}. */
+export type SteadyTrader = {
+  /** Stops sending; resolves with the transactions sent and the sends that failed. */
+  stop: () => Promise<{ transactions: number; sendErrors: number }>;
+};
+
+/**
+ * Live background traffic on a node that mines on a timer (`anvil --block-time`): one churn of
+ * `swapsPerTransaction` swaps through `batcher` every `intervalMs`, round-robin over `launched`'s
+ * pools. At half the block time, nearly every block takes one or two, even when this process is
+ * starved for a block's time now and then (a loaded machine); a late tick is skipped, not made up.
+ * Transactions are not awaited; a failed send re-reads the nonce from the node.
+ * @returns a handle whose `stop()` ends the loop
+ */
+export async function tradeSteadily(
+  manifest: DeploymentManifest,
+  publicClient: PublicClient,
+  launched: Launched,
+  options: { batcher: Address; swapsPerTransaction: number; intervalMs: number; senderIndex: number },
+): Promise<SteadyTrader> {
+  const swapper = await sender(manifest, publicClient, options.senderIndex);
+  let running = true;
+  let transactions = 0;
+  let sendErrors = 0;
+  const loop = (async () => {
+    let next = performance.now();
+    while (running) {
+      const call = churnCall(launched, transactions % launched.pools.length, options.swapsPerTransaction);
+      try {
+        await swapper.send(options.batcher, call.data, call.value, call.gas);
+        transactions++;
+      } catch {
+        sendErrors++;
+        await swapper.resync().catch(() => undefined);
+      }
+      next = Math.max(next + options.intervalMs, performance.now());
+      await new Promise((r) => setTimeout(r, next - performance.now()));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return { transactions, sendErrors };
+    },
+  };
+}
+
+/**
  * Makes `swaps` real swaps (buy/sell churn through a SwapBatcher) round-robin over `launched`'s
  * pools, `swapsPerTransaction` per transaction and `transactionsPerBlock` transactions per mined
  * block (automine off while a block fills; one transaction per block spreads swaps over the most
@@ -113,14 +198,7 @@ export async function swapMany(
   launched: Launched,
   options: { swaps: number; swapsPerTransaction: number; transactionsPerBlock: number; senderIndex?: number },
 ): Promise<{ fromBlock: bigint; toBlock: bigint; blocks: number }> {
-  const { walletClient } = createDevnetClients(manifest.rpcUrl, manifest.chainId, devAccount(options.senderIndex ?? 0));
-  const deployHash = await walletClient.deployContract({
-    abi: swapBatcherAbi,
-    bytecode: swapBatcherBytecode,
-    args: [manifest.contracts.weth],
-  });
-  const batcher = (await publicClient.waitForTransactionReceipt({ hash: deployHash, pollingInterval: 20 }))
-    .contractAddress!;
+  const batcher = await deploySwapBatcher(manifest, publicClient, options.senderIndex ?? 0);
   const swapper = await sender(manifest, publicClient, options.senderIndex ?? 0);
   const fromBlock = (await publicClient.getBlockNumber({ cacheTime: 0 })) + 1n;
   let blocks = 0;
@@ -130,15 +208,8 @@ export async function swapMany(
     for (let t = 0; remaining > 0; ) {
       for (let j = 0; j < options.transactionsPerBlock && remaining > 0; j++, t++) {
         const swaps = Math.min(options.swapsPerTransaction, remaining);
-        const i = t % launched.pools.length;
-        const data = encodeFunctionData({
-          abi: swapBatcherAbi,
-          functionName: "churn",
-          args: [launched.pools[i]!, launched.tokens[i]!, BigInt(swaps), WETH_PER_BUY_WEI],
-        });
-        // Each buy-and-sell round trip loses ~2% of a buy to the 1% fee tier.
-        const value = (BigInt(swaps) * WETH_PER_BUY_WEI) / 50n + parseEther("0.001");
-        await swapper.send(batcher, data, value, BigInt(swaps) * GAS_PER_SWAP + 500_000n);
+        const call = churnCall(launched, t % launched.pools.length, swaps);
+        await swapper.send(batcher, call.data, call.value, call.gas);
         remaining -= swaps;
       }
       await rpc(publicClient, "anvil_mine", ["0x1"]);
@@ -179,9 +250,10 @@ export async function countLogs(
 }
 
 /**
- * The blocks holding at least one log emitted by `addresses` (any event), 20 blocks per request
- * (address lists of 500): at 5,000 launches the factory's launch logs alone came to ~16 MB per
- * 2,000 blocks, past viem's 10 MB response limit.
+ * The blocks holding at least one log emitted by `addresses` (any event), `blocksPerRequest`
+ * blocks per request (default 20; address lists of 500): at 5,000 launches the factory's launch
+ * logs alone came to ~16 MB per 2,000 blocks, past viem's 10 MB response limit. Sparse ranges
+ * (a live window: a trade every other block) can take larger steps.
  * @returns block numbers, ascending
  */
 export async function blocksWithLogs(
@@ -189,11 +261,13 @@ export async function blocksWithLogs(
   addresses: Address[],
   fromBlock: bigint,
   toBlock: bigint,
+  blocksPerRequest = 20,
 ): Promise<number[]> {
   const blocks = new Set<number>();
+  const step = BigInt(blocksPerRequest);
   for (let a = 0; a < addresses.length; a += 500) {
-    for (let from = fromBlock; from <= toBlock; from += 20n) {
-      const to = from + 19n < toBlock ? from + 19n : toBlock;
+    for (let from = fromBlock; from <= toBlock; from += step) {
+      const to = from + step - 1n < toBlock ? from + step - 1n : toBlock;
       const logs = await publicClient.getLogs({ address: addresses.slice(a, a + 500), fromBlock: from, toBlock: to });
       for (const log of logs) blocks.add(Number(log.blockNumber));
     }
