@@ -171,7 +171,18 @@ export async function startStack(options: {
         headers.set("Authorization", `Bearer ${apiKey}`);
       if (path.split("?")[0] === "/metrics" && !headers.has("Authorization"))
         headers.set("Authorization", `Bearer ${metricsToken}`);
-      return answer(await fetch(`${service.url}${path}`, { ...init, headers }));
+      const send = () => fetch(`${service.url}${path}`, { ...init, headers });
+      const method = (init?.method ?? "GET").toUpperCase();
+      try {
+        return answer(await send());
+      } catch (err) {
+        // A reused keep-alive connection the server closed as the request went out (its idle
+        // timeout, hit on a loaded machine) fails before any answer: a read is sent again once,
+        // as HTTP clients do for idempotent requests (RFC 9110 §9.2.2). Anything else is thrown.
+        const code = (err as { cause?: { code?: string } }).cause?.code;
+        if ((method !== "GET" && method !== "HEAD") || code !== "UND_ERR_SOCKET") throw err;
+        return answer(await send());
+      }
     };
     const extras: PonderProcess[] = [];
     // Same restart as npm start's supervisor: SIGTERM, then a new process on the same folders.
