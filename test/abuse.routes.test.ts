@@ -334,14 +334,17 @@ describe("the RPC part of health and the session status is one shared probe per 
 });
 
 describe("image decodes are bounded: overload is 503 with Retry-After, never the image's fault", () => {
+  // Large enough that decodes pin a core, small enough that one decode stays well inside the
+  // 10 s decode timeout on a loaded 2-core machine (4096x4096 did not: 503 decode_timeout).
+  const SIDE = 2048;
   async function largeWebp(red: number): Promise<Buffer> {
-    return sharp({ create: { width: 4096, height: 4096, channels: 3, background: { r: red, g: 120, b: 200 } } })
+    return sharp({ create: { width: SIDE, height: SIDE, channels: 3, background: { r: red, g: 120, b: 200 } } })
       .webp({ quality: 80 })
       .toBuffer();
   }
 
   it(
-    "answers 6 concurrent 4096x4096 WebP uploads with 201 (the 2 that fit the queue, correct images) or 503 image_processing_busy + Retry-After, never 400",
+    "answers 6 concurrent 2048x2048 WebP uploads with 201 (the 2 that fit the queue, correct images) or 503 image_processing_busy + Retry-After, never 400",
     async () => {
       const queue = decodeQueue({ concurrency: 1, maxQueued: 2, maxWaitMs: 120_000, retryAfterSec: 2 });
       const app = makeApp({ imageQueue: queue });
@@ -380,14 +383,14 @@ describe("image decodes are bounded: overload is 503 with Retry-After, never the
       expect(accepted).toHaveLength(2);
       expect(all.filter((r) => r.status === 503 && r.headers.get("retry-after") === "2")).toHaveLength(4);
       for (const res of accepted) {
-        expect(res.body).toMatchObject({ ok: true, content_type: "image/webp", width: 4096, height: 4096 });
+        expect(res.body).toMatchObject({ ok: true, content_type: "image/webp", width: SIDE, height: SIDE });
         const served = await app.request(res.body.image_url);
         expect(served.status).toBe(200);
         const meta = await sharp(new Uint8Array(await served.arrayBuffer())).metadata();
         expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({
           format: "webp",
-          width: 4096,
-          height: 4096,
+          width: SIDE,
+          height: SIDE,
         });
       }
       expect(await rows()).toBe(rowsBefore + new Set(accepted.map((r) => r.body.image_url)).size);
