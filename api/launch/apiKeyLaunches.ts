@@ -26,7 +26,7 @@ import { consumeCoinQuota } from "../middleware/rateLimit";
 import { buildFromIntent } from "./buildStep";
 import { confirmLaunch, finalizeQuota, PENDING_RETRY_AFTER_SEC } from "./confirmStep";
 import { prepareIntent, type IntentRequest } from "./intent";
-import type { LaunchDeps } from "./launchDeps";
+import { launchDepsFor } from "./launchDeps";
 import { assertOwnImage } from "./ownImage";
 import type { IdField } from "./requestSchemas";
 import { launchStatus } from "./statusStep";
@@ -77,15 +77,7 @@ export type ApiKeyLaunches = ReturnType<typeof apiKeyLaunches>;
  * @param deps - store getter, chain client, deployment, quotas, clocks, intent lifetime
  */
 export function apiKeyLaunches(deps: ApiKeyLaunchDeps) {
-  const stepDeps = async (): Promise<LaunchDeps> => ({
-    store: await deps.getStore(),
-    publicClient: deps.publicClient,
-    deployment: deps.deployment,
-    publicBaseUrl: deps.publicBaseUrl,
-    publicConfig: deps.publicConfig,
-    db: deps.db,
-    nowSec: deps.nowSec,
-  });
+  const stepDeps = () => launchDepsFor(deps);
 
   /** The caller's launch; another key's launch is indistinguishable from a missing one (404). */
   async function ownLaunch(store: Store, key: KeyCaller, id: string, field: IdField): Promise<LaunchRecord> {

@@ -37,3 +37,23 @@ export type LaunchDeps = {
   /** Clock, unix seconds. */
   nowSec: () => number;
 };
+
+/**
+ * The steps' dependencies for one call: the app-wide ones as given, the store opened through the
+ * app's getter (which may reconnect).
+ * @param deps - the app-wide dependencies and the store getter
+ * @returns a {@link LaunchDeps} for one use-case call
+ */
+export async function launchDepsFor(
+  deps: Omit<LaunchDeps, "store"> & { getStore: () => Promise<Store> },
+): Promise<LaunchDeps> {
+  return {
+    store: await deps.getStore(),
+    publicClient: deps.publicClient,
+    deployment: deps.deployment,
+    publicBaseUrl: deps.publicBaseUrl,
+    publicConfig: deps.publicConfig,
+    db: deps.db,
+    nowSec: deps.nowSec,
+  };
+}

@@ -13,7 +13,7 @@ import type { PublicConfig } from "../../../config/public";
 import type { Store } from "../../../store/index";
 import { BoundReachedError } from "../../../store/locks";
 import { sendOk } from "../../json";
-import type { LaunchDeps } from "../../launch/launchDeps";
+import { launchDepsFor } from "../../launch/launchDeps";
 import { sessionBuildSchema, sessionVerifySchema } from "../../launch/requestSchemas";
 import { sessionBuild, sessionVerify } from "../../launch/sessionLaunches";
 import type { MarketDb } from "../../market/db";
@@ -46,15 +46,7 @@ export type SessionLaunchRoutesDeps = {
  * @param csrf - the session surface's `requireCsrf` guard
  */
 export function sessionLaunchRoutes(deps: SessionLaunchRoutesDeps, csrf: MiddlewareHandler<TrustEnv>) {
-  const stepDeps = async (): Promise<LaunchDeps> => ({
-    store: await deps.getStore(),
-    publicClient: deps.publicClient,
-    deployment: deps.deployment,
-    publicBaseUrl: deps.publicBaseUrl,
-    publicConfig: deps.publicConfig,
-    db: deps.db,
-    nowSec: deps.nowSec,
-  });
+  const stepDeps = () => launchDepsFor(deps);
   return (
     new Hono<TrustEnv>()
       /**

@@ -87,6 +87,15 @@ function keyFields({ secret, key }: NonNullable<SignedIn["apiKey"]>) {
  * Builds the session and sign-in routes (mount at `/api/evm/evmchain`).
  * @param csrf - the session surface's `requireCsrf` guard
  */
+/** What the two routes that take the signed challenge (sign-in, key creation) can answer. */
+const SIGNATURE_ERRORS = [
+  "invalid_request",
+  "invalid_address",
+  "challenge_not_found",
+  "invalid_signature",
+  "key_limit_reached",
+] as const;
+
 export function signInRoutes(deps: SignInRoutesDeps, csrf: MiddlewareHandler<TrustEnv>) {
   const { getStore, limits } = deps;
   const party: SignInParty = { publicBaseUrl: deps.publicBaseUrl, chainId: deps.deployment.chainId };
@@ -216,13 +225,7 @@ export function signInRoutes(deps: SignInRoutesDeps, csrf: MiddlewareHandler<Tru
             api_key: z.string().startsWith("sk_live_").optional(),
             key: keyWire.optional(),
           }),
-          errors: [
-            "invalid_request",
-            "invalid_address",
-            "challenge_not_found",
-            "invalid_signature",
-            "key_limit_reached",
-          ],
+          errors: SIGNATURE_ERRORS,
         }),
         csrf,
         validate("json", signatureBody),
@@ -295,13 +298,7 @@ export function signInRoutes(deps: SignInRoutesDeps, csrf: MiddlewareHandler<Tru
           status: 201,
           summary: "Create an API key from the signed challenge (also signs the session in); the secret is shown once",
           ok: okBody({ api_key: z.string().startsWith("sk_live_"), key: keyWire }),
-          errors: [
-            "invalid_request",
-            "invalid_address",
-            "challenge_not_found",
-            "invalid_signature",
-            "key_limit_reached",
-          ],
+          errors: SIGNATURE_ERRORS,
         }),
         csrf,
         validate("json", signatureBody),
