@@ -9,7 +9,9 @@
  *    per transaction and one transaction per block; buried again. The service backfills the whole
  *    chain from scratch, patched Ponder (`patches/`), then the variants in `--variants`:
  *    `unpatched` (the patch reversed for that run, then re-applied) and `threshold` (patched, with
- *    `PONDER_FACTORY_ADDRESS_COUNT_THRESHOLD=100000`: address lists, as below 1,000 launches).
+ *    `PONDER_FACTORY_ADDRESS_COUNT_THRESHOLD=100000`: address lists, as below 1,000 launches) and
+ *    `ponder-floor` (`bench/ponder-floor`: Ponder with our configuration and functions that do
+ *    nothing, so the service's own overhead is the ratio of the two on the same chain).
  * Two nodes (unless `--single-node`): anvil 1.7 rebuilds the whole state trie and clones the whole
  * state for every block it mines, so a block costs time and memory in proportion to the state
  * (~0.7 s and ~15 MB per block at 2,000 launches, measured). Our history is built on a first node
@@ -22,7 +24,7 @@
  * `/ready` (indexing), calls by method, blocks fetched, response bytes, peak RSS.
  * Targets: with foreign traffic, backfill (indexing) <= 1.2x the baseline and blocks
  * fetched within the history <= 1.2x the blocks that hold our logs.
- * Usage: `npm run bench -- scale [--launches 1010] [--swaps 10000] [--foreign-factor 10] [--variants unpatched,threshold] [--single-node] [--no-warmup] [--out name]`.
+ * Usage: `npm run bench -- scale [--launches 1010] [--swaps 10000] [--foreign-factor 10] [--variants unpatched,threshold,ponder-floor] [--single-node] [--no-warmup] [--out name]`.
  * Results: `bench/results/scale-<launches>.json`, or `bench/results/<name>.json` with `--out`.
  */
 import { execFileSync } from "node:child_process";
@@ -132,13 +134,19 @@ try {
   const start = BigInt(manifest.startBlock);
 
   /** Backfills the chain from scratch on a fresh database through a fresh counting proxy. */
-  async function backfill(name: string, historyEnd: bigint, env: NodeJS.ProcessEnv = {}): Promise<Backfill> {
+  async function backfill(
+    name: string,
+    historyEnd: bigint,
+    env: NodeJS.ProcessEnv = {},
+    appDir?: string,
+  ): Promise<Backfill> {
     const database = await createDevnetDatabase(`bench_scale_${name}`);
     const proxy = await startRpcProxy({ target: rpcUrl });
     const started = performance.now();
     const service = await startPonder({
       port: await findFreePort(),
       schema: `bench_scale_${name}`,
+      cwd: appDir,
       env: {
         DEPLOYMENT_MANIFEST: manifestPath,
         DATABASE_URL: database.url,
@@ -235,12 +243,16 @@ try {
       } finally {
         execFileSync("npx", ["patch-package"], { stdio: "inherit" });
       }
-    } else throw new Error(`unknown variant ${variant}`);
+    } else if (variant === "ponder-floor")
+      extra.push(await backfill("foreign_ponder_floor", historyEnd, {}, join(process.cwd(), "bench", "ponder-floor")));
+    else throw new Error(`unknown variant ${variant}`);
   }
 
   const ratio = (a: number | null, b: number | null) => (a !== null && b !== null && b > 0 ? a / b : null);
   const backfillRatio = ratio(withForeign.indexingSeconds, baseline.indexingSeconds);
   const blocksRatio = ratio(withForeign.blocksFetchedInHistory, ourBlocks.length);
+  const ponderFloor = extra.find((v) => v.name === "foreign_ponder_floor");
+  const floorRatio = ponderFloor ? ratio(withForeign.indexingSeconds, ponderFloor.indexingSeconds) : null;
   const result = {
     benchmark: "scale",
     measuredAt: new Date().toISOString(),
@@ -306,6 +318,16 @@ try {
         value: blocksRatio,
         met: blocksRatio !== null && blocksRatio <= 1.2,
       },
+      ...(ponderFloor
+        ? {
+            serviceToPonderFloor: {
+              target:
+                "service indexing with foreign traffic <= 1.1x the Ponder floor (bench/ponder-floor) on the same chain",
+              value: floorRatio,
+              met: floorRatio !== null && floorRatio <= 1.1,
+            },
+          }
+        : {}),
     },
   };
   console.log(JSON.stringify(result, null, 2));
