@@ -206,6 +206,28 @@ async function updateCandlesFrom(timestampSec) {
   }
 }
 
+/** How often, and how long apart, the chart is read again while it lags the trade table. */
+const CHART_RETRIES = 10;
+const CHART_RETRY_MS = 1000;
+let chartRetries = 0;
+
+/** The newest trade in the table, unix seconds, or null when the table is empty. */
+function newestShownTradeSec() {
+  const time = tbody.querySelector("time[datetime]");
+  return time ? Date.parse(time.dateTime) / 1000 : null;
+}
+
+/**
+ * True when the table shows a trade inside the chart's range (bucket starts from `fromSec` on)
+ * that the loaded candles do not cover: the candles were read before that trade was indexed.
+ */
+function candlesBehindTrades(fromSec) {
+  const newestSec = newestShownTradeSec();
+  if (newestSec === null || newestSec < fromSec) return false;
+  const last = shownCandles.at(-1);
+  return !last || last.bucket_start_sec + RESOLUTION_SECONDS[resolution] <= newestSec;
+}
+
 async function loadCandles() {
   const load = ++chartLoad;
   if (!chartStatus.textContent || chartStatus.dataset.kind === "loading")
@@ -221,6 +243,17 @@ async function loadCandles() {
     showLegend(shownCandles.at(-1));
     chartBox.dataset.candles = String(body.candles.length);
     chartBox.dataset.loadedResolution = resolution;
+    if (candlesBehindTrades(body.from_sec) && chartRetries < CHART_RETRIES) {
+      // Read before the newest trade shown was visible to the candle query (a pushed preview, or
+      // an answer cached at the same indexed block): read again shortly, a bounded number of times.
+      chartRetries += 1;
+      if (body.candles.length === 0) setChartStatus("Loading the chart…", "loading");
+      setTimeout(() => {
+        if (load === chartLoad) loadCandles();
+      }, CHART_RETRY_MS);
+      return;
+    }
+    chartRetries = 0;
     if (body.candles.length > 0) setChartStatus("", "ok");
     else if (tbody.children.length > 0)
       setChartStatus(`No trades in the time range of ${resolution} candles; choose a longer resolution.`, "empty");
@@ -240,6 +273,7 @@ for (const button of resolutionButtons) {
     resolution = button.dataset.resolution;
     rememberResolution(resolution);
     markResolution();
+    chartRetries = 0;
     loadCandles();
   });
 }
