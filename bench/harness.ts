@@ -1,7 +1,8 @@
 /**
- * What the `live`, `scale` and `scale-live` benchmarks share: their flags (parsed the same way,
- * with the same defaults), the machine's load-average record, the scale history's first node and
- * launches, the service start-up for a live measurement, and the result file.
+ * What the benchmarks share: flags parsed one way (every benchmark), the result file and the
+ * machine record; and for `live`, `scale` and `scale-live` their common flags with the same
+ * defaults, the load-average sampler, the scale history's first node and launches, and the
+ * service start-up for a live measurement.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -144,6 +145,14 @@ export const scaleLiveOptions = {
   "foreign-interval-ms": { type: "string", default: "50" },
   phases: { type: "string", default: "baseline,foreign" },
 } as const;
+
+/**
+ * The results' `machine` record of a benchmark that samples no load in between: CPUs, Node
+ * version, the load average (1, 5, 15 min) at its start and now.
+ */
+export function machineRecord(loadAverageAtStart: number[]) {
+  return { cpus: cpus().length, node: process.version, loadAverageAtStart, loadAverageAtEnd: loadavg() };
+}
 
 /**
  * Samples the one-minute load average every 10 s from now on (the machine is shared: the results

@@ -22,7 +22,7 @@
  * Results: `bench/results/live[-postgres][-Nrpc].json`, or `bench/results/<name>.json` with `--out`.
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createPublicClient, createWalletClient, http, parseEther } from "viem";
 import { startAnvil } from "../devnet/anvil";
@@ -34,6 +34,7 @@ import { createDevnetDatabase } from "../test/postgres";
 import {
   liveOptions,
   liveTradingFlags,
+  machineRecord,
   PONDER_POLLING_MS,
   parseBenchFlags,
   startLiveService,
@@ -107,12 +108,7 @@ try {
   const result = {
     benchmark: "live",
     measuredAt: new Date().toISOString(),
-    machine: {
-      cpus: cpus().length,
-      node: process.version,
-      loadAverageAtStart: loadAtStart,
-      loadAverageAtEnd: loadavg(),
-    },
+    machine: machineRecord(loadAtStart),
     database: values.database,
     blockTimeMs: 100,
     ponderPollingIntervalMs: PONDER_POLLING_MS,
