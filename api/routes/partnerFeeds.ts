@@ -5,13 +5,11 @@
 import { Hono } from "hono";
 import { getAddress } from "viem";
 import { z } from "zod";
-import type { MetadataSource } from "../launch/metadata";
 import type { Deployment } from "../../config/deployment";
-import type { PublicConfig } from "../../config/public";
 import { tokenUrl } from "../../src/domain/urls";
 import { ApiError } from "../errors";
 import { sendOk } from "../json";
-import type { MarketDb } from "../market/db";
+import type { MarketReadDeps } from "../market/readDeps";
 import { indexedHead } from "../market/indexedHead";
 import { launchesQuery } from "../market/params";
 import { requireToken, tokenListPage, tokenPage } from "../market/tokenQueries";
@@ -21,16 +19,7 @@ import { addressWire, okBody, uintString } from "../openapi/wirePrimitives";
 import { addressParam, limitParam, validate } from "../validation";
 
 /** What the partner feeds read. */
-export type PartnerFeedDeps = {
-  db: MarketDb;
-  publicBaseUrl: string;
-  publicConfig: PublicConfig;
-  deployment: Deployment;
-  /** Clock, unix seconds (24 h figures). */
-  nowSec: () => number;
-  /** Creator metadata of confirmed launches (`storedMetadataSource`, built once by `createApp`). */
-  storedMetadata: MetadataSource;
-};
+export type PartnerFeedDeps = MarketReadDeps & { deployment: Deployment };
 
 const addressQuery = z.object({ address: addressParam });
 const orderIdQuery = z.object({
