@@ -17,10 +17,9 @@
  * `--cpu-prof-dir` writes the service's V8 CPU profile there (it includes Ponder's start-up).
  * Results: `bench/results/backfill[-postgres][-Nrpc][-ponder-floor][-swaps].json`.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { createPublicClient, http, numberToHex } from "viem";
 import { findFreePort, startAnvil } from "../devnet/anvil";
 import { deployStack } from "../devnet/deploy";
@@ -29,20 +28,18 @@ import { startPonder } from "../scripts/ponderProcess";
 import { createDevnetDatabase } from "../test/postgres";
 import { buildHistory } from "./history";
 import { logTimeMs, measureLogFloor, rssBytes, waitForIndexedTrades } from "./indexing";
+import { parseBenchFlags, writeBenchResult } from "./harness";
 
-const { values } = parseArgs({
-  args: process.argv.slice(2).filter((a) => a !== "backfill"),
-  options: {
-    launches: { type: "string", default: "100" },
-    swaps: { type: "string", default: "100000" },
-    database: { type: "string", default: "pglite" },
-    "log-dir": { type: "string" },
-    "rpc-urls": { type: "string", default: "1" },
-    "swaps-per-transaction": { type: "string", default: "150" },
-    "heap-mb": { type: "string" },
-    "skip-service": { type: "boolean", default: false },
-    "cpu-prof-dir": { type: "string" },
-  },
+const values = parseBenchFlags("backfill", {
+  launches: { type: "string", default: "100" },
+  swaps: { type: "string", default: "100000" },
+  database: { type: "string", default: "pglite" },
+  "log-dir": { type: "string" },
+  "rpc-urls": { type: "string", default: "1" },
+  "swaps-per-transaction": { type: "string", default: "150" },
+  "heap-mb": { type: "string" },
+  "skip-service": { type: "boolean", default: false },
+  "cpu-prof-dir": { type: "string" },
 });
 const launches = Number(values.launches);
 const swaps = Number(values.swaps);
@@ -200,10 +197,8 @@ try {
     serviceRatioToPonderFloor: ratio(service?.indexingSeconds ?? null, ponderFloor.indexingSeconds),
     target: "ratioToFloor <= 2",
   };
-  console.log(JSON.stringify(result, null, 2));
-  mkdirSync("bench/results", { recursive: true });
   const variant = `${onPostgres ? "-postgres" : ""}${rpcUrls > 1 ? `-${rpcUrls}rpc` : ""}${values["skip-service"] ? "-ponder-floor" : ""}${swaps !== 100_000 ? `-${swaps}` : ""}`;
-  writeFileSync(`bench/results/backfill${variant}.json`, `${JSON.stringify(result, null, 2)}\n`);
+  writeBenchResult(`backfill${variant}`, result);
 } finally {
   await anvil.stop();
   rmSync(dataDir, { recursive: true, force: true });

@@ -29,10 +29,9 @@
  * Result: `bench/results/build[-indexed].json` (latencies in milliseconds, RPC requests per call by
  * method; the warm-up launches' build times are listed apart and left out of the figures).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { mkdtempSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import {
   createPublicClient,
   createWalletClient,
@@ -57,14 +56,12 @@ import { createApiKey } from "../store/keys";
 import { addCounts, overBudget, RPC_BUDGET, type RpcCounts } from "../test/rpcBudget";
 import { diffCounts, startRpcProxy } from "../test/rpcProxy";
 import { mean, percentile } from "./stats";
+import { machineRecord, parseBenchFlags, writeBenchResult } from "./harness";
 
-const { values } = parseArgs({
-  args: process.argv.slice(2).filter((a) => a !== "build"),
-  options: {
-    launches: { type: "string", default: "200" },
-    warmup: { type: "string", default: "2" },
-    "wait-indexed": { type: "boolean", default: false },
-  },
+const values = parseBenchFlags("build", {
+  launches: { type: "string", default: "200" },
+  warmup: { type: "string", default: "2" },
+  "wait-indexed": { type: "boolean", default: false },
 });
 const launches = Number(values.launches);
 const warmup = Number(values.warmup);
@@ -334,12 +331,7 @@ try {
   const result = {
     benchmark: "build",
     measuredAt: new Date().toISOString(),
-    machine: {
-      cpus: cpus().length,
-      node: process.version,
-      loadAverageAtStart: loadAtStart,
-      loadAverageAtEnd: loadavg(),
-    },
+    machine: machineRecord(loadAtStart),
     database: "pglite",
     launches,
     warmupLaunches: warmup,
@@ -388,9 +380,7 @@ try {
       "no latency target set in the issue (figures reported as ratios to the floors); RPC requests per build and per confirm within the budget of docs/launch.md (test/rpcBudget.ts)",
     met: { rpcWithinBudget: budgetViolations.length === 0, noIdleRpc: Object.keys(idleRpc).length === 0 },
   };
-  console.log(JSON.stringify(result, null, 2));
-  mkdirSync("bench/results", { recursive: true });
-  writeFileSync(`bench/results/build${waitForIndexer ? "-indexed" : ""}.json`, `${JSON.stringify(result, null, 2)}\n`);
+  writeBenchResult(`build${waitForIndexer ? "-indexed" : ""}`, result);
 } finally {
   await anvil.stop();
   rmSync(dataDir, { recursive: true, force: true });

@@ -21,51 +21,31 @@
  * `--cpu-prof-dir` writes the service's V8 CPU profile there (start-up included).
  * Results: `bench/results/live[-postgres][-Nrpc].json`, or `bench/results/<name>.json` with `--out`.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { mkdtempSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { createPublicClient, createWalletClient, http, parseEther } from "viem";
-import { findFreePort, startAnvil } from "../devnet/anvil";
+import { startAnvil } from "../devnet/anvil";
 import { devAccount } from "../devnet/clients";
 import { launchToken } from "../devnet/actions";
 import { deployStack } from "../devnet/deploy";
 import { writeManifest } from "../devnet/manifest";
-import { startPonder, waitReady } from "../scripts/ponderProcess";
 import { createDevnetDatabase } from "../test/postgres";
 import {
-  captureStageLines,
-  lagReader,
-  measureLiveTrading,
-  RECEIPT_POLL_MS,
-  stagesOf,
-  summariseLive,
-  waitCaughtUp,
-} from "./liveMeasure";
+  liveOptions,
+  liveTradingFlags,
+  machineRecord,
+  PONDER_POLLING_MS,
+  parseBenchFlags,
+  startLiveService,
+  writeBenchResult,
+} from "./harness";
+import { measureLiveTrading, RECEIPT_POLL_MS, stagesOf, summariseLive } from "./liveMeasure";
 
-const { values } = parseArgs({
-  args: process.argv.slice(2).filter((a) => a !== "live"),
-  options: {
-    "duration-sec": { type: "string", default: "60" },
-    "trade-interval-ms": { type: "string", default: "200" },
-    database: { type: "string", default: "pglite" },
-    "http-poll-ms": { type: "string", default: "50" },
-    "rpc-urls": { type: "string", default: "1" },
-    stages: { type: "boolean", default: false },
-    "cpu-prof-dir": { type: "string" },
-    out: { type: "string" },
-  },
-});
-/** Split each trade's latency into stages from the indexer's debug log. */
-const withStages = values.stages === true;
-/** How often the API client polls (the API runs in the indexer's process: polling costs it CPU). */
-const httpPollMs = Number(values["http-poll-ms"]);
-/** How many RPC URLs the indexer gets (`INDEXER_RPC_URLS`; the same anvil, standing in for N providers). */
-const rpcUrls = Number(values["rpc-urls"]);
-const durationSec = Number(values["duration-sec"]);
-const tradeIntervalMs = Number(values["trade-interval-ms"]);
+const values = parseBenchFlags("live", liveOptions);
+// `rpcUrls` URLs of the same anvil stand in for N providers.
+const { durationSec, tradeIntervalMs, httpPollMs, rpcUrls, withStages } = liveTradingFlags(values);
 const onPostgres = values.database === "postgres";
-const PONDER_POLLING_MS = 100;
 
 const loadAtStart = loadavg();
 const anvil = await startAnvil({ port: 0, blockTimeSec: 0.1 });
@@ -87,8 +67,9 @@ try {
   const token = launched.event.token;
   const pool = launched.event.pool;
 
-  const service = await startPonder({
-    port: await findFreePort(),
+  // Ponder's /ready, then the catch-up on the blocks mined while the service started: the
+  // benchmark measures the live tail after the historical sync, not the start.
+  const { service, stageLog, catchUpSec } = await startLiveService({
     schema,
     nodeArgs: values["cpu-prof-dir"] ? ["--cpu-prof", `--cpu-prof-dir=${values["cpu-prof-dir"]}`] : [],
     env: {
@@ -97,26 +78,11 @@ try {
       STORE_PGLITE_DIR: join(dataDir, "store"),
       STORE_SCHEMA: "launch_store",
       DATABASE_URL: database?.url ?? "",
-      // The watcher polls every 10 ms: lift the per-IP public limit so it measures serving, not 429s.
-      PUBLIC_RATE_LIMIT_PER_MINUTE: "1000000",
-      POLLING_INTERVAL_MS: String(PONDER_POLLING_MS),
       INDEXER_RPC_URLS: rpcUrls > 1 ? Array(rpcUrls).fill(anvil.rpcUrl).join(",") : "",
-      // Ponder's own /ready on the indexer (not the service's "caught up" verdict).
-      PONDER_READY_ON_INDEXER: "1",
-      ...(withStages ? { PONDER_LOG_LEVEL: "debug" } : {}),
     },
+    withStages,
+    client,
   });
-  // Only the step lines the stage split needs are kept (the whole debug log is megabytes).
-  const stageLog = withStages ? captureStageLines(service.child) : () => "";
-  // Ponder's /ready: the benchmark measures the catch-up after the historical sync itself.
-  await waitReady(service.url, undefined, { path: "/ready" });
-  const readyAt = performance.now();
-
-  // Catch-up: the blocks mined while the service started are indexed before trading starts.
-  // A machine too busy to index 10 blocks/s never catches up: trading then starts anyway after
-  // 120 s and the result says so (`catchUpSec: null`; the lag series shows it).
-  const catchUpSec = await waitCaughtUp(lagReader(client, service.url), readyAt);
-  if (catchUpSec === null) console.log("the indexer did not catch up within 120 s; trading anyway");
 
   const run = await measureLiveTrading({
     client,
@@ -142,12 +108,7 @@ try {
   const result = {
     benchmark: "live",
     measuredAt: new Date().toISOString(),
-    machine: {
-      cpus: cpus().length,
-      node: process.version,
-      loadAverageAtStart: loadAtStart,
-      loadAverageAtEnd: loadavg(),
-    },
+    machine: machineRecord(loadAtStart),
     database: values.database,
     blockTimeMs: 100,
     ponderPollingIntervalMs: PONDER_POLLING_MS,
@@ -172,13 +133,11 @@ try {
       allSeenOverSse: summary.tradesNotSeenOverSse === 0,
     },
   };
-  console.log(JSON.stringify(result, null, 2));
-  mkdirSync("bench/results", { recursive: true });
-  writeFileSync(
+  writeBenchResult(
     values.out
-      ? `bench/results/${values.out.replace(/[^\w-]/g, "")}.json`
-      : `bench/results/live${onPostgres ? "-postgres" : ""}${rpcUrls > 1 ? `-${rpcUrls}rpc` : ""}.json`,
-    `${JSON.stringify(result, null, 2)}\n`,
+      ? values.out.replace(/[^\w-]/g, "")
+      : `live${onPostgres ? "-postgres" : ""}${rpcUrls > 1 ? `-${rpcUrls}rpc` : ""}`,
+    result,
   );
 } finally {
   await anvil.stop();

@@ -17,7 +17,7 @@ import { uniswapV3PoolAbi } from "../abis/UniswapV3Pool";
 import { buyParams } from "../devnet/actions";
 import { devAccount } from "../devnet/clients";
 import type { DeploymentManifest } from "../devnet/manifest";
-import { blockTimesFromLog, finalizeTimesFromLog, summariseStages, type TradeTimes } from "./liveStages";
+import { readPonderLog, summariseStages, type TradeTimes } from "./liveStages";
 import { mean, percentile } from "./stats";
 
 /** Blocks the indexer must pass the last trade's block by before the clients stop (30 to confirm, plus margin). */
@@ -374,5 +374,5 @@ export function stagesOf(run: LiveTrading, stageLog: string) {
     if (pushed !== undefined && blockNumber !== undefined)
       trades.push({ blockNumber, minedMs: epochMs(mined), pushedMs: epochMs(pushed) });
   }
-  return summariseStages(trades, blockTimesFromLog(stageLog), finalizeTimesFromLog(stageLog));
+  return summariseStages(trades, readPonderLog(stageLog));
 }

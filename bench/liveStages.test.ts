@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { blockTimesFromLog, finalizeTimesFromLog, summariseStages } from "./liveStages";
+import { readPonderLog, summariseStages } from "./liveStages";
 
 const line = (msg: string, number: number, time: number, duration?: number) =>
   JSON.stringify({ level: 20, time, msg, number, duration });
@@ -15,13 +15,14 @@ describe("live latency stages", () => {
       line("Indexed block", 7, 1_080, 12),
       line("Some other message", 7, 999),
     ].join("\n");
-    expect(blockTimesFromLog(log).get(7)).toEqual({
+    const { blocks } = readPonderLog(log);
+    expect(blocks.get(7)).toEqual({
       receivedMs: 1_000,
       fetchedMs: 1_020,
       indexedMs: 1_080,
       indexDurationMs: 12,
     });
-    expect(blockTimesFromLog(log).size).toBe(1);
+    expect(blocks.size).toBe(1);
   });
 
   it("splits each trade into stages that add up to its whole latency", () => {
@@ -34,16 +35,15 @@ describe("live latency stages", () => {
       line("Indexed block", 2, 2_600, 480),
       JSON.stringify({ time: 2_500, msg: "Finalized block", number: 1, duration: 300 }),
     ].join("\n");
-    const blocks = blockTimesFromLog(log);
-    expect(finalizeTimesFromLog(log)).toEqual([{ startMs: 2_200, endMs: 2_500 }]);
+    const steps = readPonderLog(log);
+    expect(steps.finalizes).toEqual([{ startMs: 2_200, endMs: 2_500 }]);
     const summary = summariseStages(
       [
         { blockNumber: 1, minedMs: 1_000, pushedMs: 1_130 },
         { blockNumber: 2, minedMs: 2_000, pushedMs: 2_620 },
         { blockNumber: 3, minedMs: 3_000, pushedMs: 3_100 }, // block 3 never logged: left out
       ],
-      blocks,
-      finalizeTimesFromLog(log),
+      steps,
     );
     expect(summary.trades).toBe(2);
     expect(summary.stagesMs.poll).toEqual({ p50: 40, p99: 90 });

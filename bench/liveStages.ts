@@ -34,21 +34,21 @@ const STEP_BY_MESSAGE: Record<string, keyof BlockTimes> = {
   "Indexed block": "indexedMs",
 };
 
+/** Ponder's debug log read once: per-block step times and the finalize steps. */
+export type PonderLogSteps = {
+  /** Step times per block number, epoch ms. */
+  blocks: Map<number, BlockTimes>;
+  /** The "Finalized block" steps, in log order, epoch ms. */
+  finalizes: FinalizeTimes[];
+};
+
 /**
- * Reads Ponder's JSON log lines into per-block step times; the first line of each step wins
- * (a block seen twice, e.g. as a duplicate head, keeps its first time). Lines that are not JSON
- * or carry no block number are skipped.
+ * Reads Ponder's JSON log lines (one string, newline-separated) once into per-block step times and
+ * the finalize steps ("Finalized block", logged at its end with its `duration`). The first line of
+ * each block step wins (a block seen twice, e.g. as a duplicate head, keeps its first time). Lines
+ * that are not JSON or carry no block number are skipped.
  */
-export function blockTimesFromLog(log: string): Map<number, BlockTimes> {
-  return readLog(log).blocks;
-}
-
-/** The finalize steps in Ponder's log ("Finalized block", logged at its end with its `duration`). */
-export function finalizeTimesFromLog(log: string): FinalizeTimes[] {
-  return readLog(log).finalizes;
-}
-
-function readLog(log: string): { blocks: Map<number, BlockTimes>; finalizes: FinalizeTimes[] } {
+export function readPonderLog(log: string): PonderLogSteps {
   const blocks = new Map<number, BlockTimes>();
   const finalizes: FinalizeTimes[] = [];
   for (const line of log.split("\n")) {
@@ -108,12 +108,10 @@ export type StageSummary = {
 /**
  * Splits each trade's latency (mined -> pushed) into the four stages and summarises them.
  * Negative gaps (a clock read racing a log line by a millisecond) count as 0.
+ * @param trades each trade's block, mined and pushed times (epoch ms)
+ * @param steps the indexer's log as {@link readPonderLog} read it
  */
-export function summariseStages(
-  trades: readonly TradeTimes[],
-  blocks: Map<number, BlockTimes>,
-  finalizes: readonly FinalizeTimes[] = [],
-): StageSummary {
+export function summariseStages(trades: readonly TradeTimes[], { blocks, finalizes }: PonderLogSteps): StageSummary {
   const rows: (Record<Stage, number> & {
     whole: number;
     minedMs: number;

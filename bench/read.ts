@@ -34,7 +34,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { createPublicClient, http, numberToHex } from "viem";
 import { findFreePort, startAnvil } from "../devnet/anvil";
@@ -44,24 +43,22 @@ import { startPonder } from "../scripts/ponderProcess";
 import { createDevnetDatabase, type DevnetDatabase } from "../test/postgres";
 import { buildHistory } from "./history";
 import { measureLogFloor, rssBytes, waitForIndexedTrades } from "./indexing";
+import { parseBenchFlags, writeBenchResult } from "./harness";
 
-const { values } = parseArgs({
-  args: process.argv.slice(2).filter((a) => a !== "read"),
-  options: {
-    launches: { type: "string", default: "100" },
-    swaps: { type: "string", default: "1000000" },
-    database: { type: "string", default: "postgres" },
-    "duration-sec": { type: "string", default: "15" },
-    connections: { type: "string", default: "64" },
-    "hot-share": { type: "string", default: "0.5" },
-    "seconds-per-transaction": { type: "string", default: "30" },
-    "swaps-per-transaction": { type: "string", default: "500" },
-    "cache-mb": { type: "string" },
-    "heap-mb": { type: "string" },
-    "cpu-prof-dir": { type: "string" },
-    keep: { type: "boolean", default: false },
-    reuse: { type: "boolean", default: false },
-  },
+const values = parseBenchFlags("read", {
+  launches: { type: "string", default: "100" },
+  swaps: { type: "string", default: "1000000" },
+  database: { type: "string", default: "postgres" },
+  "duration-sec": { type: "string", default: "15" },
+  connections: { type: "string", default: "64" },
+  "hot-share": { type: "string", default: "0.5" },
+  "seconds-per-transaction": { type: "string", default: "30" },
+  "swaps-per-transaction": { type: "string", default: "500" },
+  "cache-mb": { type: "string" },
+  "heap-mb": { type: "string" },
+  "cpu-prof-dir": { type: "string" },
+  keep: { type: "boolean", default: false },
+  reuse: { type: "boolean", default: false },
 });
 const launches = Number(values.launches);
 const swaps = Number(values.swaps);
@@ -287,12 +284,7 @@ async function loadPhase(serviceUrl: string, run: Indexed): Promise<void> {
     },
     target: "each endpoint >= 0.5x baseline requests/s and p99 <= 20 ms",
   };
-  console.log(JSON.stringify(result, null, 2));
-  mkdirSync("bench/results", { recursive: true });
-  writeFileSync(
-    `bench/results/read${run.database === "postgres" ? "" : "-pglite"}.json`,
-    `${JSON.stringify(result, null, 2)}\n`,
-  );
+  writeBenchResult(`read${run.database === "postgres" ? "" : "-pglite"}`, result);
 }
 
 if (values.reuse) {

@@ -28,40 +28,34 @@
  * Results: `bench/results/scale-<launches>.json`, or `bench/results/<name>.json` with `--out`.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { createPublicClient, http, type Address } from "viem";
 import { findFreePort, startAnvil, type AnvilInstance } from "../devnet/anvil";
-import { createDevnetClients, devAccount } from "../devnet/clients";
-import { deployLookAlikeFactory, deployStack } from "../devnet/deploy";
+import { deployStack } from "../devnet/deploy";
 import { writeManifest } from "../devnet/manifest";
 import { startPonder, waitReady } from "../scripts/ponderProcess";
 import { createDevnetDatabase } from "../test/postgres";
 import { startRpcProxy, type RpcTraffic } from "../test/rpcProxy";
+import {
+  HISTORY_STATES,
+  launchForeignPools,
+  launchOurTokens,
+  parseBenchFlags,
+  sampleMachineLoad,
+  scaleGasLimit,
+  scaleHistoryFlags,
+  scaleOptions,
+  startHistoryNode,
+  writeBenchResult,
+} from "./harness";
 import { logTimeMs, rssBytes } from "./indexing";
-import { blocksWithLogs, launchMany, swapMany } from "./scaleHistory";
+import { blocksWithLogs, swapMany } from "./scaleHistory";
 
-const { values } = parseArgs({
-  args: process.argv.slice(2).filter((a) => a !== "scale"),
-  options: {
-    launches: { type: "string", default: "1010" },
-    "launches-per-block": { type: "string", default: "30" },
-    swaps: { type: "string", default: "10000" },
-    "swaps-per-transaction": { type: "string", default: "150" },
-    "foreign-pools": { type: "string", default: "100" },
-    "foreign-factor": { type: "string", default: "10" },
-    "foreign-swaps-per-transaction": { type: "string", default: "20" },
-    variants: { type: "string", default: "unpatched,threshold" },
-    "single-node": { type: "boolean", default: false },
-    out: { type: "string" },
-    "no-warmup": { type: "boolean", default: false },
-  },
-});
-const launches = Number(values.launches);
-const launchesPerBlock = Number(values["launches-per-block"]);
-const swaps = Number(values.swaps);
+const values = parseBenchFlags("scale", scaleOptions);
+const history = scaleHistoryFlags(values);
+const { launches, launchesPerBlock, swaps, swapsPerTransaction, foreignSwapsPerTransaction } = history;
 const foreignSwaps = swaps * Number(values["foreign-factor"]);
 const variants = (values.variants ?? "").split(",").filter(Boolean);
 
@@ -83,20 +77,15 @@ type Backfill = {
 
 // The machine is shared: the load average (start, end, sampled every 10 s) goes into the results,
 // with the nodes' peak RSS.
-const loadAtStart = loadavg();
-const loadSamples: number[] = [];
 const nodePeakRssBytes: number[] = [];
-const gasLimit = BigInt(Math.max(30, launchesPerBlock * 8)) * 1_000_000n;
-/** States kept by each node, in memory only: more than any history here has blocks, none on disk. */
-const HISTORY_STATES = 100_000;
-const nodes: AnvilInstance[] = [await startAnvil({ port: 0, gasLimit, historyStates: HISTORY_STATES })];
-const machineSampler = setInterval(() => {
-  loadSamples.push(loadavg()[0]!);
+const gasLimit = scaleGasLimit(launchesPerBlock);
+const nodes: AnvilInstance[] = [await startHistoryNode(launchesPerBlock)];
+const load = sampleMachineLoad(() => {
   nodes.forEach((node, i) => {
     const rss = rssBytes(node.pid);
     if (rss) nodePeakRssBytes[i] = Math.max(nodePeakRssBytes[i] ?? 0, rss.peak);
   });
-}, 10_000);
+});
 const dataDir = mkdtempSync(join(tmpdir(), "bench-scale-"));
 try {
   let manifest = await deployStack({ rpcUrl: nodes[0]!.rpcUrl });
@@ -107,14 +96,7 @@ try {
   const head = () => client.getBlockNumber({ cacheTime: 0 });
 
   let t = performance.now();
-  console.log(`launching ${launches} tokens, ${launchesPerBlock} per block`);
-  const ours = await launchMany(manifest, client, {
-    factory: manifest.contracts.launchFactory,
-    count: launches,
-    perBlock: launchesPerBlock,
-    namePrefix: "Scale",
-  });
-  const swapsPerTransaction = Number(values["swaps-per-transaction"]);
+  const ours = await launchOurTokens(manifest, client, { count: launches, perBlock: launchesPerBlock });
   await swapMany(manifest, client, ours, { swaps, swapsPerTransaction, transactionsPerBlock: 1 });
   const ourHistoryEnd = await head();
   const ourBuildSec = (performance.now() - t) / 1000;
@@ -207,18 +189,13 @@ try {
   const baseline = await backfill("baseline", ourHistoryEnd);
 
   t = performance.now();
-  const deployer = createDevnetClients(rpcUrl, manifest.chainId, devAccount(0));
-  const lookAlike = await deployLookAlikeFactory(deployer.walletClient, deployer.publicClient, manifest);
-  const foreign = await launchMany(manifest, client, {
-    factory: lookAlike,
-    count: Number(values["foreign-pools"]),
+  const foreign = await launchForeignPools(manifest, client, {
+    count: history.foreignPools,
     perBlock: launchesPerBlock,
-    namePrefix: "Foreign",
-    senderIndex: 2,
   });
   const foreignSwapped = await swapMany(manifest, client, foreign, {
     swaps: foreignSwaps,
-    swapsPerTransaction: Number(values["foreign-swaps-per-transaction"]),
+    swapsPerTransaction: foreignSwapsPerTransaction,
     transactionsPerBlock: 1,
     senderIndex: 3,
   });
@@ -256,19 +233,7 @@ try {
   const result = {
     benchmark: "scale",
     measuredAt: new Date().toISOString(),
-    machine: {
-      cpus: cpus().length,
-      node: process.version,
-      loadAverage: {
-        start: loadAtStart,
-        end: loadavg(),
-        oneMinuteSampledEvery10s: {
-          min: Math.min(...loadSamples),
-          mean: loadSamples.reduce((a, b) => a + b, 0) / loadSamples.length,
-          max: Math.max(...loadSamples),
-        },
-      },
-    },
+    machine: load.machine(),
     nodes: {
       count: nodes.length,
       forkedAtBlock: nodes.length > 1 ? Number(ourHistoryEnd) : null,
@@ -286,7 +251,7 @@ try {
       blocksWithOurLogs: ourBlocks.length,
       foreignPools: foreign.pools.length,
       foreignSwaps,
-      foreignSwapsPerTransaction: Number(values["foreign-swaps-per-transaction"]),
+      foreignSwapsPerTransaction,
       foreignBlocks: foreignBlocks.length,
       historyBlocks: Number(historyEnd - start),
       buildSeconds: { ours: ourBuildSec, foreign: foreignBuildSec },
@@ -330,11 +295,9 @@ try {
         : {}),
     },
   };
-  console.log(JSON.stringify(result, null, 2));
-  mkdirSync("bench/results", { recursive: true });
-  writeFileSync(`bench/results/${values.out ?? `scale-${launches}`}.json`, `${JSON.stringify(result, null, 2)}\n`);
+  writeBenchResult(values.out ?? `scale-${launches}`, result);
 } finally {
-  clearInterval(machineSampler);
+  load.stop();
   for (const node of nodes.reverse()) await node.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }

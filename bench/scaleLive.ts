@@ -24,96 +24,58 @@
  * Usage: `npm run bench -- scale-live [--duration-sec 600] [--launches 1010] [--swaps 1000] [--foreign-pools 20] [--foreign-swaps-per-transaction 3] [--foreign-interval-ms 50] [--rpc-urls 4] [--phases baseline,foreign] [--trade-interval-ms 200] [--http-poll-ms 50] [--stages] [--out name]`.
  * Results: `bench/results/scale-live-<launches>.json`, or `bench/results/<name>.json` with `--out`.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { createPublicClient, http, type Address } from "viem";
-import { findFreePort, startAnvil, type AnvilInstance } from "../devnet/anvil";
-import { createDevnetClients, devAccount } from "../devnet/clients";
-import { deployLookAlikeFactory, deployStack } from "../devnet/deploy";
+import { startAnvil, type AnvilInstance } from "../devnet/anvil";
+import { deployStack } from "../devnet/deploy";
 import { type DeploymentManifest, writeManifest } from "../devnet/manifest";
-import { startPonder, waitReady } from "../scripts/ponderProcess";
 import { createDevnetDatabase } from "../test/postgres";
 import { startRpcProxy, type RpcTraffic } from "../test/rpcProxy";
 import {
-  captureStageLines,
-  lagReader,
-  measureLiveTrading,
-  RECEIPT_POLL_MS,
-  stagesOf,
-  summariseLive,
-  waitCaughtUp,
-} from "./liveMeasure";
+  launchForeignPools,
+  launchOurTokens,
+  liveTradingFlags,
+  PONDER_POLLING_MS,
+  parseBenchFlags,
+  sampleMachineLoad,
+  scaleGasLimit,
+  scaleHistoryFlags,
+  scaleLiveOptions,
+  startHistoryNode,
+  startLiveService,
+  writeBenchResult,
+} from "./harness";
+import { measureLiveTrading, RECEIPT_POLL_MS, stagesOf, summariseLive } from "./liveMeasure";
 import { lagTrend, liveWindowTraffic } from "./liveWindow";
-import { blocksWithLogs, deploySwapBatcher, launchMany, swapMany, tradeSteadily, type Launched } from "./scaleHistory";
+import { blocksWithLogs, deploySwapBatcher, swapMany, tradeSteadily, type Launched } from "./scaleHistory";
 
-const { values } = parseArgs({
-  args: process.argv.slice(2).filter((a) => a !== "scale-live"),
-  options: {
-    "duration-sec": { type: "string", default: "600" },
-    launches: { type: "string", default: "1010" },
-    "launches-per-block": { type: "string", default: "30" },
-    swaps: { type: "string", default: "1000" },
-    "swaps-per-transaction": { type: "string", default: "150" },
-    "foreign-pools": { type: "string", default: "20" },
-    "foreign-swaps-per-transaction": { type: "string", default: "3" },
-    "foreign-interval-ms": { type: "string", default: "50" },
-    "rpc-urls": { type: "string", default: "4" },
-    phases: { type: "string", default: "baseline,foreign" },
-    "trade-interval-ms": { type: "string", default: "200" },
-    "http-poll-ms": { type: "string", default: "50" },
-    stages: { type: "boolean", default: false },
-    out: { type: "string" },
-  },
-});
-const durationSec = Number(values["duration-sec"]);
-const launches = Number(values.launches);
-const launchesPerBlock = Number(values["launches-per-block"]);
-const foreignSwapsPerTransaction = Number(values["foreign-swaps-per-transaction"]);
+const values = parseBenchFlags("scale-live", scaleLiveOptions);
+const { durationSec, rpcUrls, tradeIntervalMs, httpPollMs, withStages } = liveTradingFlags(values);
+const history = scaleHistoryFlags(values);
+const { launches, launchesPerBlock, swaps, swapsPerTransaction, foreignSwapsPerTransaction } = history;
 const foreignIntervalMs = Number(values["foreign-interval-ms"]);
-const rpcUrls = Number(values["rpc-urls"]);
-const tradeIntervalMs = Number(values["trade-interval-ms"]);
-const httpPollMs = Number(values["http-poll-ms"]);
-const withStages = values.stages === true;
 const phases = (values.phases ?? "").split(",").filter(Boolean);
 for (const phase of phases) if (phase !== "baseline" && phase !== "foreign") throw new Error(`unknown phase ${phase}`);
-const PONDER_POLLING_MS = 100;
 /** Dev accounts: 0 our swaps, 1 our launches, 2 foreign launches, 2-4 live trades, 5 foreign live swaps. */
 const FOREIGN_LIVE_SENDER = 5;
 /** The targets (issue 20), on the foreign phase. */
 const P99_TARGET_MS = 250;
 
-const loadAtStart = loadavg();
-const loadSamples: number[] = [];
-const loadSampler = setInterval(() => loadSamples.push(loadavg()[0]!), 10_000);
-const gasLimit = BigInt(Math.max(30, launchesPerBlock * 8)) * 1_000_000n;
-const nodes: AnvilInstance[] = [await startAnvil({ port: 0, gasLimit, historyStates: 100_000 })];
+const load = sampleMachineLoad();
+const gasLimit = scaleGasLimit(launchesPerBlock);
+const nodes: AnvilInstance[] = [await startHistoryNode(launchesPerBlock)];
 const dataDir = mkdtempSync(join(tmpdir(), "bench-scale-live-"));
 try {
   const manifest = await deployStack({ rpcUrl: nodes[0]!.rpcUrl });
   const client = createPublicClient({ transport: http(manifest.rpcUrl, { timeout: 300_000 }) });
   const t = performance.now();
-  console.log(`launching ${launches} tokens, ${launchesPerBlock} per block`);
-  const ours = await launchMany(manifest, client, {
-    factory: manifest.contracts.launchFactory,
-    count: launches,
+  const ours = await launchOurTokens(manifest, client, { count: launches, perBlock: launchesPerBlock });
+  await swapMany(manifest, client, ours, { swaps, swapsPerTransaction, transactionsPerBlock: 1 });
+  const foreign = await launchForeignPools(manifest, client, {
+    count: history.foreignPools,
     perBlock: launchesPerBlock,
-    namePrefix: "Scale",
-  });
-  await swapMany(manifest, client, ours, {
-    swaps: Number(values.swaps),
-    swapsPerTransaction: Number(values["swaps-per-transaction"]),
-    transactionsPerBlock: 1,
-  });
-  const deployer = createDevnetClients(manifest.rpcUrl, manifest.chainId, devAccount(0));
-  const lookAlike = await deployLookAlikeFactory(deployer.walletClient, deployer.publicClient, manifest);
-  const foreign = await launchMany(manifest, client, {
-    factory: lookAlike,
-    count: Number(values["foreign-pools"]),
-    perBlock: launchesPerBlock,
-    namePrefix: "Foreign",
-    senderIndex: 2,
   });
   const batcher = await deploySwapBatcher(manifest, client, FOREIGN_LIVE_SENDER);
   const forkedAtBlock = Number(await client.getBlockNumber({ cacheTime: 0 }));
@@ -157,33 +119,27 @@ try {
     const proxy = await startRpcProxy({ target: fork.rpcUrl });
     try {
       const started = performance.now();
-      const service = await startPonder({
-        port: await findFreePort(),
+      const { service, stageLog, readyAt, catchUpSec } = await startLiveService({
         schema: `bench_scale_live_${name}`,
         // A loaded machine can take over a minute to answer /health at all.
         startTimeoutMs: 300_000,
+        readyTimeoutMs: 900_000,
         env: {
           DEPLOYMENT_MANIFEST: manifestPath,
           DATABASE_URL: database.url,
           STORE_SCHEMA: `bench_scale_live_store_${name}`,
           INDEXER_RPC_URLS: Array(rpcUrls).fill(proxy.url).join(","),
-          PUBLIC_RATE_LIMIT_PER_MINUTE: "1000000",
-          POLLING_INTERVAL_MS: String(PONDER_POLLING_MS),
-          PONDER_READY_ON_INDEXER: "1",
-          ...(withStages ? { PONDER_LOG_LEVEL: "debug" } : {}),
         },
+        withStages,
+        client: phaseClient,
+        logPrefix: `${name}: `,
       });
-      const stageLog = withStages ? captureStageLines(service.child) : () => "";
       let before: RpcTraffic | null = null;
       let after: RpcTraffic | null = null;
       let fromBlock = 0;
       let toBlock = 0;
       const head = async () => Number(await phaseClient.getBlockNumber({ cacheTime: 0 }));
       try {
-        await waitReady(service.url, 900_000, { path: "/ready" });
-        const readyAt = performance.now();
-        const catchUpSec = await waitCaughtUp(lagReader(phaseClient, service.url), readyAt);
-        if (catchUpSec === null) console.log(`${name}: the indexer did not catch up within 120 s; trading anyway`);
         const run = await measureLiveTrading({
           client: phaseClient,
           rpcUrl: fork.rpcUrl,
@@ -261,21 +217,7 @@ try {
   const result = {
     benchmark: "scale-live",
     measuredAt: new Date().toISOString(),
-    machine: {
-      cpus: cpus().length,
-      node: process.version,
-      loadAverage: {
-        start: loadAtStart,
-        end: loadavg(),
-        oneMinuteSampledEvery10s: loadSamples.length
-          ? {
-              min: Math.min(...loadSamples),
-              mean: loadSamples.reduce((a, b) => a + b, 0) / loadSamples.length,
-              max: Math.max(...loadSamples),
-            }
-          : null,
-      },
-    },
+    machine: load.machine(),
     database: "postgres",
     blockTimeMs: 100,
     ponderPollingIntervalMs: PONDER_POLLING_MS,
@@ -286,7 +228,7 @@ try {
     history: {
       launches,
       launchesPerBlock,
-      swaps: Number(values.swaps),
+      swaps,
       foreignPools: foreign.pools.length,
       forkedAtBlock,
       buildSeconds: buildSec,
@@ -331,11 +273,9 @@ try {
       },
     },
   };
-  console.log(JSON.stringify(result, null, 2));
-  mkdirSync("bench/results", { recursive: true });
-  writeFileSync(`bench/results/${values.out ?? `scale-live-${launches}`}.json`, `${JSON.stringify(result, null, 2)}\n`);
+  writeBenchResult(values.out ?? `scale-live-${launches}`, result);
 } finally {
-  clearInterval(loadSampler);
+  load.stop();
   for (const node of nodes.reverse()) await node.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -21,7 +21,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { drizzle } from "drizzle-orm/node-postgres";
@@ -33,10 +32,11 @@ import { searchTokens } from "../api/market/search";
 import { launchToken } from "../devnet/actions";
 import { startStack, until } from "../test/harness";
 import { percentile } from "./stats";
+import { parseBenchFlags } from "./harness";
 
-const { values } = parseArgs({
-  args: process.argv.slice(2).filter((a) => a !== "search"),
-  options: { tokens: { type: "string", default: "100000" }, runs: { type: "string", default: "200" } },
+const values = parseBenchFlags("search", {
+  tokens: { type: "string", default: "100000" },
+  runs: { type: "string", default: "200" },
 });
 const tokenCount = Number(values.tokens);
 const runs = Number(values.runs);

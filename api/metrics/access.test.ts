@@ -46,30 +46,37 @@ describe("metricsDecision", () => {
   });
 });
 
-describe("guardMetricsListener on a real server", () => {
+/**
+ * Serves `guardMetricsListener(...guardArgs)` on a free local port for the enclosing `describe`
+ * block, closed after it.
+ * @returns the server's base URL (`http://127.0.0.1:<port>`), known once the block's tests run
+ */
+function serveGuardedListener(...guardArgs: Parameters<typeof guardMetricsListener>): () => string {
   let server: Server;
-  let url: string;
-  let token: string | undefined = TOKEN;
-  const reached: string[] = [];
-
+  let url = "";
   beforeAll(async () => {
-    server = createServer(
-      guardMetricsListener(
-        (req, res) => {
-          reached.push(req.url ?? "");
-          res.end("inner");
-        },
-        () => token,
-      ),
-    );
+    server = createServer(guardMetricsListener(...guardArgs));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return () => url;
+}
+
+describe("guardMetricsListener on a real server", () => {
+  let token: string | undefined = TOKEN;
+  const reached: string[] = [];
+  const url = serveGuardedListener(
+    (req, res) => {
+      reached.push(req.url ?? "");
+      res.end("inner");
+    },
+    () => token,
+  );
 
   it("answers 401 with the error body and WWW-Authenticate before the inner handler, 200 through it with the token", async () => {
     reached.length = 0;
-    const refused = await fetch(`${url}/metrics`);
+    const refused = await fetch(`${url()}/metrics`);
     expect(refused.status).toBe(401);
     expect(refused.headers.get("www-authenticate")).toBe('Bearer realm="metrics"');
     expect(await refused.json()).toEqual({
@@ -77,19 +84,19 @@ describe("guardMetricsListener on a real server", () => {
       error: "metrics_unauthorized",
       message: "send Authorization: Bearer <METRICS_TOKEN>",
     });
-    const head = await fetch(`${url}/metrics`, { method: "HEAD" });
+    const head = await fetch(`${url()}/metrics`, { method: "HEAD" });
     expect(head.status).toBe(401);
     expect(reached).toEqual([]);
-    const allowed = await fetch(`${url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+    const allowed = await fetch(`${url()}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } });
     expect({ status: allowed.status, text: await allowed.text() }).toEqual({ status: 200, text: "inner" });
-    expect(await (await fetch(`${url}/api/public`)).text()).toBe("inner");
+    expect(await (await fetch(`${url()}/api/public`)).text()).toBe("inner");
     expect(reached).toEqual(["/metrics", "/api/public"]);
   });
 
   it("answers 404 not_found when no token is configured (read per request)", async () => {
     token = undefined;
     try {
-      const res = await fetch(`${url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+      const res = await fetch(`${url()}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } });
       expect(res.status).toBe(404);
       expect(await res.json()).toMatchObject({ ok: false, error: "not_found" });
     } finally {
@@ -99,31 +106,21 @@ describe("guardMetricsListener on a real server", () => {
 });
 
 describe("/ready on the indexer answers as GET /api/v1/ready", () => {
-  let server: Server;
-  let url: string;
   let indexer = true;
   const reached: string[] = [];
-
-  beforeAll(async () => {
-    server = createServer(
-      guardMetricsListener(
-        (req, res) => {
-          reached.push(req.url ?? "");
-          res.end(req.url);
-        },
-        () => TOKEN,
-        () => indexer,
-      ),
-    );
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const url = serveGuardedListener(
+    (req, res) => {
+      reached.push(req.url ?? "");
+      res.end(req.url);
+    },
+    () => TOKEN,
+    () => indexer,
+  );
 
   it("routes every spelling of /ready to the service's readiness on the indexer, and leaves it to Ponder on a replica", async () => {
     reached.length = 0;
     for (const path of ["/ready", "/ready/", "/READY", "//ready", "/%72eady", "/ready?verbose=1"])
-      await (await fetch(`${url}${path}`)).text();
+      await (await fetch(`${url()}${path}`)).text();
     expect(reached).toEqual([
       "/api/v1/ready",
       "/api/v1/ready",
@@ -133,12 +130,12 @@ describe("/ready on the indexer answers as GET /api/v1/ready", () => {
       "/api/v1/ready?verbose=1",
     ]);
     reached.length = 0;
-    for (const path of ["/readyz", "/api/ready", "/health"]) await (await fetch(`${url}${path}`)).text();
+    for (const path of ["/readyz", "/api/ready", "/health"]) await (await fetch(`${url()}${path}`)).text();
     expect(reached).toEqual(["/readyz", "/api/ready", "/health"]);
     indexer = false;
     try {
       reached.length = 0;
-      await (await fetch(`${url}/ready`)).text();
+      await (await fetch(`${url()}/ready`)).text();
       expect(reached).toEqual(["/ready"]);
     } finally {
       indexer = true;

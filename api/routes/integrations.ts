@@ -10,13 +10,13 @@ import { launchFactoryAbi } from "../../abis/LaunchFactory";
 import { tokenUrl } from "../../src/domain/urls";
 import { sendOk } from "../json";
 import { launchesQuery } from "../market/params";
-import { requireToken, tokenListPage } from "../market/tokenQueries";
-import { tokenMetadata, tokenRecord } from "../market/tokenRecord";
+import { requireToken } from "../market/tokenQueries";
+import { tokenMetadata } from "../market/tokenRecord";
 import { documented } from "../openapi/describe";
 import { addressWire, okBody, uintString } from "../openapi/wirePrimitives";
 import { tokenWire } from "../openapi/marketWire";
 import { addressParam, validate } from "../validation";
-import { type PartnerFeedDeps, partnerFeedRoutes } from "./partnerFeeds";
+import { launchListBody, type PartnerFeedDeps, partnerFeedRoutes } from "./partnerFeeds";
 
 /** What the integrations router reads. */
 export type IntegrationsDeps = PartnerFeedDeps;
@@ -39,15 +39,7 @@ export function integrationsRoutes(deps: IntegrationsDeps) {
         errors: ["invalid_request", "invalid_cursor"],
       }),
       validate("query", launchesQuery),
-      async (c) => {
-        const { sort, limit, cursor } = c.req.valid("query");
-        const page = await tokenListPage(deps.db, nowSec(), { sort, limit, cursor }, deps.storedMetadata);
-        return sendOk(c, {
-          sort,
-          launches: page.rows.map((r) => tokenRecord(r, deps)),
-          next_cursor: page.next_cursor,
-        });
-      },
+      async (c) => sendOk(c, await launchListBody(deps, c.req.valid("query"), (record) => record)),
     )
     .get(
       "/evmchain/token-metadata",

@@ -5,13 +5,11 @@
 import { Hono } from "hono";
 import { getAddress } from "viem";
 import { z } from "zod";
-import type { MetadataSource } from "../launch/metadata";
 import type { Deployment } from "../../config/deployment";
-import type { PublicConfig } from "../../config/public";
 import { tokenUrl } from "../../src/domain/urls";
 import { ApiError } from "../errors";
 import { sendOk } from "../json";
-import type { MarketDb } from "../market/db";
+import type { MarketReadDeps } from "../market/readDeps";
 import { indexedHead } from "../market/indexedHead";
 import { launchesQuery } from "../market/params";
 import { requireToken, tokenListPage, tokenPage } from "../market/tokenQueries";
@@ -21,16 +19,7 @@ import { addressWire, okBody, uintString } from "../openapi/wirePrimitives";
 import { addressParam, limitParam, validate } from "../validation";
 
 /** What the partner feeds read. */
-export type PartnerFeedDeps = {
-  db: MarketDb;
-  publicBaseUrl: string;
-  publicConfig: PublicConfig;
-  deployment: Deployment;
-  /** Clock, unix seconds (24 h figures). */
-  nowSec: () => number;
-  /** Creator metadata of confirmed launches (`storedMetadataSource`, built once by `createApp`). */
-  storedMetadata: MetadataSource;
-};
+export type PartnerFeedDeps = MarketReadDeps & { deployment: Deployment };
 
 const addressQuery = z.object({ address: addressParam });
 const orderIdQuery = z.object({
@@ -42,6 +31,31 @@ const orderIdQuery = z.object({
     .default(0),
   limit: limitParam(100, 500),
 });
+
+/** A token record as the launch lists serve it ({@link tokenRecord}). */
+export type TokenRecord = ReturnType<typeof tokenRecord>;
+
+/**
+ * Body of a launch list (the integrations launch feed and partner B's): one page of launches in
+ * `sort` order, each token record shaped by `toLaunch`, and the cursor of the next page.
+ * @param query the validated `launchesQuery` (`sort`, `limit`, `cursor`)
+ * @param toLaunch picks the fields a feed serves from a token record
+ * @returns `{ sort, launches, next_cursor }`; `next_cursor` is null on the last page
+ * @throws ApiError `invalid_cursor` when the cursor was not issued by this list
+ */
+export async function launchListBody<Launch>(
+  deps: PartnerFeedDeps,
+  query: z.infer<typeof launchesQuery>,
+  toLaunch: (record: TokenRecord) => Launch,
+) {
+  const { sort, limit, cursor } = query;
+  const page = await tokenListPage(deps.db, deps.nowSec(), { sort, limit, cursor }, deps.storedMetadata);
+  return {
+    sort,
+    launches: page.rows.map((r) => toLaunch(tokenRecord(r, deps))),
+    next_cursor: page.next_cursor,
+  };
+}
 
 /** Builds the partner feeds (mounted inside the integrations router). */
 export function partnerFeedRoutes(deps: PartnerFeedDeps) {
@@ -121,31 +135,24 @@ export function partnerFeedRoutes(deps: PartnerFeedDeps) {
           errors: ["invalid_request", "invalid_cursor"],
         }),
         validate("query", launchesQuery),
-        async (c) => {
-          const { sort, limit, cursor } = c.req.valid("query");
-          const page = await tokenListPage(deps.db, nowSec(), { sort, limit, cursor }, deps.storedMetadata);
-          return sendOk(c, {
-            sort,
-            launches: page.rows.map((r) => {
-              const rec = tokenRecord(r, deps);
-              return {
-                address: rec.address,
-                name: rec.name,
-                symbol: rec.symbol,
-                creator: rec.creator,
-                pool: rec.pool,
-                launch_timestamp_sec: rec.launch_timestamp_sec,
-                price_wei: rec.price_wei,
-                market_cap_wei: rec.market_cap_wei,
-                volume_24h_wei: rec.volume_24h_wei,
-                graduated: rec.graduated,
-                graduation_progress_bps: rec.graduation_progress_bps,
-                token_url: rec.token_url,
-              };
-            }),
-            next_cursor: page.next_cursor,
-          });
-        },
+        async (c) =>
+          sendOk(
+            c,
+            await launchListBody(deps, c.req.valid("query"), (rec) => ({
+              address: rec.address,
+              name: rec.name,
+              symbol: rec.symbol,
+              creator: rec.creator,
+              pool: rec.pool,
+              launch_timestamp_sec: rec.launch_timestamp_sec,
+              price_wei: rec.price_wei,
+              market_cap_wei: rec.market_cap_wei,
+              volume_24h_wei: rec.volume_24h_wei,
+              graduated: rec.graduated,
+              graduation_progress_bps: rec.graduation_progress_bps,
+              token_url: rec.token_url,
+            })),
+          ),
       )
       .get(
         `/${config.partnerBSlug}/evmchain/status`,

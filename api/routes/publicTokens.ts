@@ -5,15 +5,12 @@
 import { Hono } from "hono";
 import { getAddress, isAddress } from "viem";
 import { z } from "zod";
-import type { MetadataSource } from "../launch/metadata";
-import type { Deployment } from "../../config/deployment";
-import type { PublicConfig } from "../../config/public";
 import { lower } from "../../src/domain/hex";
 import { isSlugShaped } from "../../src/domain/slug";
 import { ApiError } from "../errors";
 import { sendOk } from "../json";
 import { candlesResponse } from "../market/candlesResponse";
-import type { MarketDb } from "../market/db";
+import type { MarketReadDeps } from "../market/readDeps";
 import { holderList, holderPosition, tokenDetail } from "../market/holders";
 import { candlesQuery, issuedCursorParam } from "../market/params";
 import { SEARCH_TIERS, searchTokens } from "../market/search";
@@ -29,16 +26,7 @@ import { holderListDoc, tokenDetailDoc } from "../openapi/tokenDocs";
 import { limitParam, validate } from "../validation";
 
 /** What the token routes read (the deployment's fee locker and position manager label holders). */
-export type PublicTokenDeps = {
-  db: MarketDb;
-  publicBaseUrl: string;
-  publicConfig: PublicConfig;
-  deployment: Pick<Deployment, "contracts">;
-  /** Clock, unix seconds (24 h figures, trending, default candle window). */
-  nowSec: () => number;
-  /** Creator metadata of confirmed launches (`storedMetadataSource`, built once by `createApp`). */
-  storedMetadata: MetadataSource;
-};
+export type PublicTokenDeps = MarketReadDeps;
 
 const tokenPath = z.object({
   address_or_slug: z.string().min(1).max(100, "must be a token address or a slug of at most 100 characters"),

@@ -6,18 +6,15 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import type { Deployment } from "../../../config/deployment";
-import type { PublicConfig } from "../../../config/public";
 import { ApiError } from "../../errors";
 import { sendOk } from "../../json";
-import type { MetadataSource } from "../../launch/metadata";
 import { candlesResponse } from "../../market/candlesResponse";
 import { decodeCursor, encodeCursor, tradeCursorShape } from "../../market/cursor";
 import { holderList, holderPosition, tokenDetail } from "../../market/holders";
 import { candlesQuery, tradePageQuery } from "../../market/params";
 import { tradePage } from "../../market/tradeQueries";
 import { findToken, findTokenAddress } from "../../market/tokenQueries";
-import type { MarketDb } from "../../market/db";
+import type { MarketReadDeps } from "../../market/readDeps";
 import { tradeRecord } from "../../market/tradeRecord";
 import { documented } from "../../openapi/describe";
 import { addressWire, okBody } from "../../openapi/wirePrimitives";
@@ -26,17 +23,7 @@ import { holderListDoc, tokenDetailDoc } from "../../openapi/tokenDocs";
 import { addressParam, limitParam, validate } from "../../validation";
 
 /** What the v1 market reads need. */
-export type V1MarketDeps = {
-  db: MarketDb;
-  publicBaseUrl: string;
-  publicConfig: PublicConfig;
-  /** The fee locker and position manager label holders. */
-  deployment: Pick<Deployment, "contracts">;
-  /** Clock, unix seconds (24 h figures, the default candle window). */
-  nowSec: () => number;
-  /** Creator metadata of confirmed launches (`storedMetadataSource`, built once by `createApp`). */
-  storedMetadata: MetadataSource;
-};
+export type V1MarketDeps = MarketReadDeps;
 
 const addressPath = z.object({ address: addressParam });
 /** Holder lists: `limit` default 50, max 200; `cursor` (as the public holder list). */

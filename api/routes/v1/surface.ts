@@ -16,52 +16,26 @@
  */
 import { Hono } from "hono";
 import type { Deployment } from "../../../config/deployment";
-import type { PublicConfig } from "../../../config/public";
-import type { ProxyTrust } from "../../../config/proxyTrust";
-import type { Store } from "../../../store/index";
-import type { ChainProbeResult } from "../../chainProbe";
-import type { ApiKeyLaunches } from "../../launch/apiKeyLaunches";
-import type { MetadataSource } from "../../launch/metadata";
-import type { MarketDb } from "../../market/db";
-import type { DecodeQueue } from "../../media/decodeQueue";
 import { identifyApiKey, requireApiKey, requireScope } from "../../middleware/auth";
 import { clientIp } from "../../middleware/clientIp";
-import type { Limits, TrustEnv } from "../../middleware/context";
+import type { TrustEnv } from "../../middleware/context";
 import { storeRateLimiter } from "../../middleware/rateLimit";
-import type { Readiness } from "../../readiness";
-import { swapV1Routes } from "../../trade/routes";
-import type { PublicClient } from "viem";
+import { type SwapRoutesDeps, swapV1Routes } from "../../trade/routes";
 import { coinsRoutes } from "./coins";
-import { v1OpenRoutes } from "./health";
-import { v1LaunchRoutes } from "./launches";
-import { v1MarketRoutes } from "./market";
-import { v1MediaRoutes } from "./media";
+import { type V1OpenDeps, v1OpenRoutes } from "./health";
+import { type LaunchRoutesDeps, v1LaunchRoutes } from "./launches";
+import { type V1MarketDeps, v1MarketRoutes } from "./market";
+import { type V1MediaDeps, v1MediaRoutes } from "./media";
 
-/** What the whole `/api/v1` surface needs; `createApp` builds each dependency once. */
-export type V1SurfaceDeps = {
-  db: MarketDb;
-  publicBaseUrl: string;
-  publicConfig: PublicConfig;
-  deployment: Deployment;
-  publicClient: PublicClient;
-  getStore: () => Promise<Store>;
-  limits: Limits;
-  trustProxy?: ProxyTrust;
-  chainProbe: () => Promise<ChainProbeResult>;
-  readiness: () => Promise<Readiness>;
-  /** Clock, unix seconds. */
-  nowSec: () => number;
-  /** Clock, unix milliseconds. */
-  nowMs: () => number;
-  /** Launch intent lifetime in seconds (`LAUNCH_INTENT_TTL_SEC`). */
-  intentTtlSec: number;
-  /** Bounds concurrent image decodes of the upload. */
-  imageQueue: DecodeQueue;
-  /** Creator metadata of confirmed launches. */
-  storedMetadata: MetadataSource;
-  /** The launch use cases of an API-key caller (`apiKeyLaunches`). */
-  launches: ApiKeyLaunches;
-};
+/**
+ * What the whole `/api/v1` surface needs: the union of what its routers read (each field is
+ * documented where it is used); `createApp` builds each dependency once.
+ */
+export type V1SurfaceDeps = V1OpenDeps &
+  V1MarketDeps &
+  LaunchRoutesDeps &
+  V1MediaDeps &
+  Omit<SwapRoutesDeps, "buildsPerMinute"> & { deployment: Deployment };
 
 /** Builds the `/api/v1` router (mount at `/api/v1`). */
 export function v1Surface(deps: V1SurfaceDeps) {
