@@ -42,6 +42,7 @@ import { indexedCheckpoint, indexedHead } from "./market/indexedHead";
 import { readCache } from "./market/readCache";
 import { openApiRoutes } from "./openapi/routes";
 import { pagesRoutes } from "../pages/routes";
+import { pageReads } from "./pageReads";
 import { OPENAPI_PATH, REFERENCE_PATH } from "./openapi/paths";
 import { chainProbe } from "./chainProbe";
 import { readinessMonitor, type ReadinessPolicy } from "./readiness";
@@ -215,18 +216,15 @@ export function createApp(appDeps: AppDeps) {
     }),
   );
 
-  // Browser pages: launch page, token pages (docs/pages.md).
+  // Browser pages: home, launch and token pages (docs/pages.md); every read behind `pageReads`.
   app.route(
     "/",
     pagesRoutes({
-      db: deps.db,
+      reads: pageReads(deps),
       publicBaseUrl: deps.publicBaseUrl,
-      publicConfig,
       network,
-      deployment: deps.deployment,
-      publicClient: deps.publicClient,
+      feeLocker: deps.deployment.contracts.feeLocker,
       nowSec,
-      storedMetadata: deps.storedMetadata,
     }),
   );
   // API description (docs/openapi.md): generated from this app's routes on first request.
