@@ -27,7 +27,7 @@ import { creatorRewardsRoutes } from "./rewards/routes";
 import { requireCsrf } from "./middleware/csrf";
 import { corsOnlyOnPublic, PUBLIC_CORS_PATHS, publicCors } from "./middleware/cors";
 import { v1Surface } from "./routes/v1/surface";
-import { storeGetter, type Limits, type TrustDeps } from "./middleware/context";
+import { storeGetter, type Limits, type TrustDeps, type TrustEnv } from "./middleware/context";
 import { clientIp } from "./middleware/clientIp";
 import { jsonBody } from "./middleware/jsonBody";
 import { LIMITS, memoryRateLimiter, storeRateLimiter } from "./middleware/rateLimit";
@@ -181,18 +181,27 @@ export function createApp(appDeps: AppDeps) {
     deps.readiness ??
     readinessMonitor({ indexedHead: () => indexedHead(deps.db), probe, policy: deps.readinessPolicy, nowMs });
   app.route("/api/v1", v1Surface({ ...deps, chainProbe: probe, readiness, launches: apiKeyLaunches(deps) }));
-  // The session surface's per-IP limit (store-backed) covers the whole prefix: the session router
-  // and the creator rewards router mounted at the same prefix below.
-  app.use(
-    "/api/evm/evmchain/*",
-    storeRateLimiter({
-      getStore,
-      prefix: "session:",
-      limit: limits.sessionRequestsPerMinute,
-      key: (c) => clientIp(c, deps.trustProxy ?? false),
-    }),
-  );
-  app.route("/api/evm/evmchain", sessionRoutes({ ...deps, network, chainProbe: probe, readiness }));
+  // Session surface (docs/trust.md): one sub-app whose per-IP limit (store-backed) covers every
+  // route under the prefix, and one CSRF guard (same origin, session cookie, the session's token
+  // in header and body) that every session POST names: sign-in, keys, launches, swaps, rewards.
+  const sessionCsrf = requireCsrf({ getStore, allowedOrigins: [new URL(deps.publicBaseUrl).origin] });
+  const sessionSurface = new Hono<TrustEnv>()
+    .use(
+      "*",
+      storeRateLimiter({
+        getStore,
+        prefix: "session:",
+        limit: limits.sessionRequestsPerMinute,
+        key: (c) => clientIp(c, deps.trustProxy ?? false),
+      }),
+    )
+    .route("/", sessionRoutes({ ...deps, network, chainProbe: probe, readiness }, sessionCsrf))
+    // Creator rewards: the claim builder behind the same guard and sign-in rule.
+    .route(
+      "/",
+      creatorRewardsRoutes({ db: deps.db, deployment: deps.deployment, client: deps.publicClient }, sessionCsrf),
+    );
+  app.route("/api/evm/evmchain", sessionSurface);
   app.route("/media", mediaRoutes({ getStore }));
   app.route("/api/public", publicDescriptorRoutes({ publicBaseUrl: deps.publicBaseUrl, limits }));
   app.route("/api/public/udf", udfRoutes(deps));
@@ -204,18 +213,6 @@ export function createApp(appDeps: AppDeps) {
   // DexScreener adapter (DEX Screener Adapter Specs; docs/public.md "DexScreener adapter").
   app.route("/api/public/integrations/dexscreener/evmchain", dexscreenerRoutes(deps));
   app.route("/", feedsRoutes(deps));
-  // Session surface: creator rewards; the claim builder sits behind the session-bound CSRF check.
-  const rewardsCsrf = requireCsrf({ getStore, allowedOrigins: [new URL(deps.publicBaseUrl).origin] });
-  app.route(
-    "/api/evm/evmchain",
-    creatorRewardsRoutes({
-      db: deps.db,
-      deployment: deps.deployment,
-      client: deps.publicClient,
-      claimGuard: rewardsCsrf,
-    }),
-  );
-
   // Browser pages: home, launch and token pages (docs/pages.md); every read behind `pageReads`.
   app.route(
     "/",

@@ -2,7 +2,7 @@
  * The browser session and its wallet on the session surface `/api/evm/evmchain` (spec:
  * Authentication 4 and 7): the session cookie and CSRF token, Sign-In with Ethereum (EIP-4361)
  * and the wallet-signed API-key creation. Every POST sits behind the CSRF guard given by the
- * session surface (`./surface.ts`), which also mounts the per-IP session limit over all of these.
+ * session surface (`./surface.ts`); `createApp` mounts the per-IP session limit over all of these.
  */
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { isHex, type Address, type Hex, type PublicClient } from "viem";
