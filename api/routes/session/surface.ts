@@ -3,8 +3,9 @@
  * (EIP-4361), wallet-signed API-key creation and the browser's launch write path (spec:
  * Authentication 4 and 7; session surface). The route tree:
  *
- * - `GET /session`, `POST /sign-in/challenge`, `/sign-in`, `/sign-out`, `/api-keys/challenge`,
- *   `/api-keys` (`./signIn.ts`);
+ * - `GET /session` (`./browserSession.ts`);
+ * - `POST /sign-in/challenge`, `/sign-in`, `/sign-out`, `/api-keys/challenge`, `/api-keys`
+ *   (`./signIn.ts`);
  * - `GET /status` (`./status.ts`);
  * - `POST /build-direct-v3-launch`, `/verify-direct-v3-launch` (`./launches.ts`, docs/launch.md
  *   "Session surface"): they act only for the wallet the session signed in with and share the one
@@ -20,12 +21,16 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import type { Limits, TrustEnv } from "../../middleware/context";
 import { swapSessionRoutes } from "../../trade/routes";
+import { browserSessionRoutes, type BrowserSessionDeps } from "./browserSession";
 import { sessionLaunchRoutes, type SessionLaunchRoutesDeps } from "./launches";
 import { signInRoutes, type SignInRoutesDeps } from "./signIn";
 import { sessionStatusRoutes, type SessionStatusDeps } from "./status";
 
 /** What the session router needs; `createApp` builds each dependency once. */
-export type SessionDeps = SignInRoutesDeps & SessionStatusDeps & SessionLaunchRoutesDeps & { limits: Limits };
+export type SessionDeps = BrowserSessionDeps &
+  SignInRoutesDeps &
+  SessionStatusDeps &
+  SessionLaunchRoutesDeps & { limits: Limits };
 
 /**
  * Builds the `/api/evm/evmchain` session router (mount at `/api/evm/evmchain`).
@@ -34,6 +39,7 @@ export type SessionDeps = SignInRoutesDeps & SessionStatusDeps & SessionLaunchRo
 export function sessionRoutes(deps: SessionDeps, csrf: MiddlewareHandler<TrustEnv>) {
   return (
     new Hono<TrustEnv>()
+      .route("/", browserSessionRoutes(deps))
       .route("/", signInRoutes(deps, csrf))
       .route("/", sessionStatusRoutes(deps))
       .route("/", sessionLaunchRoutes(deps, csrf))
