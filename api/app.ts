@@ -1,17 +1,14 @@
 /**
  * The HTTP application: one router per surface, request ids, and one `onError` that renders every
- * failure as the spec's error body `{ ok: false, error, message }`.
+ * failure as the spec's error body `{ ok: false, error, message }` (api/errorResponses.ts).
  *
  * `createApp` takes its dependencies, so the same app runs inside Ponder (`api/index.ts` passes
  * Ponder's read-only db) and anywhere a db handle exists.
  */
-import { inspect } from "node:util";
-import { Hono, type Context } from "hono";
-import { HTTPException } from "hono/http-exception";
+import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import { observeRequests, type RequestLogger } from "./metrics/http";
-import { ApiError, type ErrorBody } from "./errors";
-import { toJsonText } from "./json";
+import { answerErrorsWithErrorBody } from "./errorResponses";
 import { redactPrivateUrls } from "../config/redact";
 import { loadPublicConfig, type PublicConfig } from "../config/public";
 import { addEthereumChainParameter } from "../launch/network";
@@ -229,72 +226,6 @@ export function createApp(appDeps: AppDeps) {
 
   // Error text may quote the RPC URL (viem's messages do): it leaves redacted, in bodies and logs.
   const privateUrls = [deps.deployment.rpcUrl, ...(deps.privateRpcUrls ?? [])];
-  const redact = (text: string) => redactPrivateUrls(text, privateUrls);
-  const notFound = (c: Context) =>
-    errorResponse(
-      c.get("requestId"),
-      new ApiError("not_found", `no route for ${c.req.method} ${c.req.path}`),
-      c.res.headers,
-      redact,
-    );
-  // Ponder mounts this app with `route("/", app)`, which drops a sub-app's `notFound`: an unknown
-  // path then got Ponder's plain-text "404 Not Found". The last catch-all keeps the error shape.
-  app.all("*", notFound);
-  app.notFound(notFound);
-  app.onError((err, c) => {
-    const requestIdValue = c.get("requestId");
-    const carried = c.res.headers;
-    if (err instanceof ApiError) return errorResponse(requestIdValue, err, carried, redact);
-    if (err instanceof HTTPException && err.status < 500) {
-      return errorResponse(
-        requestIdValue,
-        new ApiError("invalid_request", err.message || "invalid request"),
-        carried,
-        redact,
-      );
-    }
-    console.error(redact(`request ${requestIdValue} failed: ${inspect(err)}`));
-    return errorResponse(
-      requestIdValue,
-      new ApiError("internal_error", "internal error; safe to retry"),
-      carried,
-      redact,
-    );
-  });
+  answerErrorsWithErrorBody(app, (text) => redactPrivateUrls(text, privateUrls));
   return app;
-}
-
-/** Headers set before the failure that an error response keeps (rate limits, auth challenge, cookies). */
-const CARRIED_HEADERS = [
-  "ratelimit",
-  "ratelimit-policy",
-  "retry-after",
-  "www-authenticate",
-  "set-cookie",
-  "cache-control",
-];
-
-function errorResponse(
-  requestIdValue: string | undefined,
-  err: ApiError,
-  carried?: Headers,
-  redact: (text: string) => string = (t) => t,
-): Response {
-  const body: ErrorBody = {
-    ...err.extra,
-    ok: false,
-    error: err.code,
-    message: redact(err.message),
-    request_id: requestIdValue,
-  };
-  const headers = new Headers({
-    "content-type": "application/json; charset=utf-8",
-    ...(requestIdValue ? { "x-request-id": requestIdValue } : {}),
-  });
-  for (const name of CARRIED_HEADERS) {
-    if (name === "set-cookie") for (const cookie of carried?.getSetCookie() ?? []) headers.append(name, cookie);
-    else if (carried?.has(name)) headers.set(name, carried.get(name)!);
-  }
-  if (err.hints.retryAfterSec !== undefined) headers.set("retry-after", String(err.hints.retryAfterSec));
-  return new Response(toJsonText(body), { status: err.status, headers });
 }
