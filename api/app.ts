@@ -1,17 +1,14 @@
 /**
  * The HTTP application: one router per surface, request ids, and one `onError` that renders every
- * failure as the spec's error body `{ ok: false, error, message }`.
+ * failure as the spec's error body `{ ok: false, error, message }` (api/errorResponses.ts).
  *
  * `createApp` takes its dependencies, so the same app runs inside Ponder (`api/index.ts` passes
  * Ponder's read-only db) and anywhere a db handle exists.
  */
-import { inspect } from "node:util";
-import { Hono, type Context } from "hono";
-import { HTTPException } from "hono/http-exception";
+import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import { observeRequests, type RequestLogger } from "./metrics/http";
-import { ApiError, type ErrorBody } from "./errors";
-import { toJsonText } from "./json";
+import { answerErrorsWithErrorBody } from "./errorResponses";
 import { redactPrivateUrls } from "../config/redact";
 import { loadPublicConfig, type PublicConfig } from "../config/public";
 import { addEthereumChainParameter } from "../launch/network";
@@ -27,7 +24,7 @@ import { creatorRewardsRoutes } from "./rewards/routes";
 import { requireCsrf } from "./middleware/csrf";
 import { corsOnlyOnPublic, PUBLIC_CORS_PATHS, publicCors } from "./middleware/cors";
 import { v1Surface } from "./routes/v1/surface";
-import { storeGetter, type Limits, type TrustDeps } from "./middleware/context";
+import { storeGetter, type Limits, type TrustDeps, type TrustEnv } from "./middleware/context";
 import { clientIp } from "./middleware/clientIp";
 import { jsonBody } from "./middleware/jsonBody";
 import { LIMITS, memoryRateLimiter, storeRateLimiter } from "./middleware/rateLimit";
@@ -42,6 +39,7 @@ import { indexedCheckpoint, indexedHead } from "./market/indexedHead";
 import { readCache } from "./market/readCache";
 import { openApiRoutes } from "./openapi/routes";
 import { pagesRoutes } from "../pages/routes";
+import { pageReads } from "./pageReads";
 import { OPENAPI_PATH, REFERENCE_PATH } from "./openapi/paths";
 import { chainProbe } from "./chainProbe";
 import { readinessMonitor, type ReadinessPolicy } from "./readiness";
@@ -180,18 +178,27 @@ export function createApp(appDeps: AppDeps) {
     deps.readiness ??
     readinessMonitor({ indexedHead: () => indexedHead(deps.db), probe, policy: deps.readinessPolicy, nowMs });
   app.route("/api/v1", v1Surface({ ...deps, chainProbe: probe, readiness, launches: apiKeyLaunches(deps) }));
-  // The session surface's per-IP limit (store-backed) covers the whole prefix: the session router
-  // and the creator rewards router mounted at the same prefix below.
-  app.use(
-    "/api/evm/evmchain/*",
-    storeRateLimiter({
-      getStore,
-      prefix: "session:",
-      limit: limits.sessionRequestsPerMinute,
-      key: (c) => clientIp(c, deps.trustProxy ?? false),
-    }),
-  );
-  app.route("/api/evm/evmchain", sessionRoutes({ ...deps, network, chainProbe: probe, readiness }));
+  // Session surface (docs/trust.md): one sub-app whose per-IP limit (store-backed) covers every
+  // route under the prefix, and one CSRF guard (same origin, session cookie, the session's token
+  // in header and body) that every session POST names: sign-in, keys, launches, swaps, rewards.
+  const sessionCsrf = requireCsrf({ getStore, allowedOrigins: [new URL(deps.publicBaseUrl).origin] });
+  const sessionSurface = new Hono<TrustEnv>()
+    .use(
+      "*",
+      storeRateLimiter({
+        getStore,
+        prefix: "session:",
+        limit: limits.sessionRequestsPerMinute,
+        key: (c) => clientIp(c, deps.trustProxy ?? false),
+      }),
+    )
+    .route("/", sessionRoutes({ ...deps, network, chainProbe: probe, readiness }, sessionCsrf))
+    // Creator rewards: the claim builder behind the same guard and sign-in rule.
+    .route(
+      "/",
+      creatorRewardsRoutes({ db: deps.db, deployment: deps.deployment, client: deps.publicClient }, sessionCsrf),
+    );
+  app.route("/api/evm/evmchain", sessionSurface);
   app.route("/media", mediaRoutes({ getStore }));
   app.route("/api/public", publicDescriptorRoutes({ publicBaseUrl: deps.publicBaseUrl, limits }));
   app.route("/api/public/udf", udfRoutes(deps));
@@ -203,30 +210,15 @@ export function createApp(appDeps: AppDeps) {
   // DexScreener adapter (DEX Screener Adapter Specs; docs/public.md "DexScreener adapter").
   app.route("/api/public/integrations/dexscreener/evmchain", dexscreenerRoutes(deps));
   app.route("/", feedsRoutes(deps));
-  // Session surface: creator rewards; the claim builder sits behind the session-bound CSRF check.
-  const rewardsCsrf = requireCsrf({ getStore, allowedOrigins: [new URL(deps.publicBaseUrl).origin] });
-  app.route(
-    "/api/evm/evmchain",
-    creatorRewardsRoutes({
-      db: deps.db,
-      deployment: deps.deployment,
-      client: deps.publicClient,
-      claimGuard: rewardsCsrf,
-    }),
-  );
-
-  // Browser pages: launch page, token pages (docs/pages.md).
+  // Browser pages: home, launch and token pages (docs/pages.md); every read behind `pageReads`.
   app.route(
     "/",
     pagesRoutes({
-      db: deps.db,
+      reads: pageReads(deps),
       publicBaseUrl: deps.publicBaseUrl,
-      publicConfig,
       network,
-      deployment: deps.deployment,
-      publicClient: deps.publicClient,
+      feeLocker: deps.deployment.contracts.feeLocker,
       nowSec,
-      storedMetadata: deps.storedMetadata,
     }),
   );
   // API description (docs/openapi.md): generated from this app's routes on first request.
@@ -234,72 +226,6 @@ export function createApp(appDeps: AppDeps) {
 
   // Error text may quote the RPC URL (viem's messages do): it leaves redacted, in bodies and logs.
   const privateUrls = [deps.deployment.rpcUrl, ...(deps.privateRpcUrls ?? [])];
-  const redact = (text: string) => redactPrivateUrls(text, privateUrls);
-  const notFound = (c: Context) =>
-    errorResponse(
-      c.get("requestId"),
-      new ApiError("not_found", `no route for ${c.req.method} ${c.req.path}`),
-      c.res.headers,
-      redact,
-    );
-  // Ponder mounts this app with `route("/", app)`, which drops a sub-app's `notFound`: an unknown
-  // path then got Ponder's plain-text "404 Not Found". The last catch-all keeps the error shape.
-  app.all("*", notFound);
-  app.notFound(notFound);
-  app.onError((err, c) => {
-    const requestIdValue = c.get("requestId");
-    const carried = c.res.headers;
-    if (err instanceof ApiError) return errorResponse(requestIdValue, err, carried, redact);
-    if (err instanceof HTTPException && err.status < 500) {
-      return errorResponse(
-        requestIdValue,
-        new ApiError("invalid_request", err.message || "invalid request"),
-        carried,
-        redact,
-      );
-    }
-    console.error(redact(`request ${requestIdValue} failed: ${inspect(err)}`));
-    return errorResponse(
-      requestIdValue,
-      new ApiError("internal_error", "internal error; safe to retry"),
-      carried,
-      redact,
-    );
-  });
+  answerErrorsWithErrorBody(app, (text) => redactPrivateUrls(text, privateUrls));
   return app;
-}
-
-/** Headers set before the failure that an error response keeps (rate limits, auth challenge, cookies). */
-const CARRIED_HEADERS = [
-  "ratelimit",
-  "ratelimit-policy",
-  "retry-after",
-  "www-authenticate",
-  "set-cookie",
-  "cache-control",
-];
-
-function errorResponse(
-  requestIdValue: string | undefined,
-  err: ApiError,
-  carried?: Headers,
-  redact: (text: string) => string = (t) => t,
-): Response {
-  const body: ErrorBody = {
-    ...err.extra,
-    ok: false,
-    error: err.code,
-    message: redact(err.message),
-    request_id: requestIdValue,
-  };
-  const headers = new Headers({
-    "content-type": "application/json; charset=utf-8",
-    ...(requestIdValue ? { "x-request-id": requestIdValue } : {}),
-  });
-  for (const name of CARRIED_HEADERS) {
-    if (name === "set-cookie") for (const cookie of carried?.getSetCookie() ?? []) headers.append(name, cookie);
-    else if (carried?.has(name)) headers.set(name, carried.get(name)!);
-  }
-  if (err.hints.retryAfterSec !== undefined) headers.set("retry-after", String(err.hints.retryAfterSec));
-  return new Response(toJsonText(body), { status: err.status, headers });
 }

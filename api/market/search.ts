@@ -41,6 +41,8 @@ export type SearchTier = (typeof SEARCH_TIERS)[number];
 /** One ranked hit. */
 export type SearchHit = { row: TokenRow; match: SearchTier };
 
+/** Longest query, in characters after trimming (`GET /api/public/search` refuses longer ones). */
+export const SEARCH_MAX_CHARS = 64;
 /** At most this many query words reach the word tier. */
 export const MAX_QUERY_WORDS = 8;
 /** Hex digits after `0x` an address prefix needs (shorter prefixes match too many tokens to mean anything). */

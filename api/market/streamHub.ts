@@ -4,17 +4,8 @@
  * checkpoint and fans new rows out to every connection. No connection reads the database in a
  * loop; a connection reads it once, to catch up from its `Last-Event-ID`.
  *
- * Invariants (per stream kind, a "channel"):
- * - Ids are the events feed's ids (`src/domain/events.ts`); a trade's id is its `trade` event's.
- * - `bound`: every id below it is *confirmed* (its block is at least `EVENTS_CONFIRMATION_BLOCKS`
- *   below the indexed head, Ponder's finality depth): such a row never changes or disappears.
- *   Only confirmed rows are sent with an SSE `id`, in ascending id order, each once per
- *   connection; so a client's `Last-Event-ID` is always a confirmed position and resuming after
- *   it has no gap and no duplicate, across reconnects, restarts and reorgs.
- * - `pending`: the rows at or above `bound` (the unconfirmed window, at most
- *   {@link PENDING_WINDOW_MAX}). They are previews (`event: pending`, no `id`), pushed as soon as
- *   the indexer writes them. A preview that a later read no longer finds (a reorg dropped or
- *   changed it) is named in an `event: reorg` frame to every connection that was shown it.
+ * Per stream kind the hub keeps one channel (api/market/streamChannel.ts: the confirmed boundary,
+ * the unconfirmed window, and the invariants that make `Last-Event-ID` resumption exact). Here:
  * - A connection registers only between two polls (never while one runs) and only once its
  *   catch-up has reached `bound`, so no row falls between the catch-up and the live fan-out.
  * - The poller runs only while a connection exists; it reads the checkpoint every
@@ -22,34 +13,27 @@
  *   {@link WINDOW_REREAD_MS}, for a reorg that leaves the checkpoint unchanged).
  */
 import { ApiError } from "../errors";
-import { toJsonText } from "../json";
-import { decodeCheckpointBlock, logEvent } from "../../ops/ponderInternals";
-import { firstEventIdAfterBlock } from "../../src/domain/events";
+import { logEvent } from "../../ops/ponderInternals";
 import type { MarketDb } from "./db";
 import { indexedCheckpoint } from "./indexedHead";
 import { streamAdmission } from "./streamAdmission";
-import { MAX_ID, STREAM_SOURCES, type StreamRow } from "./streamRows";
+import {
+  advance,
+  type Channel,
+  type ChannelSource,
+  ensureStarted,
+  forgetWhenIdle,
+  isActive,
+  newChannel,
+  type Subscriber,
+  wantsRow,
+} from "./streamChannel";
+import { STREAM_SOURCES } from "./streamRows";
 import { STREAM_DEFAULTS, type StreamKind, type StreamRequest, type StreamSettings } from "./streamSettings";
 import type { FrameQueue } from "./streamQueue";
 
-/** Most unconfirmed rows tracked per stream (≈ 30 blocks of heavy trading); later ones wait. */
-const PENDING_WINDOW_MAX = 5_000;
 /** The unconfirmed window is re-read at least this often even when the checkpoint stands still. */
 const WINDOW_REREAD_MS = 1_000;
-
-type Subscriber = { queue: FrameQueue; request: StreamRequest; cursor: bigint; previewed: Set<string> };
-
-type Channel = {
-  kind: StreamKind;
-  subs: Set<Subscriber>;
-  attaching: number;
-  bound: bigint;
-  pending: Map<string, StreamRow>;
-  checkpoint: string | null;
-  started: Promise<void> | null;
-  ready: boolean;
-  ticking: Promise<void> | null;
-};
 
 /** The hub's interface to the routes. */
 export type StreamHub = ReturnType<typeof streamHub>;
@@ -64,6 +48,7 @@ export function streamHub(options: { db: MarketDb; confirmationBlocks: number; s
   const settings = { ...STREAM_DEFAULTS, ...options.settings };
   const { db } = options;
   const page = Math.max(1, Math.min(500, Math.floor(settings.maxQueuedFrames / 2)));
+  const source: ChannelSource = { db, confirmationBlocks: options.confirmationBlocks, pageRows: page };
   const channels: Record<StreamKind, Channel> = { trades: newChannel("trades"), events: newChannel("events") };
   const queues = new Set<FrameQueue>();
   const admission = streamAdmission(settings);
@@ -71,92 +56,6 @@ export function streamHub(options: { db: MarketDb; confirmationBlocks: number; s
   let polling = false;
   let lastWindowReadMs = 0;
   let lastKeepAliveMs = performance.now();
-
-  function newChannel(kind: StreamKind): Channel {
-    return {
-      kind,
-      subs: new Set(),
-      attaching: 0,
-      bound: 0n,
-      pending: new Map(),
-      checkpoint: null,
-      started: null,
-      ready: false,
-      ticking: null,
-    };
-  }
-
-  const confirmedBound = (checkpoint: string) =>
-    firstEventIdAfterBlock(decodeCheckpointBlock(checkpoint).blockNumber - BigInt(options.confirmationBlocks));
-  const matches = (sub: Subscriber, row: StreamRow) => !sub.request.token || sub.request.token === row.token;
-  const active = (ch: Channel) => ch.subs.size + ch.attaching > 0;
-
-  /** Reads the channel's boundary and unconfirmed window once (first connection after idle). */
-  function ensureStarted(ch: Channel): Promise<void> {
-    ch.started ??= (async () => {
-      const checkpoint = await indexedCheckpoint(db);
-      if (checkpoint === null) throw new ApiError("not_indexed_yet", "the indexer has not processed a block yet");
-      const bound = confirmedBound(checkpoint);
-      const window = await STREAM_SOURCES[ch.kind](db, bound - 1n, MAX_ID, PENDING_WINDOW_MAX);
-      ch.bound = bound;
-      ch.pending = new Map(window.map((r) => [r.key, r]));
-      ch.checkpoint = checkpoint;
-      ch.ready = true;
-    })().catch((err) => {
-      ch.started = null;
-      throw err;
-    });
-    return ch.started;
-  }
-
-  /** One poll of one channel: publish newly confirmed rows, dropped previews, new previews. */
-  async function advance(ch: Channel, checkpoint: string): Promise<void> {
-    let done!: () => void;
-    ch.ticking = new Promise((resolve) => (done = resolve));
-    try {
-      const source = STREAM_SOURCES[ch.kind];
-      const oldBound = ch.bound;
-      const target = confirmedBound(checkpoint);
-      // Confirmed rows never change, so the boundary only moves up (a reorg rewinds the head, not it).
-      const newBound = target > oldBound ? target : oldBound;
-      ch.bound = newBound;
-      const unseen = new Map(ch.pending);
-      for (let after = oldBound - 1n; after < newBound - 1n; ) {
-        const rows = await source(db, after, newBound, page);
-        for (const row of rows) {
-          unseen.delete(row.key);
-          for (const sub of ch.subs) {
-            sub.previewed.delete(row.key);
-            if (row.id <= sub.cursor) continue;
-            sub.cursor = row.id;
-            if (matches(sub, row)) sub.queue.push({ id: String(row.id), data: row.confirmedJson });
-          }
-        }
-        if (rows.length < page) break;
-        after = rows.at(-1)!.id;
-      }
-      const window = await source(db, newBound - 1n, MAX_ID, PENDING_WINDOW_MAX);
-      const next = new Map(window.map((r) => [r.key, r]));
-      for (const key of next.keys()) unseen.delete(key);
-      const fresh = window.filter((r) => !ch.pending.has(r.key));
-      ch.pending = next;
-      ch.checkpoint = checkpoint;
-      for (const sub of ch.subs) {
-        const dropped = [...unseen.values()].filter((r) => sub.previewed.delete(r.key));
-        if (dropped.length > 0)
-          sub.queue.push({ event: "reorg", data: toJsonText({ dropped: dropped.map((r) => r.dropped) }) });
-        if (!sub.request.includePending) continue;
-        for (const row of fresh) {
-          if (row.id <= sub.cursor || !matches(sub, row)) continue;
-          sub.previewed.add(row.key);
-          sub.queue.push({ event: "pending", data: row.pendingJson });
-        }
-      }
-    } finally {
-      ch.ticking = null;
-      done();
-    }
-  }
 
   async function tick(): Promise<void> {
     const nowMs = performance.now();
@@ -170,13 +69,13 @@ export function streamHub(options: { db: MarketDb; confirmationBlocks: number; s
     for (const ch of Object.values(channels)) {
       if (!ch.ready || ch.subs.size === 0 || (ch.checkpoint === checkpoint && !reread)) continue;
       try {
-        await advance(ch, checkpoint);
+        await advance(ch, checkpoint, source);
       } catch (err) {
         // The boundary may have moved past rows not yet sent: end these streams rather than leave
         // a gap; their clients reconnect and catch up from their Last-Event-ID.
         for (const sub of ch.subs) sub.queue.close("error");
         ch.subs.clear();
-        maybeStop(ch);
+        forgetWhenIdle(ch);
         throw err;
       }
     }
@@ -187,7 +86,7 @@ export function streamHub(options: { db: MarketDb; confirmationBlocks: number; s
     if (polling) return;
     polling = true;
     void (async () => {
-      while (!closed && Object.values(channels).some(active)) {
+      while (!closed && Object.values(channels).some(isActive)) {
         await new Promise((resolve) => setTimeout(resolve, settings.pollIntervalMs));
         try {
           await tick();
@@ -197,14 +96,6 @@ export function streamHub(options: { db: MarketDb; confirmationBlocks: number; s
       }
       polling = false;
     })();
-  }
-
-  /** Forgets a channel's window once nobody listens (the next connection reads it afresh). */
-  function maybeStop(ch: Channel): void {
-    if (active(ch)) return;
-    ch.started = null;
-    ch.ready = false;
-    ch.pending = new Map();
   }
 
   return {
@@ -225,7 +116,7 @@ export function streamHub(options: { db: MarketDb; confirmationBlocks: number; s
      * @throws ApiError 503 `not_indexed_yet` before the indexer's first block
      */
     prepare(kind: StreamKind): Promise<void> {
-      return ensureStarted(channels[kind]);
+      return ensureStarted(channels[kind], source);
     },
     /**
      * Feeds `queue` with the stream: the confirmed rows after `request.sinceId` from the
@@ -245,7 +136,7 @@ export function streamHub(options: { db: MarketDb; confirmationBlocks: number; s
       };
       startPolling();
       void (async () => {
-        await ensureStarted(ch);
+        await ensureStarted(ch, source);
         let cursor = request.sinceId ?? ch.bound - 1n;
         for (;;) {
           if (queue.closedBy) return;
@@ -267,7 +158,7 @@ export function streamHub(options: { db: MarketDb; confirmationBlocks: number; s
         if (!request.includePending) return;
         const window = [...ch.pending.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
         for (const row of window) {
-          if (row.id <= cursor || !matches(sub, row)) continue;
+          if (row.id <= cursor || !wantsRow(sub, row)) continue;
           sub.previewed.add(row.key);
           queue.push({ event: "pending", data: row.pendingJson });
         }
@@ -281,7 +172,7 @@ export function streamHub(options: { db: MarketDb; confirmationBlocks: number; s
         finishAttach();
         ch.subs.delete(sub);
         queues.delete(queue);
-        maybeStop(ch);
+        forgetWhenIdle(ch);
       };
     },
     /** Open connections now (all, and per stream). */

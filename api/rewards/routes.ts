@@ -9,7 +9,10 @@
  * - `POST /build-creator-rewards-claim` — an unsigned transaction calling
  *   `FeeLocker.collectFeesMany(positionIds)` for every position of the wallet's tokens with
  *   uncollected fees (batches of at most 40 positions). The only client input is `wallet`; the
- *   target (fee locker), calldata and value are the service's own. Mounted behind a CSRF guard.
+ *   target (fee locker), calldata and value are the service's own. Behind the session surface's
+ *   one CSRF guard and sign-in rule, as every session POST.
+ *
+ * `createApp` mounts this router inside the session surface, under its per-IP session limit.
  */
 import { Hono, type MiddlewareHandler } from "hono";
 import { createPublicClient, encodeFunctionData, getAddress, http, type PublicClient } from "viem";
@@ -45,18 +48,16 @@ export type RewardsDeps = {
   deployment: Deployment;
   /** Chain client (default: one for the deployment's RPC URL). */
   client?: PublicClient;
-  /**
-   * CSRF protection for the POST: the session surface's `requireCsrf`, a middleware of the trust
-   * layer's env (it sets `session`), which this router shares.
-   */
-  claimGuard: MiddlewareHandler<TrustEnv>;
 };
 
 const walletQuery = z.object({ wallet: addressParam });
-const claimBody = z.object({ wallet: addressParam, csrf_token: z.string().optional() });
+const claimBody = z.object({ wallet: addressParam, csrf_token: z.string() });
 
-/** Builds the creator-rewards router (mount at `/api/evm/evmchain`). */
-export function creatorRewardsRoutes(deps: RewardsDeps) {
+/**
+ * Builds the creator-rewards router (mount at `/api/evm/evmchain`, inside the session surface).
+ * @param csrf - the session surface's `requireCsrf` guard (sets the context's `session`)
+ */
+export function creatorRewardsRoutes(deps: RewardsDeps, csrf: MiddlewareHandler<TrustEnv>) {
   const deployment = deps.deployment;
   const client = deps.client ?? (createPublicClient({ transport: http(deployment.rpcUrl) }) as PublicClient);
   const contracts = {
@@ -199,7 +200,7 @@ export function creatorRewardsRoutes(deps: RewardsDeps) {
             "chain_unavailable",
           ],
         }),
-        deps.claimGuard,
+        csrf,
         validate("json", claimBody),
         async (c) => {
           const { wallet } = c.req.valid("json");

@@ -13,7 +13,7 @@ import { candlesResponse } from "../market/candlesResponse";
 import type { MarketReadDeps } from "../market/readDeps";
 import { holderList, holderPosition, tokenDetail } from "../market/holders";
 import { candlesQuery, issuedCursorParam } from "../market/params";
-import { SEARCH_TIERS, searchTokens } from "../market/search";
+import { SEARCH_MAX_CHARS, SEARCH_TIERS, searchTokens } from "../market/search";
 import { findToken, findTokenAddress, findTokenBySlug, tokenListPage, trendingTokens } from "../market/tokenQueries";
 import { tokenRecord } from "../market/tokenRecord";
 import { withStats } from "../market/tokenStats";
@@ -38,7 +38,11 @@ const holderListQuery = z.object({ limit: limitParam(50, 200), cursor: issuedCur
 /** Trade lists (one token's, and every token's in `publicActivity.ts`). */
 export const tradeListQuery = z.object({ limit: limitParam(50, 200), cursor: issuedCursorParam });
 const searchQuery = z.object({
-  q: z.string().trim().min(1, "q must not be empty").max(64, "q must be at most 64 characters"),
+  q: z
+    .string()
+    .trim()
+    .min(1, "q must not be empty")
+    .max(SEARCH_MAX_CHARS, `q must be at most ${SEARCH_MAX_CHARS} characters`),
   limit: limitParam(10, 50),
 });
 

@@ -1,22 +1,20 @@
 /**
- * The browser session and its wallet on the session surface `/api/evm/evmchain` (spec:
- * Authentication 4 and 7): the session cookie and CSRF token, Sign-In with Ethereum (EIP-4361)
- * and the wallet-signed API-key creation. Every POST sits behind the CSRF guard given by the
- * session surface (`./surface.ts`), which also mounts the per-IP session limit over all of these.
+ * The wallet of a browser session on the session surface `/api/evm/evmchain` (spec:
+ * Authentication 4 and 7): Sign-In with Ethereum (EIP-4361), sign-out and the wallet-signed API-key
+ * creation; the session itself and its CSRF token come from `GET /session` (`./browserSession.ts`). Every POST sits behind the CSRF guard given by the
+ * session surface (`./surface.ts`); `createApp` mounts the per-IP session limit over all of these.
  */
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { isHex, type Address, type Hex, type PublicClient } from "viem";
 import { z } from "zod";
 import type { Deployment } from "../../../config/deployment";
-import type { ProxyTrust } from "../../../config/proxyTrust";
 import type { Store } from "../../../store/index";
 import { BoundReachedError } from "../../../store/locks";
-import { createCsrfToken, signOutSession } from "../../../store/sessions";
+import { signOutSession } from "../../../store/sessions";
 import { sendOk } from "../../json";
-import { clientIp } from "../../middleware/clientIp";
 import type { Limits, TrustEnv } from "../../middleware/context";
-import { loadOrCreateSession, setSessionCookie } from "../../middleware/csrf";
-import { consumeNewSession, sessionBoundError } from "../../middleware/rateLimit";
+import { setSessionCookie } from "../../middleware/csrf";
+import { sessionBoundError } from "../../middleware/rateLimit";
 import { documented } from "../../openapi/describe";
 import { addressWire, okBody } from "../../openapi/wirePrimitives";
 import {
@@ -34,9 +32,8 @@ export type SignInRoutesDeps = {
   deployment: Pick<Deployment, "chainId">;
   publicClient: PublicClient;
   getStore: () => Promise<Store>;
-  limits: Pick<Limits, "openChallengesPerSession" | "activeKeysPerWallet" | "sessionsPerIpPerHour">;
-  trustProxy?: ProxyTrust;
-  /** Clock, unix milliseconds (challenge times, the session budget window). */
+  limits: Pick<Limits, "openChallengesPerSession" | "activeKeysPerWallet">;
+  /** Clock, unix milliseconds (challenge times, the challenge budget's Retry-After). */
   nowMs: () => number;
 };
 
@@ -83,10 +80,6 @@ function keyFields({ secret, key }: NonNullable<SignedIn["apiKey"]>) {
   };
 }
 
-/**
- * Builds the session and sign-in routes (mount at `/api/evm/evmchain`).
- * @param csrf - the session surface's `requireCsrf` guard
- */
 /** What the two routes that take the signed challenge (sign-in, key creation) can answer. */
 const SIGNATURE_ERRORS = [
   "invalid_request",
@@ -95,6 +88,11 @@ const SIGNATURE_ERRORS = [
   "invalid_signature",
   "key_limit_reached",
 ] as const;
+
+/**
+ * Builds the sign-in, sign-out and key-creation routes (mount at `/api/evm/evmchain`).
+ * @param csrf - the session surface's `requireCsrf` guard
+ */
 
 export function signInRoutes(deps: SignInRoutesDeps, csrf: MiddlewareHandler<TrustEnv>) {
   const { getStore, limits } = deps;
@@ -138,45 +136,6 @@ export function signInRoutes(deps: SignInRoutesDeps, csrf: MiddlewareHandler<Tru
   };
   return (
     new Hono<TrustEnv>()
-      /**
-       * GET /api/evm/evmchain/session — the session's CSRF token and the wallet it signed in
-       * with. Sets the session cookie (HttpOnly, SameSite=Strict, Secure except on localhost)
-       * when missing or expired. 200 `{ok, csrf_token, expires_at_sec, wallet (checksummed, or
-       * null before sign-in), signed_in_at_sec}`.
-       */
-      .get(
-        "/session",
-        documented({
-          tag: "session",
-          summary: "The session's CSRF token and signed-in wallet (sets the session cookie)",
-          ok: okBody({
-            csrf_token: z.string(),
-            expires_at_sec: z.number().int(),
-            wallet: addressWire.nullable(),
-            signed_in_at_sec: z.number().int().nullable(),
-          }),
-        }),
-        async (c) => {
-          const session = await loadOrCreateSession(c, getStore, {
-            // Bounded: a client makes at most `sessionsPerIpPerHour` new sessions (store rows).
-            beforeCreate: (store) =>
-              consumeNewSession(
-                store,
-                c,
-                clientIp(c, deps.trustProxy ?? false),
-                limits.sessionsPerIpPerHour,
-                deps.nowMs(),
-              ),
-          });
-          c.header("Cache-Control", "no-store");
-          return sendOk(c, {
-            csrf_token: createCsrfToken(session),
-            expires_at_sec: Math.floor(session.expiresAtMs / 1000),
-            wallet: session.wallet,
-            signed_in_at_sec: session.signedInAtMs === null ? null : Math.floor(session.signedInAtMs / 1000),
-          });
-        },
-      )
       /**
        * POST /api/evm/evmchain/sign-in/challenge `{wallet, csrf_token, create_api_key?}` (EIP-4361)
        * — a one-time Sign-In with Ethereum message for `wallet` to sign with personal_sign, bound
