@@ -31,13 +31,20 @@ import { parseEther, type Hash, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devAccount } from "../devnet/clients";
 import { loadStoreConfig, openStore } from "../store/index";
-import { hashApiKey } from "../store/keys";
-import { apiKeys, counters, launches } from "../store/schema";
+import { launches } from "../store/schema";
 import { startStack, until, jsonPost as json, type Stack } from "./harness";
-import { coinQuotaBucket } from "../api/middleware/rateLimit";
 import { postgresAvailable } from "./postgres";
 import { startRpcProxy, type RpcProxy } from "./rpcProxy";
 import { scaledMs } from "./helpers/deadlines";
+import {
+  apiKeyRecord,
+  coinQuotaCount,
+  endServerSession,
+  killService,
+  lockWaiterPid,
+  restartIfKilled,
+  serverSessionGone,
+} from "./helpers/crash";
 
 const postgresUp = await postgresAvailable();
 
@@ -94,15 +101,6 @@ function confirmInFlight(stack: Stack, body: ConfirmBody, idempotencyKey: string
   );
 }
 
-/** SIGKILL of the service process; resolves when it is gone. */
-async function killService(stack: Stack): Promise<void> {
-  const { child, exited } = stack.service;
-  expect(child.exitCode).toBeNull();
-  child.kill("SIGKILL");
-  expect(await exited).toBeNull();
-  expect(child.signalCode).toBe("SIGKILL");
-}
-
 /**
  * What the store holds about `hash` and the harness key: launch rows with that transaction, the
  * key's confirmed launches and its "finalized" quota count (all windows). On PGlite the service
@@ -111,12 +109,7 @@ async function killService(stack: Stack): Promise<void> {
 async function storeFacts(stack: Stack, hash: Hash) {
   const store = await openStore(loadStoreConfig(stack.serviceEnv));
   try {
-    const key = (
-      await store.db
-        .select({ id: apiKeys.id, wallet: apiKeys.wallet })
-        .from(apiKeys)
-        .where(eq(apiKeys.keyHash, hashApiKey(stack.apiKey)))
-    )[0]!;
+    const key = await apiKeyRecord(store, stack.apiKey);
     const withTx = await store.db
       .select({ id: launches.id, state: launches.state })
       .from(launches)
@@ -125,11 +118,8 @@ async function storeFacts(stack: Stack, hash: Hash) {
       .select({ n: sql<number>`count(*)::int` })
       .from(launches)
       .where(and(eq(launches.apiKeyId, key.id), eq(launches.state, "confirmed")));
-    const finalized = await store.db
-      .select({ n: sql<number>`coalesce(sum(${counters.hits}), 0)::int` })
-      .from(counters)
-      .where(eq(counters.bucket, coinQuotaBucket("coins_finalized", key.wallet)));
-    return { withTx, confirmedOfKey: confirmed[0]!.n, finalizedCount: finalized[0]!.n };
+    const finalizedCount = await coinQuotaCount(store, "coins_finalized", key.wallet);
+    return { withTx, confirmedOfKey: confirmed[0]!.n, finalizedCount };
   } finally {
     await store.close();
   }
@@ -273,16 +263,22 @@ describe("kill -9 while the confirm fetches the receipt (PGlite)", () => {
 
 describe.skipIf(!postgresUp)("kill -9 while the confirm writes the launch (PostgreSQL store)", () => {
   let stack: Stack;
+  /** Holds the launch row's lock. */
   let locker: pg.Client;
+  /** Reads `pg_stat_activity` outside any transaction (a transaction sees one snapshot of it). */
+  let watcher: pg.Client;
 
   beforeAll(async () => {
     stack = await startStack({ schema: "e2e_crash_pg", database: "postgres" });
     locker = new pg.Client({ connectionString: stack.serviceEnv.DATABASE_URL });
+    watcher = new pg.Client({ connectionString: stack.serviceEnv.DATABASE_URL });
     await locker.connect();
+    await watcher.connect();
   });
 
   afterAll(async () => {
     await locker?.end().catch(() => undefined);
+    await watcher?.end().catch(() => undefined);
     await stack?.stop();
   });
 
@@ -301,68 +297,65 @@ describe.skipIf(!postgresUp)("kill -9 while the confirm writes the launch (Postg
     expect(locked.rowCount).toBe(1);
     const lockerPid = (await locker.query("select pg_backend_pid() as pid")).rows[0].pid as number;
     const inFlight = confirmInFlight(stack, body, idempotencyKey);
-    const blockedPid = await until("the confirm's UPDATE waiting on the test's row lock", async () => {
-      const watcher = new pg.Client({ connectionString: stack.serviceEnv.DATABASE_URL });
-      await watcher.connect();
-      try {
-        const rows = (
-          await watcher.query(
-            `select pid from pg_stat_activity where wait_event_type = 'Lock' and $1 = any(pg_blocking_pids(pid)) and query ilike 'update "launches"%'`,
-            [lockerPid],
-          )
-        ).rows as Array<{ pid: number }>;
-        return rows[0]?.pid;
-      } finally {
-        await watcher.end();
-      }
-    });
+    const blockedPid = await lockWaiterPid(watcher, lockerPid, 'update "launches"');
     return { inFlight, blockedPid };
   }
 
   /** A test that failed half-way may leave the service killed or the lock taken: start clean. */
   async function startClean(): Promise<void> {
     await locker.query("rollback");
-    if (stack.service.child.exitCode !== null || stack.service.child.signalCode !== null) await stack.restart();
+    await restartIfKilled(stack);
   }
 
-  async function sessionGone(pid: number): Promise<void> {
-    await until(`server session ${pid} ended`, async () => {
-      const rows = (await locker.query("select 1 from pg_stat_activity where pid = $1", [pid])).rows;
-      return rows.length === 0 ? true : undefined;
-    });
+  /**
+   * Starts clean, launches up to the confirm as dev account `wallet`, holds the confirm's write at
+   * the test's row lock and kills the service there; the confirm must not have been answered.
+   * @returns the launch, the confirm's body and key, the store before, and the blocked session's pid
+   */
+  async function killedWhileWriting(
+    wallet: number,
+    fields: { name: string; symbol: string; first_buy_wei: string },
+    keyName: string,
+  ) {
+    await startClean();
+    const launch = await launchUpToConfirm(stack, wallet, fields);
+    const body = { launch_id: launch.launchId, tx_hash: launch.hash };
+    const idempotencyKey = `crash-confirm-${keyName}-${Date.now()}`;
+
+    const before = await storeFacts(stack, launch.hash);
+    const { inFlight, blockedPid } = await confirmBlockedOnWrite(launch.launchId, body, idempotencyKey);
+    await killService(stack);
+    expect((await inFlight).answer, "the confirm must not have been answered before the kill").toBeUndefined();
+    return { launch, body, idempotencyKey, before, blockedPid };
+  }
+
+  /** Restarts the service; the retries confirm the launch once, and the key counts it once. */
+  async function expectConfirmedOnceAfterRestart(crash: Awaited<ReturnType<typeof killedWhileWriting>>) {
+    await stack.restart();
+    await expectConfirmedOnce(stack, crash.launch, crash.body, crash.idempotencyKey);
+    const facts = await storeFacts(stack, crash.launch.hash);
+    expect(facts.withTx).toEqual([{ id: crash.launch.launchId, state: "confirmed" }]);
+    expect(counted(crash.before, facts)).toEqual({ confirmed: 1, finalized: 1 });
   }
 
   it(
     "loses nothing and counts nothing twice when the write never lands",
     async () => {
-      await startClean();
-      const launch = await launchUpToConfirm(stack, 2, {
-        name: "Crash Write",
-        symbol: "CWRT",
-        first_buy_wei: parseEther("0.02").toString(),
-      });
-      const body = { launch_id: launch.launchId, tx_hash: launch.hash };
-      const idempotencyKey = `crash-confirm-lost-${Date.now()}`;
-
-      const before = await storeFacts(stack, launch.hash);
-      const { inFlight, blockedPid } = await confirmBlockedOnWrite(launch.launchId, body, idempotencyKey);
-      await killService(stack);
-      expect((await inFlight).answer, "the confirm must not have been answered before the kill").toBeUndefined();
+      const crash = await killedWhileWriting(
+        2,
+        { name: "Crash Write", symbol: "CWRT", first_buy_wei: parseEther("0.02").toString() },
+        "lost",
+      );
       // The dead process's statement never completes: its server session is ended before the lock goes.
-      await locker.query("select pg_terminate_backend($1)", [blockedPid]);
-      await sessionGone(blockedPid);
+      await endServerSession(watcher, crash.blockedPid);
       await locker.query("rollback");
 
       // Nothing half-done is left: not confirmed, and no finalized coin counted for it.
-      const crashed = await storeFacts(stack, launch.hash);
+      const crashed = await storeFacts(stack, crash.launch.hash);
       expect(crashed.withTx).toEqual([]);
-      expect(counted(before, crashed)).toEqual({ confirmed: 0, finalized: 0 });
+      expect(counted(crash.before, crashed)).toEqual({ confirmed: 0, finalized: 0 });
 
-      await stack.restart();
-      await expectConfirmedOnce(stack, launch, body, idempotencyKey);
-      const facts = await storeFacts(stack, launch.hash);
-      expect(facts.withTx).toEqual([{ id: launch.launchId, state: "confirmed" }]);
-      expect(counted(before, facts)).toEqual({ confirmed: 1, finalized: 1 });
+      await expectConfirmedOnceAfterRestart(crash);
     },
     scaledMs(240_000),
   );
@@ -370,37 +363,25 @@ describe.skipIf(!postgresUp)("kill -9 while the confirm writes the launch (Postg
   it(
     "loses nothing and counts nothing twice when the dead process's write lands after the kill",
     async () => {
-      await startClean();
-      const launch = await launchUpToConfirm(stack, 3, {
-        name: "Crash Landed",
-        symbol: "CLND",
-        first_buy_wei: parseEther("0.04").toString(),
-      });
-      const body = { launch_id: launch.launchId, tx_hash: launch.hash };
-      const idempotencyKey = `crash-confirm-landed-${Date.now()}`;
-
-      const before = await storeFacts(stack, launch.hash);
-      const { inFlight, blockedPid } = await confirmBlockedOnWrite(launch.launchId, body, idempotencyKey);
-      await killService(stack);
-      expect((await inFlight).answer, "the confirm must not have been answered before the kill").toBeUndefined();
+      const crash = await killedWhileWriting(
+        3,
+        { name: "Crash Landed", symbol: "CLND", first_buy_wei: parseEther("0.04").toString() },
+        "landed",
+      );
       // The lock goes while the dead process's statement still waits: it runs to its end.
       await locker.query("commit");
-      await sessionGone(blockedPid);
+      await serverSessionGone(watcher, crash.blockedPid);
 
       // Whatever the dead request did, it did all of it (confirmed and counted) or none of it.
-      const crashed = await storeFacts(stack, launch.hash);
-      const partial = counted(before, crashed);
+      const crashed = await storeFacts(stack, crash.launch.hash);
+      const partial = counted(crash.before, crashed);
       expect([
         { confirmed: 0, finalized: 0 },
         { confirmed: 1, finalized: 1 },
       ]).toContainEqual(partial);
-      expect(crashed.withTx).toEqual(partial.confirmed ? [{ id: launch.launchId, state: "confirmed" }] : []);
+      expect(crashed.withTx).toEqual(partial.confirmed ? [{ id: crash.launch.launchId, state: "confirmed" }] : []);
 
-      await stack.restart();
-      await expectConfirmedOnce(stack, launch, body, idempotencyKey);
-      const facts = await storeFacts(stack, launch.hash);
-      expect(facts.withTx).toEqual([{ id: launch.launchId, state: "confirmed" }]);
-      expect(counted(before, facts)).toEqual({ confirmed: 1, finalized: 1 });
+      await expectConfirmedOnceAfterRestart(crash);
     },
     scaledMs(240_000),
   );

@@ -21,16 +21,22 @@
  * the same response.
  */
 import pg from "pg";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devAccount } from "../devnet/clients";
 import { loadStoreConfig, openStore } from "../store/index";
-import { hashApiKey } from "../store/keys";
-import { apiKeys, counters, idempotencyRecords, launches } from "../store/schema";
+import { idempotencyRecords, launches } from "../store/schema";
 import { startStack, until, jsonPost as json, type Stack } from "./harness";
-import { coinQuotaBucket } from "../api/middleware/rateLimit";
 import { postgresAvailable } from "./postgres";
 import { scaledMs } from "./helpers/deadlines";
+import {
+  apiKeyRecord,
+  coinQuotaCount,
+  endServerSession,
+  killService,
+  lockWaiterPid,
+  restartIfKilled,
+} from "./helpers/crash";
 
 const postgresUp = await postgresAvailable();
 
@@ -75,66 +81,38 @@ describe.skipIf(!postgresUp)("kill -9 in the middle of a launch intent (PostgreS
   async function storeFacts(name: string, idempotencyKey: string) {
     const store = await openStore(loadStoreConfig(stack.serviceEnv));
     try {
-      const key = (
-        await store.db
-          .select({ id: apiKeys.id, wallet: apiKeys.wallet })
-          .from(apiKeys)
-          .where(eq(apiKeys.keyHash, hashApiKey(stack.apiKey)))
-      )[0]!;
+      const key = await apiKeyRecord(store, stack.apiKey);
       const named = await store.db
         .select({ id: launches.id })
         .from(launches)
         .where(and(eq(launches.apiKeyId, key.id), eq(launches.name, name)));
-      const created = await store.db
-        .select({ n: sql<number>`coalesce(sum(${counters.hits}), 0)::int` })
-        .from(counters)
-        .where(eq(counters.bucket, coinQuotaBucket("coins_created", key.wallet)));
+      const createdCount = await coinQuotaCount(store, "coins_created", key.wallet);
       const record = (
         await store.db
           .select({ state: idempotencyRecords.state })
           .from(idempotencyRecords)
           .where(and(eq(idempotencyRecords.scope, key.id), eq(idempotencyRecords.idempotencyKey, idempotencyKey)))
       )[0];
-      return { keyId: key.id, launches: named.length, createdCount: created[0]!.n, record: record?.state ?? null };
+      return { keyId: key.id, launches: named.length, createdCount, record: record?.state ?? null };
     } finally {
       await store.close();
     }
-  }
-
-  /** Server pid of the service's session whose statement starting with `statement` waits on `lockerPid`. */
-  function blockedOn(lockerPid: number, statement: string): Promise<number> {
-    return until(`the intent's ${statement}… waiting on the test's lock`, async () => {
-      const rows = (
-        await watcher.query(
-          `select pid from pg_stat_activity where wait_event_type = 'Lock' and $1 = any(pg_blocking_pids(pid)) and query ilike $2`,
-          [lockerPid, `${statement}%`],
-        )
-      ).rows as Array<{ pid: number }>;
-      return rows[0]?.pid;
-    });
   }
 
   const backendPid = async (client: pg.Client) =>
     (await client.query("select pg_backend_pid() as pid")).rows[0].pid as number;
 
   /** SIGKILL of the service, then the end of its blocked server session (it never sends another statement). */
-  async function killService(blockedPid: number): Promise<void> {
-    const { child, exited } = stack.service;
-    child.kill("SIGKILL");
-    expect(await exited).toBeNull();
-    await watcher.query("select pg_terminate_backend($1)", [blockedPid]);
-    await until(`server session ${blockedPid} ended`, async () =>
-      (await watcher.query("select 1 from pg_stat_activity where pid = $1", [blockedPid])).rows.length === 0
-        ? true
-        : undefined,
-    );
+  async function killServiceAndSession(blockedPid: number): Promise<void> {
+    await killService(stack);
+    await endServerSession(watcher, blockedPid);
   }
 
   /** A test that failed half-way may leave a lock taken or the service killed: start clean. */
   async function startClean(): Promise<void> {
     await tableLocker.query("rollback");
     await rowLocker.query("rollback");
-    if (stack.service.child.exitCode !== null || stack.service.child.signalCode !== null) await stack.restart();
+    await restartIfKilled(stack);
   }
 
   /**
@@ -201,7 +179,7 @@ describe.skipIf(!postgresUp)("kill -9 in the middle of a launch intent (PostgreS
       (answer) => answer,
       () => undefined,
     );
-    const blockedPid = await blockedOn(await backendPid(tableLocker), 'insert into "launches"');
+    const blockedPid = await lockWaiterPid(watcher, await backendPid(tableLocker), 'insert into "launches"');
     return { inFlight, blockedPid };
   }
 
@@ -214,7 +192,7 @@ describe.skipIf(!postgresUp)("kill -9 in the middle of a launch intent (PostgreS
       const before = await storeFacts(name, idempotencyKey);
 
       const { inFlight, blockedPid } = await intentHeldAtInsert(name, idempotencyKey);
-      await killService(blockedPid);
+      await killServiceAndSession(blockedPid);
       expect(await inFlight, "the intent must not have been answered before the kill").toBeUndefined();
       await tableLocker.query("rollback");
 
@@ -241,8 +219,8 @@ describe.skipIf(!postgresUp)("kill -9 in the middle of a launch intent (PostgreS
       expect(locked.rows).toEqual([{ state: "in_flight" }]);
       // Let the insert through: the request goes on until it stores its response, and waits there.
       await tableLocker.query("rollback");
-      const blockedPid = await blockedOn(await backendPid(rowLocker), 'update "idempotency_records"');
-      await killService(blockedPid);
+      const blockedPid = await lockWaiterPid(watcher, await backendPid(rowLocker), 'update "idempotency_records"');
+      await killServiceAndSession(blockedPid);
       expect(await inFlight, "the intent must not have been answered before the kill").toBeUndefined();
       await rowLocker.query("rollback");
 

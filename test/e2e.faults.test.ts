@@ -28,6 +28,7 @@ import { buildHistory } from "../bench/history";
 import { startStack, until, type Stack } from "./harness";
 import { createDevnetDatabase, postgresAvailable, type DevnetDatabase } from "./postgres";
 import { scaledMs } from "./helpers/deadlines";
+import { launchTokenPair } from "./helpers/launches";
 
 const RESOLUTIONS = ["1m", "5m", "15m", "1h", "4h", "1d"];
 /** Both services must present the same URLs for their snapshots to compare. */
@@ -133,6 +134,9 @@ async function snapshot(baseUrl: string, apiKey: string) {
   return { perToken, events };
 }
 
+/** What {@link snapshot} reads from one service. */
+type Snapshot = Awaited<ReturnType<typeof snapshot>>;
+
 async function rpc(method: string, params: unknown[]) {
   return stack.publicClient.request({ method: method as never, params: params as never });
 }
@@ -186,20 +190,34 @@ afterAll(async () => {
   for (const database of databases) await database.drop();
 });
 
+/**
+ * Starts a clean service (`startCleanService`) that indexes the final chain from scratch, runs
+ * `check` on the live service's snapshot, and requires the live snapshot to equal the clean one;
+ * the clean service is stopped either way.
+ */
+async function expectSameAsCleanIndex(check: (live: Snapshot) => void | Promise<void>): Promise<void> {
+  const clean = await startCleanService();
+  try {
+    await waitReady(clean.service.url);
+    await caughtUp(clean.service.url);
+    const live = await snapshot(stack.service.url, stack.apiKey);
+    const fresh = await snapshot(clean.service.url, clean.apiKey);
+    await check(live);
+    expect(live).toEqual(fresh);
+  } finally {
+    await clean.service.stop();
+  }
+}
+
 describe("fault tolerance", () => {
   it(
     "serves the same state after reorgs of depth 1 to 5 as a clean index of the final chain",
     async () => {
-      const a = await launchToken(stack.wallet(1), stack.publicClient, stack.manifest, {
-        name: "Steady",
-        symbol: "STDY",
-        firstBuyWei: parseEther("0.05"),
-      });
-      const b = await launchToken(stack.wallet(2), stack.publicClient, stack.manifest, {
-        name: "Shaky",
-        symbol: "SHKY",
-      });
-      const tokens = [a.event.token, b.event.token] as Address[];
+      const { first: a, tokens } = await launchTokenPair(
+        stack,
+        { name: "Steady", symbol: "STDY" },
+        { name: "Shaky", symbol: "SHKY" },
+      );
 
       for (const depth of [1, 2, 3, 4, 5]) {
         // Some blocks the live service indexes, then a reorg drops the last `depth` of them.
@@ -236,22 +254,14 @@ describe("fault tolerance", () => {
       );
       await caughtUp(stack.service.url);
 
-      const clean = await startCleanService();
-      try {
-        await waitReady(clean.service.url);
-        await caughtUp(clean.service.url);
-        const live = await snapshot(stack.service.url, stack.apiKey);
-        const fresh = await snapshot(clean.service.url, clean.apiKey);
+      await expectSameAsCleanIndex((live) => {
         expect(live.perToken.map((t) => t.token.symbol).sort()).toEqual(["RPLC", "SHKY", "STDY"]);
         expect(live.events.length).toBeGreaterThan(10);
-        // The replacement buys' wallets hold tokens; the holder lists are compared below in full.
+        // The replacement buys' wallets hold tokens; the holder lists are compared in full after.
         const steady = live.perToken.find((t) => t.token.symbol === "STDY")!;
         expect(steady.holders.map((h: { address: string }) => h.address)).toContain(devAccount(7).address);
         expect(steady.holder_count).toBe(steady.holders.length);
-        expect(live).toEqual(fresh);
-      } finally {
-        await clean.service.stop();
-      }
+      });
     },
     scaledMs(300_000),
   );
@@ -269,16 +279,11 @@ describe("fault tolerance", () => {
     "keeps up with reorgs of depth 1 to 5 while blocks keep coming and trades keep happening, and then serves what a clean index serves",
     async () => {
       const catchUpMs = Number(process.env.REORG_CATCH_UP_MS ?? 30_000);
-      const x = await launchToken(stack.wallet(1), stack.publicClient, stack.manifest, {
-        name: "Stream X",
-        symbol: "STRX",
-        firstBuyWei: parseEther("0.05"),
-      });
-      const y = await launchToken(stack.wallet(2), stack.publicClient, stack.manifest, {
-        name: "Stream Y",
-        symbol: "STRY",
-      });
-      const tokens = [x.event.token, y.event.token] as Address[];
+      const {
+        first: x,
+        second: y,
+        tokens,
+      } = await launchTokenPair(stack, { name: "Stream X", symbol: "STRX" }, { name: "Stream Y", symbol: "STRY" });
       await caughtUp(stack.service.url);
 
       await rpc("evm_setIntervalMining", [1]);
@@ -363,12 +368,7 @@ describe("fault tolerance", () => {
       const health = await stack.request("/api/v1/health");
       expect({ status: health.status, body: health.body.status }).toEqual({ status: 200, body: "ok" });
 
-      const clean = await startCleanService();
-      try {
-        await waitReady(clean.service.url);
-        await caughtUp(clean.service.url);
-        const live = await snapshot(stack.service.url, stack.apiKey);
-        const fresh = await snapshot(clean.service.url, clean.apiKey);
+      await expectSameAsCleanIndex(async (live) => {
         expect(live.perToken.map((t) => t.token.symbol)).toEqual(expect.arrayContaining(["STRX", "STRY"]));
         const streamed = live.perToken.filter((t) => ["STRX", "STRY"].includes(t.token.symbol));
         // Reorgs drop some of the sent trades: the served trades are exactly the Swap logs the final
@@ -381,10 +381,7 @@ describe("fault tolerance", () => {
         });
         expect(streamed.reduce((n, t) => n + (t.trades as unknown[]).length, 0)).toBe(swapLogs.length);
         expect(swapLogs.length).toBeGreaterThanOrEqual(5);
-        expect(live).toEqual(fresh);
-      } finally {
-        await clean.service.stop();
-      }
+      });
     },
     scaledMs(420_000),
   );
