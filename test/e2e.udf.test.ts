@@ -111,14 +111,16 @@ describe("UDF datafeed, step by step as a chart does", () => {
 
     // 5. /history for every resolution the symbol supports: bars equal the exact JSON candles.
     const to = lastTradeSec + 60;
-    const from = to - 86_400;
+    // One day back, except for daily bars: a last trade in the final minute of a UTC day has its
+    // day's bar start more than a day before `to`, so they look two days back (1m allows one day).
+    const fromFor = (r: string) => to - (r === "1D" ? 2 : 1) * 86_400;
     const ours: Record<string, string> = { "1": "1m", "5": "5m", "15": "15m", "60": "1h", "240": "4h", "1D": "1d" };
     for (const r of info.body.supported_resolutions as string[]) {
-      const bars = await stack.request(`${BASE}/history?symbol=${ticker}&resolution=${r}&from=${from}&to=${to}`);
+      const bars = await stack.request(`${BASE}/history?symbol=${ticker}&resolution=${r}&from=${fromFor(r)}&to=${to}`);
       expect(bars.status).toBe(200);
       expect(bars.body.s).toBe("ok");
       const candles = (
-        await stack.request(`/api/public/token/${token}/candles?resolution=${ours[r]}&from=${from}&to=${to - 1}`)
+        await stack.request(`/api/public/token/${token}/candles?resolution=${ours[r]}&from=${fromFor(r)}&to=${to - 1}`)
       ).body.candles as Array<{
         bucket_start_sec: number;
         open_wei: string;
@@ -139,10 +141,11 @@ describe("UDF datafeed, step by step as a chart does", () => {
         c: candles.map((k) => eth(k.close_wei)),
         v: candles.map((k) => eth(k.volume_wei)),
       });
-      for (const t of bars.body.t) expect(t >= from && t < to).toBe(true);
+      for (const t of bars.body.t) expect(t >= fromFor(r) && t < to).toBe(true);
     }
-    const minuteBars = (await stack.request(`${BASE}/history?symbol=${ticker}&resolution=1&from=${from}&to=${to}`))
-      .body;
+    const minuteBars = (
+      await stack.request(`${BASE}/history?symbol=${ticker}&resolution=1&from=${fromFor("1")}&to=${to}`)
+    ).body;
     expect(minuteBars.t.length).toBeGreaterThanOrEqual(4);
 
     // countback takes priority over from: the last 2 one-minute buckets before `to`.
