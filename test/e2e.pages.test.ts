@@ -278,7 +278,13 @@ beforeAll(async () => {
   mkdirSync(OUTPUT, { recursive: true });
   // An explorer is configured, so the pages link addresses and transactions to it (nothing is
   // fetched from it: links only).
-  stack = await startStack({ schema: "e2e_pages", env: { BLOCK_EXPLORER_URL: EXPLORER } });
+  // Every browser here shares one client address, and this file signs in and reads pages far
+  // faster than a person does: the per-address limits are raised so that a fast run never meets
+  // them (the session and rate-limit tests check the limits themselves).
+  stack = await startStack({
+    schema: "e2e_pages",
+    env: { BLOCK_EXPLORER_URL: EXPLORER, SESSION_RATE_LIMIT_PER_MINUTE: "2000", PAGES_RATE_LIMIT_PER_MINUTE: "2000" },
+  });
   // The service's public origin is http://localhost:{port} (PUBLIC_BASE_URL default): the browser
   // must use it for the session cookie and CSRF origin check to match.
   origin = stack.service.url.replace("127.0.0.1", "localhost");
@@ -1590,6 +1596,46 @@ describe("top holders on the token page", () => {
     expect(await rows.nth(10).getByRole("button", { name: "Copy address of holder 11" }).count()).toBe(1);
     await expectNoOverflow(page, "phone token page, all holders");
     await expectAccessible(page, "phone token page, all holders");
+    await context.close();
+  });
+
+  it("a read-again still in flight when Show more holders is pressed does not cut the list back", async () => {
+    const token = tokenUrl.split("/").at(-1) as Hex;
+    const record = await detail(token);
+    expect(record.holder_count).toBeGreaterThan(10); // the test above added holders
+    const context = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
+    const page = await context.newPage();
+    await page.goto(tokenUrl);
+    await expect.poll(() => page.locator("#live-status").innerText(), { timeout: 15_000 }).toBe(LIVE);
+    const rows = page.locator("#holders li");
+    expect(await rows.count()).toBe(10);
+    // The read-again after the next trade is held until the button has been pressed.
+    const isReadAgain = (url: URL) =>
+      url.pathname === `/api/public/token/${token}/holders` && !url.searchParams.has("cursor");
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held!: () => void;
+    const readAgainHeld = new Promise<void>((resolve) => (held = resolve));
+    await page.route(isReadAgain, async (route) => {
+      held();
+      await released;
+      await route.continue();
+    });
+    const holder = stack.wallet(1); // already a holder: the count stays
+    await buyToken(holder, stack.publicClient, stack.manifest, token, parseEther("0.001"));
+    await readAgainHeld;
+    await page.getByRole("button", { name: "Show more holders" }).tap();
+    release();
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(record.holder_count);
+    // One more trade: the list is read again at its full length and stays so.
+    await page.unroute(isReadAgain);
+    const readAgain = page.waitForResponse((response) => isReadAgain(new URL(response.url())), { timeout: 20_000 });
+    await buyToken(holder, stack.publicClient, stack.manifest, token, parseEther("0.001"));
+    expect(new URL((await readAgain).url()).searchParams.get("limit")).toBe(String(record.holder_count));
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(record.holder_count);
+    expect(await page.locator("#holders-summary").innerText()).toBe(
+      `All ${record.holder_count} holders, with their share of the total supply.`,
+    );
     await context.close();
   });
 });

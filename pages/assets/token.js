@@ -435,7 +435,8 @@ function showHolders(holders, holderCount, nextCursor, from = 1) {
   const shown = holderList.children.length;
   document.getElementById("holders-summary").textContent = shown ? holdersSummary(shown, holderCount) : "";
   document.getElementById("holders-empty").hidden = shown > 0;
-  holdersNext = shown < HOLDERS_MAX ? nextCursor : null;
+  // A full page carries a cursor even when it holds the last holder: the count says whether more exist.
+  holdersNext = shown < Math.min(HOLDERS_MAX, holderCount) ? nextCursor : null;
   moreHolders.hidden = !holdersNext;
   lastHoldersOk = new Date();
   holdersStatus.textContent = "";
@@ -466,29 +467,45 @@ function holdersFailed(err) {
   holdersStatus.dataset.kind = "error";
 }
 
-/** Reads the holders again after a trade: as many as are shown (at least the top 10). */
-async function refreshHolders() {
-  const limit = Math.min(HOLDERS_MAX, Math.max(10, holderList.children.length));
-  try {
-    const { body } = await api(`/api/public/token/${token}/holders?limit=${limit}`);
-    showHolders(body.holders, body.holder_count, body.next_cursor);
-  } catch (err) {
-    holdersFailed(err);
-  }
+/**
+ * Holder reads run one after another: each reads the list's length and cursor when it starts, so a
+ * read-again that was in flight when "Show more holders" appended rows cannot cut the list back.
+ */
+let holderReads = Promise.resolve();
+function queueHolderRead(read) {
+  holderReads = holderReads.then(read);
+  return holderReads;
 }
 
-moreHolders.addEventListener("click", async () => {
+/** Reads the holders again after a trade: as many as are shown (at least the top 10). */
+function refreshHolders() {
+  return queueHolderRead(async () => {
+    const limit = Math.min(HOLDERS_MAX, Math.max(10, holderList.children.length));
+    try {
+      const { body } = await api(`/api/public/token/${token}/holders?limit=${limit}`);
+      showHolders(body.holders, body.holder_count, body.next_cursor);
+    } catch (err) {
+      holdersFailed(err);
+    }
+  });
+}
+
+moreHolders.addEventListener("click", () => {
   moreHolders.disabled = true;
-  try {
-    const { body } = await api(
-      `/api/public/token/${token}/holders?limit=${HOLDER_PAGE}&cursor=${encodeURIComponent(holdersNext)}`,
-    );
-    showHolders(body.holders, body.holder_count, body.next_cursor, holderList.children.length + 1);
-  } catch (err) {
-    holdersStatus.textContent = `More holders could not be loaded: ${plainMessage(err)} Press the button to try again.`;
-    holdersStatus.dataset.kind = "error";
-  }
-  moreHolders.disabled = false;
+  return queueHolderRead(async () => {
+    try {
+      if (holdersNext) {
+        const { body } = await api(
+          `/api/public/token/${token}/holders?limit=${HOLDER_PAGE}&cursor=${encodeURIComponent(holdersNext)}`,
+        );
+        showHolders(body.holders, body.holder_count, body.next_cursor, holderList.children.length + 1);
+      }
+    } catch (err) {
+      holdersStatus.textContent = `More holders could not be loaded: ${plainMessage(err)} Press the button to try again.`;
+      holdersStatus.dataset.kind = "error";
+    }
+    moreHolders.disabled = false;
+  });
 });
 
 /** Updates the market figures from the token record (same fields the server rendered). */
