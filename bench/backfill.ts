@@ -9,12 +9,15 @@
  * fetching backfill JSON-RPC data" to "Started returning 200 responses" (indexing, without
  * Ponder's start-up). The service must then serve every trade. Reports ratios, swaps/s and peak RSS.
  * Usage: `npm run bench -- backfill [--launches 100] [--swaps 100000] [--swaps-per-transaction 150]
- * [--database pglite|postgres] [--rpc-urls N] [--heap-mb N] [--skip-service] [--log-dir D] [--cpu-prof-dir D]`.
+ * [--database pglite|postgres] [--rpc-urls N] [--heap-mb N] [--skip-service] [--log-dir D] [--cpu-prof-dir D] [--trade-rows-floor]`.
  * `--rpc-urls N` gives both indexers the anvil URL N times (`INDEXER_RPC_URLS`: Ponder rate-limits
  * each URL on its own, starting at 20 requests/s), `--heap-mb` caps their V8 heap,
  * `--skip-service` measures only the floors (e.g. Ponder's own memory at 1,000,000 swaps), and
  * `--log-dir` keeps each indexer's JSON log (its per-range "Indexed block range" lines), and
- * `--cpu-prof-dir` writes the service's V8 CPU profile there (it includes Ponder's start-up).
+ * `--cpu-prof-dir` writes the service's V8 CPU profile there (it includes Ponder's start-up), and
+ * `--trade-rows-floor` adds a third floor: Ponder writing one trade row per swap and nothing else
+ * (`PONDER_FLOOR_WRITES=trades`, bench/ponder-floor), the least any service that serves trades
+ * writes, so its ratio to the plain floor bounds how close to it a service can come.
  * Results: `bench/results/backfill[-postgres][-Nrpc][-ponder-floor][-swaps].json`.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -40,6 +43,7 @@ const values = parseBenchFlags("backfill", {
   "heap-mb": { type: "string" },
   "skip-service": { type: "boolean", default: false },
   "cpu-prof-dir": { type: "string" },
+  "trade-rows-floor": { type: "boolean", default: false },
 });
 const launches = Number(values.launches);
 const swaps = Number(values.swaps);
@@ -92,6 +96,7 @@ try {
     cwd: string | undefined,
     check?: (url: string, pid: number) => Promise<unknown>,
     nodeArgs: string[] = [],
+    extraEnv: NodeJS.ProcessEnv = {},
   ): Promise<IndexerRun> {
     // A database of this run's own (Ponder's raw-data cache is per database, keyed by chain id).
     const database = onPostgres ? await createDevnetDatabase(`bench_backfill_${name}`) : null;
@@ -109,6 +114,7 @@ try {
         DATABASE_URL: database?.url ?? "",
         INDEXER_RPC_URLS: rpcUrls > 1 ? Array(rpcUrls).fill(anvil.rpcUrl).join(",") : "",
         ...(values["heap-mb"] ? { NODE_OPTIONS: `--max-old-space-size=${Number(values["heap-mb"])}` } : {}),
+        ...extraEnv,
       },
     });
     try {
@@ -145,7 +151,11 @@ try {
     }
   }
 
-  const ponderFloor = await indexFromScratch("ponder_floor", join(process.cwd(), "bench", "ponder-floor"));
+  const floorApp = join(process.cwd(), "bench", "ponder-floor");
+  const ponderFloor = await indexFromScratch("ponder_floor", floorApp);
+  const tradeRowsFloor = values["trade-rows-floor"]
+    ? await indexFromScratch("ponder_floor_trades", floorApp, undefined, [], { PONDER_FLOOR_WRITES: "trades" })
+    : null;
   const service = values["skip-service"]
     ? null
     : await indexFromScratch(
@@ -185,6 +195,11 @@ try {
     ponderFloor: {
       what: "Ponder indexing the same events with functions that do nothing (bench/ponder-floor)",
       ...ponderFloor,
+    },
+    tradeRowsFloor: tradeRowsFloor && {
+      what: "the Ponder floor writing one row of the service's trade shape per swap (PONDER_FLOOR_WRITES=trades): a lower bound for any service that serves trades",
+      ...tradeRowsFloor,
+      ratioToPonderFloor: ratio(tradeRowsFloor.indexingSeconds, ponderFloor.indexingSeconds),
     },
     service: service && {
       ...service,

@@ -35,6 +35,7 @@ describe("benchmark flags", () => {
         "single-node",
         "out",
         "no-warmup",
+        "cpu-prof-dir",
       ].sort(),
     );
     expect(Object.keys(scaleLiveOptions).sort()).toEqual(

@@ -136,6 +136,7 @@ export const scaleOptions = {
   "single-node": { type: "boolean", default: false },
   out: { type: "string" },
   "no-warmup": { type: "boolean", default: false },
+  "cpu-prof-dir": { type: "string" },
 } as const;
 
 /** The flags of `npm run bench -- scale-live` (bench/scaleLive.ts). */

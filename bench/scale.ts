@@ -24,7 +24,9 @@
  * `/ready` (indexing), calls by method, blocks fetched, response bytes, peak RSS.
  * Targets: with foreign traffic, backfill (indexing) <= 1.2x the baseline and blocks
  * fetched within the history <= 1.2x the blocks that hold our logs.
- * Usage: `npm run bench -- scale [--launches 1010] [--swaps 10000] [--foreign-factor 10] [--variants unpatched,threshold,ponder-floor] [--single-node] [--no-warmup] [--out name]`.
+ * Usage: `npm run bench -- scale [--launches 1010] [--swaps 10000] [--foreign-factor 10] [--variants unpatched,threshold,ponder-floor] [--single-node] [--no-warmup] [--cpu-prof-dir D] [--out name]`.
+ * `--cpu-prof-dir` writes the V8 CPU profile of the backfill with foreign traffic (the service, or
+ * the floor for the `ponder-floor` variant) there, to see where the time over the floor goes.
  * Results: `bench/results/scale-<launches>.json`, or `bench/results/<name>.json` with `--out`.
  */
 import { execFileSync } from "node:child_process";
@@ -121,6 +123,7 @@ try {
     historyEnd: bigint,
     env: NodeJS.ProcessEnv = {},
     appDir?: string,
+    nodeArgs: string[] = [],
   ): Promise<Backfill> {
     const database = await createDevnetDatabase(`bench_scale_${name}`);
     const proxy = await startRpcProxy({ target: rpcUrl });
@@ -129,6 +132,7 @@ try {
       port: await findFreePort(),
       schema: `bench_scale_${name}`,
       cwd: appDir,
+      nodeArgs,
       env: {
         DEPLOYMENT_MANIFEST: manifestPath,
         DATABASE_URL: database.url,
@@ -208,7 +212,8 @@ try {
   const ourBlocks = await blocksWithLogs(client, ourAddresses, start + 1n, historyEnd);
   const foreignBlocks = await blocksWithLogs(client, foreign.pools, start + 1n, historyEnd);
 
-  const withForeign = await backfill("foreign", historyEnd);
+  const cpuProfile = (dir: string | undefined) => (dir ? ["--cpu-prof", `--cpu-prof-dir=${dir}`] : []);
+  const withForeign = await backfill("foreign", historyEnd, {}, undefined, cpuProfile(values["cpu-prof-dir"]));
   const extra: Backfill[] = [];
   for (const variant of variants) {
     if (variant === "threshold")
@@ -221,7 +226,15 @@ try {
         execFileSync("npx", ["patch-package"], { stdio: "inherit" });
       }
     } else if (variant === "ponder-floor")
-      extra.push(await backfill("foreign_ponder_floor", historyEnd, {}, join(process.cwd(), "bench", "ponder-floor")));
+      extra.push(
+        await backfill(
+          "foreign_ponder_floor",
+          historyEnd,
+          {},
+          join(process.cwd(), "bench", "ponder-floor"),
+          cpuProfile(values["cpu-prof-dir"] && join(values["cpu-prof-dir"], "floor")),
+        ),
+      );
     else throw new Error(`unknown variant ${variant}`);
   }
 

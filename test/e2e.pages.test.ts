@@ -278,12 +278,12 @@ beforeAll(async () => {
   mkdirSync(OUTPUT, { recursive: true });
   // An explorer is configured, so the pages link addresses and transactions to it (nothing is
   // fetched from it: links only).
-  // Every browser here shares one client address, and this file signs in and reads pages far
-  // faster than a person does: the per-address limits are raised so that a fast run never meets
-  // them (the session and rate-limit tests check the limits themselves).
+  // Every browser here shares one client address and signs in far faster than a person does:
+  // the session surface's per-address limit is raised (as the harness raises the others) so that
+  // a fast run never meets it; the session and rate-limit tests check the limits themselves.
   stack = await startStack({
     schema: "e2e_pages",
-    env: { BLOCK_EXPLORER_URL: EXPLORER, SESSION_RATE_LIMIT_PER_MINUTE: "2000", PAGES_RATE_LIMIT_PER_MINUTE: "2000" },
+    env: { BLOCK_EXPLORER_URL: EXPLORER, SESSION_RATE_LIMIT_PER_MINUTE: "100000" },
   });
   // The service's public origin is http://localhost:{port} (PUBLIC_BASE_URL default): the browser
   // must use it for the session cookie and CSRF origin check to match.
@@ -759,6 +759,39 @@ describe("a chart read before its trade was indexed", () => {
     await expect
       .poll(async () => Number(await page.locator("#chart").getAttribute("data-candles")), {
         timeout: scaledMs(15_000),
+      })
+      .toBeGreaterThan(0);
+    await chartSettled(page);
+    expect(await page.locator("#chart-status").innerText()).toBe("");
+    await context.close();
+  });
+
+  it("gives up after its budget of reads, and gets a new budget with the next trade", async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    let emptyReadsLeft = Number.POSITIVE_INFINITY;
+    await page.route("**/api/public/token/*/candles?*", (route) => {
+      if (emptyReadsLeft <= 0) return route.continue();
+      emptyReadsLeft -= 1;
+      const resolution = new URL(route.request().url()).searchParams.get("resolution");
+      const nowSec = Math.floor(Date.now() / 1000);
+      return route.fulfill({ json: { ok: true, resolution, from_sec: 0, to_sec: nowSec, candles: [] } });
+    });
+    await page.goto(tokenUrl);
+    await expect.poll(() => page.locator("#live-status").innerText(), { timeout: scaledMs(15_000) }).toBe(LIVE);
+    // Every read comes back empty: after its budget the page stops reading and says so.
+    await expect
+      .poll(() => page.locator("#chart-status").innerText(), { timeout: scaledMs(40_000) })
+      .toMatch(/^No trades in the time range of \w+ candles; choose a longer resolution\.$/);
+    // A new trade: its first four chart reads are still empty (more than the reads the trade
+    // itself causes), the ones after them are not. A page whose budget stayed spent would stop
+    // at those reads; a fresh budget reads on until the chart holds the trade.
+    emptyReadsLeft = 4;
+    const token = tokenUrl.split("/").at(-1) as Hex;
+    await buyToken(stack.wallet(7), stack.publicClient, stack.manifest, token, parseEther("0.001"));
+    await expect
+      .poll(async () => Number(await page.locator("#chart").getAttribute("data-candles")), {
+        timeout: scaledMs(20_000),
       })
       .toBeGreaterThan(0);
     await chartSettled(page);

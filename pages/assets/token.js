@@ -253,7 +253,7 @@ async function loadCandles() {
       }, CHART_RETRY_MS);
       return;
     }
-    chartRetries = 0;
+    chartRetries = 0; // caught up, or gave up: the next read (the next trade's) has a fresh budget
     if (body.candles.length > 0) setChartStatus("", "ok");
     else if (tbody.children.length > 0)
       setChartStatus(`No trades in the time range of ${resolution} candles; choose a longer resolution.`, "empty");

@@ -11,12 +11,53 @@
  */
 import { ponder } from "ponder:registry";
 import { indexerConfig } from "../../../src/indexerConfig";
+import { trade } from "../ponder.schema";
 
 const nothing = async () => {};
 
+/**
+ * `PONDER_FLOOR_WRITES=trades`: each Swap inserts one row of the service's `trade` shape, its
+ * values taken from the log alone (no reads). A lower bound for any service that serves trades:
+ * the service writes this row and more per swap (bench/backfill.ts `--trade-rows-floor`).
+ */
+const writesTrades = process.env.PONDER_FLOOR_WRITES === "trades";
+
 ponder.on("LaunchFactory:TokenLaunched", nothing);
 ponder.on("LaunchToken:HolderBalances", nothing);
-ponder.on("UniswapV3Pool:Swap", nothing);
+ponder.on(
+  "UniswapV3Pool:Swap",
+  writesTrades
+    ? async ({ event, context }) => {
+        const { amount0, amount1, sqrtPriceX96, tick, recipient } = event.args;
+        await context.db.insert(trade).values({
+          id: `${event.transaction.hash}-${event.log.logIndex}`,
+          token: event.log.address,
+          pool: event.log.address,
+          side: amount0 > 0n ? "sell" : "buy",
+          trader: event.transaction.from,
+          recipient,
+          tokenAmount: amount0 < 0n ? -amount0 : amount0,
+          ethAmountWei: amount1 < 0n ? -amount1 : amount1,
+          sqrtPriceX96,
+          tick,
+          priceWei: sqrtPriceX96,
+          marketCapWei: sqrtPriceX96,
+          reserveWeiAfter: amount1,
+          reserveTokenAfter: amount0,
+          blockNumber: event.block.number,
+          logIndex: event.log.logIndex,
+          txIndex: event.transaction.transactionIndex,
+          timestampSec: event.block.timestamp,
+          txHash: event.transaction.hash,
+          ethUsdSqrtPriceX96: null,
+          ethPriceUsdE18: null,
+          ethAmountUsdE18: null,
+          priceUsdE18: null,
+          marketCapUsdE18: null,
+        });
+      }
+    : nothing,
+);
 ponder.on("UniswapV3Pool:Initialize", nothing);
 ponder.on("UniswapV3Pool:Mint", nothing);
 ponder.on("UniswapV3Pool:Collect", nothing);
