@@ -107,16 +107,18 @@ export const token = onchainTable(
 );
 
 /**
- * One non-zero balance of a launched token, from the token's `HolderBalances` events (the balance
- * after each change, so every row equals `balanceOf` at its block). A balance that drops to 0
- * deletes its row: the rows of a token are exactly its holders. The zero address is never a holder.
+ * One balance of a launched token, from the token's `HolderBalances` events (the balance after
+ * each change, so every row equals `balanceOf` at its block). The token's holders are its rows
+ * with a balance > 0: a balance that drops to 0 keeps its row at 0 (no delete, which Ponder would
+ * run against the database at once; src/LaunchToken.ts), and every read filters on
+ * `balance_wei > 0`. The zero address never has a row.
  */
 export const holder = onchainTable(
   "holder",
   (t) => ({
     token: t.hex().notNull(),
     address: t.hex().notNull(),
-    /** Token base units (18 decimals), > 0. */
+    /** Token base units (18 decimals); 0 for a former holder. */
     balanceWei: t.bigint().notNull(),
     /** Chain position of the event that set this balance. */
     blockNumber: t.bigint().notNull(),
@@ -136,7 +138,7 @@ export const holder = onchainTable(
  * Holder counts of tokens whose launch is not indexed yet. The token's mint and the launch's own
  * transfers (liquidity, dust, first buy) precede `TokenLaunched` in the launch transaction, so the
  * holder handler cannot count them on the token row; it counts them here and the launch handler
- * takes the count (as `prelaunchPoolLogs` does for pool logs).
+ * takes the count, leaving 0 (as `prelaunchPoolLogs` does for pool logs).
  */
 export const prelaunchHolderCount = onchainTable("prelaunch_holder_count", (t) => ({
   token: t.hex().primaryKey(),
@@ -169,7 +171,7 @@ export type PrelaunchPoolLog =
  * initialising the pool, minting the locked positions and the first buy, so those logs reach the
  * indexer (Ponder matches a factory's children from the launch block on) while the pool is not yet
  * known as a launched one. One row per pool holds the logs of the newest transaction that touched
- * it before its launch; the launch handler reads the launch transaction's logs and deletes the row.
+ * it before its launch; the launch handler reads the launch transaction's logs and empties the row.
  * This replaces reading the launch receipt over RPC (`src/prelaunchLogs.ts`).
  */
 export const prelaunchPoolLogs = onchainTable("prelaunch_pool_logs", (t) => ({

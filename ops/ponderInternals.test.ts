@@ -29,6 +29,15 @@ describe("the internals the service relies on (upgrade smoke test)", () => {
     expect(JSON.parse(readFileSync("package.json", "utf8")).dependencies.ponder).toBe(PONDER_VERSION_CHECKED);
   });
 
+  it("runs an indexing function's delete against the database at once (why src/ never deletes)", () => {
+    const cache = readFileSync(join(ponderDir, "dist", "esm", "indexing-store", "cache.js"), "utf8");
+    const at = cache.indexOf("async delete({ table, key })");
+    expect(at, "Ponder's indexing cache has no delete method any more").toBeGreaterThan(0);
+    expect(cache.slice(at, at + 600), "Ponder's delete no longer queries the database: src/ may delete again").toMatch(
+      /db\.delete\(table\)/,
+    );
+  });
+
   it("finds Ponder's CLI entry", () => {
     expect(existsSync(ponderCliPath())).toBe(true);
     expect(readFileSync(ponderCliPath(), "utf8")).toMatch(/ponder/i);

@@ -31,6 +31,10 @@
  * helpers served to browsers ({@link viemEsmUnitFile}). Two HTTP-server hooks stay beside the code
  * they serve and are covered by their own tests: `api/middleware/cors.ts` (headers on Ponder's
  * server) and `api/metrics/access.ts` (the metrics listener).
+ *
+ * A cost assumption, not a call: Ponder's indexing store runs `context.db.delete` against the
+ * database at once, while the other store calls stay in its in-memory cache, so the indexing
+ * functions in `src/` never delete (src/indexingStore.test.ts; the smoke test checks the delete).
  */
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";

@@ -101,8 +101,10 @@ ponder.on("LaunchFactory:TokenLaunched", async ({ event, context }) => {
 
   // Holders made by the launch transaction (mint, liquidity, dust, first buy), counted by the
   // holder handler before this event (src/LaunchToken.ts).
+  // Taken by setting it to 0, not deleted: a delete is a database round trip in Ponder, an update
+  // is not; the holder handler never counts here again once the token row exists.
   const prelaunchHolders = await context.db.find(prelaunchHolderCount, { token: tokenAddress });
-  if (prelaunchHolders) await context.db.delete(prelaunchHolderCount, { token: tokenAddress });
+  if (prelaunchHolders) await context.db.update(prelaunchHolderCount, { token: tokenAddress }).set({ holderCount: 0 });
 
   const tokenRow = await context.db.insert(token).values({
     address: tokenAddress,

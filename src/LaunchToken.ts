@@ -3,7 +3,9 @@
  * discovered from `TokenLaunched` (`ponder.config.ts`); only this launchpad's tokens emit the
  * event, so its topic never brings other contracts' logs (docs/operations.md "Scale"). Each event
  * carries the balances after the change, so a row always equals `balanceOf` at its block,
- * whatever happened before. No RPC request.
+ * whatever happened before. No RPC request, and no database round trip: a balance that drops to 0
+ * keeps its row at 0 (Ponder runs every `delete` against the database at once, while finds,
+ * inserts and updates stay in its in-memory cache; docs/operations.md "Scale").
  */
 import { ponder } from "ponder:registry";
 import { zeroAddress } from "viem";
@@ -19,14 +21,9 @@ ponder.on("LaunchToken:HolderBalances", async ({ event, context }) => {
   const setBalance = async (address: `0x${string}`, balanceWei: bigint): Promise<number> => {
     const key = { token: tokenAddress, address: lower(address) };
     const before = await context.db.find(holder, key);
-    if (balanceWei === 0n) {
-      if (before) await context.db.delete(holder, key);
-    } else if (before) {
-      await context.db.update(holder, key).set({ balanceWei, ...at });
-    } else {
-      await context.db.insert(holder).values({ ...key, balanceWei, ...at });
-    }
-    return holderCountDelta(before !== null, balanceWei);
+    if (before) await context.db.update(holder, key).set({ balanceWei, ...at });
+    else if (balanceWei > 0n) await context.db.insert(holder).values({ ...key, balanceWei, ...at });
+    return holderCountDelta(before !== null && before.balanceWei > 0n, balanceWei);
   };
 
   const { from, to, fromBalanceWei, toBalanceWei } = event.args;

@@ -36,7 +36,10 @@ export async function recordPrelaunchLog(db: Db, event: PoolLogPosition, fields:
 }
 
 /**
- * Takes (returns and deletes) the pool logs of `txHash` that precede `beforeLogIndex`.
+ * Takes (returns and empties) the pool logs of `txHash` that precede `beforeLogIndex`. The row
+ * stays, emptied, rather than being deleted: Ponder runs a `delete` against the database at once
+ * (a round trip per launch), an update stays in its in-memory cache. Once the launch is indexed
+ * the pool handlers never write the row again (they find the pool).
  * @returns the logs in log-index order; empty when the pool had none in this transaction
  */
 export async function takePrelaunchLogs(
@@ -46,8 +49,8 @@ export async function takePrelaunchLogs(
   beforeLogIndex: number,
 ): Promise<PrelaunchPoolLog[]> {
   const row = await db.find(prelaunchPoolLogs, { pool });
-  if (!row) return [];
-  await db.delete(prelaunchPoolLogs, { pool });
+  if (!row || row.logs.length === 0) return [];
+  await db.update(prelaunchPoolLogs, { pool }).set({ logs: [] });
   if (row.txHash !== txHash) return [];
   return row.logs.filter((l) => l.logIndex < beforeLogIndex).sort((a, b) => a.logIndex - b.logIndex);
 }

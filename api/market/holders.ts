@@ -42,7 +42,8 @@ export type HolderPosition = { balanceWei: bigint; address: `0x${string}` };
  */
 async function holderPage(db: MarketDb, token: string, limit: number, after?: HolderPosition) {
   const h = schema.holder;
-  const ofToken = eq(h.token, lower(token));
+  // Rows at 0 are former holders (ponder.schema.ts `holder`).
+  const ofToken = and(eq(h.token, lower(token)), gt(h.balanceWei, 0n));
   const where = after
     ? and(
         ofToken,
