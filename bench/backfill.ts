@@ -31,7 +31,7 @@ import { startPonder } from "../scripts/ponderProcess";
 import { createDevnetDatabase } from "../test/postgres";
 import { buildHistory } from "./history";
 import { logTimeMs, measureLogFloor, rssBytes, waitForIndexedTrades } from "./indexing";
-import { parseBenchFlags, writeBenchResult } from "./harness";
+import { cpuProfileArgs, parseBenchFlags, writeBenchResult } from "./harness";
 
 const values = parseBenchFlags("backfill", {
   launches: { type: "string", default: "100" },
@@ -166,7 +166,7 @@ try {
           const { trades } = await waitForIndexedTrades(url, pid, { launches, swaps });
           if (trades !== swaps) throw new Error(`the service serves ${trades} trades, the history has ${swaps}`);
         },
-        values["cpu-prof-dir"] ? ["--cpu-prof", `--cpu-prof-dir=${values["cpu-prof-dir"]}`] : [],
+        cpuProfileArgs(values["cpu-prof-dir"]),
       );
 
   const floorAfter = await measureLogFloor(client, manifest, history.pools, history.lastBlock, floorBlocksPerRequest);

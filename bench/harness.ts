@@ -148,6 +148,14 @@ export const scaleLiveOptions = {
 } as const;
 
 /**
+ * Node flags that write a V8 CPU profile of the process into `dir` (`--cpu-prof-dir` of the
+ * benchmarks); none when `dir` is unset.
+ */
+export function cpuProfileArgs(dir: string | undefined): string[] {
+  return dir ? ["--cpu-prof", `--cpu-prof-dir=${dir}`] : [];
+}
+
+/**
  * The results' `machine` record of a benchmark that samples no load in between: CPUs, Node
  * version, the load average (1, 5, 15 min) at its start and now.
  */

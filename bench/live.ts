@@ -33,6 +33,7 @@ import { writeManifest } from "../devnet/manifest";
 import { createDevnetDatabase } from "../test/postgres";
 import {
   liveOptions,
+  cpuProfileArgs,
   liveTradingFlags,
   machineRecord,
   PONDER_POLLING_MS,
@@ -71,7 +72,7 @@ try {
   // benchmark measures the live tail after the historical sync, not the start.
   const { service, stageLog, catchUpSec } = await startLiveService({
     schema,
-    nodeArgs: values["cpu-prof-dir"] ? ["--cpu-prof", `--cpu-prof-dir=${values["cpu-prof-dir"]}`] : [],
+    nodeArgs: cpuProfileArgs(values["cpu-prof-dir"]),
     env: {
       DEPLOYMENT_MANIFEST: manifestPath,
       PONDER_PGLITE_DIR: join(dataDir, "pglite"),

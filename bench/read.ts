@@ -43,7 +43,7 @@ import { startPonder } from "../scripts/ponderProcess";
 import { createDevnetDatabase, type DevnetDatabase } from "../test/postgres";
 import { buildHistory } from "./history";
 import { measureLogFloor, rssBytes, waitForIndexedTrades } from "./indexing";
-import { parseBenchFlags, writeBenchResult } from "./harness";
+import { cpuProfileArgs, parseBenchFlags, writeBenchResult } from "./harness";
 
 const values = parseBenchFlags("read", {
   launches: { type: "string", default: "100" },
@@ -149,7 +149,7 @@ async function indexPhase(): Promise<void> {
     const service = await startPonder({
       port: await findFreePort(),
       schema,
-      nodeArgs: values["cpu-prof-dir"] ? ["--cpu-prof", `--cpu-prof-dir=${values["cpu-prof-dir"]}`] : [],
+      nodeArgs: cpuProfileArgs(values["cpu-prof-dir"]),
       env: {
         ...serviceEnv(manifestPath, dataDir, database?.url ?? ""),
         ...(values["cache-mb"] ? { PONDER_CACHE_BYTES: String(Number(values["cache-mb"]) * 1024 * 1024) } : {}),

@@ -41,6 +41,7 @@ import { startPonder, waitReady } from "../scripts/ponderProcess";
 import { createDevnetDatabase } from "../test/postgres";
 import { startRpcProxy, type RpcTraffic } from "../test/rpcProxy";
 import {
+  cpuProfileArgs,
   HISTORY_STATES,
   launchForeignPools,
   launchOurTokens,
@@ -212,8 +213,7 @@ try {
   const ourBlocks = await blocksWithLogs(client, ourAddresses, start + 1n, historyEnd);
   const foreignBlocks = await blocksWithLogs(client, foreign.pools, start + 1n, historyEnd);
 
-  const cpuProfile = (dir: string | undefined) => (dir ? ["--cpu-prof", `--cpu-prof-dir=${dir}`] : []);
-  const withForeign = await backfill("foreign", historyEnd, {}, undefined, cpuProfile(values["cpu-prof-dir"]));
+  const withForeign = await backfill("foreign", historyEnd, {}, undefined, cpuProfileArgs(values["cpu-prof-dir"]));
   const extra: Backfill[] = [];
   for (const variant of variants) {
     if (variant === "threshold")
@@ -232,7 +232,7 @@ try {
           historyEnd,
           {},
           join(process.cwd(), "bench", "ponder-floor"),
-          cpuProfile(values["cpu-prof-dir"] && join(values["cpu-prof-dir"], "floor")),
+          cpuProfileArgs(values["cpu-prof-dir"] && join(values["cpu-prof-dir"], "floor")),
         ),
       );
     else throw new Error(`unknown variant ${variant}`);

@@ -20,7 +20,7 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Route } from "playwright-core";
 import sharp from "sharp";
 import { erc20Abi, formatEther, hexToString, isHex, parseEther, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -736,6 +736,13 @@ describe("a token without trades", () => {
 });
 
 describe("a chart read before its trade was indexed", () => {
+  /** Answers a candle read with no candles: what a read made before the trade was indexed returns. */
+  const answerNoCandles = (route: Route) => {
+    const resolution = new URL(route.request().url()).searchParams.get("resolution");
+    const nowSec = Math.floor(Date.now() / 1000);
+    return route.fulfill({ json: { ok: true, resolution, from_sec: 0, to_sec: nowSec, candles: [] } });
+  };
+
   it("is read again until it holds the newest trade the table shows", async () => {
     // Candle answers come back empty at first: what a read made just before the trade was
     // indexed (or an answer cached at the same indexed block) looks like.
@@ -746,9 +753,7 @@ describe("a chart read before its trade was indexed", () => {
     await page.route("**/api/public/token/*/candles?*", (route) => {
       candleReads += 1;
       if (!emptyCandles) return route.continue();
-      const resolution = new URL(route.request().url()).searchParams.get("resolution");
-      const nowSec = Math.floor(Date.now() / 1000);
-      return route.fulfill({ json: { ok: true, resolution, from_sec: 0, to_sec: nowSec, candles: [] } });
+      return answerNoCandles(route);
     });
     await page.goto(tokenUrl);
     expect(await page.locator("#trades tbody tr").count()).toBeGreaterThan(0);
@@ -774,9 +779,7 @@ describe("a chart read before its trade was indexed", () => {
     await page.route("**/api/public/token/*/candles?*", (route) => {
       if (emptyReadsLeft <= 0) return route.continue();
       emptyReadsLeft -= 1;
-      const resolution = new URL(route.request().url()).searchParams.get("resolution");
-      const nowSec = Math.floor(Date.now() / 1000);
-      return route.fulfill({ json: { ok: true, resolution, from_sec: 0, to_sec: nowSec, candles: [] } });
+      return answerNoCandles(route);
     });
     await page.goto(tokenUrl);
     await expect.poll(() => page.locator("#live-status").innerText(), { timeout: scaledMs(15_000) }).toBe(LIVE);
