@@ -29,7 +29,7 @@ import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { createPublicClient, http } from "viem";
+import { createTestClient, http } from "viem";
 import { startAnvil } from "../devnet/anvil";
 import { deployStack } from "../devnet/deploy";
 import { writeManifest } from "../devnet/manifest";
@@ -41,6 +41,7 @@ import { ConfigError, loadEnv, type Env } from "../config/env";
 import { loadStoreConfig, openStore } from "../store/index";
 import { createApiKey } from "../store/keys";
 import { devAccount } from "../devnet/clients";
+import { installStopSequence, type StopStep } from "./stopSequence";
 
 let env: Env;
 try {
@@ -84,68 +85,8 @@ function step(message: string): void {
   console.log(`[${((Date.now() - startedAt) / 1000).toFixed(1).padStart(5)} s] ${message}`);
 }
 
-/** One step of the stop sequence: `stop` within its budget, else `kill`. */
-type StopStep = { name: string; stop: (budgetMs: number) => Promise<void>; kill?: () => void };
-/** Stop steps, run last-registered first. */
-const shutdown: StopStep[] = [];
-/** Aborted on the first signal: seeding and trading give up their waits at once. */
-const lifetime = new AbortController();
-let stopping = false;
-
-/**
- * Runs the stop steps in reverse order within `SHUTDOWN_TIMEOUT_MS` overall, kills what did not
- * stop in time, and exits with `code`.
- */
-async function stopAll(code: number, why: string) {
-  if (stopping) return;
-  stopping = true;
-  lifetime.abort(new Error(why));
-  const deadline = Date.now() + env.SHUTDOWN_TIMEOUT_MS;
-  step(`stopping (${why}); at most ${env.SHUTDOWN_TIMEOUT_MS} ms, a second Ctrl-C forces it`);
-  for (const s of shutdown.reverse()) {
-    const budgetMs = Math.max(0, deadline - Date.now());
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = await Promise.race([
-      s.stop(budgetMs).then(
-        () => false,
-        (err: Error) => {
-          console.error(`stopping ${s.name} failed: ${err.message}`);
-          return false;
-        },
-      ),
-      new Promise<boolean>((r) => (timer = setTimeout(() => r(true), budgetMs))),
-    ]);
-    clearTimeout(timer);
-    if (timedOut) {
-      console.error(`${s.name} did not stop within the shutdown budget (SHUTDOWN_TIMEOUT_MS); killing it`);
-      s.kill?.();
-    } else step(`stopped ${s.name}`);
-  }
-  process.exit(code);
-}
-
-/**
- * Copies of one Ctrl-C arrive within this window and are not a second Ctrl-C: the terminal signals
- * the whole process group, and npm and tsx also relay the signal to their child (tsx when the child
- * has not acknowledged it within 30 ms, e.g. under load).
- */
-const DUPLICATE_SIGNAL_WINDOW_MS = 1000;
-let firstSignalAt = 0;
-
-/** First signal: orderly stop. Second (after the duplicate window): kill the children and exit now. */
-function onSignal(signal: NodeJS.Signals) {
-  if (!stopping) {
-    firstSignalAt = Date.now();
-    void stopAll(0, `${signal}`);
-    return;
-  }
-  if (firstSignalAt && Date.now() - firstSignalAt < DUPLICATE_SIGNAL_WINDOW_MS) return;
-  console.error(`${signal} again: forcing the exit (children get SIGKILL)`);
-  for (const s of shutdown) s.kill?.();
-  process.exit(130);
-}
-process.on("SIGINT", onSignal);
-process.on("SIGTERM", onSignal);
+/** What was started, stopped in reverse order on a signal or a fatal event (scripts/stopSequence.ts). */
+const stops = installStopSequence({ shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS, step });
 
 /** The supervisor is replacing the service: its exit is expected. */
 let restartingService = false;
@@ -153,9 +94,9 @@ let restartingService = false;
 /** The service must not die unnoticed: exit with its code (1 when killed by a signal). */
 function exitWithService(service: { exited: Promise<number | null> }) {
   void service.exited.then((code) => {
-    if (stopping || restartingService) return;
+    if (stops.stopping() || restartingService) return;
     console.error(`the service exited with code ${code ?? "null (signal)"}; stopping`);
-    void stopAll(code || 1, "the service exited");
+    void stops.stopAll(code || 1, "the service exited");
   });
 }
 
@@ -184,9 +125,9 @@ function supervise(current: { service: PonderProcess }, start: () => Promise<Pon
       restartingService = true;
       try {
         await current.service.stop(Math.max(1_000, env.SHUTDOWN_TIMEOUT_MS - 500));
-        if (stopping) return;
+        if (stops.stopping()) return;
         current.service = await start().catch((err: Error) => {
-          void stopAll(1, "restarting the service failed");
+          void stops.stopAll(1, "restarting the service failed");
           throw err;
         });
       } finally {
@@ -196,7 +137,7 @@ function supervise(current: { service: PonderProcess }, start: () => Promise<Pon
       step(`the service is back on ${current.service.url} (restart ${supervisor.restarts()})`);
     },
   });
-  shutdown.push({ name: "the indexer supervisor", stop: async () => supervisor.stop() });
+  stops.register({ name: "the indexer supervisor", stop: async () => supervisor.stop() });
 }
 
 async function main() {
@@ -205,7 +146,7 @@ async function main() {
     const startService = () => startPonder({ port, schema, inheritOutput: true, onWait: step });
     const current = { service: await startService() };
     const service = current.service;
-    shutdown.push(serviceStep(current));
+    stops.register(serviceStep(current));
     exitWithService(service);
     const indexerUrls = (env.INDEXER_RPC_URLS || env.RPC_URL || "")
       .split(",")
@@ -224,7 +165,7 @@ async function main() {
   const devnetDir = resolve(flags["data-dir"]!);
   // Before anything in the folder is touched: a second start on it must not break the first.
   const lock = acquireDevnetLock(devnetDir, {});
-  shutdown.push({ name: "the devnet lock", stop: async () => lock.release(), kill: () => lock.release() });
+  stops.register({ name: "the devnet lock", stop: async () => lock.release(), kill: () => lock.release() });
   step(`devnet folder ${devnetDir} (locked: ${lock.path})`);
 
   step(`starting anvil on 127.0.0.1:${flags["rpc-port"]}`);
@@ -236,7 +177,7 @@ async function main() {
       // already gone
     }
   };
-  shutdown.push({ name: "anvil", stop: () => anvil.stop(), kill: killAnvil });
+  stops.register({ name: "anvil", stop: () => anvil.stop(), kill: killAnvil });
   lock.update({ rpcUrl: anvil.rpcUrl });
   step(`anvil on ${anvil.rpcUrl} (chain id 4663)`);
 
@@ -251,7 +192,7 @@ async function main() {
 
   if (!flags["no-seed"]) {
     step("seeding demo activity (3 launches, 12 trades, 4 ETH/USD trades, token transfers, 1 fee collection)");
-    const seeded = await seedDemo(manifest, { signal: lifetime.signal });
+    const seeded = await seedDemo(manifest, { signal: stops.lifetime });
     step(
       `seeded: ${seeded.tokens.map((t) => `${t.symbol} ${t.token}`).join(", ")}; ${seeded.buys} buys, ${seeded.sells} sells, ${seeded.ethUsdTrades} ETH/USD trades, ${seeded.transfers} transfers`,
     );
@@ -301,7 +242,7 @@ async function main() {
     });
   const current = { service: await startService() };
   const service = current.service;
-  shutdown.push(serviceStep(current));
+  stops.register(serviceStep(current));
   exitWithService(service);
   lock.update({ serviceUrl: service.url });
   // The seeded history must be served before we say "ready": the service's own readiness
@@ -320,14 +261,14 @@ async function main() {
       step(`indexed block ${indexedBlock ?? "none yet"} of ${chainHeadBlock ?? "?"}`);
     },
   });
-  const client = createPublicClient({ transport: http(anvil.rpcUrl, { timeout: 5_000 }) });
+  const devnetClient = createTestClient({ mode: "anvil", transport: http(anvil.rpcUrl, { timeout: 5_000 }) });
   supervise(current, startService, [anvil.rpcUrl]);
 
-  await client.request({ method: "evm_setIntervalMining" as never, params: [Number(flags["block-time"])] as never });
+  await devnetClient.setIntervalMining({ interval: Number(flags["block-time"]) });
   const intervalMs = Number(flags["trade-interval-ms"]);
   if (!flags["no-seed"] && intervalMs > 0) {
-    const trading = startRandomTrading(manifest, { intervalMs, signal: lifetime.signal });
-    shutdown.push({ name: "the demo trading", stop: () => trading.stop() }); // stopped first, before the service and anvil
+    const trading = startRandomTrading(manifest, { intervalMs, signal: stops.lifetime });
+    stops.register({ name: "the demo trading", stop: () => trading.stop() }); // stopped first, before the service and anvil
   }
 
   const base = service.url;
@@ -347,11 +288,11 @@ async function main() {
 }
 
 main().catch(async (err) => {
-  if (stopping) return; // a stop is under way; its own exit follows
+  if (stops.stopping()) return; // a stop is under way; its own exit follows
   if (err instanceof DevnetLockedError) {
     console.error(err.message);
     process.exit(1);
   }
   console.error(err);
-  await stopAll(1, "start failed");
+  await stops.stopAll(1, "start failed");
 });
