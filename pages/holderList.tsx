@@ -4,7 +4,7 @@
  * full one in its title), a tag for the launchpad's own addresses and the creator, a Copy button
  * (`copy.js`) and an explorer link when one is configured, the balance in tokens and the share of
  * the total supply in %. A list, not a table, so it wraps on a phone instead of widening the page.
- * `token.js` builds the same rows when the list is read again after a trade, and shows "Show more
+ * `tokenHolders.js` builds the same rows when the list is read again after a trade, and shows "Show more
  * holders" (the next page of `GET /api/public/token/{address}/holders`, from `nextCursor`).
  */
 import type { z } from "zod";
@@ -49,7 +49,7 @@ export function HolderList({
       <p id="holders-empty" class="hint" hidden={holders === null || holders.length > 0}>
         No holders yet.
       </p>
-      {/* Shown by token.js when there are more (it reads the next page); no button that does nothing without it. */}
+      {/* Shown by tokenHolders.js when there are more (it reads the next page); no button that does nothing without it. */}
       <button type="button" id="holders-more" class="secondary" hidden>
         Show more holders
       </button>
@@ -59,7 +59,7 @@ export function HolderList({
 
 /**
  * The line above the list: "The largest 10 of 42 holders, with their share of the total supply."
- * (`token.js` writes the same words).
+ * (`tokenHolders.js` writes the same words).
  */
 function holdersSummary(shown: number, holderCount: number): string {
   return shown >= holderCount

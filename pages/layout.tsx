@@ -4,6 +4,7 @@
  * ES modules served by the service itself (`/assets/…`), so the CSP admits `'self'` only.
  */
 import type { Child } from "hono/jsx";
+import { modulePreloads } from "./moduleGraph";
 
 /**
  * What a link preview shows (Open Graph, https://ogp.me, and Twitter/X cards): absolute URLs, since
@@ -15,8 +16,9 @@ export type SocialCard = { title: string; description: string; url: string; imag
 export type LayoutProps = { title: string; scripts?: readonly string[]; card?: SocialCard; children?: Child };
 
 /**
- * The page frame around `children`; `scripts` are module scripts loaded at the end of the body;
- * `card` adds the Open Graph and Twitter card tags of a shared link.
+ * The page frame around `children`; `scripts` are module scripts loaded at the end of the body,
+ * and every module they import is announced in the head (`modulepreload`) so the browser fetches
+ * them all at once; `card` adds the Open Graph and Twitter card tags of a shared link.
  */
 export function Layout({ title, scripts = [], card, children }: LayoutProps) {
   return (
@@ -27,6 +29,9 @@ export function Layout({ title, scripts = [], card, children }: LayoutProps) {
         <title>{title}</title>
         <link rel="stylesheet" href="/assets/site.css" />
         <link rel="icon" href="/static/token-default.png" />
+        {modulePreloads(scripts).map((href) => (
+          <link rel="modulepreload" href={href} />
+        ))}
         {card ? <SocialCardTags card={card} /> : null}
       </head>
       <body>

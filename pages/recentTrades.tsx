@@ -1,5 +1,5 @@
 /**
- * The token page's newest trades, rendered on the server (relative times); `token.js` adds live
+ * The token page's newest trades, rendered on the server (relative times); `tokenTrades.js` adds live
  * trades to the same table.
  */
 import type { z } from "zod";
