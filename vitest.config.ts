@@ -24,8 +24,9 @@ import { timeoutScale } from "./test/helpers/deadlines";
  * hook timeouts, the service start deadline and the deadlines tests set (`scaledMs`); a loaded or
  * slower CI machine raises it instead of editing tests.
  *
- * The e2e project's global set-up (test/helpers/e2eGlobalSetup.ts) initialises one empty PGlite
- * cluster per run, which every stack copies instead of running PGlite's `initdb` twice.
+ * The e2e project's global set-up (test/helpers/e2eGlobalSetup.ts) makes sure the machine's empty
+ * PGlite cluster exists (devnet/pgliteTemplate.ts, made once per PGlite version), which every stack
+ * copies instead of running PGlite's `initdb` twice.
  */
 const CHAIN = [
   "test/*.routes.test.ts",

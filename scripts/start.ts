@@ -33,6 +33,7 @@ import { createTestClient, http } from "viem";
 import { startAnvil } from "../devnet/anvil";
 import { deployStack } from "../devnet/deploy";
 import { writeManifest } from "../devnet/manifest";
+import { copyPgliteTemplate, ensurePgliteTemplate } from "../devnet/pgliteTemplate";
 import { acquireDevnetLock, DevnetLockedError } from "../devnet/instanceLock";
 import { seedDemo, startRandomTrading } from "../devnet/seed";
 import { SERVICE_READY_PATH, startPonder, waitReady, type PonderProcess } from "./ponderProcess";
@@ -168,6 +169,11 @@ async function main() {
   stops.register({ name: "the devnet lock", stop: async () => lock.release(), kill: () => lock.release() });
   step(`devnet folder ${devnetDir} (locked: ${lock.path})`);
 
+  // The machine's empty PGlite cluster, made on the first start only (devnet/pgliteTemplate.ts),
+  // while anvil starts and the contracts deploy; awaited before the databases are created.
+  const pgliteTemplate = ensurePgliteTemplate();
+  pgliteTemplate.catch(() => {}); // its error is thrown where it is awaited
+
   step(`starting anvil on 127.0.0.1:${flags["rpc-port"]}`);
   const anvil = await startAnvil({ port: Number(flags["rpc-port"]) });
   const killAnvil = () => {
@@ -204,6 +210,9 @@ async function main() {
   const storeDir = join(devnetDir, "store");
   rmSync(pgliteDir, { recursive: true, force: true });
   rmSync(storeDir, { recursive: true, force: true });
+  // Both start as a copy of the machine's empty PGlite cluster instead of running `initdb` each.
+  await copyPgliteTemplate(pgliteDir, await pgliteTemplate);
+  await copyPgliteTemplate(storeDir, await pgliteTemplate);
   // The devnet's anvil URL is local and holds no secret, so the devnet publishes it explicitly as
   // the wallets' RPC (`rpc_urls` / `wallet_add_ethereum_chain`); the service itself never falls
   // back to its own RPC_URL (docs/launch.md "Network for wallets").

@@ -26,7 +26,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devAccount } from "../devnet/clients";
 import { loadStoreConfig, openStore } from "../store/index";
 import { idempotencyRecords, launches } from "../store/schema";
-import { startStack, until, jsonPost as json, type Stack } from "./harness";
+import { startStack, jsonPost as json, type Stack } from "./harness";
 import { postgresAvailable } from "./postgres";
 import { scaledMs } from "./helpers/deadlines";
 import {

@@ -1,8 +1,8 @@
 /**
  * End-to-end harness: a fresh anvil with the full stack deployed, and the real service (Ponder +
  * the Hono API) on PGlite in a temporary folder. Every e2e test file starts its own, on free ports.
- * Both PGlite folders start as a copy of the run's initialised empty cluster when the e2e global
- * set-up made one (test/helpers/pgliteTemplate.ts).
+ * Both PGlite folders start as a copy of the machine's empty cluster (devnet/pgliteTemplate.ts,
+ * as `npm start`'s do).
  */
 import { randomBytes } from "node:crypto";
 import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
@@ -19,7 +19,7 @@ import { createDevnetDatabase, uniqueSchemaName, type DevnetDatabase } from "./p
 import { loadStoreConfig, openStore } from "../store/index";
 import { createApiKey } from "../store/keys";
 import { answer } from "./helpers/session";
-import { seedPgliteDir } from "./helpers/pgliteTemplate";
+import { copyPgliteTemplate } from "../devnet/pgliteTemplate";
 
 /** A running devnet + service. */
 export type Stack = {
@@ -132,12 +132,11 @@ export async function startStack(options: {
       READY_MAX_LAG_BLOCKS: "0",
       ...options.env,
     };
-    // PGlite: both folders start as a copy of the run's initialised empty cluster, when the e2e
-    // global set-up made one (test/helpers/pgliteTemplate.ts); Ponder's tables and the store's
-    // migrations are still created here and in the service.
+    // PGlite: both folders start as a copy of the machine's empty cluster (devnet/pgliteTemplate.ts);
+    // Ponder's tables and the store's migrations are still created here and in the service.
     if (!onPostgres) {
-      await seedPgliteDir(storeEnv.STORE_PGLITE_DIR);
-      await seedPgliteDir(join(dataDir, "pglite"));
+      await copyPgliteTemplate(storeEnv.STORE_PGLITE_DIR);
+      await copyPgliteTemplate(join(dataDir, "pglite"));
     }
     const store = await openStore(loadStoreConfig(storeEnv));
     const { secret: apiKey } = await createApiKey(store, {
