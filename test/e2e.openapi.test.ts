@@ -248,7 +248,7 @@ describe("real responses validate against the document", () => {
     expect([...statuses].sort()).toEqual([400, 401, 404]);
   });
 
-  it("the v1 launch flow: intent (201) and build (200)", async () => {
+  it("the v1 launch flow: intent (201), build, confirm and status (200)", async () => {
     const creator = stack.wallet(0);
     const intent = await stack.request("/api/v1/evmchain/launches/intent", {
       method: "POST",
@@ -272,6 +272,28 @@ describe("real responses validate against the document", () => {
     check("post", "/api/v1/evmchain/launches/build", built);
     const status = await stack.request(`/api/v1/evmchain/launches/status?launch_id=${intent.body.launch_id}`);
     check("get", "/api/v1/evmchain/launches/status", status);
+    // The wallet sends the built transaction unchanged; the confirmation and the confirmed status
+    // carry every verified fact (the schemas the handlers are typed with, api/openapi/launchWire.ts).
+    const tx = built.body.transaction;
+    const hash = await creator.sendTransaction({
+      chain: null,
+      to: tx.to,
+      data: tx.data,
+      value: BigInt(tx.value),
+      gas: BigInt(tx.gas),
+    });
+    await stack.publicClient.waitForTransactionReceipt({ hash });
+    const confirmed = await stack.request("/api/v1/evmchain/launches/confirm", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ launch_id: intent.body.launch_id, tx_hash: hash }),
+    });
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+    expect(confirmed.body.position_ids.length).toBeGreaterThan(0);
+    check("post", "/api/v1/evmchain/launches/confirm", confirmed);
+    const after = await stack.request(`/api/v1/evmchain/launches/status?tx_hash=${hash}`);
+    expect(after.body.state).toBe("confirmed");
+    check("get", "/api/v1/evmchain/launches/status", after);
   });
 
   it("the v1 swap build (200) and its refusals validate against the document", async () => {

@@ -20,15 +20,17 @@ import { findKeyLaunchByTx, findLaunch, insertLaunch, type LaunchRecord } from "
 import { ApiError } from "../errors";
 import { okJsonText } from "../json";
 import type { MarketDb } from "../market/db";
+import type { ConfirmedLaunchBody, LaunchStatusBody, PendingConfirmationBody } from "../openapi/launchWire";
 import type { Limits } from "../middleware/context";
 import { commitIdempotentResponse, type IdempotencyHold } from "../middleware/idempotency";
 import { consumeCoinQuota } from "../middleware/rateLimit";
 import { buildFromIntent } from "./buildStep";
 import { confirmLaunch, finalizeQuota, PENDING_RETRY_AFTER_SEC } from "./confirmStep";
-import { prepareIntent, type IntentRequest } from "./intent";
+import { prepareIntent, type IntentBody, type IntentRequest } from "./intent";
 import { launchDepsFor } from "./launchDeps";
 import { assertOwnImage } from "./ownImage";
 import type { IdField } from "./requestSchemas";
+import type { BuildBody } from "./responses";
 import { launchStatus } from "./statusStep";
 
 /** What the API-key launch use cases need (built once by `createApp`). */
@@ -52,19 +54,19 @@ export type ApiKeyLaunchDeps = {
 /** The authenticated caller: the API key's id and wallet. */
 export type KeyCaller = Pick<ApiKeyRecord, "id" | "wallet">;
 
-/** A response body of a launch step (JSON-safe). */
-export type LaunchBody = Record<string, unknown>;
+/** A launch step's body, with `draft_id` (the same id) first under the coin flow's names. */
+export type WithDraftId<Body> = Body & { draft_id?: string };
 
 /** Result of {@link ApiKeyLaunches.intent}: the launch was created (HTTP 201). */
-export type IntentResult = { outcome: "created"; body: LaunchBody };
+export type IntentResult = { outcome: "created"; body: WithDraftId<IntentBody> };
 /** Result of {@link ApiKeyLaunches.build}: the built transaction (new or replayed). */
-export type BuildResult = { outcome: "built"; body: LaunchBody };
+export type BuildResult = { outcome: "built"; body: WithDraftId<BuildBody> };
 /** Result of {@link ApiKeyLaunches.confirm}: confirmed, or the receipt is not mined yet (ask again after `retryAfterSec`). */
 export type ConfirmResult =
-  | { outcome: "confirmed"; body: LaunchBody }
-  | { outcome: "pending"; body: LaunchBody; retryAfterSec: number };
+  | { outcome: "confirmed"; body: WithDraftId<ConfirmedLaunchBody> }
+  | { outcome: "pending"; body: WithDraftId<PendingConfirmationBody>; retryAfterSec: number };
 /** Result of {@link ApiKeyLaunches.status}: the launch's status record. */
-export type StatusResult = { outcome: "found"; body: LaunchBody };
+export type StatusResult = { outcome: "found"; body: WithDraftId<LaunchStatusBody> };
 
 /** Which launch a status read asks for: by id, or (v1 only) by the transaction last submitted. */
 export type StatusLookup = { launchId: string } | { txHash: Hash };
@@ -88,7 +90,7 @@ export function apiKeyLaunches(deps: ApiKeyLaunchDeps) {
     return launch;
   }
 
-  const withId = (field: IdField, body: LaunchBody) =>
+  const withId = <Body extends { launch_id: string }>(field: IdField, body: Body): WithDraftId<Body> =>
     field === "draft_id" ? { draft_id: body.launch_id, ...body } : body;
 
   return {
@@ -156,10 +158,9 @@ export function apiKeyLaunches(deps: ApiKeyLaunchDeps) {
         }),
       );
       const outcome = await confirmLaunch(step, launch, input.txHash, { quota });
-      const body = withId(input.field, outcome.body);
       return outcome.status === 202
-        ? { outcome: "pending", body, retryAfterSec: PENDING_RETRY_AFTER_SEC }
-        : { outcome: "confirmed", body };
+        ? { outcome: "pending", body: withId(input.field, outcome.body), retryAfterSec: PENDING_RETRY_AFTER_SEC }
+        : { outcome: "confirmed", body: withId(input.field, outcome.body) };
     },
 
     /**

@@ -2,6 +2,7 @@
  * The build step (docs/launch.md "Build"): the one builder (`launch/build.ts`) behind every
  * surface, and the key-authenticated build from a signed intent.
  */
+import type { BuiltLaunchBody } from "../openapi/launchWire";
 import { isAddressEqual, type Address, type Hex } from "viem";
 import { buildLaunchTransaction, type BuiltLaunch } from "../../launch/build";
 import { intentExpired, type LaunchState } from "../../launch/states";
@@ -9,7 +10,7 @@ import { findLaunch, transitionLaunch, type LaunchRecord } from "../../store/lau
 import { ApiError } from "../errors";
 import { recordLaunchBuild } from "../metrics/registry";
 import type { LaunchDeps } from "./launchDeps";
-import { buildBody, builtResponse } from "./responses";
+import { buildBody, builtResponse, type BuildBody } from "./responses";
 import { creatorSigned } from "./signature";
 import { buildErrorToApi, conflict, expiredError } from "./stepErrors";
 
@@ -23,7 +24,7 @@ import { buildErrorToApi, conflict, expiredError } from "./stepErrors";
 export async function runBuilder(
   deps: Pick<LaunchDeps, "publicClient" | "deployment">,
   request: { creator: Address; name: string; symbol: string; firstBuyWei: bigint; slippageBps: number },
-): Promise<{ built: BuiltLaunch; body: Record<string, unknown> }> {
+): Promise<{ built: BuiltLaunch; body: BuiltLaunchBody }> {
   let built: BuiltLaunch;
   try {
     built = await buildLaunchTransaction(deps.publicClient, deps.deployment, request);
@@ -49,11 +50,7 @@ export async function runBuilder(
  *   predicted_pool_address, gas_limit, amount_out_minimum, expected_tokens_out, slippage_bps,
  *   simulated_at_block, built_at_sec}`
  */
-export async function buildFromIntent(
-  deps: LaunchDeps,
-  launch: LaunchRecord,
-  signature: Hex,
-): Promise<Record<string, unknown>> {
+export async function buildFromIntent(deps: LaunchDeps, launch: LaunchRecord, signature: Hex): Promise<BuildBody> {
   const state = launch.state as LaunchState;
   if (state === "intent_created" && intentExpired(launch.expiresAtSec, deps.nowSec())) {
     const expired =

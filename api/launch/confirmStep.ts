@@ -3,6 +3,7 @@
  * surface, the rule "one launch, one confirmation" across surfaces, and the `confirmed` transition
  * with the caller's quota in one store transaction.
  */
+import type { ConfirmedLaunchBody, PendingConfirmationBody } from "../openapi/launchWire";
 import type { Address, Hash } from "viem";
 import type { LaunchState } from "../../launch/states";
 import { verifyLaunch, type LaunchVerification } from "../../launch/verify";
@@ -38,8 +39,8 @@ export type FinalizeQuota = {
 
 /** Outcome of {@link confirmLaunch}: 200 confirmed, or 202 while the receipt is pending. */
 export type ConfirmOutcome =
-  | { status: 200; launch: LaunchRecord; body: Record<string, unknown> }
-  | { status: 202; launch: LaunchRecord; body: Record<string, unknown> };
+  | { status: 200; launch: LaunchRecord; body: ConfirmedLaunchBody }
+  | { status: 202; launch: LaunchRecord; body: PendingConfirmationBody };
 
 /** Seconds a client should wait before asking again about a pending transaction. */
 export const PENDING_RETRY_AFTER_SEC = 2;

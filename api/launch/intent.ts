@@ -204,6 +204,27 @@ export function buildIntentMessage(f: IntentMessageFields): string {
   ].join("\n");
 }
 
+/** The intent's 201 body: the launch's id and state, and the intent the creator signs (`intent.message`). */
+export type IntentBody = {
+  launch_id: string;
+  state: "intent_created";
+  intent: {
+    message: string;
+    issued_at_sec: number;
+    expires_at_sec: number;
+    chain_id: number;
+    factory: Address;
+    creator: Address;
+    name: string;
+    symbol: string;
+    /** Decimal wei. */
+    first_buy_wei: string;
+    slippage_bps: number;
+    metadata: ReturnType<typeof intentMetadata>;
+    metadata_sha256: string;
+  };
+};
+
 /**
  * Builds the launch row and the response body of a new intent.
  * @param nowSec - unix seconds
@@ -217,7 +238,7 @@ export function prepareIntent(input: {
   nowSec: number;
   /** Intent lifetime in seconds (default {@link INTENT_TTL_SEC}; `LAUNCH_INTENT_TTL_SEC`). */
   ttlSec?: number;
-}): { launch: NewLaunch; body: Record<string, unknown> } {
+}): { launch: NewLaunch; body: IntentBody } {
   const { request: req, deployment } = input;
   const launchId = newLaunchId();
   const base = new URL(input.publicBaseUrl);
@@ -263,7 +284,7 @@ export function prepareIntent(input: {
     createdAtMs: nowMs,
     updatedAtMs: nowMs,
   };
-  const body = {
+  const body: IntentBody = {
     launch_id: launchId,
     state: "intent_created",
     intent: {

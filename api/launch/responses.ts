@@ -9,6 +9,7 @@ import { isTerminal, nextActions, type LaunchState } from "../../launch/states";
 import type { VerifiedLaunch } from "../../launch/verify";
 import { tokenUrl } from "../../src/domain/urls";
 import type { LaunchRecord } from "../../store/launches";
+import type { BuiltLaunchBody, ConfirmedLaunchBody, LaunchStatusBody, VerifiedLaunchBody } from "../openapi/launchWire";
 import { resolveTokenMetadata } from "./metadata";
 
 const sec = (ms: number | null) => (ms === null ? null : Math.floor(ms / 1000));
@@ -19,7 +20,7 @@ const sec = (ms: number | null) => (ms === null ? null : Math.floor(ms / 1000));
  * @returns `{transaction, policy, predicted_token_address, predicted_pool_address, gas_limit,
  *   amount_out_minimum, expected_tokens_out, slippage_bps, simulated_at_block}`
  */
-export function builtResponse(built: BuiltLaunch): Record<string, unknown> {
+export function builtResponse(built: BuiltLaunch): BuiltLaunchBody {
   return {
     transaction: built.transaction,
     policy: {
@@ -37,13 +38,21 @@ export function builtResponse(built: BuiltLaunch): Record<string, unknown> {
   };
 }
 
+/** A build's answer: the stored build response, with the launch's id and state. */
+export type BuildBody = BuiltLaunchBody & { launch_id: string; state: LaunchState; built_at_sec: number | null };
+
 /** The stored build response of a built launch, with the launch's id and state. */
-export function buildBody(launch: LaunchRecord): Record<string, unknown> {
-  return { launch_id: launch.id, state: launch.state, ...launch.build, built_at_sec: sec(launch.builtAtMs) };
+export function buildBody(launch: LaunchRecord): BuildBody {
+  return { launch_id: launch.id, state: launch.state, ...storedBuild(launch)!, built_at_sec: sec(launch.builtAtMs) };
+}
+
+/** The build response the store keeps (what {@link builtResponse} returned), or null before a build. */
+function storedBuild(launch: LaunchRecord): BuiltLaunchBody | null {
+  return launch.build as BuiltLaunchBody | null;
 }
 
 /** JSON-safe facts of a verified launch (stored in `launches.verified`). */
-export function verifiedJson(v: VerifiedLaunch): Record<string, unknown> {
+export function verifiedJson(v: VerifiedLaunch): VerifiedLaunchBody {
   return {
     tx_hash: v.txHash,
     block_number: Number(v.blockNumber),
@@ -69,11 +78,11 @@ export function verifiedJson(v: VerifiedLaunch): Record<string, unknown> {
  *   `canonical_launch_id` is null, or the record of the same launch confirmed first (whose
  *   metadata the token's public record shows)
  */
-export function confirmedBody(launch: LaunchRecord, settings: RecordSettings): Record<string, unknown> {
+export function confirmedBody(launch: LaunchRecord, settings: RecordSettings): ConfirmedLaunchBody {
   return {
     launch_id: launch.id,
     state: "confirmed",
-    ...launch.verified,
+    ...(launch.verified as VerifiedLaunchBody), // the store keeps what verifiedJson returned
     canonical_launch_id: launch.canonicalLaunchId,
     token_url: tokenUrl(settings.publicBaseUrl, launch.tokenAddress!),
     metadata: resolveTokenMetadata(launch, launch, settings),
@@ -85,9 +94,9 @@ export function confirmedBody(launch: LaunchRecord, settings: RecordSettings): R
  * The status record of a launch as stored (see `launchStatus`, which records an expiry first).
  * @param publicBaseUrl - base URL of the token page (`token_url` of a confirmed launch)
  */
-export function statusBody(current: LaunchRecord, publicBaseUrl: string): Record<string, unknown> {
-  const state = current.state as LaunchState;
-  const build = current.build as Record<string, unknown> | null;
+export function statusBody(current: LaunchRecord, publicBaseUrl: string): LaunchStatusBody {
+  const state = current.state;
+  const build = storedBuild(current);
   return {
     launch_id: current.id,
     draft_id: current.id,

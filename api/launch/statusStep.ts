@@ -2,6 +2,7 @@
  * The status step (docs/launch.md "Status"): the launch record as stored, after recording an
  * expired intent's transition.
  */
+import type { LaunchStatusBody } from "../openapi/launchWire";
 import { intentExpired } from "../../launch/states";
 import { findLaunch, transitionLaunch, type LaunchRecord } from "../../store/launches";
 import type { LaunchDeps } from "./launchDeps";
@@ -19,7 +20,7 @@ import { statusBody } from "./responses";
 export async function launchStatus(
   deps: Pick<LaunchDeps, "store" | "nowSec" | "publicBaseUrl">,
   launch: LaunchRecord,
-): Promise<Record<string, unknown>> {
+): Promise<LaunchStatusBody> {
   let current = launch;
   if (current.state === "intent_created" && intentExpired(current.expiresAtSec, deps.nowSec())) {
     current =

@@ -4,8 +4,14 @@
  */
 import { z } from "zod";
 import type { RouteDoc } from "./describe";
-import { launchStateWire, policyWire, transactionWire } from "./launchWire";
-import { uintString, addressWire } from "./wirePrimitives";
+import {
+  builtLaunchWire,
+  confirmedLaunchWire,
+  launchStateWire,
+  launchStatusWire,
+  pendingConfirmationWire,
+} from "./launchWire";
+import { unixSec } from "./wirePrimitives";
 
 type LaunchDoc = Omit<RouteDoc, "tag">;
 
@@ -52,13 +58,8 @@ export const intentDoc: LaunchDoc = {
 /** Build / create-transaction. */
 export const buildDoc: LaunchDoc = {
   summary: "Verify the creator's signature of intent.message and build the unsigned launch transaction",
-  ok: launchStateWire.extend({
-    ok: z.literal(true),
-    transaction: transactionWire,
-    policy: policyWire,
-    predicted_token_address: addressWire,
-    amount_out_minimum: uintString,
-  }),
+  // The same fields the handlers are typed with (api/launch/responses.ts); loose for `draft_id`.
+  ok: launchStateWire.extend({ ok: z.literal(true), ...builtLaunchWire.shape, built_at_sec: unixSec.nullable() }),
   errors: [
     "invalid_request",
     "forbidden_field",
@@ -74,17 +75,11 @@ export const buildDoc: LaunchDoc = {
 /** Confirm / finalize. */
 export const confirmDoc: LaunchDoc = {
   summary: "Verify the broadcast launch (receipt, LP lock, first buy) and persist it",
-  ok: launchStateWire.extend({
-    ok: z.literal(true),
-    state: z.literal("confirmed"),
-    tx_hash: z.string(),
-    token_address: addressWire,
-    token_url: z.string(),
-  }),
+  ok: launchStateWire.extend({ ok: z.literal(true), ...confirmedLaunchWire.shape }),
   also: {
     202: {
       description: "The transaction is not mined yet (`Retry-After`); state `submitted`.",
-      schema: launchStateWire.extend({ ok: z.literal(true), state: z.literal("submitted") }),
+      schema: launchStateWire.extend({ ok: z.literal(true), ...pendingConfirmationWire.shape }),
     },
   },
   errors: [
@@ -111,6 +106,6 @@ export const confirmDoc: LaunchDoc = {
 /** Status. */
 export const statusDoc: LaunchDoc = {
   summary: "The launch's idempotent state record",
-  ok: launchStateWire.extend({ ok: z.literal(true), terminal: z.boolean() }),
+  ok: launchStateWire.extend({ ok: z.literal(true), ...launchStatusWire.shape }),
   errors: ["invalid_request", "launch_not_found"],
 };

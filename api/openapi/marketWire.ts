@@ -10,7 +10,7 @@ import { HOLDER_LABELS } from "../../src/domain/holders";
 import { addressWire, blockNumber, cursor, hashWire, okBody, uintString, unixSec, usdString } from "./wirePrimitives";
 
 /** Off-chain token metadata (creator values or platform defaults). */
-const tokenMetadataWire = z
+export const tokenMetadataWire = z
   .looseObject({
     description: z.string(),
     image_url: z.string(),
