@@ -21,12 +21,17 @@ import { PGlite } from "@electric-sql/pglite";
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
 
-/** The PGlite version `package.json` pins (exactly), e.g. `0.2.13`. */
+let pinnedVersion: string | undefined;
+
+/** The PGlite version `package.json` pins (exactly), e.g. `0.2.13`; read once per process. */
 function pinnedPgliteVersion(): string {
-  const manifest = JSON.parse(readFileSync(join(projectRoot, "package.json"), "utf8")) as {
-    dependencies: Record<string, string>;
-  };
-  return manifest.dependencies["@electric-sql/pglite"] ?? "unknown";
+  if (pinnedVersion === undefined) {
+    const manifest = JSON.parse(readFileSync(join(projectRoot, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
+    pinnedVersion = manifest.dependencies["@electric-sql/pglite"] ?? "unknown";
+  }
+  return pinnedVersion;
 }
 
 /**

@@ -211,8 +211,9 @@ async function main() {
   rmSync(pgliteDir, { recursive: true, force: true });
   rmSync(storeDir, { recursive: true, force: true });
   // Both start as a copy of the machine's empty PGlite cluster instead of running `initdb` each.
-  await copyPgliteTemplate(pgliteDir, await pgliteTemplate);
-  await copyPgliteTemplate(storeDir, await pgliteTemplate);
+  const template = await pgliteTemplate;
+  await copyPgliteTemplate(pgliteDir, template);
+  await copyPgliteTemplate(storeDir, template);
   // The devnet's anvil URL is local and holds no secret, so the devnet publishes it explicitly as
   // the wallets' RPC (`rpc_urls` / `wallet_add_ethereum_chain`); the service itself never falls
   // back to its own RPC_URL (docs/launch.md "Network for wallets").
