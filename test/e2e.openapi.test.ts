@@ -7,13 +7,15 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import { parseEther, type Hex } from "viem";
+import { createTestClient, http, parseEther, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../api/app";
 import type { MarketDb } from "../api/market/db";
 import { loadDeployment } from "../config/deployment";
 import { buyToken, launchToken, sellToken } from "../devnet/actions";
+import { devAccount } from "../devnet/clients";
 import { startStack, until, type Stack } from "./harness";
+import { sessionPost, signedInSession, type Fetcher } from "./helpers/session";
 
 let stack: Stack;
 let doc: any;
@@ -294,6 +296,55 @@ describe("real responses validate against the document", () => {
     const after = await stack.request(`/api/v1/evmchain/launches/status?tx_hash=${hash}`);
     expect(after.body.state).toBe("confirmed");
     check("get", "/api/v1/evmchain/launches/status", after);
+  });
+
+  it("the session launch flow: build, verify dry run and persisted (200), not yet mined (202)", async () => {
+    const account = devAccount(3);
+    const fetcher: Fetcher = (path, init) => fetch(`${stack.service.url}${path}`, init);
+    const session = await signedInSession(fetcher, stack.service.url, account);
+    const post = (path: string, body: Record<string, unknown>) =>
+      sessionPost(fetcher, stack.service.url, session, path, body);
+    const built = await post("build-direct-v3-launch", {
+      creator: account.address,
+      name: "Session Spec",
+      symbol: "SSPEC",
+      first_buy_wei: "10000000000000000",
+      website_url: "https://example.com/session-spec",
+    });
+    expect(built.status, JSON.stringify(built.body)).toBe(200);
+    check("post", "/api/evm/evmchain/build-direct-v3-launch", built);
+    const tx = built.body.transaction;
+    // Held in anvil's mempool: the verify answers 202 until the block is mined.
+    const testClient = createTestClient({ mode: "anvil", transport: http(stack.anvil.rpcUrl) });
+    await testClient.setAutomine(false);
+    let hash: Hex;
+    try {
+      hash = await stack.wallet(3).sendTransaction({
+        chain: null,
+        to: tx.to,
+        data: tx.data,
+        value: BigInt(tx.value),
+        gas: BigInt(tx.gas),
+      });
+      const verify = { tx_hash: hash, creator: account.address, launch_id: built.body.launch_id };
+      const pending = await post("verify-direct-v3-launch", { ...verify, write: false });
+      expect(pending.status, JSON.stringify(pending.body)).toBe(202);
+      check("post", "/api/evm/evmchain/verify-direct-v3-launch", pending);
+    } finally {
+      await testClient.setAutomine(true);
+    }
+    await testClient.mine({ blocks: 1 });
+    await stack.publicClient.waitForTransactionReceipt({ hash });
+    const verify = { tx_hash: hash, creator: account.address, launch_id: built.body.launch_id };
+    const dryRun = await post("verify-direct-v3-launch", { ...verify, write: false });
+    expect(dryRun.status, JSON.stringify(dryRun.body)).toBe(200);
+    expect(dryRun.body.persisted).toBe(false);
+    check("post", "/api/evm/evmchain/verify-direct-v3-launch", dryRun);
+    const persisted = await post("verify-direct-v3-launch", { ...verify, write: true });
+    expect(persisted.status, JSON.stringify(persisted.body)).toBe(200);
+    expect(persisted.body.persisted).toBe(true);
+    expect(persisted.body.metadata.website_url).toBe("https://example.com/session-spec");
+    check("post", "/api/evm/evmchain/verify-direct-v3-launch", persisted);
   });
 
   it("the v1 swap build (200) and its refusals validate against the document", async () => {

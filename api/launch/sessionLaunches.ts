@@ -23,6 +23,7 @@ import {
   type LaunchRecord,
 } from "../../store/launches";
 import { BoundReachedError } from "../../store/locks";
+import type { LaunchState } from "../../launch/states";
 import { ApiError, type ErrorCode } from "../errors";
 import { tokenUrl } from "../../src/domain/urls";
 import { tokenIndexed } from "../market/tokenQueries";
@@ -32,12 +33,14 @@ import type { LaunchDeps } from "./launchDeps";
 import { intentMetadata, metadataSha256, newLaunchId } from "./intent";
 import { assertOwnImage } from "./ownImage";
 import type { sessionBuildSchema, sessionVerifySchema } from "./requestSchemas";
-
-/** A response body of a session launch step (JSON-safe). */
-export type SessionLaunchBody = Record<string, unknown>;
+import type {
+  SessionBuiltLaunchBody,
+  SessionPendingLaunchBody,
+  SessionVerifiedLaunchBody,
+} from "../openapi/launchWire";
 
 /** Result of {@link sessionBuild}: the built transaction, stored for this session. */
-export type SessionBuildResult = { outcome: "built"; body: SessionLaunchBody };
+export type SessionBuildResult = { outcome: "built"; body: SessionBuiltLaunchBody };
 
 /**
  * Result of {@link sessionVerify}: `verified` (dry run passed, or persisted; `body.persisted` and
@@ -45,8 +48,8 @@ export type SessionBuildResult = { outcome: "built"; body: SessionLaunchBody };
  * `retryAfterSec`).
  */
 export type SessionVerifyResult =
-  | { outcome: "verified"; body: SessionLaunchBody }
-  | { outcome: "pending"; body: SessionLaunchBody; retryAfterSec: number };
+  | { outcome: "verified"; body: SessionVerifiedLaunchBody }
+  | { outcome: "pending"; body: SessionPendingLaunchBody; retryAfterSec: number };
 
 /**
  * Default milliseconds verify waits for the indexer's token row before answering
@@ -204,7 +207,7 @@ export async function sessionVerify(
         state: build.state,
       });
     }
-    const pending = (state: string, message: string): SessionVerifyResult => ({
+    const pending = (state: LaunchState, message: string): SessionVerifyResult => ({
       outcome: "pending",
       retryAfterSec: PENDING_RETRY_AFTER_SEC,
       body: {
@@ -258,8 +261,7 @@ export async function sessionVerify(
     const outcome = await confirmLaunch(deps, build, req.tx_hash as Hash, {
       descriptionOverride: req.metadata?.description,
     });
-    if (outcome.status === 202)
-      return pending(outcome.launch.state, (outcome.body.pending as { message: string }).message);
+    if (outcome.status === 202) return pending(outcome.launch.state, outcome.body.pending.message);
     const token = outcome.launch.tokenAddress as Address;
     const indexed = await tokenIndexed(deps.db, token, deps.redirectWaitMs);
     return {

@@ -93,6 +93,15 @@ export const confirmedLaunchWire = verifiedLaunchWire.extend({
 /** A confirmation's body without the `ok` flag. */
 export type ConfirmedLaunchBody = z.infer<typeof confirmedLaunchWire>;
 
+/** A launch's stored metadata as submitted (`intentMetadata`; absent fields are null). */
+export const launchMetadataWire = z.object({
+  description: z.string().nullable(),
+  image_url: z.string().nullable(),
+  telegram_url: z.string().nullable(),
+  twitter_url: z.string().nullable(),
+  website_url: z.string().nullable(),
+});
+
 /** A launch's status record (`statusBody`; docs/launch.md "States"). */
 export const launchStatusWire = z.object({
   launch_id: z.string(),
@@ -106,13 +115,7 @@ export const launchStatusWire = z.object({
   symbol: z.string(),
   first_buy_wei: uintString,
   slippage_bps: z.number().int(),
-  metadata: z.object({
-    description: z.string().nullable(),
-    image_url: z.string().nullable(),
-    telegram_url: z.string().nullable(),
-    twitter_url: z.string().nullable(),
-    website_url: z.string().nullable(),
-  }),
+  metadata: launchMetadataWire,
   metadata_sha256: z.string(),
   issued_at_sec: unixSec.nullable(),
   expires_at_sec: unixSec.nullable(),
@@ -145,3 +148,55 @@ export const pendingConfirmationWire = z.object({
 });
 /** A pending confirmation's body without the `ok` flag. */
 export type PendingConfirmationBody = z.infer<typeof pendingConfirmationWire>;
+
+/**
+ * The session surface's build (`sessionBuild` in api/launch/sessionLaunches.ts): the builder's
+ * fields, the stored launch's id and the metadata it will show.
+ */
+export const sessionBuiltLaunchWire = builtLaunchWire.extend({
+  launch_id: z.string(),
+  state: z.literal("built"),
+  metadata: launchMetadataWire,
+  built_at_sec: unixSec,
+});
+/** A session build's body without the `ok` flag. */
+export type SessionBuiltLaunchBody = z.infer<typeof sessionBuiltLaunchWire>;
+
+/** A session verify dry run (`write: false`) that passed: nothing is persisted. */
+export const sessionCheckedLaunchWire = z.object({
+  launch_id: z.string(),
+  state: launchStateEnum,
+  verified: z.literal(true),
+  persisted: z.literal(false),
+  redirect_ready: z.literal(false),
+  indexed: z.literal(false),
+  tx_hash: hashWire,
+  token_address: addressWire,
+  token_url: z.string(),
+});
+
+/**
+ * A session verify that persisted the launch (`write: true`, or a repeat of one): the
+ * confirmation, and whether the indexer serves the token yet (`redirect_ready`).
+ */
+export const sessionPersistedLaunchWire = confirmedLaunchWire.extend({
+  verified: z.literal(true),
+  persisted: z.literal(true),
+  indexed: z.boolean(),
+  redirect_ready: z.boolean().meta({ description: "persisted and indexed: the token's page resolves" }),
+});
+
+/** A session verify's 200 body without the `ok` flag: a passed dry run, or a persisted launch. */
+export const sessionVerifiedLaunchWire = z.union([sessionCheckedLaunchWire, sessionPersistedLaunchWire]);
+/** A session verify's 200 body without the `ok` flag. */
+export type SessionVerifiedLaunchBody = z.infer<typeof sessionVerifiedLaunchWire>;
+
+/** A session verify whose transaction is not mined yet (HTTP 202 with `Retry-After`). */
+export const sessionPendingLaunchWire = pendingConfirmationWire.extend({
+  verified: z.literal(false),
+  persisted: z.literal(false),
+  redirect_ready: z.literal(false),
+  token_url: z.null(),
+});
+/** A pending session verify's body without the `ok` flag. */
+export type SessionPendingLaunchBody = z.infer<typeof sessionPendingLaunchWire>;

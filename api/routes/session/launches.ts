@@ -21,7 +21,12 @@ import type { Limits, TrustEnv } from "../../middleware/context";
 import { assertSessionWallet } from "../../middleware/csrf";
 import { sessionBoundError } from "../../middleware/rateLimit";
 import { documented } from "../../openapi/describe";
-import { launchStateWire, policyWire, transactionWire } from "../../openapi/launchWire";
+import {
+  sessionBuiltLaunchWire,
+  sessionCheckedLaunchWire,
+  sessionPendingLaunchWire,
+  sessionPersistedLaunchWire,
+} from "../../openapi/launchWire";
 import { describedInput, parseJsonBody } from "../../validation";
 
 /** What the session launch routes need (built once by `createApp`). */
@@ -67,7 +72,7 @@ export function sessionLaunchRoutes(deps: SessionLaunchRoutesDeps, csrf: Middlew
         documented({
           tag: "session",
           summary: "Build the unsigned launch transaction for the connected wallet",
-          ok: launchStateWire.extend({ ok: z.literal(true), transaction: transactionWire, policy: policyWire }),
+          ok: sessionBuiltLaunchWire.extend({ ok: z.literal(true) }),
           errors: [
             "invalid_request",
             "invalid_address",
@@ -114,14 +119,16 @@ export function sessionLaunchRoutes(deps: SessionLaunchRoutesDeps, csrf: Middlew
         documented({
           tag: "session",
           summary: "Verify the broadcast launch; with write: true persist it and report redirect_ready / token_url",
-          ok: launchStateWire.extend({
-            ok: z.literal(true),
-            verified: z.boolean(),
-            persisted: z.boolean(),
-            redirect_ready: z.boolean(),
-            token_url: z.string().nullable(),
-          }),
-          also: { 202: { description: "The transaction is not mined yet (`Retry-After`)." } },
+          ok: z.union([
+            sessionCheckedLaunchWire.extend({ ok: z.literal(true) }),
+            sessionPersistedLaunchWire.extend({ ok: z.literal(true) }),
+          ]),
+          also: {
+            202: {
+              description: "The transaction is not mined yet (`Retry-After`).",
+              schema: sessionPendingLaunchWire.extend({ ok: z.literal(true) }),
+            },
+          },
           errors: [
             "invalid_request",
             "invalid_address",
