@@ -21,6 +21,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { findFreePort } from "../devnet/anvil";
 import { devAccount } from "../devnet/clients";
@@ -28,6 +29,8 @@ import { serviceStartTimeoutMs } from "../scripts/ponderProcess";
 
 const ROOT = resolve(__dirname, "..");
 const TSX_CLI = join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
+/** tsx as a module loader, what `npm start` runs the script with (`node --import tsx`). */
+const TSX_LOADER = pathToFileURL(join(ROOT, "node_modules", "tsx", "dist", "loader.mjs")).href;
 const START = join(ROOT, "scripts", "start.ts");
 const KEYS = join(ROOT, "scripts", "keys.ts");
 const STOP_DEADLINE_MS = Number(process.env.LIFECYCLE_STOP_DEADLINE_MS ?? 10_000);
@@ -69,13 +72,17 @@ async function pollUntil<T>(
   }
 }
 
-/** Runs `scripts/start.ts` in `cwd` as the leader of a new process group. */
+/**
+ * Runs `scripts/start.ts` in `cwd` as the leader of a new process group, as `npm start` runs it:
+ * one Node process with tsx as its module loader (the `tsx` command's parent process would
+ * SIGKILL the script when it acknowledges a Ctrl-C late; docs/operations.md).
+ */
 function startScript(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Started {
   const childEnv = { ...process.env, ...env };
   // The variables under test come from the `.env` in `cwd`, not from this process.
   delete childEnv.PORT;
   delete childEnv.DEVNET_DIR;
-  const child = spawn(process.execPath, [TSX_CLI, START, ...args], {
+  const child = spawn(process.execPath, ["--import", TSX_LOADER, START, ...args], {
     cwd,
     env: childEnv,
     detached: true,
@@ -120,6 +127,11 @@ async function startQuiet(cwd: string, env: NodeJS.ProcessEnv): Promise<Started 
 }
 
 describe("npm start: start and stop", () => {
+  it("runs the script as these tests do: one Node process with tsx as its module loader", () => {
+    const scripts = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts as Record<string, string>;
+    expect(scripts.start).toBe("node --import tsx scripts/start.ts");
+  });
+
   it(
     `Ctrl-C during active trading ends everything within ${STOP_DEADLINE_MS} ms, ${ROUNDS} times in a row; .env, the devnet lock and the keys CLI on the way`,
     async () => {
