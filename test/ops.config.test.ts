@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ConfigError, ENV_NAMES, loadEnv } from "../config/env";
 import { serviceStartTimeoutMs, startPonder } from "../scripts/ponderProcess";
@@ -14,6 +15,8 @@ import { findFreePort } from "../devnet/anvil";
 import { scaledMs } from "./helpers/deadlines";
 
 const FACTORY = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
+/** tsx as a module loader: `npm start` runs `node --import tsx scripts/start.ts`. */
+const TSX_LOADER = pathToFileURL(join(process.cwd(), "node_modules", "tsx", "dist", "loader.mjs")).href;
 
 function problemsOf(env: NodeJS.ProcessEnv): string[] {
   try {
@@ -176,9 +179,8 @@ describe("start deadline", () => {
 
 describe("fail fast at start", () => {
   it("npm start (scripts/start.ts) exits 1 with the message before starting anything", () => {
-    const tsxCli = join("node_modules", "tsx", "dist", "cli.mjs");
     const started = Date.now();
-    const result = spawnSync(process.execPath, [tsxCli, "scripts/start.ts", "--no-seed"], {
+    const result = spawnSync(process.execPath, ["--import", TSX_LOADER, "scripts/start.ts", "--no-seed"], {
       env: { ...process.env, PORT: "http", SESSION_RATE_LIMIT_PER_MINUTE: "-5" },
       encoding: "utf8",
       timeout: scaledMs(60_000),
@@ -203,10 +205,10 @@ describe("fail fast at start", () => {
       expect(loadEnv(fromExample).LAUNCH_FACTORY_ADDRESS).toBeUndefined();
 
       writeFileSync(join(dir, ".env"), "# only in the file\nPORT=http\nV1_RATE_LIMIT_PER_MINUTE=0\n");
-      const tsxCli = join(process.cwd(), "node_modules", "tsx", "dist", "cli.mjs");
       const env: NodeJS.ProcessEnv = { ...process.env, V1_RATE_LIMIT_PER_MINUTE: "60" };
       delete env.PORT;
-      const result = spawnSync(process.execPath, [tsxCli, join(process.cwd(), "scripts", "start.ts"), "--no-seed"], {
+      const start = join(process.cwd(), "scripts", "start.ts");
+      const result = spawnSync(process.execPath, ["--import", TSX_LOADER, start, "--no-seed"], {
         cwd: dir,
         env,
         encoding: "utf8",
