@@ -203,6 +203,7 @@ describe("kill -9 while the confirm fetches the receipt (PGlite)", () => {
   beforeAll(async () => {
     stack = await startStack({
       schema: "e2e_crash_confirm",
+      database: "pglite",
       // Attempts that outlast the test's kill: the stalled receipt fetch must not time out first.
       env: { API_RPC_TIMEOUT_MS: "120000" },
       serviceRpcUrl: async (anvilRpcUrl) => {

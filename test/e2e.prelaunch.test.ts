@@ -55,7 +55,8 @@ const expected: Expected[] = [];
 const extraDir = mkdtempSync(join(tmpdir(), "prelaunch-scratch-"));
 
 beforeAll(async () => {
-  stack = await startStack({ schema: "e2e_prelaunch" });
+  // PGlite: the service that indexes from scratch below gets folders of its own.
+  stack = await startStack({ schema: "e2e_prelaunch", database: "pglite" });
   const { publicClient, manifest } = stack;
   const creator = devAccount(5);
   const attacker = createDevnetClients(stack.anvil.rpcUrl, manifest.chainId, devAccount(6));

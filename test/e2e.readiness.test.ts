@@ -61,6 +61,8 @@ let proxy: RpcProxy;
 beforeAll(async () => {
   stack = await startStack({
     schema: "e2e_readiness",
+    // PGlite: the fresh service below indexes into folders of its own beside the running one.
+    database: "pglite",
     env: { READY_MAX_INDEXED_AGE_SEC: String(MAX_INDEXED_AGE_SEC) },
     // As npm start does: restart the indexer once it has been stalled this long with its RPC back.
     ...(RESTART_AFTER_SEC > 0 ? { superviseIndexer: { restartAfterSec: RESTART_AFTER_SEC } } : {}),

@@ -136,6 +136,7 @@ describe("24 h figures served on PGlite after a cache flush, clock a day ahead o
     // Genesis 24 h 30 min before now: the whole launch history precedes the cutoff's minute.
     chain = await startStack({
       schema: "e2e_stats24h_pglite",
+      database: "pglite",
       anvil: { genesisTimestampSec: startedSec - 86_400 - 1_800 },
       env: { PUBLIC_RATE_LIMIT_PER_MINUTE: "100000" },
     });

@@ -1,8 +1,16 @@
 /**
  * End-to-end harness: a fresh anvil with the full stack deployed, and the real service (Ponder +
- * the Hono API) on PGlite in a temporary folder. Every e2e test file starts its own, on free ports.
- * Both PGlite folders start as a copy of the machine's empty cluster (devnet/pgliteTemplate.ts,
- * as `npm start`'s do).
+ * the Hono API) on a database of its own. Every e2e test file starts its own, on free ports.
+ *
+ * Which database ({@link e2eDatabase}): a file that names one gets it; otherwise `E2E_DATABASE`
+ * (`postgres` or `pglite`), else PostgreSQL (the production database) when the test server
+ * answers, else PGlite. Why PostgreSQL by default: the same four e2e files used 146 s of CPU on
+ * PGlite (WASM, in the service process) and 88 s on PostgreSQL, and the suite is CPU-bound on
+ * 2 cores (README "Tests"). The embedded PGlite that `npm start` uses keeps the files whose subject
+ * it is (they pass `database: "pglite"`: restarts and crashes on it, the PGlite session shared by
+ * API and indexer, fresh re-indexing beside a running service) and `npm start` itself
+ * (`e2e.lifecycle`, `ops.config`). On PGlite, both folders start as a copy of the machine's empty
+ * cluster (devnet/pgliteTemplate.ts, as `npm start`'s do).
  */
 import { randomBytes } from "node:crypto";
 import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
@@ -15,7 +23,7 @@ import { deployStack } from "../devnet/deploy";
 import { writeManifest, type DeploymentManifest } from "../devnet/manifest";
 import { startPonder, waitReady, type PonderProcess } from "../scripts/ponderProcess";
 import { rpcAnswers, superviseIndexer } from "../scripts/indexerSupervisor";
-import { createDevnetDatabase, uniqueSchemaName, type DevnetDatabase } from "./postgres";
+import { createDevnetDatabase, postgresAvailable, uniqueSchemaName, type DevnetDatabase } from "./postgres";
 import { loadStoreConfig, openStore } from "../store/index";
 import { createApiKey } from "../store/keys";
 import { answer } from "./helpers/session";
@@ -73,8 +81,8 @@ function makeWallet(rpcUrl: string, index: number) {
  * Starts anvil, deploys the stack and starts the service; resolves when the service's readiness
  * (`GET /api/v1/ready`, `waitReady`) is 200: every deployed block indexed.
  * @param options.schema - Ponder database schema (unique per test file keeps logs apart)
- * @param options.database - `pglite` (default, a temporary folder) or `postgres` (a database of
- *   its own on the test PostgreSQL, created here and dropped by `stop`)
+ * @param options.database - `pglite` (a temporary folder) or `postgres` (a database of its own on
+ *   the test PostgreSQL, created here and dropped by `stop`); default {@link e2eDatabase}
  * @param options.env - extra environment for the service
  * @param options.serviceRpcUrl - given anvil's URL, returns the RPC URL the service (indexer and
  *   API) uses instead (`RPC_URL`), e.g. a fault-injecting proxy; the stack's own clients
@@ -100,7 +108,7 @@ export async function startStack(options: {
   /** Deploy the devnet's ETH/USD reference pool (default true); false: a stack without USD figures. */
   ethUsdReference?: boolean;
 }): Promise<Stack> {
-  const onPostgres = options.database === "postgres";
+  const onPostgres = (await e2eDatabase(options.database)) === "postgres";
   const schema = onPostgres ? uniqueSchemaName(options.schema) : options.schema;
   const dataDir = mkdtempSync(join(tmpdir(), "launch-e2e-"));
   const storeSchema = onPostgres ? uniqueSchemaName(`${options.schema}_store`) : "launch_store";
@@ -249,6 +257,19 @@ export async function startStack(options: {
     await database?.drop().catch(() => undefined);
     throw err;
   }
+}
+
+/**
+ * The database a stack runs on: `requested` when given, else `E2E_DATABASE` (`postgres` or
+ * `pglite`), else `postgres` when the test PostgreSQL answers (test/postgres.ts), else `pglite`.
+ * @throws Error when `E2E_DATABASE` is set to anything else
+ */
+export async function e2eDatabase(requested?: "pglite" | "postgres"): Promise<"pglite" | "postgres"> {
+  if (requested) return requested;
+  const fromEnv = process.env.E2E_DATABASE;
+  if (fromEnv === "pglite" || fromEnv === "postgres") return fromEnv;
+  if (fromEnv) throw new Error(`E2E_DATABASE must be "pglite" or "postgres", got "${fromEnv}"`);
+  return (await postgresAvailable()) ? "postgres" : "pglite";
 }
 
 /**

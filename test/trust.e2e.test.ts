@@ -14,7 +14,7 @@ import { sessionCookieOf } from "./helpers/session";
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ schema: "e2e_trust" });
+  stack = await startStack({ schema: "e2e_trust", database: "pglite" });
 });
 
 afterAll(async () => {
