@@ -59,9 +59,7 @@ export const REDIRECT_WAIT_MS = 5_000;
 
 /**
  * `build-direct-v3-launch`: runs the one builder and stores the build for this session.
- * @returns `built` with the body `{launch_id, state: "built", transaction, policy, predicted_token_address,
- *   predicted_pool_address, gas_limit, amount_out_minimum, expected_tokens_out, slippage_bps,
- *   simulated_at_block, built_at_sec}`
+ * @returns `built` with the body `sessionBuiltLaunchWire` describes (api/openapi/launchWire.ts)
  * @param options.maxOpenBuilds - bound on this session's open builds (state `built`, younger than
  *   24 h; `LIMITS.openBuildsPerSession`, default 20), checked before the builder runs (no RPC work
  *   for a session at its bound) and again, race-free, when the build is stored
@@ -185,10 +183,8 @@ function sessionError(err: unknown): never {
  * is true only when the launch is persisted **and** the indexer has the token's row (its page and
  * read API resolve), waiting up to `LAUNCH_REDIRECT_WAIT_MS` (default 5 s); otherwise false and
  * the client repeats the same call (idempotent) until it is true.
- * @returns `verified` with the body `{launch_id, state, verified, persisted, redirect_ready,
- *   indexed, token_address, token_url, tx_hash, …confirmed fields}`; `pending` (not mined) with
- *   `{launch_id, state, verified: false, persisted: false, redirect_ready: false, token_url: null,
- *   pending, retry_after_sec}`
+ * @returns `verified` with a dry run's or a persisted launch's body (`sessionVerifiedLaunchWire`);
+ *   `pending` (not mined) with `sessionPendingLaunchWire`'s (api/openapi/launchWire.ts)
  * @throws ApiError 404 `launch_not_found`, 409, 422 (verifier codes; body carries `verified:
  *   false`, `redirect_ready: false`), 503
  */

@@ -55,17 +55,10 @@ export function sessionLaunchRoutes(deps: SessionLaunchRoutesDeps, csrf: Middlew
   return (
     new Hono<TrustEnv>()
       /**
-       * POST /api/evm/evmchain/build-direct-v3-launch `{creator, name, symbol, first_buy_wei?,
-       * slippage_bps?, description?, image_url?, website_url?, twitter_url?, telegram_url?,
-       * csrf_token}` + `X-CSRF-Token` (spec: session surface) — the one builder; the build is
-       * stored for this session (verify checks against it). 200 `{ok, launch_id, state: "built",
-       * transaction {chainId, from, to, value, data, gas}, policy, predicted_token_address,
-       * predicted_pool_address, gas_limit, amount_out_minimum, expected_tokens_out, slippage_bps,
-       * simulated_at_block, metadata}`. Failure: `{ok: false, error, message}` — 400
-       * `invalid_request` / `invalid_address` / `forbidden_field` / `invalid_image_url`, 403
-       * `csrf_failed` / `sign_in_required` / `wallet_mismatch` (the session must have signed in
-       * as `creator`), 422 `launch_simulation_failed`, 429 `session_limit_reached` (20 open builds
-       * in this session; `Retry-After`), 503 `chain_unavailable`.
+       * POST /api/evm/evmchain/build-direct-v3-launch + `X-CSRF-Token` (spec: session surface): the
+       * one builder; the build is stored for this session (verify checks against it). Body: the
+       * intent fields and `csrf_token` (`sessionBuildSchema`); 200 body: `sessionBuiltLaunchWire`;
+       * errors: the `documented()` list (429 `session_limit_reached` carries `Retry-After`).
        */
       .post(
         "/build-direct-v3-launch",
@@ -103,16 +96,13 @@ export function sessionLaunchRoutes(deps: SessionLaunchRoutesDeps, csrf: Middlew
         },
       )
       /**
-       * POST /api/evm/evmchain/verify-direct-v3-launch `{tx_hash, creator, write, csrf_token,
-       * metadata?: {name, symbol, description?}, launch_id?}` + `X-CSRF-Token` (spec: session
-       * surface) — the one verifier against this session's build (api/launch/sessionLaunches.ts).
-       * `write: true` persists on success. 200 `{ok, launch_id, state, verified, persisted,
-       * redirect_ready, indexed, token_address, token_url, …}`: `redirect_ready` only once
-       * persisted and indexed; 202 while the transaction is not mined (`Retry-After`). Failure:
-       * `{ok: false, error, message, launch_id, state, verified: false, redirect_ready: false,
-       * token_url: null}` — 422 verifier codes, 409 `tx_already_used` / `launch_state_conflict`,
-       * 404 `launch_not_found`, 400, 403 `csrf_failed` / `sign_in_required` / `wallet_mismatch`
-       * (the session must have signed in as `creator`), 503.
+       * POST /api/evm/evmchain/verify-direct-v3-launch + `X-CSRF-Token` (spec: session surface): the
+       * one verifier against this session's build (api/launch/sessionLaunches.ts); `write: true`
+       * persists on success. Body: `sessionVerifySchema`; 200 body: a passed dry run
+       * (`sessionCheckedLaunchWire`) or the persisted launch (`sessionPersistedLaunchWire`, with
+       * `redirect_ready` once it is also indexed); 202 `sessionPendingLaunchWire` with `Retry-After`
+       * while the transaction is not mined. Errors carry `verified: false`, `persisted: false`,
+       * `redirect_ready: false` and `token_url: null` besides the catalogue fields.
        */
       .post(
         "/verify-direct-v3-launch",
