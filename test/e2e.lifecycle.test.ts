@@ -17,7 +17,7 @@
  * Deadlines: `LIFECYCLE_STOP_DEADLINE_MS` (default 10,000: the required bound) for the stop, and
  * `SERVICE_START_TIMEOUT_MS` (default 180,000, read by `scripts/ponderProcess.ts`) x 2 for a start.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -26,6 +26,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { findFreePort } from "../devnet/anvil";
 import { devAccount } from "../devnet/clients";
 import { serviceStartTimeoutMs } from "../scripts/ponderProcess";
+import { runToExit } from "./helpers/runToExit";
 
 const ROOT = resolve(__dirname, "..");
 const TSX_CLI = join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
@@ -37,7 +38,10 @@ const STOP_DEADLINE_MS = Number(process.env.LIFECYCLE_STOP_DEADLINE_MS ?? 10_000
 const START_DEADLINE_MS = 2 * serviceStartTimeoutMs();
 const ROUNDS = 5;
 
-/** A started `npm start` process group. */
+/**
+ * A started `npm start` process group; `exited` resolves with the script's exit code once its
+ * output is read to the end.
+ */
 type Started = { child: ChildProcess; output: () => string; exited: Promise<number | null> };
 
 const groups: ChildProcess[] = [];
@@ -92,7 +96,10 @@ function startScript(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): 
   let output = "";
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+  // "close", not "exit": it comes once the process has exited and its stdout and stderr are read to
+  // the end, so `output()` then holds every line it wrote (on a loaded machine the last lines were
+  // still unread when "exit" came and the group was gone).
+  const exited = new Promise<number | null>((r) => child.once("close", (code) => r(code)));
   return { child, output: () => output, exited };
 }
 
@@ -212,15 +219,10 @@ describe("npm start: start and stop", () => {
 
           // The keys CLI finds the running devnet and creates a key its service accepts.
           const wallet = devAccount(4).address;
-          const keys = spawnSync(
+          const keys = await runToExit(
             process.execPath,
             [TSX_CLI, KEYS, "create", "--wallet", wallet, "--label", "lifecycle", "--json"],
-            {
-              cwd,
-              env: { ...process.env, DEVNET_DIR: "" },
-              encoding: "utf8",
-              timeout: START_DEADLINE_MS,
-            },
+            { cwd, env: { ...process.env, DEVNET_DIR: "" }, timeout: START_DEADLINE_MS },
           );
           expect(keys.status, keys.stderr).toBe(0);
           expect(keys.stderr).toContain("store: the running devnet's");
@@ -232,10 +234,10 @@ describe("npm start: start and stop", () => {
           });
           expect(authed.status).toBe(200);
           // A wallet the CLI cannot sign for is refused with the dev accounts listed.
-          const other = spawnSync(
+          const other = await runToExit(
             process.execPath,
             [TSX_CLI, KEYS, "create", "--wallet", "0x000000000000000000000000000000000000dEaD"],
-            { cwd, encoding: "utf8", timeout: START_DEADLINE_MS },
+            { cwd, timeout: START_DEADLINE_MS },
           );
           expect(other.status).toBe(1);
           expect(other.stderr).toContain(devAccount(0).address);
@@ -286,6 +288,7 @@ describe("npm start: start and stop", () => {
       // The frozen service held the stop until its share of the budget ran out (a normal stop
       // takes ~0.2 s), then SIGKILL ended it.
       expect(Date.now() - sentAt).toBeGreaterThanOrEqual(2000);
+      await budgeted.exited;
       expect(budgeted.output()).toMatch(
         /stopped the service|the service did not stop within the shutdown budget \(SHUTDOWN_TIMEOUT_MS\); killing it/,
       );

@@ -3,7 +3,6 @@
  * variable; `npm start` and the service (`ponder start`) exit non-zero on a bad value; every
  * variable the code reads is declared in the schema and listed in `.env.example`.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +12,7 @@ import { ConfigError, ENV_NAMES, loadEnv } from "../config/env";
 import { serviceStartTimeoutMs, startPonder } from "../scripts/ponderProcess";
 import { findFreePort } from "../devnet/anvil";
 import { scaledMs } from "./helpers/deadlines";
+import { runToExit } from "./helpers/runToExit";
 
 const FACTORY = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
 /** tsx as a module loader: `npm start` runs `node --import tsx scripts/start.ts`. */
@@ -178,11 +178,10 @@ describe("start deadline", () => {
 });
 
 describe("fail fast at start", () => {
-  it("npm start (scripts/start.ts) exits 1 with the message before starting anything", () => {
+  it("npm start (scripts/start.ts) exits 1 with the message before starting anything", async () => {
     const started = Date.now();
-    const result = spawnSync(process.execPath, ["--import", TSX_LOADER, "scripts/start.ts", "--no-seed"], {
+    const result = await runToExit(process.execPath, ["--import", TSX_LOADER, "scripts/start.ts", "--no-seed"], {
       env: { ...process.env, PORT: "http", SESSION_RATE_LIMIT_PER_MINUTE: "-5" },
-      encoding: "utf8",
       timeout: scaledMs(60_000),
     });
     expect(result.status).toBe(1);
@@ -192,7 +191,7 @@ describe("fail fast at start", () => {
     expect(Date.now() - started).toBeLessThan(30_000);
   });
 
-  it("npm start reads .env from its working directory, and the real environment wins over the file", () => {
+  it("npm start reads .env from its working directory, and the real environment wins over the file", async () => {
     const dir = mkdtempSync(join(tmpdir(), "ops-dotenv-"));
     try {
       // Copied as is, .env.example is a valid devnet configuration (no production variable set).
@@ -208,10 +207,9 @@ describe("fail fast at start", () => {
       const env: NodeJS.ProcessEnv = { ...process.env, V1_RATE_LIMIT_PER_MINUTE: "60" };
       delete env.PORT;
       const start = join(process.cwd(), "scripts", "start.ts");
-      const result = spawnSync(process.execPath, ["--import", TSX_LOADER, start, "--no-seed"], {
+      const result = await runToExit(process.execPath, ["--import", TSX_LOADER, start, "--no-seed"], {
         cwd: dir,
         env,
-        encoding: "utf8",
         timeout: scaledMs(60_000),
       });
       expect(result.status).toBe(1);
@@ -224,7 +222,7 @@ describe("fail fast at start", () => {
     }
   });
 
-  it("the production command (npm run ponder) reads .env: a bad value only in .env stops the service", () => {
+  it("the production command (npm run ponder) reads .env: a bad value only in .env stops the service", async () => {
     const dir = mkdtempSync(join(tmpdir(), "ops-dotenv-ponder-"));
     try {
       writeFileSync(join(dir, ".env"), "V1_RATE_LIMIT_PER_MINUTE=lots\n");
@@ -245,15 +243,10 @@ describe("fail fast at start", () => {
         DATABASE_URL: "",
       };
       delete env.V1_RATE_LIMIT_PER_MINUTE;
-      const result = spawnSync(
+      const result = await runToExit(
         process.execPath,
         [...args, "--root", process.cwd(), "start", "--schema", "ops_dotenv", "--port", "1", "--log-format", "json"],
-        {
-          cwd: dir,
-          env,
-          encoding: "utf8",
-          timeout: scaledMs(60_000),
-        },
+        { cwd: dir, env, timeout: scaledMs(60_000) },
       );
       expect(result.status).not.toBe(0);
       expect(result.status).not.toBeNull();

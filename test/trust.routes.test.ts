@@ -4,7 +4,6 @@
  * anvil with the stack deployed (signature verification and the RPC part of health).
  * No mocks: every rule is exercised through HTTP and checked in the store.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -37,6 +36,7 @@ import { dropSchema, postgresAvailable, TEST_DATABASE_URL, uniqueSchemaName } fr
 
 import migrationJournal from "../store/migrations/meta/_journal.json";
 import { scaledMs } from "./helpers/deadlines";
+import { runToExit } from "./helpers/runToExit";
 
 const BASE = "http://localhost:42069";
 const CREATOR = devAccount(1).address;
@@ -782,12 +782,12 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
 
     it.runIf(kind === "pglite")(
       "caps a wallet's active keys in the keys CLI (npm run keys -- create): exit 1 with the reason at the cap, nothing created",
-      () => {
+      async () => {
         const cliDir = mkdtempSync(join(tmpdir(), "keys-cli-"));
         try {
           const wallet = fresh().address;
           const keysCli = (...args: string[]) =>
-            spawnSync(process.execPath, [join("node_modules", "tsx", "dist", "cli.mjs"), "scripts/keys.ts", ...args], {
+            runToExit(process.execPath, [join("node_modules", "tsx", "dist", "cli.mjs"), "scripts/keys.ts", ...args], {
               env: {
                 ...process.env,
                 DATABASE_URL: "",
@@ -795,21 +795,17 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
                 STORE_SCHEMA: "launch_store",
                 API_KEYS_PER_WALLET: "2",
               },
-              encoding: "utf8",
               timeout: scaledMs(60_000),
             });
-          const runs = [
-            keysCli("create", "--wallet", wallet),
-            keysCli("create", "--wallet", wallet),
-            keysCli("create", "--wallet", wallet),
-          ];
+          const runs = [];
+          for (let i = 0; i < 3; i++) runs.push(await keysCli("create", "--wallet", wallet));
           expect(
             runs.map((r) => r.status),
             runs.map((r) => r.stderr).join("\n"),
           ).toEqual([0, 0, 1]);
           expect(runs[2]!.stderr).toContain(`already has 2 active API keys`);
           expect(runs[2]!.stdout).not.toContain("sk_live_");
-          const listed = keysCli("list", "--wallet", wallet, "--json");
+          const listed = await keysCli("list", "--wallet", wallet, "--json");
           expect(JSON.parse(listed.stdout)).toHaveLength(2);
         } finally {
           rmSync(cliDir, { recursive: true, force: true });
