@@ -50,7 +50,10 @@ export type PonderProcess = {
    * it to exit.
    */
   stop: (killAfterMs?: number) => Promise<void>;
-  /** Resolves with the exit code (null when killed by a signal) once the process has exited. */
+  /**
+   * Resolves with the exit code (null when killed by a signal) once the process has exited and
+   * its output is read to the end (`output()` is then complete).
+   */
   exited: Promise<number | null>;
 };
 
@@ -125,7 +128,13 @@ export async function startPonder(options: StartPonderOptions): Promise<PonderPr
   };
   child.stdout?.on("data", collect(process.stdout));
   child.stderr?.on("data", collect(process.stderr));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) => {
+    // "close" comes once the process has exited and its stdout and stderr are read to the end, so
+    // `output()` holds its last lines ("exit" can come first on a loaded machine). A descendant
+    // that inherited the pipes could hold them open: then the exit counts 1 s after "exit".
+    child.once("close", (code) => resolve(code));
+    child.once("exit", (code) => setTimeout(() => resolve(code), 1_000).unref());
+  });
 
   const url = `http://127.0.0.1:${options.port}`;
   const stop = async (killAfterMs = 10_000) => {
