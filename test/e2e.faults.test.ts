@@ -25,7 +25,7 @@ import { startPonder, waitReady, type PonderProcess } from "../scripts/ponderPro
 import { openStore, loadStoreConfig } from "../store/index";
 import { createApiKey } from "../store/keys";
 import { buildHistory } from "../bench/history";
-import { startStack, until, type Stack } from "./harness";
+import { e2eDatabase, startStack, until, type Stack } from "./harness";
 import { createDevnetDatabase, postgresAvailable, type DevnetDatabase } from "./postgres";
 import { scaledMs } from "./helpers/deadlines";
 import { launchTokenPair } from "./helpers/launches";
@@ -40,16 +40,16 @@ const postgresUp = await postgresAvailable();
 const crashDatabase = process.env.FAULTS_CRASH_DATABASE === "pglite" ? "pglite" : "postgres";
 
 /**
- * A second service on the same chain, indexing from scratch into its own database: PGlite folders,
- * or (for the crash test) a database of its own on the test PostgreSQL. Returns the environment
- * so a restart can reuse exactly the same database.
+ * A second service on the same chain, indexing from scratch into its own database: a database of
+ * its own on the test PostgreSQL, or PGlite folders; `requested` names one, else the e2e default
+ * (`e2eDatabase`). Returns the environment so a restart can reuse exactly the same database.
  */
 async function startCleanService(
-  database: "pglite" | "postgres" = "pglite",
+  requested?: "pglite" | "postgres",
 ): Promise<{ service: PonderProcess; apiKey: string; env: NodeJS.ProcessEnv; schema: string }> {
   const dir = mkdtempSync(join(tmpdir(), "faults-clean-"));
   extraDirs.push(dir);
-  const onPostgres = database === "postgres";
+  const onPostgres = (await e2eDatabase(requested)) === "postgres";
   const schema = "faults_clean";
   const storeSchema = "launch_store";
   const devnetDatabase = onPostgres ? await createDevnetDatabase("faults_clean") : null;

@@ -7,9 +7,6 @@
  * buy as its trade, amounts from the receipt; both when indexed live and when a second service
  * indexes the same chain from scratch (Ponder's historical mode).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { erc20Abi, getAddress, parseEther, parseEventLogs, type Address } from "viem";
 import { launchFactoryAbi } from "../abis/LaunchFactory";
@@ -52,11 +49,9 @@ type Expected = {
 
 let stack: Stack;
 const expected: Expected[] = [];
-const extraDir = mkdtempSync(join(tmpdir(), "prelaunch-scratch-"));
 
 beforeAll(async () => {
-  // PGlite: the service that indexes from scratch below gets folders of its own.
-  stack = await startStack({ schema: "e2e_prelaunch", database: "pglite" });
+  stack = await startStack({ schema: "e2e_prelaunch" });
   const { publicClient, manifest } = stack;
   const creator = devAccount(5);
   const attacker = createDevnetClients(stack.anvil.rpcUrl, manifest.chainId, devAccount(6));
@@ -125,7 +120,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.stop();
-  rmSync(extraDir, { recursive: true, force: true });
 });
 
 /** Asserts that the service at `baseUrl` serves every expected launch. */
@@ -161,10 +155,7 @@ describe("launches into pre-created pools", () => {
   });
 
   it("are served the same by a service that indexes the chain from scratch", async () => {
-    const fromScratch = await stack.startExtra({
-      command: "start",
-      env: { PONDER_PGLITE_DIR: join(extraDir, "pglite"), STORE_PGLITE_DIR: join(extraDir, "store") },
-    });
+    const fromScratch = await stack.startExtra({ command: "start", freshDatabase: true });
     await waitReady(fromScratch.url);
     expect(fromScratch.output()).toContain("Started fetching backfill JSON-RPC data");
     await expectServed(fromScratch.url);

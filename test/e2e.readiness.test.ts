@@ -61,8 +61,6 @@ let proxy: RpcProxy;
 beforeAll(async () => {
   stack = await startStack({
     schema: "e2e_readiness",
-    // PGlite: the fresh service below indexes into folders of its own beside the running one.
-    database: "pglite",
     env: { READY_MAX_INDEXED_AGE_SEC: String(MAX_INDEXED_AGE_SEC) },
     // As npm start does: restart the indexer once it has been stalled this long with its RPC back.
     ...(RESTART_AFTER_SEC > 0 ? { superviseIndexer: { restartAfterSec: RESTART_AFTER_SEC } } : {}),
@@ -159,11 +157,8 @@ describe("GET /api/v1/ready on a chain with history", () => {
     await publicClient.request({ method: "anvil_mine" as never, params: ["0x12c"] as never });
     const head = Number(await publicClient.getBlockNumber({ cacheTime: 0 }));
 
-    // A second indexer + API on fresh folders, started against that chain (not waiting for ready).
-    const fresh = await stack.startExtra({
-      command: "start",
-      env: { PONDER_PGLITE_DIR: `${stack.dataDir}/pglite-fresh`, STORE_PGLITE_DIR: `${stack.dataDir}/store-fresh` },
-    });
+    // A second indexer + API on fresh databases, started against that chain (not waiting for ready).
+    const fresh = await stack.startExtra({ command: "start", freshDatabase: true });
     const answers: Array<{ status: number; body: any; ponderReady: number; tokens: number }> = [];
     await until(
       "the fresh service's /api/v1/ready to turn 200",

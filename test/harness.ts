@@ -8,7 +8,7 @@
  * PGlite (WASM, in the service process) and 88 s on PostgreSQL, and the suite is CPU-bound on
  * 2 cores (README "Tests"). The embedded PGlite that `npm start` uses keeps the files whose subject
  * it is (they pass `database: "pglite"`: restarts and crashes on it, the PGlite session shared by
- * API and indexer, fresh re-indexing beside a running service) and `npm start` itself
+ * API and indexer) and `npm start` itself
  * (`e2e.lifecycle`, `ops.config`). On PGlite, both folders start as a copy of the machine's empty
  * cluster (devnet/pgliteTemplate.ts, as `npm start`'s do).
  */
@@ -63,10 +63,18 @@ export type Stack = {
   /** Environment the service runs with (manifest, PGlite folders or `DATABASE_URL`, store). */
   serviceEnv: NodeJS.ProcessEnv;
   /**
-   * Starts another process on the same database, e.g. `command: "serve"` (an API replica; needs
-   * PostgreSQL) on a free port; resolves when `/health` answers; `stop` stops it too.
+   * Starts another process on a free port; resolves when `/health` answers; `stop` stops it too.
+   * By default on the same database, e.g. `command: "serve"` (an API replica; needs PostgreSQL).
+   * With `freshDatabase`, on empty databases of the stack's kind instead (a new database on the
+   * test PostgreSQL, dropped by `stop`; or copies of the empty PGlite cluster): an indexer that
+   * fetches and indexes the whole chain from scratch beside the stack's service. `env` is merged
+   * last.
    */
-  startExtra: (options: { command: "start" | "serve"; env?: NodeJS.ProcessEnv }) => Promise<PonderProcess>;
+  startExtra: (options: {
+    command: "start" | "serve";
+    env?: NodeJS.ProcessEnv;
+    freshDatabase?: boolean;
+  }) => Promise<PonderProcess>;
   /** Restarts made by the supervisor (`superviseIndexer`; 0 without it). */
   restarts: () => number;
   /** Stops the service and anvil and removes the data folder. */
@@ -192,6 +200,21 @@ export async function startStack(options: {
       }
     };
     const extras: PonderProcess[] = [];
+    const extraDatabases: DevnetDatabase[] = [];
+    /** Environment of an extra process on empty databases of this stack's kind. */
+    const freshDatabaseEnv = async (): Promise<NodeJS.ProcessEnv> => {
+      if (onPostgres) {
+        // A database of its own, not a schema: Ponder's raw-data cache (`ponder_sync`) is per
+        // database, and a fresh indexer must fetch the chain itself.
+        const fresh = await createDevnetDatabase(`${options.schema}_x`);
+        extraDatabases.push(fresh);
+        return { DATABASE_URL: fresh.url };
+      }
+      const dir = mkdtempSync(join(dataDir, "extra-"));
+      await copyPgliteTemplate(join(dir, "store"));
+      await copyPgliteTemplate(join(dir, "pglite"));
+      return { PONDER_PGLITE_DIR: join(dir, "pglite"), STORE_PGLITE_DIR: join(dir, "store") };
+    };
     // Same restart as npm start's supervisor: SIGTERM, then a new process on the same folders.
     const supervisor = options.superviseIndexer
       ? superviseIndexer({
@@ -225,11 +248,12 @@ export async function startStack(options: {
       schema,
       serviceEnv,
       startExtra: async (extraOptions) => {
+        const databaseEnv = extraOptions.freshDatabase ? await freshDatabaseEnv() : {};
         const extra = await startPonder({
           port: await findFreePort(),
           schema,
           command: extraOptions.command,
-          env: { ...serviceEnv, ...extraOptions.env },
+          env: { ...serviceEnv, ...databaseEnv, ...extraOptions.env },
         });
         extras.push(extra);
         return extra;
@@ -247,6 +271,7 @@ export async function startStack(options: {
         await service.stop();
         await anvil.stop();
         rmSync(dataDir, { recursive: true, force: true });
+        for (const extraDatabase of extraDatabases) await extraDatabase.drop();
         await database?.drop();
       },
     };
