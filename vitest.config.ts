@@ -26,7 +26,8 @@ import { timeoutScale } from "./test/helpers/deadlines";
  *
  * The e2e project's global set-up (test/helpers/e2eGlobalSetup.ts) makes sure the machine's empty
  * PGlite cluster exists (devnet/pgliteTemplate.ts, made once per PGlite version), which every stack
- * copies instead of running PGlite's `initdb` twice.
+ * copies instead of running PGlite's `initdb` twice, and deploys the stack once per run into a saved
+ * chain (devnet/snapshot.ts) that every default stack's anvil starts from instead of deploying.
  */
 const CHAIN = [
   "test/*.routes.test.ts",
@@ -34,6 +35,7 @@ const CHAIN = [
   "test/launch.writepath.test.ts",
   "test/smartwallet.test.ts",
   "devnet/anvil.test.ts",
+  "devnet/snapshot.test.ts",
 ];
 const E2E = ["test/e2e.*.test.ts", "test/*.e2e.test.ts", "test/ops.config.test.ts"];
 const ALWAYS_EXCLUDED = ["node_modules/**", ".ponder/**", "generated/**"];

@@ -73,6 +73,16 @@ export type StartAnvilOptions = {
    * read from it on first touch. Blocks mined here cost only the state touched since the fork.
    */
   forkUrl?: string;
+  /**
+   * A state file written by `dumpStateFile` to start from (`--load-state`): the saved blocks,
+   * logs, accounts and the states at past blocks; new blocks go on top of the saved head.
+   */
+  loadStateFile?: string;
+  /**
+   * Where to write the chain when the node stops (`--dump-state`), with the states at past blocks
+   * (`--preserve-historical-states`): without them, calls at a saved block fail after a restore.
+   */
+  dumpStateFile?: string;
 };
 
 /** A running anvil node. */
@@ -133,7 +143,8 @@ export async function findFreePort(): Promise<number> {
 /**
  * Starts anvil on 127.0.0.1 and waits until it answers `eth_chainId`.
  * @param opts Port (0 = free port), block time in seconds, chain id (default 4663), block gas limit,
- *   genesis timestamp, historical states kept in memory only, node to fork.
+ *   genesis timestamp, historical states kept in memory only, node to fork, state file to start
+ *   from or to write at stop (devnet/snapshot.ts).
  * @returns The RPC URL, port, PID and a `stop()` function.
  * @throws {AnvilStartError} When the process exits early or does not answer within `readyTimeoutMs`.
  * @example
@@ -148,16 +159,7 @@ export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilIns
   for (let attempt = 0; ; attempt++) {
     const port = opts.port ? opts.port : await findFreePort();
     try {
-      return await spawnAnvil(
-        port,
-        chainId,
-        opts.blockTimeSec,
-        readyTimeoutMs,
-        opts.gasLimit,
-        opts.genesisTimestampSec,
-        opts.historyStates,
-        opts.forkUrl,
-      );
+      return await spawnAnvil(port, chainId, readyTimeoutMs, opts);
     } catch (error) {
       if (opts.port || attempt >= 2) throw error;
     }
@@ -167,19 +169,17 @@ export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilIns
 async function spawnAnvil(
   port: number,
   chainId: number,
-  blockTimeSec: number | undefined,
   readyTimeoutMs: number,
-  gasLimit: bigint | undefined,
-  genesisTimestampSec: number | undefined,
-  historyStates: number | undefined,
-  forkUrl: string | undefined,
+  opts: StartAnvilOptions,
 ): Promise<AnvilInstance> {
   const args = ["--host", "127.0.0.1", "--port", String(port), "--chain-id", String(chainId)];
-  if (genesisTimestampSec !== undefined) args.push("--timestamp", String(genesisTimestampSec));
-  if (blockTimeSec !== undefined) args.push("--block-time", String(blockTimeSec));
-  if (gasLimit !== undefined) args.push("--gas-limit", gasLimit.toString());
-  if (historyStates !== undefined) args.push("--prune-history", String(historyStates));
-  if (forkUrl !== undefined) args.push("--fork-url", forkUrl, "--no-rate-limit", "--no-storage-caching");
+  if (opts.genesisTimestampSec !== undefined) args.push("--timestamp", String(opts.genesisTimestampSec));
+  if (opts.blockTimeSec !== undefined) args.push("--block-time", String(opts.blockTimeSec));
+  if (opts.gasLimit !== undefined) args.push("--gas-limit", opts.gasLimit.toString());
+  if (opts.historyStates !== undefined) args.push("--prune-history", String(opts.historyStates));
+  if (opts.forkUrl !== undefined) args.push("--fork-url", opts.forkUrl, "--no-rate-limit", "--no-storage-caching");
+  if (opts.loadStateFile !== undefined) args.push("--load-state", opts.loadStateFile);
+  if (opts.dumpStateFile !== undefined) args.push("--dump-state", opts.dumpStateFile, "--preserve-historical-states");
   const stateDir = mkdtempSync(path.join(tmpdir(), "anvil-states-"));
   args.push("--cache-path", stateDir);
   const child = spawn(anvilBinaryPath(), args, { stdio: ["ignore", "pipe", "pipe"] });

@@ -1,6 +1,9 @@
 /**
  * End-to-end harness: a fresh anvil with the full stack deployed, and the real service (Ponder +
- * the Hono API) on a database of its own. Every e2e test file starts its own, on free ports.
+ * the Hono API) on a database of its own. Every e2e test file starts its own, on free ports. The
+ * stack is deployed once per run and saved (devnet/snapshot.ts, test/helpers/e2eGlobalSetup.ts);
+ * each stack's anvil starts from that saved chain unless the stack asks for other anvil options or
+ * no ETH/USD reference, and then deploys on an empty anvil.
  *
  * Which database ({@link e2eDatabase}): a file that names one gets it; otherwise `E2E_DATABASE`
  * (`postgres` or `pglite`), else PostgreSQL (the production database) when the test server
@@ -28,6 +31,7 @@ import { loadStoreConfig, openStore } from "../store/index";
 import { createApiKey } from "../store/keys";
 import { answer } from "./helpers/session";
 import { copyPgliteTemplate } from "../devnet/pgliteTemplate";
+import { readSnapshot, startSavedDevnet, type DevnetSnapshot } from "../devnet/snapshot";
 
 /** A running devnet + service. */
 export type Stack = {
@@ -121,14 +125,19 @@ export async function startStack(options: {
   const dataDir = mkdtempSync(join(tmpdir(), "launch-e2e-"));
   const storeSchema = onPostgres ? uniqueSchemaName(`${options.schema}_store`) : "launch_store";
   const phases = startPhases(options.schema);
-  const anvil = await startAnvil(options.anvil);
+  // The run's saved deployment (test/helpers/e2eGlobalSetup.ts) when this stack wants the default
+  // one: a default anvil and the ETH/USD reference. Else anvil starts empty and the stack deploys.
+  const saved = options.anvil === undefined && options.ethUsdReference !== false ? await savedDevnet() : undefined;
+  const restored = saved ? await startSavedDevnet(saved) : undefined;
+  const anvil = restored?.anvil ?? (await startAnvil(options.anvil));
   phases.mark("anvil");
   // PostgreSQL: a database of this devnet's own (Ponder's raw-data cache is per database and
   // keyed by chain id; test/postgres.ts `createDevnetDatabase`).
   let database: DevnetDatabase | null = null;
   try {
     if (onPostgres) database = await createDevnetDatabase(options.schema);
-    const manifest = await deployStack({ rpcUrl: anvil.rpcUrl, ethUsdReference: options.ethUsdReference });
+    const manifest =
+      restored?.manifest ?? (await deployStack({ rpcUrl: anvil.rpcUrl, ethUsdReference: options.ethUsdReference }));
     phases.mark("deploy");
     const manifestPath = join(dataDir, "manifest.json");
     writeManifest(manifestPath, manifest);
@@ -282,6 +291,17 @@ export async function startStack(options: {
     await database?.drop().catch(() => undefined);
     throw err;
   }
+}
+
+/**
+ * The deployed devnet the e2e project's global set-up saved for this run (`devnetSnapshotDir`,
+ * test/helpers/e2eGlobalSetup.ts), or undefined outside vitest or in a project without it.
+ */
+async function savedDevnet(): Promise<DevnetSnapshot | undefined> {
+  if (!process.env.VITEST) return undefined; // the benches import this harness outside vitest
+  const { inject } = await import("vitest");
+  const dir = inject("devnetSnapshotDir");
+  return dir ? readSnapshot(dir) : undefined;
 }
 
 /**
