@@ -1,11 +1,11 @@
 /**
  * The devnet folder lock: exclusive while its holder lives, taken over once the holder is gone.
  */
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { runToExit } from "../test/helpers/runToExit";
 import { acquireDevnetLock, DevnetLockedError, instanceFilePath, readDevnetInstance } from "./instanceLock";
 
 const dirs: string[] = [];
@@ -19,8 +19,8 @@ function tempDir(): string {
 }
 
 /** The pid of a process that has exited (a child that ran to completion). */
-function deadPid(): number {
-  const result = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
+async function deadPid(): Promise<number> {
+  const result = await runToExit(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]);
   return Number(result.stdout);
 }
 
@@ -54,9 +54,9 @@ describe("acquireDevnetLock", () => {
     expect(readDevnetInstance(dir)?.serviceUrl).toBe("http://127.0.0.1:42069");
   });
 
-  it("takes over a stale lock (its process is gone), records updates, and releases", () => {
+  it("takes over a stale lock (its process is gone), records updates, and releases", async () => {
     const dir = tempDir();
-    const stale = deadPid();
+    const stale = await deadPid();
     writeFileSync(instanceFilePath(dir), JSON.stringify({ pid: stale, startedAt: "2026-01-01T00:00:00.000Z", dir }));
     expect(readDevnetInstance(dir)).toBeUndefined();
     const lock = acquireDevnetLock(dir);
