@@ -131,9 +131,10 @@ export async function startPonder(options: StartPonderOptions): Promise<PonderPr
   const exited = new Promise<number | null>((resolve) => {
     // "close" comes once the process has exited and its stdout and stderr are read to the end, so
     // `output()` holds its last lines ("exit" can come first on a loaded machine). A descendant
-    // that inherited the pipes could hold them open: then the exit counts 1 s after "exit".
+    // that inherited the pipes could hold them open: then the exit counts 250 ms after "exit"
+    // (within the 500 ms a stop leaves between its SIGKILL and the end of its budget).
     child.once("close", (code) => resolve(code));
-    child.once("exit", (code) => setTimeout(() => resolve(code), 1_000).unref());
+    child.once("exit", (code) => setTimeout(() => resolve(code), 250).unref());
   });
 
   const url = `http://127.0.0.1:${options.port}`;

@@ -14,7 +14,8 @@
  *
  * Stopping: SIGTERM/SIGINT abort the demo trading and seeding at once, then stop the service
  * (Ponder drains in-flight requests and closes the databases and the offchain store; SIGKILL when
- * its share of the budget is spent), then anvil. The whole sequence is bounded by
+ * its share of the budget is spent: all of it but 1 s kept for anvil, or half of it when that is
+ * shorter), then anvil. The whole sequence is bounded by
  * `SHUTDOWN_TIMEOUT_MS` (default 8,000): whatever still runs then is killed and the process exits.
  * A second SIGINT/SIGTERM forces the exit at once (children get SIGKILL). If the service exits by
  * itself, this process stops the rest and exits with its code.
@@ -87,6 +88,8 @@ function step(message: string): void {
 }
 
 /** What was started, stopped in reverse order on a signal or a fatal event (scripts/stopSequence.ts). */
+/** Kept for anvil's orderly stop (SIGTERM, exit) while the service before it stops. */
+const ANVIL_STOP_RESERVE_MS = 1_000;
 const stops = installStopSequence({ shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS, step });
 
 /** The supervisor is replacing the service: its exit is expected. */
@@ -183,7 +186,8 @@ async function main() {
       // already gone
     }
   };
-  stops.register({ name: "anvil", stop: () => anvil.stop(), kill: killAnvil });
+  // A frozen service is killed in time to leave anvil this long for an orderly stop.
+  stops.register({ name: "anvil", stop: () => anvil.stop(), kill: killAnvil, reserveMs: ANVIL_STOP_RESERVE_MS });
   lock.update({ rpcUrl: anvil.rpcUrl });
   step(`anvil on ${anvil.rpcUrl} (chain id 4663)`);
 

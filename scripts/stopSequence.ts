@@ -7,7 +7,17 @@
  */
 
 /** One step of the stop sequence: `stop` within its budget, else `kill`. */
-export type StopStep = { name: string; stop: (budgetMs: number) => Promise<void>; kill?: () => void };
+export type StopStep = {
+  name: string;
+  stop: (budgetMs: number) => Promise<void>;
+  kill?: () => void;
+  /**
+   * Time kept for this step while the steps before it stop (ms, default 0): their budgets end
+   * this much sooner, so one that hangs until it is killed still leaves this step time for an
+   * orderly stop (anvil after a frozen service).
+   */
+  reserveMs?: number;
+};
 
 /** The stop sequence of one `npm start` process. */
 export type StopSequence = {
@@ -29,6 +39,43 @@ export type StopSequence = {
 const DUPLICATE_SIGNAL_WINDOW_MS = 1000;
 
 /**
+ * Runs `steps` in the given order within one deadline. A step's budget is the time left minus what
+ * the steps after it reserve (`reserveMs`; at most half the time left); a step still running when
+ * its budget is spent is killed (`kill`) and the next one starts. Never throws: a failing step is
+ * reported on stderr and counts as stopped.
+ * @param steps - in stop order
+ * @param deadlineMs - epoch ms by which every step has stopped or been killed
+ * @param step - prints a progress line (`stopped <name>`)
+ */
+export async function runStopSteps(
+  steps: StopStep[],
+  deadlineMs: number,
+  step: (message: string) => void,
+): Promise<void> {
+  for (const [index, s] of steps.entries()) {
+    const leftMs = Math.max(0, deadlineMs - Date.now());
+    const reservedMs = steps.slice(index + 1).reduce((sum, later) => sum + (later.reserveMs ?? 0), 0);
+    const budgetMs = Math.max(0, leftMs - Math.min(reservedMs, leftMs / 2));
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = await Promise.race([
+      s.stop(budgetMs).then(
+        () => false,
+        (err: Error) => {
+          console.error(`stopping ${s.name} failed: ${err.message}`);
+          return false;
+        },
+      ),
+      new Promise<boolean>((r) => (timer = setTimeout(() => r(true), budgetMs))),
+    ]);
+    clearTimeout(timer);
+    if (timedOut) {
+      console.error(`${s.name} did not stop within the shutdown budget (SHUTDOWN_TIMEOUT_MS); killing it`);
+      s.kill?.();
+    } else step(`stopped ${s.name}`);
+  }
+}
+
+/**
  * Builds the stop sequence and installs its SIGINT/SIGTERM handlers. `step` prints a progress line;
  * `shutdownTimeoutMs` bounds the whole sequence (`SHUTDOWN_TIMEOUT_MS`).
  */
@@ -46,27 +93,8 @@ export function installStopSequence(options: {
     if (stopping) return;
     stopping = true;
     lifetime.abort(new Error(why));
-    const deadline = Date.now() + shutdownTimeoutMs;
     step(`stopping (${why}); at most ${shutdownTimeoutMs} ms, a second Ctrl-C forces it`);
-    for (const s of [...steps].reverse()) {
-      const budgetMs = Math.max(0, deadline - Date.now());
-      let timer: NodeJS.Timeout | undefined;
-      const timedOut = await Promise.race([
-        s.stop(budgetMs).then(
-          () => false,
-          (err: Error) => {
-            console.error(`stopping ${s.name} failed: ${err.message}`);
-            return false;
-          },
-        ),
-        new Promise<boolean>((r) => (timer = setTimeout(() => r(true), budgetMs))),
-      ]);
-      clearTimeout(timer);
-      if (timedOut) {
-        console.error(`${s.name} did not stop within the shutdown budget (SHUTDOWN_TIMEOUT_MS); killing it`);
-        s.kill?.();
-      } else step(`stopped ${s.name}`);
-    }
+    await runStopSteps([...steps].reverse(), Date.now() + shutdownTimeoutMs, step);
     process.exit(code);
   }
 
