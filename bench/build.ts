@@ -134,7 +134,7 @@ try {
       headers: { "Content-Type": "application/json", Authorization: `Bearer ${apiKey}`, ...headers },
       body: JSON.stringify(body),
     });
-    return { status: res.status, body: (await res.json()) as Record<string, any> };
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
   /** Runs `fn`, returning its result, its wall time (ms) and the API's RPC requests meanwhile. */
   const measured = async <T>(fn: () => Promise<T>) => {
@@ -172,7 +172,7 @@ try {
       { "Idempotency-Key": `bench-build-${i}` },
     );
     if (intent.status !== 201) throw new Error(`intent ${i}: ${intent.status} ${JSON.stringify(intent.body)}`);
-    const signature = await wallet.signMessage({ message: intent.body.intent.message as string });
+    const signature = await wallet.signMessage({ message: (intent.body.intent as { message: string }).message });
 
     const build = await measured(() =>
       post(apiKey, "/api/v1/evmchain/launches/build", {

@@ -6,7 +6,7 @@
  * enforces), the session cookie + CSRF scheme on session POSTs, and the auth, rate-limit and
  * internal errors every route of a surface can return (docs/openapi.md).
  */
-import type { Hono } from "hono";
+import type { Env, Hono, Schema } from "hono";
 import { generateSpecs } from "hono-openapi";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { scopeFor } from "../middleware/auth";
@@ -39,8 +39,8 @@ const BODY_METHODS = ["post", "put", "patch"];
  * @param publicBaseUrl - base URL, the document's server
  * @returns an OpenAPI 3.1.0 document object
  */
-export async function buildOpenApiDocument(
-  app: Hono<any, any, any>,
+export async function buildOpenApiDocument<E extends Env, S extends Schema, P extends string>(
+  app: Hono<E, S, P>,
   publicBaseUrl: string,
 ): Promise<OpenAPIV3_1.Document> {
   const spec = (await generateSpecs(app, {

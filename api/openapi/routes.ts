@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import type { Hono } from "hono";
+import type { Env, Hono, Schema } from "hono";
 import { Hono as HonoRouter } from "hono";
 import { html } from "hono/html";
 import { secureHeaders } from "hono/secure-headers";
@@ -30,7 +30,10 @@ const INIT_SCRIPT = `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(OPENAPI
  * @param app - the app whose routes the document describes (the document is built on first request)
  * @param publicBaseUrl - the document's server URL
  */
-export function openApiRoutes(app: Hono<any, any, any>, publicBaseUrl: string) {
+export function openApiRoutes<E extends Env, S extends Schema, P extends string>(
+  app: Hono<E, S, P>,
+  publicBaseUrl: string,
+) {
   let documentText: Promise<string> | undefined;
   const assetCache = new Map<string, string>();
   const readAsset = (name: string) => {
