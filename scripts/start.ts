@@ -87,9 +87,9 @@ function step(message: string): void {
   console.log(`[${((Date.now() - startedAt) / 1000).toFixed(1).padStart(5)} s] ${message}`);
 }
 
-/** What was started, stopped in reverse order on a signal or a fatal event (scripts/stopSequence.ts). */
 /** Kept for anvil's orderly stop (SIGTERM, exit) while the service before it stops. */
 const ANVIL_STOP_RESERVE_MS = 1_000;
+/** What was started, stopped in reverse order on a signal or a fatal event (scripts/stopSequence.ts). */
 const stops = installStopSequence({ shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS, step });
 
 /** The supervisor is replacing the service: its exit is expected. */

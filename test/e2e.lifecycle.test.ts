@@ -97,8 +97,8 @@ function startScript(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): 
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   // "close", not "exit": it comes once the process has exited and its stdout and stderr are read to
-  // the end, so `output()` then holds every line it wrote (on a loaded machine the last lines were
-  // still unread when "exit" came and the group was gone).
+  // the end, so `output()` then holds every line it wrote ("exit" can come before the last lines
+  // are read).
   const exited = new Promise<number | null>((r) => child.once("close", (code) => r(code)));
   return { child, output: () => output, exited };
 }
