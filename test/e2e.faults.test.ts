@@ -25,8 +25,8 @@ import { startPonder, waitReady, type PonderProcess } from "../scripts/ponderPro
 import { openStore, loadStoreConfig } from "../store/index";
 import { createApiKey } from "../store/keys";
 import { buildHistory } from "../bench/history";
-import { e2eDatabase, startStack, until, type Stack } from "./harness";
-import { createDevnetDatabase, postgresAvailable, type DevnetDatabase } from "./postgres";
+import { e2eDatabase, emptyServiceDatabases, startStack, until, type ServiceDatabases, type Stack } from "./harness";
+import { postgresAvailable } from "./postgres";
 import { scaledMs } from "./helpers/deadlines";
 import { launchTokenPair } from "./helpers/launches";
 
@@ -35,7 +35,7 @@ const RESOLUTIONS = ["1m", "5m", "15m", "1h", "4h", "1d"];
 const PUBLIC_BASE_URL = "http://launch.test";
 let stack: Stack;
 const extraDirs: string[] = [];
-const databases: DevnetDatabase[] = [];
+const cleanDatabases: ServiceDatabases[] = [];
 const postgresUp = await postgresAvailable();
 const crashDatabase = process.env.FAULTS_CRASH_DATABASE === "pglite" ? "pglite" : "postgres";
 
@@ -49,18 +49,15 @@ async function startCleanService(
 ): Promise<{ service: PonderProcess; apiKey: string; env: NodeJS.ProcessEnv; schema: string }> {
   const dir = mkdtempSync(join(tmpdir(), "faults-clean-"));
   extraDirs.push(dir);
-  const onPostgres = (await e2eDatabase(requested)) === "postgres";
   const schema = "faults_clean";
   const storeSchema = "launch_store";
-  const devnetDatabase = onPostgres ? await createDevnetDatabase("faults_clean") : null;
-  if (devnetDatabase) databases.push(devnetDatabase);
+  const databases = await emptyServiceDatabases(await e2eDatabase(requested), "faults_clean", dir);
+  cleanDatabases.push(databases);
   const env = {
     PUBLIC_BASE_URL,
     DEPLOYMENT_MANIFEST: stack.manifestPath,
-    PONDER_PGLITE_DIR: join(dir, "pglite"),
-    STORE_PGLITE_DIR: join(dir, "store"),
+    ...databases.env,
     STORE_SCHEMA: storeSchema,
-    DATABASE_URL: devnetDatabase?.url ?? "",
     V1_RATE_LIMIT_PER_MINUTE: "100000",
     PUBLIC_RATE_LIMIT_PER_MINUTE: "100000",
   };
@@ -187,7 +184,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
   for (const dir of extraDirs) rmSync(dir, { recursive: true, force: true });
-  for (const database of databases) await database.drop();
+  for (const databases of cleanDatabases) await databases.drop();
 });
 
 /**

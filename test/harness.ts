@@ -26,7 +26,7 @@ import { deployStack } from "../devnet/deploy";
 import { writeManifest, type DeploymentManifest } from "../devnet/manifest";
 import { startPonder, waitReady, type PonderProcess } from "../scripts/ponderProcess";
 import { rpcAnswers, superviseIndexer } from "../scripts/indexerSupervisor";
-import { createDevnetDatabase, postgresAvailable, uniqueSchemaName, type DevnetDatabase } from "./postgres";
+import { createDevnetDatabase, postgresAvailable, uniqueSchemaName } from "./postgres";
 import { loadStoreConfig, openStore } from "../store/index";
 import { createApiKey } from "../store/keys";
 import { answer } from "./helpers/session";
@@ -131,11 +131,9 @@ export async function startStack(options: {
   const restored = saved ? await startSavedDevnet(saved) : undefined;
   const anvil = restored?.anvil ?? (await startAnvil(options.anvil));
   phases.mark("anvil");
-  // PostgreSQL: a database of this devnet's own (Ponder's raw-data cache is per database and
-  // keyed by chain id; test/postgres.ts `createDevnetDatabase`).
-  let database: DevnetDatabase | null = null;
+  let databases: ServiceDatabases | undefined;
   try {
-    if (onPostgres) database = await createDevnetDatabase(options.schema);
+    databases = await emptyServiceDatabases(onPostgres ? "postgres" : "pglite", options.schema, dataDir);
     const manifest =
       restored?.manifest ?? (await deployStack({ rpcUrl: anvil.rpcUrl, ethUsdReference: options.ethUsdReference }));
     phases.mark("deploy");
@@ -145,9 +143,8 @@ export async function startStack(options: {
     // E2E tests poll, so the per-key v1 limit and the per-IP health and pages limits are raised
     // unless a test sets them.
     const storeEnv = {
-      STORE_PGLITE_DIR: join(dataDir, "store"),
+      ...databases.env,
       STORE_SCHEMA: storeSchema,
-      DATABASE_URL: database?.url ?? "",
       V1_RATE_LIMIT_PER_MINUTE: "100000",
       HEALTH_RATE_LIMIT_PER_MINUTE: "100000",
       READY_RATE_LIMIT_PER_MINUTE: "100000",
@@ -157,12 +154,6 @@ export async function startStack(options: {
       READY_MAX_LAG_BLOCKS: "0",
       ...options.env,
     };
-    // PGlite: both folders start as a copy of the machine's empty cluster (devnet/pgliteTemplate.ts);
-    // Ponder's tables and the store's migrations are still created here and in the service.
-    if (!onPostgres) {
-      await copyPgliteTemplate(storeEnv.STORE_PGLITE_DIR);
-      await copyPgliteTemplate(join(dataDir, "pglite"));
-    }
     const store = await openStore(loadStoreConfig(storeEnv));
     const { secret: apiKey } = await createApiKey(store, {
       wallet: devAccount(0).address,
@@ -175,7 +166,6 @@ export async function startStack(options: {
     const metricsToken = options.env?.METRICS_TOKEN ?? randomBytes(32).toString("base64url");
     const serviceEnv: NodeJS.ProcessEnv = {
       DEPLOYMENT_MANIFEST: manifestPath,
-      PONDER_PGLITE_DIR: join(dataDir, "pglite"),
       // As `npm start` does: the devnet publishes its (secret-free) anvil URL for wallets.
       PUBLIC_RPC_URL: anvil.rpcUrl,
       METRICS_TOKEN: metricsToken,
@@ -209,20 +199,16 @@ export async function startStack(options: {
       }
     };
     const extras: PonderProcess[] = [];
-    const extraDatabases: DevnetDatabase[] = [];
+    const extraDatabases: ServiceDatabases[] = [];
     /** Environment of an extra process on empty databases of this stack's kind. */
     const freshDatabaseEnv = async (): Promise<NodeJS.ProcessEnv> => {
-      if (onPostgres) {
-        // A database of its own, not a schema: Ponder's raw-data cache (`ponder_sync`) is per
-        // database, and a fresh indexer must fetch the chain itself.
-        const fresh = await createDevnetDatabase(`${options.schema}_x`);
-        extraDatabases.push(fresh);
-        return { DATABASE_URL: fresh.url };
-      }
-      const dir = mkdtempSync(join(dataDir, "extra-"));
-      await copyPgliteTemplate(join(dir, "store"));
-      await copyPgliteTemplate(join(dir, "pglite"));
-      return { PONDER_PGLITE_DIR: join(dir, "pglite"), STORE_PGLITE_DIR: join(dir, "store") };
+      const fresh = await emptyServiceDatabases(
+        onPostgres ? "postgres" : "pglite",
+        `${options.schema}_x`,
+        mkdtempSync(join(dataDir, "extra-")),
+      );
+      extraDatabases.push(fresh);
+      return fresh.env;
     };
     // Same restart as npm start's supervisor: SIGTERM, then a new process on the same folders.
     const supervisor = options.superviseIndexer
@@ -281,16 +267,49 @@ export async function startStack(options: {
         await anvil.stop();
         rmSync(dataDir, { recursive: true, force: true });
         for (const extraDatabase of extraDatabases) await extraDatabase.drop();
-        await database?.drop();
+        await databases?.drop();
       },
     };
     return stack;
   } catch (err) {
     await anvil.stop();
     rmSync(dataDir, { recursive: true, force: true });
-    await database?.drop().catch(() => undefined);
+    await databases?.drop().catch(() => undefined);
     throw err;
   }
+}
+
+/** Empty databases for one service process (its indexer and its offchain store). */
+export type ServiceDatabases = {
+  /** `DATABASE_URL` (empty on PGlite) and the PGlite folders (unused on PostgreSQL). */
+  env: { DATABASE_URL: string; PONDER_PGLITE_DIR: string; STORE_PGLITE_DIR: string };
+  /** Drops the PostgreSQL database, terminating its connections; nothing on PGlite. */
+  drop: () => Promise<void>;
+};
+
+/**
+ * Creates empty databases of `kind` for one service.
+ * - PostgreSQL: a database of its own on the test server (`createDevnetDatabase`, named from
+ *   `prefix`). A database, not a schema: Ponder's raw-data cache (`ponder_sync`) is per database
+ *   and keyed by chain id, so two devnets in one database read each other's logs, and a fresh
+ *   indexer would not fetch the chain itself.
+ * - PGlite: `dir/pglite` and `dir/store`, each a copy of the machine's empty cluster
+ *   (devnet/pgliteTemplate.ts); they go when `dir` is removed.
+ * Ponder's tables and the store's migrations are created later, by the store and the service.
+ */
+export async function emptyServiceDatabases(
+  kind: "pglite" | "postgres",
+  prefix: string,
+  dir: string,
+): Promise<ServiceDatabases> {
+  const folders = { PONDER_PGLITE_DIR: join(dir, "pglite"), STORE_PGLITE_DIR: join(dir, "store") };
+  if (kind === "postgres") {
+    const database = await createDevnetDatabase(prefix);
+    return { env: { ...folders, DATABASE_URL: database.url }, drop: database.drop };
+  }
+  await copyPgliteTemplate(folders.STORE_PGLITE_DIR);
+  await copyPgliteTemplate(folders.PONDER_PGLITE_DIR);
+  return { env: { ...folders, DATABASE_URL: "" }, drop: async () => undefined };
 }
 
 /**
