@@ -37,6 +37,7 @@ import { REDIRECT_WAIT_MS } from "./launch/sessionLaunches";
 import { storedMetadataSource, storedMetadataVersion } from "./launch/metadata";
 import { indexedCheckpoint, indexedHead } from "./market/indexedHead";
 import { readCache } from "./market/readCache";
+import { requireIndexedData } from "./middleware/indexAvailable";
 import { openApiRoutes } from "./openapi/routes";
 import { pagesRoutes } from "../pages/routes";
 import { pageReads } from "./pageReads";
@@ -84,6 +85,25 @@ export type AppDeps = {
   /** The process's Server-Sent Events hub (api/market/streamHub.ts); absent: one per app, default settings. */
   streamHub?: StreamHub;
 } & TrustDeps;
+
+/**
+ * The public routes that read the indexed data (Hono path patterns): with no readable checkpoint
+ * they answer 503 `service_unavailable` (api/middleware/indexAvailable.ts). The v1 market reads
+ * get the same guard after their key check (api/routes/v1/surface.ts).
+ */
+export const MARKET_READ_PATHS = [
+  "/api/public/token/*",
+  "/api/public/tokens/*",
+  "/api/public/trades/*",
+  "/api/public/events",
+  "/api/public/search",
+  "/api/public/udf/search",
+  "/api/public/udf/symbols",
+  "/api/public/udf/history",
+  "/api/public/integrations/*",
+  "/token-list/*",
+  "/feed/*",
+] as const;
 
 /** The HTML pages rate-limited per client IP with `pagesRequestsPerMinute` (Hono path patterns). */
 export const PAGE_PATHS = ["/", "/launch", "/token/*", "/t/*"] as const;
@@ -171,13 +191,20 @@ export function createApp(appDeps: AppDeps) {
     contentVersion: storedMetadataVersion,
     ttlMs: deps.readCacheTtlMs ?? 0,
   });
+  // Market reads answer from the indexed data or 503 with Retry-After, never an empty market
+  // (api/middleware/indexAvailable.ts): before the cache, so a cached answer is not served either.
+  const indexedData = requireIndexedData({ readCheckpoint: () => indexedCheckpoint(deps.db) });
+  for (const path of MARKET_READ_PATHS) app.use(path, indexedData);
   for (const path of ["/api/public/token/*", "/api/public/tokens/*", "/api/public/trades/*"])
     app.use(path, marketReads.middleware);
   // One readiness check (and progress tracker) for /api/v1/ready, health and the session status.
   const readiness =
     deps.readiness ??
     readinessMonitor({ indexedHead: () => indexedHead(deps.db), probe, policy: deps.readinessPolicy, nowMs });
-  app.route("/api/v1", v1Surface({ ...deps, chainProbe: probe, readiness, launches: apiKeyLaunches(deps) }));
+  app.route(
+    "/api/v1",
+    v1Surface({ ...deps, chainProbe: probe, readiness, launches: apiKeyLaunches(deps), indexedData }),
+  );
   // Session surface (docs/trust.md): one sub-app whose per-IP limit (store-backed) covers every
   // route under the prefix, and one CSRF guard (same origin, session cookie, the session's token
   // in header and body) that every session POST names: sign-in, keys, launches, swaps, rewards.

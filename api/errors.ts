@@ -110,7 +110,21 @@ export const ERROR_CATALOGUE = {
     meaning:
       "`GET /metrics` needs `Authorization: Bearer <METRICS_TOKEN>` (answered in front of the app by api/metrics/access.ts).",
   },
-  service_unavailable: { status: 503, meaning: "A dependency (store, RPC) is unavailable; safe to retry." },
+  service_unavailable: {
+    status: 503,
+    meaning:
+      "A dependency (store, RPC, the indexed data) is unavailable; nothing was served from it. Safe to retry after `Retry-After`.",
+  },
+  request_timeout: {
+    status: 408,
+    meaning:
+      "The request body arrived slower than the server's minimum rate (`HTTP_BODY_MIN_BYTES_PER_SEC` after `HTTP_BODY_GRACE_MS`); the connection is closed (answered in front of the app by ops/httpServerLimits.ts).",
+  },
+  too_many_connections: {
+    status: 429,
+    meaning:
+      "This client already holds `HTTP_MAX_CONNECTIONS_PER_CLIENT` open connections; the new one is answered and closed before its request is read (ops/httpServerLimits.ts). Retry after `Retry-After`.",
+  },
   // Launch write path (docs/launch.md)
   launch_not_found: {
     status: 404,

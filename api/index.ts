@@ -19,6 +19,9 @@ import { compileProxyTrust } from "../config/proxyTrust";
 import { instrumentedHttp } from "./metrics/rpc";
 import { wireOperations } from "./metrics/service";
 import { guardPonderMetrics, isIndexerProcess } from "./metrics/access";
+import { registerHttpServerHook } from "../ops/httpServerSeam";
+import { httpServerGuard } from "../ops/httpServerLimits";
+import { peerIdentity } from "./middleware/peerIdentity";
 import { chainProbe } from "./chainProbe";
 import { readinessMonitor } from "./readiness";
 import { indexedHead } from "./market/indexedHead";
@@ -32,6 +35,24 @@ const env = loadEnv();
 guardPonderMetrics(env.METRICS_TOKEN, {
   readyFromService: isIndexerProcess(process.argv) && env.PONDER_READY_ON_INDEXER !== "1",
 });
+// Connection and time bounds of the server Ponder creates: per-client connection cap, minimum
+// body rate, Node's timeouts and maxConnections below the open-file limit (ops/httpServerLimits.ts).
+const trustProxy = compileProxyTrust(env.TRUST_PROXY);
+registerHttpServerHook(
+  "limits",
+  httpServerGuard(
+    {
+      headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: env.HTTP_MAX_CONNECTIONS,
+      maxConnectionsPerClient: env.HTTP_MAX_CONNECTIONS_PER_CLIENT,
+      bodyMinBytesPerSec: env.HTTP_BODY_MIN_BYTES_PER_SEC,
+      bodyGraceMs: env.HTTP_BODY_GRACE_MS,
+    },
+    peerIdentity(trustProxy),
+  ),
+);
 const deployment = loadDeployment();
 const port = env.PORT;
 // One store per process, even if the module is evaluated again (a PGlite folder must not be
@@ -118,7 +139,7 @@ export default createApp({
   chainProbe: probe,
   readiness,
   limits,
-  trustProxy: compileProxyTrust(env.TRUST_PROXY),
+  trustProxy,
   requestLog,
   readCacheTtlMs: env.READ_CACHE_TTL_MS,
   intentTtlSec: env.LAUNCH_INTENT_TTL_SEC,

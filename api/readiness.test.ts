@@ -142,3 +142,30 @@ describe("readinessMonitor", () => {
     });
   });
 });
+
+describe("readinessMonitor: a lost index", () => {
+  it("calls a head that disappears after one was seen stalled (the index was lost), not a start-up state", async () => {
+    const nowMs = (T0 + 1) * 1000;
+    let indexed: IndexedHead | null = head(20, T0);
+    const probe: ChainProbeResult = { ok: true, chain_id: 4663, block_number: 20, checked_at_ms: 0 };
+    const check = readinessMonitor({
+      indexedHead: async () => indexed,
+      probe: async () => probe,
+      policy,
+      nowMs: () => nowMs,
+    });
+    expect(await check()).toMatchObject({ ready: true, status: "ok" });
+    indexed = null;
+    const lost = await check();
+    expect(lost).toMatchObject({ ready: false, status: "stalled", indexed_block: null });
+    expect(lost.reason).toContain("block 20 was indexed before");
+    // A process that never saw a head is starting up: degraded, not stalled.
+    const fresh = readinessMonitor({
+      indexedHead: async () => null,
+      probe: async () => probe,
+      policy,
+      nowMs: () => nowMs,
+    });
+    expect(await fresh()).toMatchObject({ status: "degraded", reason: "the indexer has not recorded a block yet" });
+  });
+});

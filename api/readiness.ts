@@ -51,7 +51,11 @@ const DEFAULT_READINESS_POLICY: ReadinessPolicy = {
   backfillStallSec: BACKFILL_STALL_SEC,
 };
 
-/** `ok`: serving current data; `degraded`: behind, or a dependency unknown; `stalled`: no progress while the chain advances. */
+/**
+ * `ok`: serving current data; `degraded`: behind, or a dependency unknown; `stalled`: no progress
+ * while the chain advances, or the indexed head this process saw is gone (the index was lost);
+ * `npm start`'s supervisor restarts a stalled service (scripts/indexerSupervisor.ts).
+ */
 export type IndexerStatus = "ok" | "degraded" | "stalled";
 
 /**
@@ -96,6 +100,11 @@ export type IndexerObservation = {
   caughtUpOnce?: boolean;
   /** Wall clock, unix seconds. */
   nowSec: number;
+  /**
+   * The highest block this process has seen indexed (null: none yet). A missing head after one was
+   * seen is not a start-up state: the served index was lost, and only a restart brings it back.
+   */
+  highestIndexedBefore?: bigint | null;
 };
 
 /**
@@ -127,6 +136,11 @@ export function assessIndexer(o: IndexerObservation, policy: ReadinessPolicy): R
     reason,
     ...base,
   });
+  if (indexedBlock === null && !o.indexedError && o.highestIndexedBefore != null)
+    return answer(
+      "stalled",
+      `the indexed head is gone (block ${o.highestIndexedBefore} was indexed before): the index this process serves is lost; restart the service`,
+    );
   if (indexedBlock === null)
     return answer(
       "degraded",
@@ -165,6 +179,8 @@ export class ProgressTracker {
   private behindSinceMs: number | null = null;
   /** Whether an observation within `maxLagBlocks` was seen (the first backfill is over). */
   caughtUpOnce = false;
+  /** The highest indexed block observed (null before the first). */
+  highestIndexed: bigint | null = null;
 
   /** Notes that the indexer was within the ready lag at least once. */
   noteCaughtUp(): void {
@@ -180,6 +196,8 @@ export class ProgressTracker {
    * @example tracker.observe(10n, 2, 5_000) // 0, then tracker.observe(10n, 4, 25_000) // 20
    */
   observe(indexedBlock: bigint | null, lagBlocks: number | null, nowMs: number): number {
+    if (indexedBlock !== null && (this.highestIndexed === null || indexedBlock > this.highestIndexed))
+      this.highestIndexed = indexedBlock;
     if (indexedBlock !== this.block) {
       this.block = indexedBlock;
       this.behindSinceMs = lagBlocks !== null && lagBlocks > 0 ? nowMs : null;
@@ -225,6 +243,7 @@ export function readinessMonitor(options: ReadinessMonitorOptions): () => Promis
     const chainError = "error" in probe ? probe.error : chainHead === null ? "wrong chain id" : undefined;
     const now = nowMs();
     const lag = indexed.head && chainHead !== null ? Math.max(0, chainHead - Number(indexed.head.blockNumber)) : null;
+    const highestIndexedBefore = tracker.highestIndexed;
     const behindForSec = tracker.observe(indexed.head?.blockNumber ?? null, lag, now);
     if (lag !== null && lag <= policy.maxLagBlocks) tracker.noteCaughtUp();
     return assessIndexer(
@@ -236,6 +255,7 @@ export function readinessMonitor(options: ReadinessMonitorOptions): () => Promis
         behindForSec,
         caughtUpOnce: tracker.caughtUpOnce,
         nowSec: Math.floor(now / 1000),
+        highestIndexedBefore,
       },
       policy,
     );

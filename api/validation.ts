@@ -8,7 +8,7 @@ import { resolver, uniqueSymbol } from "hono-openapi";
 import { getAddress, isAddress } from "viem";
 import { z } from "zod";
 import { ApiError, type ErrorCode } from "./errors";
-import { parsedJsonBody } from "./middleware/jsonBody";
+import { jsonBodyOf } from "./middleware/jsonBody";
 import { useServiceWording } from "./schemaWording";
 
 // Every failed check below is worded for clients, not in zod's own terms (api/schemaWording.ts).
@@ -100,15 +100,16 @@ export function describedInput<Target extends keyof ValidationTargets>(
 
 /**
  * Validates the request's JSON body with `schema` (unknown fields -> 400 `invalid_request`; an
- * issue may name `invalid_address`). Reading, size and depth caps, the object shape, the safety
- * rule and the text rules already ran in the app's body parser (`api/middleware/jsonBody.ts`).
+ * issue may name `invalid_address`). The body is read here (once; after the route's
+ * authentication and limits) with the size and depth caps, the object shape, the safety rule and
+ * the text rules of the app's body parser (`api/middleware/jsonBody.ts`).
  * @param c - the request context
  * @param schema - the zod schema of the body
  * @returns the parsed body
  * @throws ApiError 400 `invalid_request` / `invalid_address`
  */
-export function parseJsonBody<T extends z.ZodType>(c: Context, schema: T): z.infer<T> {
-  const parsed = schema.safeParse(parsedJsonBody(c));
+export async function parseJsonBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
+  const parsed = schema.safeParse(await jsonBodyOf(c));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const code = (issue as { params?: { code?: "invalid_address" } } | undefined)?.params?.code ?? "invalid_request";

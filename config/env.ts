@@ -152,6 +152,16 @@ export const ENV_SCHEMA = z.object({
   API_RPC_TIMEOUT_MS: optional(int(100)).default(5000),
   API_RPC_RETRY_COUNT: optional(int(0, 10)).default(1),
   TRUST_PROXY: optional(proxyTrust).default("0"),
+  // HTTP server bounds (ops/httpServerLimits.ts, docs/operations.md "HTTP server bounds"): headers
+  // and whole-request deadlines, idle keep-alive, open connections per process (clamped below the
+  // open-file limit) and per client address, and the slowest body accepted after a grace period
+  HTTP_HEADERS_TIMEOUT_MS: optional(int(1000, 600_000)).default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: optional(int(1000, 3_600_000)).default(60_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: optional(int(100, 600_000)).default(5_000),
+  HTTP_MAX_CONNECTIONS: optional(int(16, 1_000_000)).default(4_096),
+  HTTP_MAX_CONNECTIONS_PER_CLIENT: optional(int(1, 1_000_000)).default(64),
+  HTTP_BODY_MIN_BYTES_PER_SEC: optional(int(1, 1_000_000_000)).default(1_024),
+  HTTP_BODY_GRACE_MS: optional(int(0, 600_000)).default(5_000),
   V1_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(60),
   PUBLIC_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(600),
   SESSION_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(120),

@@ -79,6 +79,11 @@ export type StartPonderOptions = {
   startTimeoutMs?: number;
   /** Called every ~5 s while waiting for `/health`, with a line saying what is awaited. */
   onWait?: (message: string) => void;
+  /**
+   * The process's open-file limit (soft and hard), set with util-linux `prlimit` before Node starts
+   * (default: inherited). Tests use it to run out of file descriptors at a scale a machine bears.
+   */
+  openFileLimit?: number;
 };
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -102,9 +107,13 @@ export async function startPonder(options: StartPonderOptions): Promise<PonderPr
   const cwd = options.cwd ?? projectRoot;
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env, PORT: String(options.port) };
   const logFormat = options.logFormat ?? (env.LOG_FORMAT === "pretty" ? "pretty" : "json");
+  const node = options.openFileLimit
+    ? { command: "prlimit", args: [`--nofile=${options.openFileLimit}:${options.openFileLimit}`, process.execPath] }
+    : { command: process.execPath, args: [] };
   const child = spawn(
-    process.execPath,
+    node.command,
     [
+      ...node.args,
       ...(options.nodeArgs ?? []),
       ponderBin,
       options.command ?? "start",

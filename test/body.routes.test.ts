@@ -422,6 +422,32 @@ describe("the body rules hold on every route", () => {
     expect(rtl.status).toBe(201);
   });
 
+  it("refuses every POST route without credentials from its headers alone: a body that never arrives is never awaited", async () => {
+    for (const path of postRoutes()) {
+      let pulled = 0;
+      // A body that sends one byte and then never ends: a route that reads it would hang here.
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (pulled++ === 0) controller.enqueue(new TextEncoder().encode("{"));
+          return new Promise(() => {});
+        },
+      });
+      const res = await app.request(`${BASE}${path}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "Content-Length": "60000" },
+        body,
+        duplex: "half",
+        signal: AbortSignal.timeout(5_000),
+      } as RequestInit);
+      const json = (await res.json()) as { error: string };
+      expect({ path, status: res.status, error: json.error }).toEqual({
+        path,
+        status: path.startsWith("/api/v1/") ? 401 : 403,
+        error: path.startsWith("/api/v1/") ? "missing_api_key" : "csrf_failed",
+      });
+    }
+  });
+
   it("answers a 5,000-deep body with 400 on every POST route, and a 17-deep one too", async () => {
     for (const path of postRoutes()) {
       for (const text of [

@@ -343,3 +343,28 @@ function catchCode(fn: () => unknown): string | null {
     return (err as { code?: string }).code ?? String(err);
   }
 }
+
+describe("one body reader", () => {
+  it("reads request bodies only through jsonBodyOf (and the upload's multipart parser), never before a route's checks", async () => {
+    const { readdirSync, readFileSync, statSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        if (statSync(path).isDirectory()) walk(path);
+        else if (path.endsWith(".ts") && !path.endsWith(".test.ts")) files.push(path);
+      }
+    };
+    for (const dir of ["api", "pages"]) walk(dir);
+    const readers = /c\.req\.(json|text|arrayBuffer|blob|formData|parseBody)\(/g;
+    const found = files.flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(readers)].map((m) => `${file.replaceAll("\\", "/")}: ${m[1]}`),
+    );
+    expect(found.sort()).toEqual([
+      "api/middleware/idempotency.ts: text",
+      "api/middleware/jsonBody.ts: text",
+      "api/routes/v1/media.ts: parseBody",
+    ]);
+  });
+});

@@ -119,6 +119,8 @@ export async function startStack(options: {
   superviseIndexer?: { restartAfterSec: number };
   /** Deploy the devnet's ETH/USD reference pool (default true); false: a stack without USD figures. */
   ethUsdReference?: boolean;
+  /** The service's open-file limit (`startPonder`'s `openFileLimit`; default inherited). */
+  openFileLimit?: number;
 }): Promise<Stack> {
   const onPostgres = (await e2eDatabase(options.database)) === "postgres";
   const schema = onPostgres ? uniqueSchemaName(options.schema) : options.schema;
@@ -174,7 +176,7 @@ export async function startStack(options: {
     if (options.serviceRpcUrl) serviceEnv.RPC_URL = await options.serviceRpcUrl(anvil.rpcUrl);
     if (options.indexerRpcUrl) serviceEnv.INDEXER_RPC_URLS = options.indexerRpcUrl(anvil.rpcUrl);
     const port = await findFreePort();
-    let service = await startPonder({ port, schema, env: serviceEnv });
+    let service = await startPonder({ port, schema, env: serviceEnv, openFileLimit: options.openFileLimit });
     phases.mark("service_health");
     await waitReady(service.url);
     phases.mark("service_ready");
@@ -221,7 +223,7 @@ export async function startStack(options: {
             const t0 = Date.now();
             await service.stop();
             const t1 = Date.now();
-            service = await startPonder({ port, schema, env: serviceEnv });
+            service = await startPonder({ port, schema, env: serviceEnv, openFileLimit: options.openFileLimit });
             stack.service = service;
             console.log(
               JSON.stringify({ supervisor_restart: { at_ms: t0, stop_ms: t1 - t0, start_ms: Date.now() - t1 } }),
@@ -255,7 +257,12 @@ export async function startStack(options: {
       },
       restart: async (restartOptions) => {
         await service.stop();
-        service = await startPonder({ port, schema, env: { ...serviceEnv, ...restartOptions?.env } });
+        service = await startPonder({
+          port,
+          schema,
+          env: { ...serviceEnv, ...restartOptions?.env },
+          openFileLimit: options.openFileLimit,
+        });
         stack.service = service;
         await waitReady(service.url);
       },

@@ -6,9 +6,9 @@
  * registers `GET /metrics` before it mounts ours, and that handler answers without calling
  * `next()`, so no middleware of our app ever sees the request; Ponder also refuses an API route
  * named `/metrics` at build time. The only place to decide is in front of Ponder's request
- * handler. {@link guardPonderMetrics} is that seam: it wraps `node:http`'s `createServer` once,
- * before Ponder creates its server (the API file is evaluated first), so the server Ponder
- * creates checks every request for `/metrics` before Ponder's Hono app sees it:
+ * handler. {@link guardPonderMetrics} registers a listener wrapper with the server seam
+ * (ops/httpServerSeam.ts) before Ponder creates its server (the API file is evaluated first), so
+ * the server Ponder creates checks every request for `/metrics` before Ponder's Hono app sees it:
  *
  * - `METRICS_TOKEN` set: `Authorization: Bearer <METRICS_TOKEN>` is required; otherwise 401
  *   `metrics_unauthorized` with `WWW-Authenticate: Bearer realm="metrics"` (RFC 6750);
@@ -18,7 +18,8 @@
  * `{ok: false, error, message}`. docs/operations.md "Metrics".
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import http, { type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import { registerHttpServerHook } from "../../ops/httpServerSeam";
 
 /** What the guard decided for one request. */
 export type MetricsDecision = "pass" | "allow" | "unauthorized" | "disabled";
@@ -134,42 +135,25 @@ export function guardMetricsListener(
   };
 }
 
-const INSTALLED = Symbol.for("launch-service.metricsGuard");
-type GuardState = { token: string | undefined; readyFromService: boolean };
-
 /**
  * Installs the `/metrics` guard on every HTTP server created from now on in this process (Ponder
- * creates its server after it has evaluated the API file). Idempotent: evaluating the API file
- * again (Ponder's dev reload) only updates the settings.
+ * creates its server after it has evaluated the API file), through the one server seam
+ * (ops/httpServerSeam.ts). Evaluating the API file again (Ponder's dev reload) replaces the
+ * settings.
  *
  * @param token - `METRICS_TOKEN`; undefined disables `/metrics` (404)
  * @param options.readyFromService - answer `/ready` with `GET /api/v1/ready` (the indexer role,
  *   {@link isIndexerProcess}); a `ponder serve` replica keeps Ponder's `/ready`
- * @returns true when installed now, false when it already was (the settings are updated either way)
  * @example guardPonderMetrics(env.METRICS_TOKEN, { readyFromService: isIndexerProcess(process.argv) })
  */
-export function guardPonderMetrics(token: string | undefined, options: { readyFromService?: boolean } = {}): boolean {
-  const holder = http as unknown as Record<symbol, GuardState | undefined>;
-  const existing = holder[INSTALLED];
+export function guardPonderMetrics(token: string | undefined, options: { readyFromService?: boolean } = {}): void {
   const readyFromService = options.readyFromService ?? false;
-  if (existing) {
-    existing.token = token;
-    existing.readyFromService = readyFromService;
-    return false;
-  }
-  const state: GuardState = { token, readyFromService };
-  holder[INSTALLED] = state;
-  const original = http.createServer;
-  const guarded = function createServer(this: unknown, ...args: unknown[]) {
-    const at = args.findIndex((arg) => typeof arg === "function");
-    if (at >= 0)
-      args[at] = guardMetricsListener(
-        args[at] as RequestListener,
-        () => state.token,
-        () => state.readyFromService,
-      );
-    return (original as (...a: unknown[]) => http.Server).apply(this, args);
-  };
-  (http as { createServer: unknown }).createServer = guarded;
-  return true;
+  registerHttpServerHook("metrics-guard", {
+    wrapListener: (listener) =>
+      guardMetricsListener(
+        listener,
+        () => token,
+        () => readyFromService,
+      ),
+  });
 }

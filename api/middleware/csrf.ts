@@ -8,7 +8,7 @@
  * ```ts
  * router.post("/build-direct-v3-launch", requireCsrf(csrfOptions), async (c) => {
  *   const session = c.get("session")!; // the verified session
- *   const body = await c.req.json();   // already parsed (cached by Hono)
+ *   const body = await jsonBodyOf(c);   // already read and checked by the guard
  * })
  * ```
  *
@@ -23,6 +23,7 @@ import type { Store } from "../../store/index";
 import { createSession, findSession, SESSION_TTL_MS, verifyCsrfToken, type SessionRecord } from "../../store/sessions";
 import { ApiError } from "../errors";
 import type { TrustEnv } from "./context";
+import { jsonBodyOf } from "./jsonBody";
 
 /** Cookie name over HTTPS (the `__Host-` prefix pins it to this host, Secure, Path=/). */
 export const SECURE_SESSION_COOKIE = "__Host-session";
@@ -134,7 +135,8 @@ function equalStrings(a: string, b: string): boolean {
  * 2. `Content-Type: application/json` and a JSON object body;
  * 3. a live session cookie;
  * 4. `X-CSRF-Token` and body `csrf_token` both present, equal, and valid for that session.
- * Sets `session` on the context; the parsed body stays available through `c.req.json()`.
+ * Steps 1 and 3 and the header token are checked before the body is read. Sets `session` on the
+ * context; the parsed body stays available through `jsonBodyOf(c)`.
  */
 export function requireCsrf(options: SessionOptions): MiddlewareHandler<TrustEnv> {
   const allowed = options.allowedOrigins.map((o) => new URL(o).origin);
@@ -144,20 +146,22 @@ export function requireCsrf(options: SessionOptions): MiddlewareHandler<TrustEnv
     if (!(c.req.header("Content-Type") ?? "").toLowerCase().startsWith("application/json")) {
       throw new ApiError("csrf_failed", "session requests must be application/json");
     }
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      throw new ApiError("csrf_failed", "the body is not JSON, so it carries no csrf_token");
-    }
+    // Everything the headers can decide is decided before the body is read (a request without a
+    // live session or a token header never holds its connection for a body).
     const session = await findSession(await options.getStore(), readCookie(c));
     if (!session) throw new ApiError("csrf_failed", "no live session: GET /api/evm/evmchain/session first");
     const headerToken = c.req.header(CSRF_HEADER);
-    const bodyToken =
-      body && typeof body === "object" && !Array.isArray(body)
-        ? (body as { csrf_token?: unknown }).csrf_token
-        : undefined;
-    if (!headerToken || typeof bodyToken !== "string" || !bodyToken) {
+    if (!headerToken || !verifyCsrfToken(session, headerToken)) {
+      throw new ApiError(
+        "csrf_failed",
+        headerToken
+          ? "the CSRF token is not valid for this session"
+          : `send the CSRF token in both the ${CSRF_HEADER} header and the csrf_token body field`,
+      );
+    }
+    // The body parser's own errors (413, 400 invalid_request / forbidden_field) pass through.
+    const bodyToken = (await jsonBodyOf(c)).csrf_token;
+    if (typeof bodyToken !== "string" || !bodyToken) {
       throw new ApiError(
         "csrf_failed",
         `send the CSRF token in both the ${CSRF_HEADER} header and the csrf_token body field`,
@@ -165,8 +169,6 @@ export function requireCsrf(options: SessionOptions): MiddlewareHandler<TrustEnv
     }
     if (!equalStrings(headerToken, bodyToken))
       throw new ApiError("csrf_failed", `${CSRF_HEADER} and csrf_token differ`);
-    if (!verifyCsrfToken(session, headerToken))
-      throw new ApiError("csrf_failed", "the CSRF token is not valid for this session");
     c.set("session", session);
     await next();
   };

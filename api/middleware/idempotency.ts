@@ -32,6 +32,7 @@ import {
 import { ApiError } from "../errors";
 import { JSON_CONTENT_TYPE } from "../json";
 import type { TrustEnv } from "./context";
+import { jsonBodyOf } from "./jsonBody";
 
 /**
  * A request's reservation of its `Idempotency-Key` (on the context as `idempotency`); `committed`
@@ -99,6 +100,8 @@ export function idempotency(options: {
     const scope = options.scope ? options.scope(c) : c.get("apiKey")?.id;
     if (!scope) throw new ApiError("missing_api_key", "idempotency keys are scoped per API key");
     const store = await options.getStore();
+    // The body is read (and checked) here, after the key's authentication and limits.
+    await jsonBodyOf(c);
     const fingerprint = requestFingerprint(c.req.method, c.req.path, await c.req.text());
     const reservation = await reserveIdempotencyKey(store, { scope, key: parsed, fingerprint });
     if (reservation.kind === "mismatch") {

@@ -18,10 +18,13 @@
  * 5. the text rules (`api/launch/textRules.ts`): control characters, and invisible formatting
  *    characters in `name` and `symbol` -> 400 `invalid_request`.
  *
- * The text is read once: Hono's request keeps it (`c.req.text()` / `c.req.json()` later read the
- * same cached text), the raw request gets the text back as its body (a second raw reader gets the
- * same bytes, not a locked stream), and the parsed object is on the context for
- * {@link parsedJsonBody}.
+ * Nothing is read before the route's authentication and rate limits: the middleware only checks the
+ * declared size (a `Content-Length` over the bound is refused unread) and leaves a one-time reader
+ * on the context; {@link jsonBodyOf} runs steps 2-5 when the route (or its CSRF or idempotency
+ * guard) first needs the body. So an anonymous request is refused from its headers and never holds
+ * a connection for a body (ops/httpServerLimits.ts closes such a connection instead of draining
+ * it). The text is read once: Hono's request keeps it (`c.req.text()` later reads the same cached
+ * text) and the raw request gets the text back as its body.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -47,8 +50,8 @@ const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
 
 /** Context variables set by {@link jsonBody}. */
 export type JsonBodyVariables = {
-  /** The parsed, checked JSON object body (absent for multipart bodies and bodiless methods). */
-  jsonBody?: Record<string, unknown>;
+  /** The one read of this request's JSON body (read and checked on first use; see {@link jsonBodyOf}). */
+  jsonBodyRead?: () => Promise<Record<string, unknown>>;
 };
 
 /**
@@ -118,7 +121,10 @@ export function checkJsonBodyText(
 
 /**
  * The app-level body parser middleware (module doc). Register with `app.use("*", jsonBody())`
- * before the routers.
+ * before the routers. It reads nothing: it refuses a declared `Content-Length` over the bound at
+ * once (413, the body unread), bounds a body of unknown length as it streams, and leaves the one
+ * read to {@link jsonBodyOf}, which the first consumer calls after the route's authentication and
+ * rate limits have run (docs/trust.md "Request bodies").
  * @param limits - overrides of {@link BODY_LIMITS} (tests)
  */
 export function jsonBody(
@@ -133,29 +139,39 @@ export function jsonBody(
   return async (c, next) => {
     if (!BODY_METHODS.has(c.req.method)) return next();
     if (mediaType(c) === "multipart/form-data") return multipartLimit(c, next);
-    return jsonLimit(c, async () => {
-      let text: string;
-      try {
-        text = await c.req.text();
-      } catch {
-        throw new ApiError("invalid_request", "body: could not be read");
-      }
-      c.set("jsonBody", checkJsonBodyText(text, bounds));
-      // The stream is read; a route that reads the raw request again (Hono's `bodyLimit` on the
-      // upload route) gets a fresh copy of the same text instead of a locked stream (a 500).
-      c.req.raw = new Request(c.req.raw, { body: text });
-      await next();
+    let read: Promise<Record<string, unknown>> | undefined;
+    c.set("jsonBodyRead", () => {
+      read ??= (async () => {
+        let text: string;
+        try {
+          text = await c.req.text();
+        } catch (err) {
+          if (err instanceof ApiError) throw err; // the streaming size bound
+          throw new ApiError("invalid_request", "body: could not be read");
+        }
+        const body = checkJsonBodyText(text, bounds);
+        // The stream is read; a route that reads the raw request again (Hono's `bodyLimit` on the
+        // upload route) gets a fresh copy of the same text instead of a locked stream (a 500).
+        c.req.raw = new Request(c.req.raw, { body: text });
+        return body;
+      })();
+      return read;
     });
+    return jsonLimit(c, next);
   };
 }
 
 /**
- * The body {@link jsonBody} parsed and checked for this request.
+ * Reads, checks and parses this request's JSON body once (steps 1-5 of the module doc); later
+ * calls return the same object. Call it only after the route's authentication and rate limits:
+ * nothing reads a body before that (test/body.routes.test.ts).
  * @returns the JSON object
- * @throws ApiError 400 `invalid_request` when the request carried no JSON body (e.g. multipart)
+ * @throws ApiError 413 `body_too_large`, 400 `invalid_request` / `forbidden_field`; 400
+ *   `invalid_request` when the request carries no JSON body (a bodiless method, multipart)
+ * @example const body = await jsonBodyOf(c); // { name: "Alpha", … }
  */
-export function parsedJsonBody(c: Context): Record<string, unknown> {
-  const body = c.get("jsonBody") as Record<string, unknown> | undefined;
-  if (!body) throw new ApiError("invalid_request", "body: must be a JSON object (Content-Type: application/json)");
-  return body;
+export async function jsonBodyOf(c: Context): Promise<Record<string, unknown>> {
+  const read = c.get("jsonBodyRead") as JsonBodyVariables["jsonBodyRead"];
+  if (!read) throw new ApiError("invalid_request", "body: must be a JSON object (Content-Type: application/json)");
+  return read();
 }

@@ -30,7 +30,13 @@ const SURFACE_ERRORS: readonly { prefix: string; methods?: readonly string[]; co
 ];
 
 /** Errors the app's body parser (api/middleware/jsonBody.ts) can return on every POST/PUT/PATCH. */
-const BODY_ERRORS: readonly ErrorCode[] = ["invalid_request", "forbidden_field", "body_too_large"];
+const BODY_ERRORS: readonly ErrorCode[] = ["invalid_request", "forbidden_field", "body_too_large", "request_timeout"];
+
+/**
+ * Errors any route can return: the server's per-client connection cap (ops/httpServerLimits.ts), a
+ * dependency that cannot be reached (the store, the indexed data) and the catch-all.
+ */
+const EVERY_ROUTE_ERRORS: readonly ErrorCode[] = ["too_many_connections", "service_unavailable", "internal_error"];
 const BODY_METHODS = ["post", "put", "patch"];
 
 /**
@@ -106,9 +112,7 @@ function applySurface(path: string, method: string, operation: OpenAPIV3_1.Opera
     Object.values(operation.responses ?? {}).some((r) =>
       (r as OpenAPIV3_1.ResponseObject).description?.includes(`\`${code}\``),
     );
-  const codes = [...bodyCodes, ...(surface?.codes ?? []), "internal_error" as const].filter(
-    (code) => !documented(code),
-  );
+  const codes = [...bodyCodes, ...(surface?.codes ?? []), ...EVERY_ROUTE_ERRORS].filter((code) => !documented(code));
   const extra = errorResponses(codes, { $ref: "#/components/schemas/Error" }) as Record<
     string,
     OpenAPIV3_1.ResponseObject

@@ -80,7 +80,7 @@ export function swapSessionRoutes(deps: SwapRoutesDeps, csrf: MiddlewareHandler<
         // Counted per signed-in wallet (per session before sign-in, which then fails anyway).
         perWalletLimiter(deps, (c) => c.get("session")?.wallet ?? `session:${c.get("session")?.id}`),
         async (c) => {
-          const { csrf_token: _csrf, ...body } = parseJsonBody(c, sessionSwapBuildSchema);
+          const { csrf_token: _csrf, ...body } = await parseJsonBody(c, sessionSwapBuildSchema);
           assertSessionWallet(c, body.wallet, "wallet");
           c.header("Cache-Control", "no-store");
           return sendOk(c, await buildSwap(deps, body));
@@ -111,7 +111,7 @@ export function swapV1Routes(deps: SwapRoutesDeps) {
         describedInput("json", swapBuildSchema),
         perWalletLimiter(deps, (c) => currentKey(c).wallet),
         async (c) => {
-          const body = parseJsonBody(c, swapBuildSchema);
+          const body = await parseJsonBody(c, swapBuildSchema);
           const keyWallet = currentKey(c).wallet;
           if (keyWallet.toLowerCase() !== body.wallet.toLowerCase()) {
             throw new ApiError(

@@ -81,7 +81,7 @@ export function sessionLaunchRoutes(deps: SessionLaunchRoutesDeps, csrf: Middlew
         describedInput("json", sessionBuildSchema),
         csrf,
         async (c) => {
-          const body = parseJsonBody(c, sessionBuildSchema);
+          const body = await parseJsonBody(c, sessionBuildSchema);
           assertSessionWallet(c, body.creator);
           let result: Awaited<ReturnType<typeof sessionBuild>>;
           try {
@@ -144,7 +144,7 @@ export function sessionLaunchRoutes(deps: SessionLaunchRoutesDeps, csrf: Middlew
         describedInput("json", sessionVerifySchema),
         csrf,
         async (c) => {
-          const body = parseJsonBody(c, sessionVerifySchema);
+          const body = await parseJsonBody(c, sessionVerifySchema);
           assertSessionWallet(c, body.creator);
           const result = await sessionVerify(
             { ...(await stepDeps()), redirectWaitMs: deps.redirectWaitMs },

@@ -32,12 +32,12 @@ export type LaunchRoutesDeps = { launches: ApiKeyLaunches; getStore: () => Promi
 export function launchHandlers(launches: ApiKeyLaunches, field: IdField) {
   return {
     async intent(c: Context<TrustEnv>) {
-      const request = parseJsonBody(c, intentRequestSchema);
+      const request = await parseJsonBody(c, intentRequestSchema);
       const result = await launches.intent({ key: currentKey(c), field, request, idempotency: c.get("idempotency") });
       return sendOk(c, result.body, 201);
     },
     async build(c: Context<TrustEnv>) {
-      const body = parseJsonBody(c, buildBodySchema(field));
+      const body = await parseJsonBody(c, buildBodySchema(field));
       const result = await launches.build({
         key: currentKey(c),
         field,
@@ -47,7 +47,7 @@ export function launchHandlers(launches: ApiKeyLaunches, field: IdField) {
       return sendOk(c, result.body, 200);
     },
     async confirm(c: Context<TrustEnv>) {
-      const body = parseJsonBody(c, confirmBodySchema(field));
+      const body = await parseJsonBody(c, confirmBodySchema(field));
       const result = await launches.confirm({
         key: currentKey(c),
         field,

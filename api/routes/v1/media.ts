@@ -18,6 +18,7 @@ import { currentKey, type TrustEnv } from "../../middleware/context";
 import { documented } from "../../openapi/describe";
 import { okBody } from "../../openapi/wirePrimitives";
 import { describedInput } from "../../validation";
+import { jsonBodyOf } from "../../middleware/jsonBody";
 
 /** What the upload route needs. */
 export type V1MediaDeps = {
@@ -86,6 +87,8 @@ export function v1MediaRoutes(deps: V1MediaDeps) {
         async (c) => {
           const type = (c.req.header("Content-Type") ?? "").toLowerCase();
           if (!type.startsWith("multipart/form-data")) {
+            // Any other body is held to the body parser's rules first (size, depth, JSON shape).
+            await jsonBodyOf(c);
             throw new ApiError("image_missing", "send multipart/form-data with the file in field `image`");
           }
           let form: Record<string, unknown>;

@@ -14,7 +14,7 @@
  *   - `/evmchain/swaps/build`: swap builds, also limited per wallet (api/trade/routes.ts);
  *   - `/coins/*`: the coin flow (`./coins.ts`).
  */
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import type { Deployment } from "../../../config/deployment";
 import { identifyApiKey, requireApiKey, requireScope } from "../../middleware/auth";
 import { clientIp } from "../../middleware/clientIp";
@@ -35,7 +35,11 @@ export type V1SurfaceDeps = V1OpenDeps &
   V1MarketDeps &
   LaunchRoutesDeps &
   V1MediaDeps &
-  Omit<SwapRoutesDeps, "buildsPerMinute"> & { deployment: Deployment };
+  Omit<SwapRoutesDeps, "buildsPerMinute"> & {
+    deployment: Deployment;
+    /** The market-read guard (api/middleware/indexAvailable.ts), run after the key check on token reads. */
+    indexedData?: MiddlewareHandler;
+  };
 
 /** Builds the `/api/v1` router (mount at `/api/v1`). */
 export function v1Surface(deps: V1SurfaceDeps) {
@@ -59,6 +63,7 @@ export function v1Surface(deps: V1SurfaceDeps) {
       .route("/", v1OpenRoutes(deps))
       .use("/evmchain/*", ...authenticated)
       .use("/coins/*", ...authenticated)
+      .use("/evmchain/tokens/*", deps.indexedData ?? ((_c, next) => next()))
       .route("/evmchain", v1LaunchRoutes(deps))
       .route("/evmchain", v1MediaRoutes(deps))
       .route("/evmchain", v1MarketRoutes(deps))
