@@ -60,10 +60,20 @@ export function validate<T extends z.ZodType, Target extends keyof ValidationTar
     }
     const code = ((issue as { params?: { code?: ErrorCode } } | undefined)?.params?.code ??
       "invalid_request") as ErrorCode;
-    throw new ApiError(code, `${field}: ${issue?.message ?? "invalid"}`);
+    throw new ApiError(code, fieldMessage(field, issue?.message ?? "invalid"));
   });
   // hono-openapi describes zod schemas by their input side (before transforms): what clients send.
   return Object.assign(middleware, { [uniqueSymbol]: { target, ...resolver(schema) } });
+}
+
+/**
+ * An issue's message naming its field once: `field: message`, unless the schema's message already
+ * begins with the field's name.
+ * @example fieldMessage("resolution", "resolution must be one of 1m, 5m") // "resolution must be one of 1m, 5m"
+ * @example fieldMessage("limit", "must be at most 100") // "limit: must be at most 100"
+ */
+export function fieldMessage(field: string, message: string): string {
+  return message.startsWith(`${field} `) || message.startsWith(`${field}:`) ? message : `${field}: ${message}`;
 }
 
 /**
@@ -113,7 +123,7 @@ export async function parseJsonBody<T extends z.ZodType>(c: Context, schema: T):
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const code = (issue as { params?: { code?: "invalid_address" } } | undefined)?.params?.code ?? "invalid_request";
-    throw new ApiError(code, `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`);
+    throw new ApiError(code, fieldMessage(issue?.path.join(".") || "body", issue?.message ?? "invalid"));
   }
   return parsed.data;
 }

@@ -1,6 +1,7 @@
 /**
- * The supervisor's decisions against a real HTTP server that answers `/api/v1/ready` with a body
- * the test sets (the real service is supervised in test/e2e.readiness.test.ts): no restart while
+ * The supervisor's readers against a real HTTP server that answers `/api/v1/ready` with a body the
+ * test sets, and its decisions on an injected clock and scheduler, stepped check by check (no real
+ * time waited; the real service is supervised in test/e2e.readiness.test.ts): no restart while
  * ready, degraded or blind, a restart once stalled for the threshold with the indexer's RPC
  * answering (the threshold counts from when that RPC answers again), none while it does not
  * answer, and backoff between restarts.
@@ -14,18 +15,10 @@ let server: Server;
 let url: string;
 let readiness: Record<string, unknown> = { status: "ok", chain_head_block: 10, indexed_block: 10, reason: null };
 let rpcUp = true;
-/** `/api/v1/ready` requests served: the supervisor's checks. */
-let checks = 0;
-/** Resolves once the supervisor has made `n` more checks (so "no restart" means "none in n checks"). */
-const afterChecks = async (n: number) => {
-  const target = checks + n;
-  await expect.poll(() => checks, { timeout: 15_000 }).toBeGreaterThanOrEqual(target);
-};
 
 beforeAll(async () => {
   server = createServer((req, res) => {
     if (req.url === "/api/v1/ready") {
-      checks++;
       res.writeHead(readiness.status === "ok" ? 200 : 503, { "content-type": "application/json" });
       res.end(JSON.stringify(readiness));
       return;
@@ -63,67 +56,102 @@ describe("readServiceReadiness and rpcAnswers", () => {
 describe("superviseIndexer", () => {
   it("restarts only a stall with a known chain head, once it has lasted the threshold with the indexer's RPC answering, and backs off", async () => {
     let nowMs = 0;
+    let rpcAnswering = false;
+    let answer = { status: "degraded", chainHeadBlock: 20, indexedBlock: 10, reason: "10 blocks behind" } as Awaited<
+      ReturnType<typeof readServiceReadiness>
+    >;
     const restarts: string[] = [];
-    rpcUp = false;
-    readiness = { status: "degraded", chain_head_block: 20, indexed_block: 10, reason: "10 blocks behind" };
+    // The checks run when the test steps them: no real time passes (injected clock and scheduler).
+    let next: (() => Promise<void>) | null = null;
+    const step = async (checks = 1) => {
+      for (let i = 0; i < checks; i++) {
+        const check = next;
+        next = null;
+        await check?.();
+      }
+    };
     const supervisor = superviseIndexer({
       serviceUrl: () => url,
       restartAfterSec: 5,
       maxBackoffSec: 20,
-      checkIntervalMs: 10,
-      requestTimeoutMs: 1_000,
-      indexerRpcAnswers: () => rpcAnswers([`${url}/rpc`], 200),
+      readReadiness: async () => answer,
+      indexerRpcAnswers: async () => rpcAnswering,
       restart: async (reason) => void restarts.push(reason),
       nowMs: () => nowMs,
+      schedule: (check) => {
+        next = check;
+        return () => {
+          next = null;
+        };
+      },
     });
+    const stalled = (chainHeadBlock: number | null, reason: string) =>
+      (answer = { status: "stalled", chainHeadBlock, indexedBlock: 10, reason });
     try {
       // Degraded (behind but progressing): never a restart, however long.
       nowMs = 60_000;
-      readiness = { status: "stalled", chain_head_block: null, indexed_block: 10, reason: "stalled, RPC down" };
-      // Blind stall (chain head unknown): not either.
-      await afterChecks(3);
+      await step(3);
       expect(restarts).toEqual([]);
-      readiness = { status: "stalled", chain_head_block: 25, indexed_block: 10, reason: "no block indexed for 20 s" };
-      await afterChecks(2);
+      // Blind stall (chain head unknown): not either.
+      stalled(null, "stalled, RPC down");
+      await step(3);
+      expect(restarts).toEqual([]);
+      stalled(25, "no block indexed for 20 s");
+      await step(2);
       nowMs = 70_000; // 10 s stalled, but the indexer's RPC does not answer: no restart
-      await afterChecks(3);
+      await step(3);
       expect(restarts).toEqual([]);
       // The RPC is back: the stall counts from now (the process gets the threshold to resume by
       // itself), not from when it began.
-      rpcUp = true;
-      await afterChecks(3);
+      rpcAnswering = true;
+      await step(3);
       expect(restarts).toEqual([]);
       nowMs = 73_000;
-      await afterChecks(3);
+      await step(3);
       expect(restarts).toEqual([]);
       // The RPC froze again before the threshold: the count starts over once it answers.
-      rpcUp = false;
-      await afterChecks(3);
-      rpcUp = true;
-      await afterChecks(2); // seen stalled with the RPC back at 73 s
-      nowMs = 77_000; // 4 s since the RPC answers again (7 s since it first did): not yet
-      await afterChecks(3);
+      rpcAnswering = false;
+      await step(3);
+      rpcAnswering = true;
+      await step(2); // seen stalled with the RPC back at 73 s
+      nowMs = 77_000; // 4 s since the RPC answers again: not yet
+      await step(3);
       expect(restarts).toEqual([]);
       nowMs = 78_000;
-      await expect.poll(() => restarts.length, { timeout: 15_000 }).toBe(1);
-      expect(restarts[0]).toBe("no block indexed for 20 s");
-      await afterChecks(2); // seen stalled again at 78 s, before the clock moves
+      await step(1);
+      expect(restarts).toEqual(["no block indexed for 20 s"]);
+      await step(2); // seen stalled again at 78 s, before the clock moves
       // Still stalled after the restart (seen from 78 s on): the next one needs the threshold
       // again, and the backoff (5 s after the first restart, then 10 s after the second).
       nowMs = 82_000;
-      await afterChecks(3);
+      await step(3);
       expect(restarts).toHaveLength(1);
       nowMs = 84_000;
-      await expect.poll(() => restarts.length, { timeout: 15_000 }).toBe(2);
-      await afterChecks(2); // seen stalled again at 84 s
+      await step(1);
+      expect(restarts).toHaveLength(2);
+      await step(2); // seen stalled again at 84 s
       nowMs = 92_000; // stalled 8 s again, but within 10 s of the second restart
-      await afterChecks(3);
+      await step(3);
       expect(restarts).toHaveLength(2);
       nowMs = 95_000;
-      await expect.poll(() => restarts.length, { timeout: 15_000 }).toBe(3);
+      await step(1);
+      expect(restarts).toHaveLength(3);
       expect(supervisor.restarts()).toBe(3);
+      // Ready again: the backoff and the stall clock reset; a new stall needs the full threshold.
+      answer = { status: "ok", chainHeadBlock: 30, indexedBlock: 30, reason: null };
+      await step(1);
+      stalled(40, "stalled again");
+      nowMs = 200_000;
+      await step(1);
+      nowMs = 204_000;
+      await step(1);
+      expect(restarts).toHaveLength(3);
+      nowMs = 205_000;
+      await step(1);
+      expect(restarts).toHaveLength(4);
     } finally {
       supervisor.stop();
     }
+    expect(next).toBeNull(); // stopped: nothing scheduled
   });
 });

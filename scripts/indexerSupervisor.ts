@@ -52,6 +52,13 @@ export type IndexerSupervisorOptions = {
   onEvent?: (message: string) => void;
   /** Clock, milliseconds (default `Date.now`). */
   nowMs?: () => number;
+  /** Reads the service's readiness once (default {@link readServiceReadiness} on `serviceUrl()`). */
+  readReadiness?: () => Promise<SupervisedReadiness | null>;
+  /**
+   * Runs the next check after `delayMs` and returns its cancel (default `setTimeout`); tests step
+   * the checks themselves instead of waiting.
+   */
+  schedule?: (check: () => Promise<void>, delayMs: number) => () => void;
 };
 
 /** A running supervisor. */
@@ -129,11 +136,19 @@ export function superviseIndexer(options: IndexerSupervisorOptions): IndexerSupe
   let stalledSince: number | null = null;
   let backoffMs = options.restartAfterSec * 1000;
   let notBefore = 0;
-  let timer: NodeJS.Timeout | undefined;
+  let cancel: (() => void) | undefined;
+  const schedule =
+    options.schedule ??
+    ((check: () => Promise<void>, delayMs: number) => {
+      const timer = setTimeout(() => void check(), delayMs);
+      return () => clearTimeout(timer);
+    });
+  const readReadiness =
+    options.readReadiness ?? (() => readServiceReadiness(options.serviceUrl(), options.requestTimeoutMs));
 
   const tick = async () => {
     if (stopped) return;
-    const readiness = await readServiceReadiness(options.serviceUrl(), options.requestTimeoutMs);
+    const readiness = await readReadiness();
     const now = nowMs();
     if (readiness?.status === "ok") {
       stalledSince = null;
@@ -167,14 +182,14 @@ export function superviseIndexer(options: IndexerSupervisorOptions): IndexerSupe
       // degraded: behind but progressing, or blind (RPC down): a restart would not help
       stalledSince = null;
     }
-    if (!stopped) timer = setTimeout(() => void tick(), checkIntervalMs);
+    if (!stopped) cancel = schedule(tick, checkIntervalMs);
   };
-  timer = setTimeout(() => void tick(), checkIntervalMs);
+  cancel = schedule(tick, checkIntervalMs);
   return {
     restarts: () => restarts,
     stop: () => {
       stopped = true;
-      clearTimeout(timer);
+      cancel?.();
     },
   };
 }

@@ -342,7 +342,7 @@ describe.each(modes)("market data over HTTP equals the receipts ($database)", ({
         status: 400,
         ok: false,
         error: "invalid_request",
-        message: "before_timestamp: before_timestamp must be unix seconds (a non-negative integer)",
+        message: "before_timestamp must be unix seconds (a non-negative integer)",
       });
     }
   });
@@ -387,11 +387,11 @@ describe.each(modes)("market data over HTTP equals the receipts ($database)", ({
     const message = async (path: string) => (await getJson(path)).body.message;
     expect(await message(`/api/v1/evmchain/tokens/${tokenAddress}/candles`)).toBe("resolution: missing (required)");
     expect(await message(`/api/v1/evmchain/tokens/${tokenAddress}/candles?resolution=2h`)).toBe(
-      "resolution: resolution must be one of 1m, 5m, 15m, 1h, 4h, 1d (or UDF 1, 5, 15, 60, 240, 1D, D)",
+      "resolution must be one of 1m, 5m, 15m, 1h, 4h, 1d (or UDF 1, 5, 15, 60, 240, 1D, D)",
     );
     expect(
       await message(`/api/v1/evmchain/tokens/${tokenAddress}/candles?resolution=1&format=udf&countback=2000`),
-    ).toBe("countback: countback must be an integer from 1 to 1440");
+    ).toBe("countback must be an integer from 1 to 1440");
     expect(await message("/api/public/integrations/evmchain/token-metadata")).toBe("address: missing (required)");
     // "A day of 1m candles": from = to − 86,400 (1,441 inclusive bucket starts) is served; one
     // second more is refused.

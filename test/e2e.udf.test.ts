@@ -108,9 +108,18 @@ describe("UDF datafeed, step by step as a chart does", () => {
     for (const r of info.body.supported_resolutions) expect(config.body.supported_resolutions).toContain(r);
     expect((await stack.request(`${BASE}/symbols?symbol=evmchain:${ticker}`)).body.ticker).toBe(token);
     expect((await stack.request(`${BASE}/symbols?symbol=${info.body.slug}`)).body.ticker).toBe(token);
+    // A symbol as /search returned it, and as a user types it (any case), resolves too.
+    for (const typed of [found.body[0].symbol, String(found.body[0].symbol).toLowerCase()])
+      expect((await stack.request(`${BASE}/symbols?symbol=${typed}`)).body.ticker).toBe(token);
 
     // 5. /history for every resolution the symbol supports: bars equal the exact JSON candles.
     const to = lastTradeSec + 60;
+    // [from, to) with from = to is empty (UDF's `to` is exclusive): no_data, nextTime = the last bar.
+    const empty = await stack.request(`${BASE}/history?symbol=${ticker}&resolution=1&from=${to}&to=${to}`);
+    expect({ status: empty.status, body: empty.body }).toEqual({
+      status: 200,
+      body: { s: "no_data", nextTime: lastTradeSec - (lastTradeSec % 60) },
+    });
     // One day back, except for daily bars: a last trade in the final minute of a UTC day has its
     // day's bar start more than a day before `to`, so they look two days back (1m allows one day).
     const fromFor = (r: string) => to - (r === "1D" ? 2 : 1) * 86_400;
@@ -183,7 +192,7 @@ describe("UDF datafeed, step by step as a chart does", () => {
         `/history?symbol=${token}&resolution=2h&from=0&to=100`,
         400,
         "invalid_resolution",
-        "resolution: resolution must be one of 1m, 5m, 15m, 1h, 4h, 1d (or UDF 1, 5, 15, 60, 240, 1D, D)",
+        "resolution must be one of 1m, 5m, 15m, 1h, 4h, 1d (or UDF 1, 5, 15, 60, 240, 1D, D)",
       ],
       [`/history?symbol=${token}&resolution=1&from=0`, 400, "invalid_request", "to: missing (required)"],
       [
@@ -202,7 +211,7 @@ describe("UDF datafeed, step by step as a chart does", () => {
         `/history?symbol=${token}&resolution=1&to=100000&countback=2000`,
         400,
         "invalid_request",
-        "countback: countback must be an integer from 1 to 1440",
+        "countback must be an integer from 1 to 1440",
       ],
       [
         `/history?symbol=nope!&resolution=1&from=0&to=10`,
@@ -210,7 +219,7 @@ describe("UDF datafeed, step by step as a chart does", () => {
         "token_not_found",
         'unknown_symbol: no launched token for "nope!"',
       ],
-      [`/search?limit=0`, 400, "invalid_request", "limit: limit must be an integer from 1 to 100"],
+      [`/search?limit=0`, 400, "invalid_request", "limit must be an integer from 1 to 100"],
     ];
     for (const [path, status, error, message] of cases) {
       const res = await stack.request(`${BASE}${path}`);

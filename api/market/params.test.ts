@@ -79,21 +79,21 @@ describe("candles query: codes and messages of the catalogue", () => {
 
   it("answers each bad parameter with its code and exact message", async () => {
     const cases: Array<[string, string, string]> = [
-      ["resolution=2h", "invalid_resolution", `resolution: ${CANDLE_MESSAGES.resolution}`],
-      ["resolution=1M", "invalid_resolution", `resolution: ${CANDLE_MESSAGES.resolution}`],
-      ["resolution=", "invalid_resolution", `resolution: ${CANDLE_MESSAGES.resolution}`],
+      ["resolution=2h", "invalid_resolution", CANDLE_MESSAGES.resolution],
+      ["resolution=1M", "invalid_resolution", CANDLE_MESSAGES.resolution],
+      ["resolution=", "invalid_resolution", CANDLE_MESSAGES.resolution],
       ["", "invalid_request", "resolution: missing (required)"],
       ["from=5", "invalid_request", "resolution: missing (required)"],
-      ["resolution=1m&countback=2000", "invalid_request", "countback: countback must be an integer from 1 to 1440"],
-      ["resolution=1m&countback=0", "invalid_request", "countback: countback must be an integer from 1 to 1440"],
-      ["resolution=1m&countback=1.5", "invalid_request", "countback: countback must be an integer from 1 to 1440"],
-      ["resolution=1m&countback=many", "invalid_request", "countback: countback must be an integer from 1 to 1440"],
-      ["resolution=1m&from=-5", "invalid_request", "from: from must be unix seconds (a non-negative integer)"],
-      ["resolution=1m&from=soon", "invalid_request", "from: from must be unix seconds (a non-negative integer)"],
-      ["resolution=1m&to=1.5", "invalid_request", "to: to must be unix seconds (a non-negative integer)"],
-      ["resolution=1m&to=999999999999", "invalid_request", "to: to must be before year 10000"],
-      ["resolution=1m&format=csv", "invalid_request", "format: format must be json or udf"],
-      ["resolution=1m&fill=yes", "invalid_request", "fill: fill must be 0 or 1"],
+      ["resolution=1m&countback=2000", "invalid_request", "countback must be an integer from 1 to 1440"],
+      ["resolution=1m&countback=0", "invalid_request", "countback must be an integer from 1 to 1440"],
+      ["resolution=1m&countback=1.5", "invalid_request", "countback must be an integer from 1 to 1440"],
+      ["resolution=1m&countback=many", "invalid_request", "countback must be an integer from 1 to 1440"],
+      ["resolution=1m&from=-5", "invalid_request", "from must be unix seconds (a non-negative integer)"],
+      ["resolution=1m&from=soon", "invalid_request", "from must be unix seconds (a non-negative integer)"],
+      ["resolution=1m&to=1.5", "invalid_request", "to must be unix seconds (a non-negative integer)"],
+      ["resolution=1m&to=999999999999", "invalid_request", "to must be before year 10000"],
+      ["resolution=1m&format=csv", "invalid_request", "format must be json or udf"],
+      ["resolution=1m&fill=yes", "invalid_request", "fill must be 0 or 1"],
     ];
     for (const [query, error, message] of cases) {
       const { status, body } = await ask(candlesQuery, query);
@@ -104,7 +104,7 @@ describe("candles query: codes and messages of the catalogue", () => {
   it("accepts countback up to the cap", async () => {
     expect((await ask(candlesQuery, "resolution=1&countback=1440")).status).toBe(200);
     expect((await ask(candlesQuery, "resolution=1&countback=1441")).body.message).toBe(
-      "countback: countback must be an integer from 1 to 1440",
+      "countback must be an integer from 1 to 1440",
     );
   });
 });
@@ -118,19 +118,19 @@ describe("v1 trade page query", () => {
       before_timestamp: 1_700_000_000,
     });
     const cases: Array<[string, string, string]> = [
-      ["limit=0", "invalid_request", "limit: limit must be at least 1"],
-      ["limit=201", "invalid_request", "limit: limit must be at most 200"],
-      ["limit=x", "invalid_request", "limit: limit must be an integer"],
-      [`cursor=${"a".repeat(401)}`, "invalid_cursor", "cursor: cursor is not one this endpoint issued"],
+      ["limit=0", "invalid_request", "limit must be at least 1"],
+      ["limit=201", "invalid_request", "limit must be at most 200"],
+      ["limit=x", "invalid_request", "limit must be an integer"],
+      [`cursor=${"a".repeat(401)}`, "invalid_cursor", "cursor is not one this endpoint issued"],
       [
         "before_timestamp=-1",
         "invalid_request",
-        "before_timestamp: before_timestamp must be unix seconds (a non-negative integer)",
+        "before_timestamp must be unix seconds (a non-negative integer)",
       ],
       [
         "before_timestamp=now",
         "invalid_request",
-        "before_timestamp: before_timestamp must be unix seconds (a non-negative integer)",
+        "before_timestamp must be unix seconds (a non-negative integer)",
       ],
     ];
     for (const [query, error, message] of cases) {

@@ -82,6 +82,21 @@ export async function findTokenBySlug(db: MarketDb, slug: string): Promise<Token
   return rows[0] ?? null;
 }
 
+/**
+ * The oldest launch with this symbol, compared case-insensitively (symbols are not unique: the
+ * first launch keeps a typed symbol, as a chart resolves it; docs/public.md "TradingView datafeed").
+ * @example await findTokenBySymbol(db, "alpha") // the row of the first token launched as "ALPHA"
+ */
+export async function findTokenBySymbol(db: MarketDb, symbol: string): Promise<TokenRow | null> {
+  const rows = await db
+    .select()
+    .from(schema.token)
+    .where(sql`lower(${schema.token.symbol}) = lower(${symbol})`)
+    .orderBy(asc(schema.token.launchSeq))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
 /** Tokens by address (any order). */
 export async function tokensByAddress(db: MarketDb, addresses: `0x${string}`[]): Promise<TokenRow[]> {
   if (addresses.length === 0) return [];

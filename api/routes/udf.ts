@@ -15,7 +15,7 @@ import { isSlugShaped } from "../../src/domain/slug";
 import { ApiError } from "../errors";
 import { toJsonText } from "../json";
 import { candleWindow, candlesQuery, CANDLE_MESSAGES } from "../market/params";
-import { findTokenBySlug, tokenPage } from "../market/tokenQueries";
+import { findTokenBySlug, findTokenBySymbol, tokenPage } from "../market/tokenQueries";
 import { searchTokens } from "../market/search";
 import { findToken } from "../market/tokenQueries";
 import { tokenCandles } from "../market/candleQueries";
@@ -93,14 +93,21 @@ const errorsNote = "Errors carry UDF's `{s: \"error\", errmsg}` besides the cata
 export function udfRoutes(deps: UdfDeps) {
   const nowSec = deps.nowSec;
 
-  /** A chart's symbol -> the token row; 404 `token_not_found` otherwise. */
+  /**
+   * A chart's symbol -> the token row: an address (any case, optionally `evmchain:`-prefixed), a
+   * slug (any case), or a symbol as `/search` returns it and a user types it (any case; when
+   * several launches share it, the oldest); 404 `token_not_found` otherwise.
+   */
   async function tokenFor(symbol: string) {
     const key = udfSymbolKey(symbol);
-    const row = isAddress(key, { strict: false })
-      ? await findToken(deps.db, getAddress(key), nowSec())
-      : isSlugShaped(key)
-        ? await findTokenBySlug(deps.db, key)
-        : null;
+    if (isAddress(key, { strict: false })) {
+      const row = await findToken(deps.db, getAddress(key), nowSec());
+      if (row) return row;
+      throw new ApiError("token_not_found", `unknown_symbol: no launched token for "${symbol}"`);
+    }
+    const slug = key.toLowerCase();
+    const row =
+      (isSlugShaped(slug) ? await findTokenBySlug(deps.db, slug) : null) ?? (await findTokenBySymbol(deps.db, key));
     if (!row) throw new ApiError("token_not_found", `unknown_symbol: no launched token for "${symbol}"`);
     return row;
   }
@@ -224,9 +231,21 @@ export function udfRoutes(deps: UdfDeps) {
           if (countback === undefined && from === undefined)
             throw new ApiError("invalid_request", "from: missing (required without countback)");
           const first = countback !== undefined ? Math.max(0, last - size * (countback - 1)) : from!;
+          const address = getAddress(row.address);
+          // `[from, to)` with from = to is empty, not an error (UDF's `to` is exclusive): no_data,
+          // with `nextTime` = the last bar before it.
+          if (countback === undefined && from === to)
+            return udfHistoryResponse(
+              c,
+              deps.db,
+              address,
+              resolution,
+              [],
+              { fromSec: BigInt(to), toSec: BigInt(to - 1) },
+              { fill: false, countback, currency },
+            );
           if (first > last) throw new ApiError("invalid_range", CANDLE_MESSAGES.fromAfterTo);
           const window = candleWindow(resolution, first, last, nowSec());
-          const address = getAddress(row.address);
           const rows = await tokenCandles(deps.db, address, resolution, window.fromSec, window.toSec);
           return udfHistoryResponse(c, deps.db, address, resolution, rows, window, {
             fill: false,
