@@ -14,9 +14,16 @@ import { useServiceWording } from "./schemaWording";
 // Every failed check below is worded for clients, not in zod's own terms (api/schemaWording.ts).
 useServiceWording();
 
-/** A 20-byte hex address, checksummed (input case ignored). */
+/** `0x` and 40 hex digits in any case: the shape `isAddress(v, { strict: false })` accepts. */
+export const ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;
+
+/**
+ * A 20-byte hex address, checksummed (input case ignored). The pattern is also the parameter's
+ * `pattern` in the OpenAPI document, so a client generator refuses `0xbad` as the service does.
+ */
 export const addressParam = z
   .string()
+  .meta({ pattern: ADDRESS_PATTERN.source })
   .refine((v) => isAddress(v, { strict: false }), {
     message: "must be a 20-byte hex address",
     params: { code: "invalid_address" },

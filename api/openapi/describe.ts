@@ -84,7 +84,8 @@ export function documented(doc: RouteDoc) {
         : Object.fromEntries(
             Object.entries(doc.content ?? {}).map(([type, description]) => [
               type,
-              { schema: { type: "string", description } },
+              // A JSON body is a JSON value (an object here), not a string; other media types are text.
+              { schema: { type: /[/+]json\b/.test(type) ? "object" : "string", description } },
             ]),
           ),
     },

@@ -12,6 +12,7 @@ import type { OpenAPIV3_1 } from "openapi-types";
 import { scopeFor } from "../middleware/auth";
 import { LOCAL_SESSION_COOKIE, SECURE_SESSION_COOKIE } from "../middleware/csrf";
 import { errorResponses, TAGS } from "./describe";
+import { OPERATION_DESCRIPTIONS } from "./descriptions";
 import { V1_INTERFACE_VERSION } from "../routes/descriptors";
 import type { ErrorCode } from "../errors";
 import { z } from "zod";
@@ -55,6 +56,7 @@ export async function buildOpenApiDocument<E extends Env, S extends Schema, P ex
       info: {
         title: "evmchain launch service",
         version: V1_INTERFACE_VERSION,
+        contact: { name: "evmchain launch service", url: publicBaseUrl },
         description:
           "Non-custodial token launches and market data for chain 4663. Three surfaces: the browser session surface (`/api/evm/evmchain`, cookie + CSRF), the key-authenticated surface (`/api/v1`, bearer API key with scopes; reports version `v1`) and the read-only public surface (`/api/public`, version `public-v1`), plus the token list and RSS feeds. Amounts are decimal strings in wei or token base units; times are unix seconds; addresses are checksummed.",
       },
@@ -99,6 +101,7 @@ export async function buildOpenApiDocument<E extends Env, S extends Schema, P ex
 }
 
 function applySurface(path: string, method: string, operation: OpenAPIV3_1.OperationObject): void {
+  operation.description ||= OPERATION_DESCRIPTIONS[`${method.toUpperCase()} ${path}`];
   const honoPath = path.replace(/\{([^}]+)\}/g, ":$1");
   const scope = scopeFor(method.toUpperCase(), honoPath);
   if (scope) operation.security = [{ apiKey: [scope] }];
