@@ -27,6 +27,7 @@ import { v1Surface } from "./routes/v1/surface";
 import { storeGetter, type Limits, type TrustDeps, type TrustEnv } from "./middleware/context";
 import { clientIp } from "./middleware/clientIp";
 import { jsonBody } from "./middleware/jsonBody";
+import { rejectControlCharactersInUrl } from "./middleware/queryText";
 import { LIMITS, memoryRateLimiter, storeRateLimiter } from "./middleware/rateLimit";
 import { publicDescriptorRoutes } from "./routes/descriptors";
 import { mediaRoutes } from "./routes/media";
@@ -147,6 +148,8 @@ export function createApp(appDeps: AppDeps) {
   // depth caps, one JSON object, the safety rule and the text rules on every POST/PUT/PATCH of
   // every surface, before any router (a new route cannot skip it).
   app.use("*", jsonBody());
+  // Query values and paths are text: no control character reaches a route (a NUL was a 500).
+  app.use("*", rejectControlCharactersInUrl());
   // Trust layer (docs/trust.md): per-IP limit on the public surface (per process), the
   // key-authenticated surface with its own auth and per-key limits, the session surface.
   // The public surface is read-heavy: its per-IP limit counts in process memory, not in the
@@ -154,7 +157,7 @@ export function createApp(appDeps: AppDeps) {
   const publicLimiter = memoryRateLimiter({
     prefix: "public:",
     limit: limits.publicRequestsPerMinute,
-    key: (c) => clientIp(c, deps.trustProxy ?? false),
+    key: (c) => clientIp(c, deps.trustProxy ?? false, deps.ipv6PrefixBits),
   });
   // "/api/public/*" also matches "/api/public" itself (one count per request). The pages' scripts,
   // stylesheet and default image, and the API description with its reference page's assets, are
@@ -177,7 +180,7 @@ export function createApp(appDeps: AppDeps) {
   const pagesLimiter = memoryRateLimiter({
     prefix: "pages:",
     limit: limits.pagesRequestsPerMinute,
-    key: (c) => clientIp(c, deps.trustProxy ?? false),
+    key: (c) => clientIp(c, deps.trustProxy ?? false, deps.ipv6PrefixBits),
   });
   for (const path of PAGE_PATHS) app.use(path, pagesLimiter);
   // Health and the session status share one RPC probe, reused for a second (api/chainProbe.ts).
@@ -216,7 +219,7 @@ export function createApp(appDeps: AppDeps) {
         getStore,
         prefix: "session:",
         limit: limits.sessionRequestsPerMinute,
-        key: (c) => clientIp(c, deps.trustProxy ?? false),
+        key: (c) => clientIp(c, deps.trustProxy ?? false, deps.ipv6PrefixBits),
       }),
     )
     .route("/", sessionRoutes({ ...deps, network, chainProbe: probe, readiness }, sessionCsrf))
@@ -231,7 +234,7 @@ export function createApp(appDeps: AppDeps) {
   app.route("/api/public/udf", udfRoutes(deps));
   // Server-Sent Events (docs/public.md "Streams"): one shared poller per process feeds every stream.
   const hub = deps.streamHub ?? streamHub({ db: deps.db, confirmationBlocks: publicConfig.confirmationBlocks });
-  app.route("/api/public/stream", streamRoutes({ db: deps.db, hub, trustProxy: deps.trustProxy }));
+  app.route("/api/public/stream", streamRoutes({ db: deps.db, hub, trustProxy: deps.trustProxy, ipv6PrefixBits: deps.ipv6PrefixBits }));
   app.route("/api/public", publicRoutes(deps));
   app.route("/api/public/integrations", integrationsRoutes(deps));
   // DexScreener adapter (DEX Screener Adapter Specs; docs/public.md "DexScreener adapter").

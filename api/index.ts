@@ -50,7 +50,7 @@ registerHttpServerHook(
       bodyMinBytesPerSec: env.HTTP_BODY_MIN_BYTES_PER_SEC,
       bodyGraceMs: env.HTTP_BODY_GRACE_MS,
     },
-    peerIdentity(trustProxy),
+    peerIdentity(trustProxy, env.CLIENT_IPV6_PREFIX_BITS),
   ),
 );
 const deployment = loadDeployment();
@@ -140,6 +140,7 @@ export default createApp({
   readiness,
   limits,
   trustProxy,
+  ipv6PrefixBits: env.CLIENT_IPV6_PREFIX_BITS,
   requestLog,
   readCacheTtlMs: env.READ_CACHE_TTL_MS,
   intentTtlSec: env.LAUNCH_INTENT_TTL_SEC,

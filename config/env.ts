@@ -152,6 +152,8 @@ export const ENV_SCHEMA = z.object({
   API_RPC_TIMEOUT_MS: optional(int(100)).default(5000),
   API_RPC_RETRY_COUNT: optional(int(0, 10)).default(1),
   TRUST_PROXY: optional(proxyTrust).default("0"),
+  // Per-IP budgets group IPv6 clients by this prefix length (api/middleware/clientIp.ts)
+  CLIENT_IPV6_PREFIX_BITS: optional(int(16, 128)).default(64),
   // HTTP server bounds (ops/httpServerLimits.ts, docs/operations.md "HTTP server bounds"): headers
   // and whole-request deadlines, idle keep-alive, open connections per process (clamped below the
   // open-file limit) and per client address, and the slowest body accepted after a grace period

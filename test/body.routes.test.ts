@@ -377,7 +377,7 @@ describe("the body rules hold on every route", () => {
     expect(multiline.status).toBe(201);
   });
 
-  it("refuses bidi-override, isolate and zero-width characters in name and symbol on every route carrying them", async () => {
+  it("refuses bidi-override, isolate and zero-width characters in name and symbol on every route carrying them, and in the links and description of the signed message", async () => {
     const before = await rowCounts();
     let i = 0;
     for (const ch of ["\u202e", "\u2066", "\u200f", "\u061c", "\u200b", "\u200d", "\u2060", "\ufeff"]) {
@@ -411,6 +411,25 @@ describe("the body rules hold on every route", () => {
         ch,
         status: 400,
         message: expect.stringMatching(/^metadata\.name: must not contain bidirectional/),
+      });
+    }
+    // The same rule on every other field the signed intent message states or a page renders.
+    for (const [field, value] of [
+      ["twitter_url", "https://x.com/\u202eyekcoj_laer"],
+      ["website_url", "https://example.com/\u2066a"],
+      ["telegram_url", "https://t.me/a\u200bb"],
+      ["image_url", "https://example.com/a\u202d.png"],
+      ["description", "safe \u202eenil"],
+    ] as const) {
+      const res = await post(
+        "/api/v1/evmchain/launches/intent",
+        { creator: CREATOR, name: "Safe", symbol: "SAFE", [field]: value },
+        { "Idempotency-Key": `bidi-${i++}` },
+      );
+      expect({ field, status: res.status, message: res.json.message }).toEqual({
+        field,
+        status: 400,
+        message: expect.stringMatching(new RegExp(`^${field}: must not contain bidirectional`)),
       });
     }
     expect(await rowCounts()).toEqual(before);

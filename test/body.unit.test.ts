@@ -251,7 +251,7 @@ describe("text rules", () => {
     expect(findTextProblem("name", "🦄 Unicorn")).toBeNull(); // a surrogate pair is not a lone surrogate
   });
 
-  it("refuses bidi, zero-width and other format characters in name and symbol only", () => {
+  it("refuses bidi, zero-width and other format characters in name, symbol, the metadata URLs and a key label; only reordering bidi controls in the description", () => {
     const format = [
       "\u202a",
       "\u202b",
@@ -272,15 +272,36 @@ describe("text rules", () => {
       "\ufeff",
       "\u00ad",
     ];
+    const reordering = new Set([
+      "\u202a",
+      "\u202b",
+      "\u202c",
+      "\u202d",
+      "\u202e",
+      "\u2066",
+      "\u2067",
+      "\u2068",
+      "\u2069",
+    ]);
     for (const ch of format) {
-      for (const field of ["name", "symbol"])
-        expect({ field, ch, problem: findTextProblem(field, `Safe${ch}Coin`) }).toEqual({
+      for (const field of ["name", "symbol", "image_url", "website_url", "twitter_url", "telegram_url", "label"])
+        expect({ field, ch, problem: findTextProblem(field, `https://x.com/Safe${ch}Coin`) }).toEqual({
           field,
           ch,
           problem: "format_character",
         });
-      expect(findTextProblem("description", `שלום${ch}עולם`)).toBeNull();
+      // The description keeps direction marks and zero-width joiners (right-to-left prose, emoji
+      // sequences, scripts) but no control that reorders the text after it.
+      expect({ ch, problem: findTextProblem("description", `שלום${ch}עולם`) }).toEqual({
+        ch,
+        problem: reordering.has(ch) ? "format_character" : null,
+      });
     }
+    expect(findTextProblem("description", "family 👨\u200d👩\u200d👧")).toBeNull();
+    // The outside finding: the signed message read `X: https://x.com/real_jockey`.
+    expect(findBodyTextProblem({ metadata: { twitter_url: "https://x.com/\u202eyekcoj_laer" } })).toMatch(
+      /^metadata\.twitter_url: must not contain bidirectional/,
+    );
   });
 
   it("names the field in nested bodies and checks keys", () => {

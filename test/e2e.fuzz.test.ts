@@ -510,8 +510,10 @@ function bodyRuleCode(text: string): string | null {
 }
 
 /**
- * Session POSTs whose session/CSRF pair is broken in one way: 403 csrf_failed, or the body
- * parser's code when the body itself breaks a body rule (the parser runs before every router).
+ * Session POSTs whose session/CSRF pair is broken in one way: 403 csrf_failed. A body over the
+ * size bound is refused from its `Content-Length` before anything else (413); the other body rules
+ * apply only once the headers pass (origin, content type, session, header token), since the body
+ * is read only then.
  */
 const sessionBroken = () =>
   fc
@@ -590,7 +592,14 @@ const sessionBroken = () =>
         path: `/api/evm/evmchain/${name}`,
         headers,
         body: bodyText,
-        expect: bodyRuleCode(bodyText) ?? "csrf_failed",
+        // What the headers decide (origin, content type, the session, the header token) is refused
+        // before the body is read; only with those right do the body rules come first.
+        expect:
+          bodyRuleCode(bodyText) === "body_too_large"
+            ? "body_too_large"
+            : how === "no-body-token" || how === "not-json"
+              ? (bodyRuleCode(bodyText) ?? "csrf_failed")
+              : "csrf_failed",
       };
     });
 

@@ -30,6 +30,12 @@ import { createDevnetDatabase, postgresAvailable, uniqueSchemaName } from "./pos
 import { loadStoreConfig, openStore } from "../store/index";
 import { createApiKey } from "../store/keys";
 import { answer } from "./helpers/session";
+import {
+  responseViolations,
+  startContractProxy,
+  throwIfUpstreamFailed,
+  undocumentedHeaders,
+} from "./helpers/contractProxy";
 import { copyPgliteTemplate } from "../devnet/pgliteTemplate";
 import { readSnapshot, startSavedDevnet, type DevnetSnapshot } from "../devnet/snapshot";
 
@@ -181,24 +187,48 @@ export async function startStack(options: {
     await waitReady(service.url);
     phases.mark("service_ready");
     phases.write();
+    /** Stopped with the stack, before the service. */
+    const cleanups: (() => Promise<void>)[] = [];
+    // Every answer `request` receives is validated against the served OpenAPI document by a
+    // third-party validating proxy (test/helpers/contractProxy.ts); E2E_CONTRACT_PROXY=0 turns it off.
+    const contract = process.env.E2E_CONTRACT_PROXY === "0" ? undefined : await startContractProxy(service.url);
+    cleanups.push(async () => contract?.stop());
     const request: Stack["request"] = async (path, init) => {
       const headers = new Headers(init?.headers);
       if (path.startsWith("/api/v1/") && !headers.has("Authorization"))
         headers.set("Authorization", `Bearer ${apiKey}`);
       if (path.split("?")[0] === "/metrics" && !headers.has("Authorization"))
         headers.set("Authorization", `Bearer ${metricsToken}`);
-      const send = () => fetch(`${service.url}${path}`, { ...init, headers });
       const method = (init?.method ?? "GET").toUpperCase();
+      // HEAD is GET without a body (RFC 9110 §9.3.2), not a documented operation of its own; the
+      // proxy re-encodes binary bodies (a multipart upload arrives corrupted), so they go direct.
+      const textBody = init?.body === undefined || init.body === null || typeof init.body === "string";
+      const base = contract && method !== "HEAD" && textBody ? contract.url : service.url;
+      const send = () => fetch(`${base}${path}`, { ...init, headers });
+      let res: Response;
       try {
-        return answer(await send());
+        res = await send();
       } catch (err) {
         // A reused keep-alive connection the server closed as the request went out (its idle
         // timeout, hit on a loaded machine) fails before any answer: a read is sent again once,
         // as HTTP clients do for idempotent requests (RFC 9110 §9.2.2). Anything else is thrown.
         const code = (err as { cause?: { code?: string } }).cause?.code;
         if ((method !== "GET" && method !== "HEAD") || code !== "UND_ERR_SOCKET") throw err;
-        return answer(await send());
+        res = await send();
       }
+      // The proxy's own answer when the service did not answer (killed, restarting): to the test it
+      // is what a direct request would have met, a failed fetch.
+      if (contract && base === contract.url) await throwIfUpstreamFailed(res);
+      const violations: unknown[] = responseViolations(res.headers);
+      if (contract && base === contract.url) {
+        const extra = undocumentedHeaders(contract.document, method, path, res.status, res.headers);
+        if (extra.length > 0) violations.push({ location: ["response", "headers"], undocumented: extra });
+      }
+      if (violations.length > 0)
+        throw new Error(
+          `${method} ${path} answered ${res.status}, which the OpenAPI document does not describe: ${JSON.stringify(violations)}`,
+        );
+      return answer(res);
     };
     const extras: PonderProcess[] = [];
     const extraDatabases: ServiceDatabases[] = [];
@@ -269,6 +299,7 @@ export async function startStack(options: {
       restarts: () => supervisor?.restarts() ?? 0,
       stop: async () => {
         supervisor?.stop();
+        for (const cleanup of cleanups) await cleanup();
         for (const extra of extras) await extra.stop();
         await service.stop();
         await anvil.stop();

@@ -860,6 +860,43 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
       expect((await post(bounded, await newSession(bounded), "api-keys/challenge", { wallet })).status).toBe(200);
     });
 
+    it("counts every address of one IPv6 /64 as one client: requests and new sessions, direct and forwarded; another /64 is served", async () => {
+      const net = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:1`;
+      const other = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:2`;
+      const at = (i: number) => `${net}::${(i + 1).toString(16)}`;
+      // Public requests, direct peers: 3 per minute for the whole /64.
+      const direct = makeApp({ limits: { publicRequestsPerMinute: 3 } });
+      const statuses: number[] = [];
+      for (let i = 0; i < 100; i++)
+        statuses.push((await call("/api/public", { target: direct, socket: at(i) })).status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(3);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(97);
+      expect((await call("/api/public", { target: direct, socket: `${other}::1` })).status).toBe(200);
+      // New sessions per hour, forwarded by a trusted proxy: 2 for the whole /64.
+      const proxied = makeApp({ trustProxy: true, limits: { sessionsPerIpPerHour: 2 } });
+      const sessions: number[] = [];
+      for (let i = 0; i < 100; i++)
+        sessions.push(
+          (
+            await call("/api/evm/evmchain/session", {
+              target: proxied,
+              socket: "127.0.0.1",
+              headers: { "X-Forwarded-For": at(i) },
+            })
+          ).status,
+        );
+      expect(sessions.filter((s) => s === 200)).toHaveLength(2);
+      expect(
+        (
+          await call("/api/evm/evmchain/session", {
+            target: proxied,
+            socket: "127.0.0.1",
+            headers: { "X-Forwarded-For": `${other}::9` },
+          })
+        ).status,
+      ).toBe(200);
+    });
+
     it("bounds new sessions per client IP per hour", async () => {
       const proxied = makeApp({ trustProxy: true, limits: { sessionsPerIpPerHour: 2 } });
       // The client as the one trusted proxy (the socket's peer) reports it.

@@ -7,10 +7,14 @@
  *   (U+0080–U+009F), the line and paragraph separators (U+2028, U+2029), and no unpaired UTF-16
  *   surrogate (PostgreSQL refuses the NUL byte; a lone surrogate is not text). Only a field named
  *   `description` may hold `\n` and `\t`;
- * - no format characters (Unicode general category Cf) in fields named `name` or `symbol`:
- *   bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069), marks (U+200E, U+200F,
- *   U+061C), zero-width characters (U+200B–U+200D, U+2060, U+FEFF) and the rest of the category.
- *   They make a token's name read differently from what the creator's wallet shows and signs.
+ * - no format characters (Unicode general category Cf) in the fields a wallet signs or a page shows
+ *   as identity or link ({@link IDENTITY_FIELDS}: `name`, `symbol`, the metadata URLs, a key's
+ *   `label`): bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069), marks (U+200E,
+ *   U+200F, U+061C), zero-width characters (U+200B–U+200D, U+2060, U+FEFF) and the rest of the
+ *   category. They make a name or a link read differently from what the signer's wallet shows
+ *   (`https://x.com/\u202eyekcoj_laer` reads `…/real_jockey`);
+ * - no bidirectional embeddings, overrides or isolates in the `description` ({@link PROSE_FIELDS};
+ *   direction marks and zero-width joiners stay for right-to-left prose, emoji and scripts).
  */
 
 /** Controls refused everywhere (before the description exception). */
@@ -22,8 +26,37 @@ const FORMAT = /\p{Cf}/u;
 
 /** Field names whose text may hold `\n` and `\t`. */
 export const MULTILINE_FIELDS: ReadonlySet<string> = new Set(["description"]);
-/** Field names shown as a token's identity, where format characters are refused. */
-export const IDENTITY_FIELDS: ReadonlySet<string> = new Set(["name", "symbol"]);
+/**
+ * Fields a wallet signs (the intent message states them) or a page renders, where every format
+ * character is refused: a token's identity, its links and a key's label.
+ */
+export const IDENTITY_FIELDS: ReadonlySet<string> = new Set([
+  "name",
+  "symbol",
+  "image_url",
+  "website_url",
+  "twitter_url",
+  "telegram_url",
+  "label",
+]);
+/**
+ * Prose a wallet signs and a page renders (the description): the bidirectional controls that
+ * reorder text are refused; the direction marks (U+200E, U+200F, U+061C) and zero-width joiners
+ * stay (right-to-left prose, emoji sequences and several scripts need them).
+ */
+export const PROSE_FIELDS: ReadonlySet<string> = new Set(["description"]);
+/** Bidirectional embeddings, overrides and isolates: they reorder the text that follows them. */
+const BIDI = /[\u202a-\u202e\u2066-\u2069]/u;
+
+/**
+ * Whether `text` holds a character no request text may hold: C0, DEL, C1, the line and paragraph
+ * separators, or a lone surrogate (the rule of every body string, also applied to query parameters
+ * and paths by api/middleware/queryText.ts).
+ * @example hasControlCharacter("a\u0000b") // true
+ */
+export function hasControlCharacter(text: string): boolean {
+  return CONTROL.test(text);
+}
 
 /** A problem found in one string. */
 export type TextProblem = "control_character" | "format_character";
@@ -37,6 +70,7 @@ export type TextProblem = "control_character" | "format_character";
 export function findTextProblem(field: string, text: string): TextProblem | null {
   if ((MULTILINE_FIELDS.has(field) ? CONTROL_IN_DESCRIPTION : CONTROL).test(text)) return "control_character";
   if (IDENTITY_FIELDS.has(field) && FORMAT.test(text)) return "format_character";
+  if (PROSE_FIELDS.has(field) && BIDI.test(text)) return "format_character";
   return null;
 }
 

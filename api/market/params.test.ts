@@ -122,16 +122,8 @@ describe("v1 trade page query", () => {
       ["limit=201", "invalid_request", "limit must be at most 200"],
       ["limit=x", "invalid_request", "limit must be an integer"],
       [`cursor=${"a".repeat(401)}`, "invalid_cursor", "cursor is not one this endpoint issued"],
-      [
-        "before_timestamp=-1",
-        "invalid_request",
-        "before_timestamp must be unix seconds (a non-negative integer)",
-      ],
-      [
-        "before_timestamp=now",
-        "invalid_request",
-        "before_timestamp must be unix seconds (a non-negative integer)",
-      ],
+      ["before_timestamp=-1", "invalid_request", "before_timestamp must be unix seconds (a non-negative integer)"],
+      ["before_timestamp=now", "invalid_request", "before_timestamp must be unix seconds (a non-negative integer)"],
     ];
     for (const [query, error, message] of cases) {
       const { status, body } = await ask(tradePageQuery, query);

@@ -108,7 +108,8 @@ export function readCache(options: ReadCacheOptions): {
     }
     if (computedHere) {
       misses++;
-      c.res.headers.set("X-Cache", "miss");
+      // Only a 200 is an answer the cache could hold: an error answer says nothing about the cache.
+      if (c.res.status === 200) c.res.headers.set("X-Cache", "miss");
       return;
     }
     if (!answer) return next(); // the shared computation was an error answer: compute our own

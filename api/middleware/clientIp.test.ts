@@ -5,7 +5,7 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { compileProxyTrust, type ProxyTrust } from "../../config/proxyTrust";
-import { clientIp } from "./clientIp";
+import { clientIp, clientKeyOf } from "./clientIp";
 
 /** The client address the app sees for one request from `socket` with `X-Forwarded-For: xff`. */
 async function seen(trust: ProxyTrust, socket: string | undefined, xff?: string): Promise<string> {
@@ -71,5 +71,29 @@ describe("compileProxyTrust", () => {
     );
     expect(() => compileProxyTrust("loopback, 10.0.0.0/99")).toThrow('"10.0.0.0/99" is not an IP address');
     expect(() => compileProxyTrust("33")).toThrow("hop count 33 is above 32");
+  });
+});
+
+describe("IPv6 grouping (every per-IP budget keys on the client's network)", () => {
+  it("groups IPv6 by /64 (configurable), unmaps IPv4-mapped addresses, keeps IPv4 as is", () => {
+    expect(clientKeyOf("2001:db8:1:2:aaaa:bbbb:cccc:dddd")).toBe("2001:db8:1:2::/64");
+    expect(clientKeyOf("2001:db8:1:2::1")).toBe(clientKeyOf("2001:db8:1:2:ffff:ffff:ffff:ffff"));
+    expect(clientKeyOf("2001:db8:1:3::1")).not.toBe(clientKeyOf("2001:db8:1:2::1"));
+    expect(clientKeyOf("2001:db8:1:2:aaaa::1", 48)).toBe("2001:db8:1::/48");
+    expect(clientKeyOf("2001:db8:1:2:aaaa::1", 128)).toBe("2001:db8:1:2:aaaa::1/128");
+    expect(clientKeyOf("::ffff:203.0.113.5")).toBe("203.0.113.5");
+    expect(clientKeyOf("203.0.113.5")).toBe("203.0.113.5");
+    expect(clientKeyOf("unknown")).toBe("unknown");
+  });
+
+  it("100 addresses of one /64 are one client, for direct peers and forwarded addresses alike; another /64 is another", async () => {
+    const keys = new Set<string>();
+    for (let i = 1; i <= 100; i++) {
+      const address = `2001:db8:7:9::${i.toString(16)}:${((i * 7919) % 65_536).toString(16)}`;
+      keys.add(await seen(false, address));
+      keys.add(await seen(compileProxyTrust("1"), "127.0.0.1", `198.51.100.1, ${address}`));
+    }
+    expect([...keys]).toEqual(["2001:db8:7:9::/64"]);
+    expect(await seen(false, "2001:db8:7:a::1")).toBe("2001:db8:7:a::/64");
   });
 });

@@ -83,6 +83,8 @@ export type TrustDeps = {
   limits?: Partial<Limits>;
   /** Which peers are trusted proxies for per-IP limits (`TRUST_PROXY`, `compileProxyTrust`). */
   trustProxy?: ProxyTrust;
+  /** IPv6 prefix length per-IP budgets group by (`CLIENT_IPV6_PREFIX_BITS`; default 64). */
+  ipv6PrefixBits?: number;
   /**
    * The shared, cached RPC probe of health and the session status (`api/chainProbe.ts`);
    * `createApp` builds one per app when absent.

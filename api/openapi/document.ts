@@ -13,6 +13,7 @@ import { scopeFor } from "../middleware/auth";
 import { LOCAL_SESSION_COOKIE, SECURE_SESSION_COOKIE } from "../middleware/csrf";
 import { errorResponses, TAGS } from "./describe";
 import { OPERATION_DESCRIPTIONS } from "./descriptions";
+import { describeResponseHeaders } from "./responseHeaders";
 import { V1_INTERFACE_VERSION } from "../routes/descriptors";
 import type { ErrorCode } from "../errors";
 import { z } from "zod";
@@ -126,4 +127,5 @@ function applySurface(path: string, method: string, operation: OpenAPIV3_1.Opera
       ? { ...existing, description: `${existing.description}\n\n${response.description}` }
       : response;
   }
+  describeResponseHeaders(path, method, operation);
 }

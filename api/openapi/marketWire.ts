@@ -218,8 +218,30 @@ const candleRange = {
   to_sec: z.number().int(),
 };
 
-/** Candles answer (`format=json`): in wei (default) or, with `currency=usd`, in USD. */
+/**
+ * TradingView UDF bars (`/api/public/udf/history`, and the candles endpoints with `format=udf`):
+ * parallel arrays of bucket starts (unix seconds) and OHLCV numbers, or `no_data` with the last
+ * bar's time before the range.
+ */
+export const udfBarsWire = z.union([
+  z.object({
+    s: z.literal("ok"),
+    t: z.array(z.number().int()),
+    o: z.array(z.number()),
+    h: z.array(z.number()),
+    l: z.array(z.number()),
+    c: z.array(z.number()),
+    v: z.array(z.number()),
+  }),
+  z.object({ s: z.literal("no_data"), nextTime: z.number().int().optional() }),
+]);
+
+/**
+ * Candles answer: `format=json` (default) in wei or, with `currency=usd`, in USD; `format=udf`
+ * TradingView's bars ({@link udfBarsWire}).
+ */
 export const candlesBody = z.union([
   okBody({ ...candleRange, candles: z.array(candleWire) }),
   okBody({ ...candleRange, currency: z.literal("usd"), candles: z.array(candleUsdWire) }),
+  udfBarsWire,
 ]);

@@ -26,7 +26,13 @@ import { logEvent } from "../../ops/ponderInternals";
 import { addressParam, validate } from "../validation";
 
 /** What the stream router needs. */
-export type StreamDeps = { db: MarketDb; hub: StreamHub; trustProxy?: ProxyTrust };
+export type StreamDeps = {
+  db: MarketDb;
+  hub: StreamHub;
+  trustProxy?: ProxyTrust;
+  /** IPv6 grouping of the per-IP stream cap (`CLIENT_IPV6_PREFIX_BITS`). */
+  ipv6PrefixBits?: number;
+};
 
 /** Reconnect delay EventSource clients are told (the SSE `retry` field), milliseconds. */
 const STREAM_RETRY_MS = 1_000;
@@ -80,7 +86,7 @@ export function streamRoutes(deps: StreamDeps) {
         : query.include_pending === "1" || query.include_pending === "true";
     let lease: { release: () => void };
     try {
-      lease = deps.hub.admit(clientIp(c, deps.trustProxy ?? false));
+      lease = deps.hub.admit(clientIp(c, deps.trustProxy ?? false, deps.ipv6PrefixBits));
     } catch (err) {
       if (err instanceof ApiError && err.code === "too_many_streams")
         c.header("Retry-After", String(CAP_RETRY_AFTER_SEC));

@@ -14,6 +14,7 @@ import { RESOLUTION_SECONDS } from "../../src/domain/candles";
 import { isSlugShaped } from "../../src/domain/slug";
 import { ApiError } from "../errors";
 import { toJsonText } from "../json";
+import { udfBarsWire } from "../openapi/marketWire";
 import { candleWindow, candlesQuery, CANDLE_MESSAGES } from "../market/params";
 import { findTokenBySlug, findTokenBySymbol, tokenPage } from "../market/tokenQueries";
 import { searchTokens } from "../market/search";
@@ -75,18 +76,6 @@ const historyQuery = z.object({
   currency: candlesQuery.shape.currency,
 });
 
-const barsWire = z.union([
-  z.object({
-    s: z.literal("ok"),
-    t: z.array(z.number().int()),
-    o: z.array(z.number()),
-    h: z.array(z.number()),
-    l: z.array(z.number()),
-    c: z.array(z.number()),
-    v: z.array(z.number()),
-  }),
-  z.object({ s: z.literal("no_data"), nextTime: z.number().int().optional() }),
-]);
 const errorsNote = "Errors carry UDF's `{s: \"error\", errmsg}` besides the catalogue's `{ok: false, error, message}`.";
 
 /** Builds the UDF datafeed router (mount at `/api/public/udf`). */
@@ -217,7 +206,7 @@ export function udfRoutes(deps: UdfDeps) {
           tag: "udf",
           summary: "Bars (UDF history)",
           description: `Every accepted resolution: ${UDF_SUPPORTED_RESOLUTIONS.join(", ")}, D, 1m, 5m, 15m, 1h, 4h, 1d. ${errorsNote}`,
-          ok: barsWire,
+          ok: udfBarsWire,
           errors: ["invalid_request", "invalid_resolution", "invalid_range", "token_not_found"],
         }),
         validate("query", historyQuery),

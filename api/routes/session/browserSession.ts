@@ -22,6 +22,8 @@ export type BrowserSessionDeps = {
   getStore: () => Promise<Store>;
   limits: Pick<Limits, "sessionsPerIpPerHour">;
   trustProxy?: ProxyTrust;
+  /** IPv6 grouping of per-IP budgets (`CLIENT_IPV6_PREFIX_BITS`). */
+  ipv6PrefixBits?: number;
   /** Clock, unix milliseconds (the new-session budget window). */
   nowMs: () => number;
 };
@@ -56,7 +58,7 @@ export function browserSessionRoutes(deps: BrowserSessionDeps) {
               consumeNewSession(
                 store,
                 c,
-                clientIp(c, deps.trustProxy ?? false),
+                clientIp(c, deps.trustProxy ?? false, deps.ipv6PrefixBits),
                 limits.sessionsPerIpPerHour,
                 deps.nowMs(),
               ),

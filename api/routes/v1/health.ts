@@ -29,6 +29,8 @@ export type V1OpenDeps = {
   limits: Limits;
   /** Which peers are trusted proxies for the per-IP budgets. */
   trustProxy?: ProxyTrust;
+  /** IPv6 grouping of per-IP budgets (`CLIENT_IPV6_PREFIX_BITS`). */
+  ipv6PrefixBits?: number;
   /** The shared, cached RPC probe (api/chainProbe.ts). */
   chainProbe: () => Promise<ChainProbeResult>;
   /** The service's readiness check (api/readiness.ts). */
@@ -44,7 +46,7 @@ export function v1OpenRoutes(deps: V1OpenDeps) {
   const { getStore, limits, nowSec, readiness } = deps;
   const probe = deps.chainProbe;
   const perIp = (prefix: string, limit: number) =>
-    memoryRateLimiter({ prefix, limit, key: (c) => clientIp(c, deps.trustProxy ?? false) });
+    memoryRateLimiter({ prefix, limit, key: (c) => clientIp(c, deps.trustProxy ?? false, deps.ipv6PrefixBits) });
   // Open health is throttled per client IP in this process's memory (like the public surface):
   // each call reads the store and the RPC (docs/trust.md "Limits").
   const healthLimiter = perIp("health:", limits.healthRequestsPerMinute);

@@ -52,7 +52,7 @@ export function v1Surface(deps: V1SurfaceDeps) {
       getStore,
       prefix: "v1:",
       limit: limits.v1RequestsPerMinute,
-      key: (c) => c.get("apiKey")?.id ?? `ip:${clientIp(c, deps.trustProxy ?? false)}`,
+      key: (c) => c.get("apiKey")?.id ?? `ip:${clientIp(c, deps.trustProxy ?? false, deps.ipv6PrefixBits)}`,
     }),
     requireApiKey(),
     requireScope(),
