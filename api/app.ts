@@ -234,7 +234,10 @@ export function createApp(appDeps: AppDeps) {
   app.route("/api/public/udf", udfRoutes(deps));
   // Server-Sent Events (docs/public.md "Streams"): one shared poller per process feeds every stream.
   const hub = deps.streamHub ?? streamHub({ db: deps.db, confirmationBlocks: publicConfig.confirmationBlocks });
-  app.route("/api/public/stream", streamRoutes({ db: deps.db, hub, trustProxy: deps.trustProxy, ipv6PrefixBits: deps.ipv6PrefixBits }));
+  app.route(
+    "/api/public/stream",
+    streamRoutes({ db: deps.db, hub, trustProxy: deps.trustProxy, ipv6PrefixBits: deps.ipv6PrefixBits }),
+  );
   app.route("/api/public", publicRoutes(deps));
   app.route("/api/public/integrations", integrationsRoutes(deps));
   // DexScreener adapter (DEX Screener Adapter Specs; docs/public.md "DexScreener adapter").
