@@ -2,7 +2,7 @@ export {};
 
 /**
  * `npm run bench -- <name> [flags]`: runs one benchmark from `bench/` (kept out of `npm test`).
- * Benchmarks: `backfill`, `live`, `read`, `build`, `search`, `scale`, `scale-live`.
+ * Benchmarks: `backfill`, `live`, `read`, `build`, `search`, `scale`, `scale-live`, `rewards`.
  */
 const name = process.argv[2];
 const benchmarks: Record<string, () => Promise<unknown>> = {
@@ -13,6 +13,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   search: () => import("./search"),
   scale: () => import("./scale"),
   "scale-live": () => import("./scaleLive"),
+  rewards: () => import("./rewards"),
 };
 const run = name ? benchmarks[name] : undefined;
 if (!run) {

@@ -9,7 +9,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keccak256, parseEther, toHex, type Hash, type Hex } from "viem";
 import { devAccount } from "../devnet/clients";
-import { startStack, jsonPost as json, type Stack } from "./harness";
+import { buyToken, launchToken } from "../devnet/actions";
+import { scaledMs } from "./helpers/deadlines";
+import { startStack, jsonPost as json, until, type Stack } from "./harness";
 import { addCounts, overBudget, RPC_BUDGET, type RpcCounts } from "./rpcBudget";
 import { diffCounts, startRpcProxy, type RpcProxy } from "./rpcProxy";
 
@@ -131,5 +133,42 @@ describe("RPC requests per launch call (v1, through the counting proxy)", () => 
     const confirmed = await counted(() => confirm(launchId, hash));
     expect(confirmed.result.status, JSON.stringify(confirmed.result.body)).toBe(200);
     expectBudget("confirm", confirmed.rpc, RPC_BUDGET.confirm);
+  });
+
+  it("an anonymous creator-rewards GET for a creator of 12 launches costs two multicalls, a repeat at the same block none", async () => {
+    const creator = stack.wallet(4);
+    let token = "" as Hex;
+    for (let i = 0; i < 12; i++)
+      token = (
+        await launchToken(creator, stack.publicClient, stack.manifest, {
+          name: `Rewards ${i}`,
+          symbol: `RWD${i}`,
+          firstBuyWei: parseEther("0.001"),
+        })
+      ).event.token;
+    // A trade pays fees into the last pool, so some position has something uncollected.
+    await buyToken(stack.wallet(5), stack.publicClient, stack.manifest, token, parseEther("0.01"));
+    const wallet = creator.account.address;
+    const path = `/api/evm/evmchain/creator-rewards?wallet=${wallet}`;
+    const first = await until(
+      "the 12 launches indexed",
+      async () => {
+        const r = await counted(() => stack.request(path));
+        return r.result.status === 200 && r.result.body.tokens.length === 12 ? r : undefined;
+      },
+      scaledMs(60_000),
+    );
+    expectBudget("creator rewards", first.rpc, RPC_BUDGET.creatorRewards);
+    expect(
+      first.result.body.tokens.some(
+        (t: { unclaimed: { creator_wei: string } }) => BigInt(t.unclaimed.creator_wei) > 0n,
+      ),
+    ).toBe(true);
+    // The same block: no RPC at all, the same answer. (Mine nothing in between.)
+    const again = await counted(() => stack.request(path));
+    if (again.result.body.as_of_block === first.result.body.as_of_block) {
+      expectBudget("creator rewards at the same block", again.rpc, RPC_BUDGET.creatorRewardsRepeat);
+      expect(again.result.body).toEqual({ ...first.result.body, request_id: again.result.body.request_id });
+    }
   });
 });

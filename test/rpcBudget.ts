@@ -15,6 +15,13 @@ export type RpcCounts = Record<string, number>;
 
 /** Requests per call of the v1 (and coin, and session) launch endpoints. */
 export const RPC_BUDGET = {
+  /**
+   * An anonymous `GET /api/evm/evmchain/creator-rewards` of a creator with many launches: two
+   * multicalls whatever the number of positions (docs/public.md "Creator rewards"); a repeat at
+   * the same indexed block is served from the per-(block, wallet) cache.
+   */
+  creatorRewards: { eth_call: 2 },
+  creatorRewardsRepeat: {},
   /** Build from a signed intent: block number, simulate the launch, estimate its gas. */
   build: { eth_blockNumber: 1, eth_call: 1, eth_estimateGas: 1 },
   /** On top of `build`, once per process: the factory's `minimumPoolLiquidityWei()`. */

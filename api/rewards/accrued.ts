@@ -1,42 +1,127 @@
 /**
- * Fees accrued by locked positions but not yet collected, read from the chain: an `eth_call` of
- * `NonfungiblePositionManager.collect(tokenId, recipient = fee locker, max, max)` sent from the
- * fee locker (the NFT's owner) at a fixed block. `collect` first pokes the position (`burn(0)`),
- * so the result is exactly what `FeeLocker.collectFees` would collect at that block (Uniswap V3
- * periphery, NonfungiblePositionManager.collect).
+ * Fees accrued by locked positions but not yet collected, read from the chain in a bounded number
+ * of RPC calls whatever the number of positions (docs/public.md "Creator rewards"): two `eth_call`s
+ * of Multicall3 at a fixed block (viem's `multicall`, deployless, so it needs no deployed
+ * Multicall3):
+ *
+ * 1. `NonfungiblePositionManager.positions(id)` of every position (range, liquidity, fee growth
+ *    at its last update, owed amounts), and `slot0`, `feeGrowthGlobal0X128` and
+ *    `feeGrowthGlobal1X128` of every pool;
+ * 2. `ticks(tickLower)` and `ticks(tickUpper)` of every position's range.
+ *
+ * The amounts then follow from the contracts' own formulas (src/domain/uncollectedFees.ts), which
+ * give exactly what `collect(tokenId, feeLocker, max, max)` pays at that block (what
+ * `FeeLocker.collectFees` collects), as the per-position simulation of `collect` did with one RPC
+ * call per position (an anonymous GET of a 100-launch creator cost ~200 calls).
  */
-import { maxUint128, type Address, type PublicClient } from "viem";
+import type { Address, PublicClient } from "viem";
 import { nonfungiblePositionManagerAbi } from "../../abis/NonfungiblePositionManager";
+import { uniswapV3PoolAbi } from "../../abis/UniswapV3Pool";
+import { feeGrowthInsideX128, uncollectedAmount } from "../../src/domain/uncollectedFees";
 
 /** Uncollected token0/token1 amounts of one position, base units. */
 export type Accrued = { positionId: bigint; amount0: bigint; amount1: bigint };
 
+/** One locked position and the pool it provides liquidity to. */
+export type LockedPosition = { positionId: bigint; pool: Address };
+
 /**
- * Simulates collecting each position at `blockNumber`.
+ * Reads what collecting each position would pay at `blockNumber`, in two `eth_call`s.
  * @param client - RPC client of the chain
- * @param contracts - the position manager and the fee locker (owner of every locked NFT)
- * @param positionIds - locked position ids
+ * @param contracts - the position manager (owner of the positions' state)
+ * @param positions - locked positions with their pools
  * @param blockNumber - the block the amounts are stated at
  * @returns one entry per position, in order
  * @throws viem errors when the RPC fails (callers map them to `chain_unavailable`)
+ * @example await readAccruedFees(client, { nonfungiblePositionManager }, [{ positionId: 7n, pool }], 1234n)
+ * // [{ positionId: 7n, amount0: 1_250_000n, amount1: 3_000_000_000_000n }]
  */
 export async function readAccruedFees(
   client: PublicClient,
-  contracts: { nonfungiblePositionManager: Address; feeLocker: Address },
-  positionIds: readonly bigint[],
+  contracts: { nonfungiblePositionManager: Address },
+  positions: readonly LockedPosition[],
   blockNumber: bigint,
 ): Promise<Accrued[]> {
-  return Promise.all(
-    positionIds.map(async (positionId) => {
-      const { result } = await client.simulateContract({
-        address: contracts.nonfungiblePositionManager,
-        abi: nonfungiblePositionManagerAbi,
-        functionName: "collect",
-        args: [{ tokenId: positionId, recipient: contracts.feeLocker, amount0Max: maxUint128, amount1Max: maxUint128 }],
-        account: contracts.feeLocker,
-        blockNumber,
-      });
-      return { positionId, amount0: result[0], amount1: result[1] };
+  if (positions.length === 0) return [];
+  const pools = [...new Set(positions.map((p) => p.pool))];
+  // batchSize 0: one eth_call per round, however many reads (deployless: no Multicall3 needed).
+  const options = { blockNumber, allowFailure: false, deployless: true, batchSize: 0 } as const;
+  const first = await client.multicall({
+    ...options,
+    contracts: [
+      ...positions.map(
+        (p) =>
+          ({
+            address: contracts.nonfungiblePositionManager,
+            abi: nonfungiblePositionManagerAbi,
+            functionName: "positions",
+            args: [p.positionId],
+          }) as const,
+      ),
+      ...pools.flatMap(
+        (pool) =>
+          [
+            { address: pool, abi: uniswapV3PoolAbi, functionName: "slot0" },
+            { address: pool, abi: uniswapV3PoolAbi, functionName: "feeGrowthGlobal0X128" },
+            { address: pool, abi: uniswapV3PoolAbi, functionName: "feeGrowthGlobal1X128" },
+          ] as const,
+      ),
+    ],
+  });
+  const states = positions.map((_, i) => {
+    const r = first[i] as readonly [
+      bigint,
+      Address,
+      Address,
+      Address,
+      number,
+      number,
+      number,
+      bigint,
+      bigint,
+      bigint,
+      bigint,
+      bigint,
+    ];
+    return {
+      tickLower: r[5],
+      tickUpper: r[6],
+      liquidity: r[7],
+      inside0Last: r[8],
+      inside1Last: r[9],
+      owed0: r[10],
+      owed1: r[11],
+    };
+  });
+  const poolState = new Map(
+    pools.map((pool, j) => {
+      const at = positions.length + 3 * j;
+      const slot0 = first[at] as readonly [bigint, number, ...unknown[]];
+      return [pool, { tick: slot0[1], global0: first[at + 1] as bigint, global1: first[at + 2] as bigint }];
     }),
   );
+  const ticks = await client.multicall({
+    ...options,
+    contracts: positions.flatMap(
+      (p, i) =>
+        [
+          { address: p.pool, abi: uniswapV3PoolAbi, functionName: "ticks", args: [states[i]!.tickLower] },
+          { address: p.pool, abi: uniswapV3PoolAbi, functionName: "ticks", args: [states[i]!.tickUpper] },
+        ] as const,
+    ),
+  });
+  return positions.map((p, i) => {
+    const s = states[i]!;
+    const pool = poolState.get(p.pool)!;
+    // ticks(): liquidityGross, liquidityNet, feeGrowthOutside0X128, feeGrowthOutside1X128, …
+    const lower = ticks[2 * i] as readonly [bigint, bigint, bigint, bigint, ...unknown[]];
+    const upper = ticks[2 * i + 1] as readonly [bigint, bigint, bigint, bigint, ...unknown[]];
+    const inside0 = feeGrowthInsideX128(pool.tick, pool.global0, s.tickLower, lower[2], s.tickUpper, upper[2]);
+    const inside1 = feeGrowthInsideX128(pool.tick, pool.global1, s.tickLower, lower[3], s.tickUpper, upper[3]);
+    return {
+      positionId: p.positionId,
+      amount0: uncollectedAmount(s.owed0, s.liquidity, inside0, s.inside0Last),
+      amount1: uncollectedAmount(s.owed1, s.liquidity, inside1, s.inside1Last),
+    };
+  });
 }

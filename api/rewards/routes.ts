@@ -21,7 +21,8 @@ import { feeLockerAbi } from "../../abis/FeeLocker";
 import type { Deployment } from "../../config/deployment";
 import { ApiError } from "../errors";
 import { sendOk } from "../json";
-import { indexedHead } from "../market/indexedHead";
+import { indexedHead, type IndexedHead } from "../market/indexedHead";
+import { LRUCache } from "lru-cache";
 import { tokensByCreator } from "../market/tokenQueries";
 import type { MarketDb } from "../market/db";
 import type { TrustEnv } from "../middleware/context";
@@ -60,18 +61,31 @@ const claimBody = z.object({ wallet: addressParam, csrf_token: z.string() });
 export function creatorRewardsRoutes(deps: RewardsDeps, csrf: MiddlewareHandler<TrustEnv>) {
   const deployment = deps.deployment;
   const client = deps.client ?? (createPublicClient({ transport: http(deployment.rpcUrl) }) as PublicClient);
-  const contracts = {
-    nonfungiblePositionManager: deployment.contracts.nonfungiblePositionManager,
-    feeLocker: deployment.contracts.feeLocker,
-  };
+  const contracts = { nonfungiblePositionManager: deployment.contracts.nonfungiblePositionManager };
+  /**
+   * Answers per (indexed head, wallet): requests for one wallet at one head share one read
+   * (concurrent ones included), so repeating a GET costs no RPC call until the next indexed block.
+   */
+  const answers = new LRUCache<string, ReturnType<typeof readRewards>>({ max: 1_000 });
+  async function rewardsOf(wallet: `0x${string}`) {
+    const head = await indexedHead(deps.db);
+    if (!head) throw new ApiError("not_indexed_yet", "the indexer has not processed a block yet");
+    const key = `${head.blockNumber}:${lower(wallet)}`;
+    let answer = answers.get(key);
+    if (!answer) {
+      answer = readRewards(wallet, head);
+      answers.set(key, answer);
+      // A failed read is not kept: the next request tries again.
+      answer.catch(() => answers.delete(key));
+    }
+    return answer;
+  }
 
   /**
    * The creator's tokens with their claimed fees, and the block the answer is stated at
    * (`statedAt`: the head read before the rows, or a newer collection found in them).
    */
-  async function rewardsOf(wallet: `0x${string}`) {
-    const headBeforeRows = await indexedHead(deps.db);
-    if (!headBeforeRows) throw new ApiError("not_indexed_yet", "the indexer has not processed a block yet");
+  async function readRewards(wallet: `0x${string}`, headBeforeRows: IndexedHead) {
     const rows = await tokensByCreator(deps.db, lower(wallet), MAX_CREATOR_TOKENS);
     const tokens = rows.map((row) => ({ ...row, positionIds: decodePositionIds(row.positionIdsCsv) }));
     const claimed = await claimedFeesOf(
@@ -84,7 +98,7 @@ export function creatorRewardsRoutes(deps: RewardsDeps, csrf: MiddlewareHandler<
       accrued = await readAccruedFees(
         client,
         contracts,
-        tokens.flatMap((t) => t.positionIds),
+        tokens.flatMap((t) => t.positionIds.map((positionId) => ({ positionId, pool: getAddress(t.pool) }))),
         head.blockNumber,
       );
     } catch (err) {
