@@ -115,6 +115,11 @@ export const ERROR_CATALOGUE = {
     meaning:
       "A dependency (store, RPC, the indexed data) is unavailable; nothing was served from it. Safe to retry after `Retry-After`.",
   },
+  media_quota_exceeded: {
+    status: 429,
+    meaning:
+      "The wallet's keys stored `MEDIA_BYTES_PER_WALLET_PER_DAY` bytes of images in the last 24 hours; nothing was stored. Retry after `Retry-After` seconds.",
+  },
   request_timeout: {
     status: 408,
     meaning:

@@ -79,6 +79,7 @@ const limits = {
   healthRequestsPerMinute: env.HEALTH_RATE_LIMIT_PER_MINUTE,
   readyRequestsPerMinute: env.READY_RATE_LIMIT_PER_MINUTE,
   openV1RequestsPerMinute: env.PUBLIC_RATE_LIMIT_PER_MINUTE,
+  mediaBytesPerWalletPerDay: env.MEDIA_BYTES_PER_WALLET_PER_DAY,
 };
 // RPC calls of the API are counted (launchpad_rpc_requests_total, launchpad_rpc_errors_total; docs/operations.md).
 // Each attempt times out after API_RPC_TIMEOUT_MS, with API_RPC_RETRY_COUNT retries, so a stalled

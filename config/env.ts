@@ -168,6 +168,8 @@ export const ENV_SCHEMA = z.object({
   PUBLIC_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(600),
   SESSION_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(120),
   API_KEYS_PER_WALLET: optional(int(1)).default(10),
+  // Bytes of re-encoded images a wallet's keys may store per 24 hours (api/routes/v1/media.ts)
+  MEDIA_BYTES_PER_WALLET_PER_DAY: optional(int(1)).default(52_428_800),
   PAGES_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(120),
   HEALTH_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(60),
   READY_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(600),

@@ -1321,6 +1321,31 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
       expect(intent.body.intent.metadata.image_url).toBe(res.body.image_url);
     });
 
+    it("bounds the bytes a wallet's keys store per day: over it 429 media_quota_exceeded; another wallet is served", async () => {
+      const small = makeApp({ limits: { mediaBytesPerWalletPerDay: 20_000 } });
+      const wallet = privateKeyToAccount(generatePrivateKey()).address;
+      const [one, two] = [await newKey(wallet), await newKey(wallet)];
+      const send = (key: string, png: Uint8Array) => {
+        const form = new FormData();
+        form.set("image", new Blob([new Uint8Array(png)], { type: "image/png" }), "logo.png");
+        return call("/api/v1/evmchain/media/upload", { method: "POST", key, body: form, target: small });
+      };
+      const first = await send(one, await fx.png(32, 32));
+      expect(first.status, JSON.stringify(first.body)).toBe(201);
+      expect(first.body.byte_length).toBeLessThan(20_000);
+      // The wallet's second key shares the bound; keep uploading distinct images until it is hit.
+      let refused: Awaited<ReturnType<typeof send>> | undefined;
+      for (let side = 33; side < 200 && !refused; side++) {
+        const res = await send(two, await fx.png(side, side));
+        if (res.status === 429) refused = res;
+        else expect(res.status, JSON.stringify(res.body)).toBe(201);
+      }
+      expect(refused?.body).toMatchObject({ ok: false, error: "media_quota_exceeded" });
+      expect(refused?.headers.get("retry-after")).toBe("3600");
+      const other = await send(await newKey(), await fx.png(40, 40));
+      expect(other.status).toBe(201);
+    });
+
     it("refuses an upload without a key", async () => {
       const res = await upload(undefined, await fx.png(8, 8));
       expect({ status: res.status, error: res.body.error }).toEqual({ status: 401, error: "missing_api_key" });

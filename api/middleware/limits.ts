@@ -53,4 +53,9 @@ export const LIMITS = {
   swapBuildsPerMinute: 30,
   /** New browser sessions per client IP per hour (`GET /api/evm/evmchain/session` without a live cookie). */
   sessionsPerIpPerHour: 60,
+  /**
+   * Bytes of re-encoded images a wallet's keys may store per 24 hours (`MEDIA_BYTES_PER_WALLET_PER_DAY`,
+   * 50 MiB: a few hundred logos; the bound of what one wallet can make the store keep).
+   */
+  mediaBytesPerWalletPerDay: 50 * 1024 * 1024,
 } as const;

@@ -8,13 +8,13 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import type { Store } from "../../../store/index";
-import { insertMedia } from "../../../store/media";
+import { insertMedia, mediaBytesStoredSince } from "../../../store/media";
 import { ApiError } from "../../errors";
 import { sendOk } from "../../json";
 import { DecodeOverloadedError, type DecodeQueue } from "../../media/decodeQueue";
 import { IMAGE_LIMITS, InvalidImageError, sanitizeImage } from "../../media/image";
 import { recordUploadRejection } from "../../metrics/registry";
-import { currentKey, type TrustEnv } from "../../middleware/context";
+import { currentKey, type Limits, type TrustEnv } from "../../middleware/context";
 import { documented } from "../../openapi/describe";
 import { okBody } from "../../openapi/wirePrimitives";
 import { describedInput } from "../../validation";
@@ -28,7 +28,11 @@ export type V1MediaDeps = {
   imageQueue: DecodeQueue;
   /** Clock, unix milliseconds (`createdAtMs` of the stored image). */
   nowMs: () => number;
+  /** The limits (`mediaBytesPerWalletPerDay`). */
+  limits: Pick<Limits, "mediaBytesPerWalletPerDay">;
 };
+
+const DAY_MS = 86_400_000;
 
 /** Media URL of a stored image: `{base}/media/{id}.{ext}`. */
 export function mediaUrl(publicBaseUrl: string, id: string, extension: string): string {
@@ -70,6 +74,7 @@ export function v1MediaRoutes(deps: V1MediaDeps) {
             "image_dimensions_exceeded",
             "image_polyglot",
             "image_processing_busy",
+            "media_quota_exceeded",
           ],
         }),
         describedInput(
@@ -115,7 +120,21 @@ export function v1MediaRoutes(deps: V1MediaDeps) {
           }
           const id = image.sha256.slice(0, 32);
           const extension = image.format === "jpeg" ? "jpg" : image.format;
-          await insertMedia(await deps.getStore(), {
+          const store = await deps.getStore();
+          // The wallet's daily storage bound, over all its keys (docs/trust.md "Media upload").
+          // Checked before the insert: concurrent uploads may pass it together by at most the
+          // decode queue's width of images.
+          const key = currentKey(c);
+          const storedBytes = await mediaBytesStoredSince(store, key.wallet, deps.nowMs() - DAY_MS);
+          const quota = deps.limits.mediaBytesPerWalletPerDay;
+          if (storedBytes + image.bytes.byteLength > quota) {
+            c.header("Retry-After", String(3_600));
+            throw new ApiError(
+              "media_quota_exceeded",
+              `this wallet's keys stored ${storedBytes} of ${quota} bytes of images in the last 24 hours`,
+            );
+          }
+          await insertMedia(store, {
             id,
             contentType: image.contentType,
             extension,
@@ -123,7 +142,7 @@ export function v1MediaRoutes(deps: V1MediaDeps) {
             byteLength: image.bytes.byteLength,
             width: image.width,
             height: image.height,
-            apiKeyId: currentKey(c).id,
+            apiKeyId: key.id,
             createdAtMs: deps.nowMs(),
           });
           return sendOk(
