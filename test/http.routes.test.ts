@@ -165,6 +165,27 @@ describe("validators and caching", () => {
   });
 });
 
+describe("OpenAPI document", () => {
+  it("documents Cache-Control, ETag, Vary and the 304 answer where they are sent", async () => {
+    type Op = { responses: Record<string, { headers?: Record<string, unknown> }>; parameters?: { name: string }[] };
+    const doc = (await (await get("/api/openapi.json")).json()) as { paths: Record<string, { get?: Op }> };
+    for (const path of ["/api/public/tokens/new", "/api/public/token/{address_or_slug}", "/api/openapi.json"]) {
+      const op = doc.paths[path]!.get!;
+      expect(Object.keys(op.responses["200"]!.headers ?? {}), path).toEqual(
+        expect.arrayContaining(["Cache-Control", "ETag", "Vary"]),
+      );
+      expect(op.responses["304"], path).toBeDefined();
+      expect(
+        op.parameters?.map((p) => p.name),
+        path,
+      ).toContain("If-None-Match");
+    }
+    expect(Object.keys(doc.paths["/api/public/stream/trades"]!.get!.responses["200"]!.headers ?? {})).toEqual([
+      "Cache-Control",
+    ]);
+  });
+});
+
 describe("HEAD", () => {
   it("answers HEAD with the GET's status and headers, Content-Length included, and no body", async () => {
     for (const path of ["/api/openapi.json", "/api/public/tokens/new", "/assets/site.css", "/launch"]) {
