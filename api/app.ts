@@ -46,6 +46,9 @@ import { OPENAPI_PATH, REFERENCE_PATH } from "./openapi/paths";
 import { chainProbe } from "./chainProbe";
 import { readinessMonitor, type ReadinessPolicy } from "./readiness";
 import { decodeQueue, type DecodeQueue } from "./media/decodeQueue";
+import { headAsGet } from "./middleware/headAsGet";
+import { compressResponses } from "./middleware/compression";
+import { cachePolicy } from "./middleware/cachePolicy";
 
 /** Dependencies of the app. */
 export type AppDeps = {
@@ -140,6 +143,15 @@ export function createApp(appDeps: AppDeps) {
   // CORS only on the public read surface (api/middleware/cors.ts, docs/trust.md "CORS"): first
   // registered, so it strips what a wrapper (Ponder's server) added, after every other handler.
   app.use("*", corsOnlyOnPublic());
+  // HTTP conventions (docs/public.md "Caching", docs/operations.md "Compression and CDN"): HEAD
+  // runs as a GET through the whole app and drops the body; compression outside the validators
+  // and the read cache, which see the uncompressed body.
+  app.use(
+    "*",
+    headAsGet((request, env) => app.fetch(request, env as never)),
+  );
+  app.use("*", compressResponses());
+  app.use("*", cachePolicy());
   for (const path of PUBLIC_CORS_PATHS) if (path !== "/api/public") app.use(path, publicCors()); // "/api/public/*" covers "/api/public"
   app.use("*", requestId({ headerName: "X-Request-Id" }));
   // Operations: HTTP metrics by route template, request log line, in-flight count (docs/operations.md).

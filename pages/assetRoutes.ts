@@ -2,7 +2,14 @@
  * The pages' static files: their own scripts and stylesheet (`pages/assets/`), two browser modules
  * of vendored libraries (viem's exact ETH <-> wei conversion and lightweight-charts) served from
  * the installed npm packages, and the default token image.
+ *
+ * Fingerprints: pages link `/assets/{name}?v={hash}` ({@link assetUrl}), where the hash covers the
+ * served bytes; a module's imports of other assets are rewritten to their fingerprinted URLs, so
+ * a module's hash covers what it imports (a changed import changes every importer's URL) and each
+ * module has one URL (one instance in the browser). A request naming the current hash is cached
+ * for a year, `immutable`; any other request for the file (no `v`, an old `v`) for 300 s.
  */
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -11,6 +18,10 @@ import { Hono } from "hono";
 import { ApiError } from "../api/errors";
 import { documented } from "../api/openapi/describe";
 import { viemEsmUnitFile } from "../ops/ponderInternals";
+import { IMMUTABLE_CACHE_CONTROL } from "../api/middleware/cachePolicy";
+import { init as initModuleLexer, parse as parseModule } from "es-module-lexer";
+
+await initModuleLexer;
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -51,13 +62,61 @@ const ASSETS: Record<string, { file: () => string; type: string }> = {
   },
 };
 
+const ASSET_PREFIX = "/assets/";
+
+/** A served asset: its bytes (imports rewritten) and their fingerprint. */
+type ServedAsset = { text: string; hash: string };
+const served = new Map<string, ServedAsset>();
+
+/**
+ * The served text of an asset and its fingerprint (first 16 base64url characters of the SHA-256 of
+ * the served text), computed once per process; a JavaScript asset's imports of other assets
+ * (absolute `/assets/…` or relative) name their fingerprinted URLs.
+ * @param name - the asset name, e.g. `"token.js"` or `"vendor/viem/Value.js"`
+ * @param importers - the chain of modules importing this one (cycle guard)
+ * @throws Error on an unknown asset or an import cycle between assets
+ */
+function servedAsset(name: string, importers: readonly string[] = []): ServedAsset {
+  const known = served.get(name);
+  if (known) return known;
+  const asset = ASSETS[name];
+  if (!asset) throw new Error(`no asset ${name}`);
+  if (importers.includes(name)) throw new Error(`asset import cycle: ${[...importers, name].join(" -> ")}`);
+  const source = readFileSync(asset.file(), "utf8");
+  let text = source;
+  if (asset.type.startsWith("text/javascript")) {
+    const [imports] = parseModule(source, name);
+    // Rewritten back to front, so earlier offsets stay valid.
+    for (const entry of [...imports].sort((a, b) => b.s - a.s)) {
+      if (!entry.n) continue;
+      const target = new URL(entry.n, `http://assets.invalid${ASSET_PREFIX}${name}`);
+      if (target.host !== "assets.invalid" || !target.pathname.startsWith(ASSET_PREFIX)) continue;
+      const targetName = target.pathname.slice(ASSET_PREFIX.length);
+      if (!ASSETS[targetName]) continue;
+      const url = `${ASSET_PREFIX}${targetName}?v=${servedAsset(targetName, [...importers, name]).hash}`;
+      // Static imports: [s, e) is the bare specifier; dynamic ones include the quotes.
+      const [start, end] = entry.d === -1 ? [entry.s, entry.e] : [entry.s + 1, entry.e - 1];
+      text = `${text.slice(0, start)}${url}${text.slice(end)}`;
+    }
+  }
+  const result = { text, hash: createHash("sha256").update(text).digest("base64url").slice(0, 16) };
+  served.set(name, result);
+  return result;
+}
+
+/**
+ * The fingerprinted URL of an asset path (what pages link).
+ * @param path - e.g. `"/assets/token.js"`
+ * @returns e.g. `"/assets/token.js?v=3q2-7wX0aYc1Lm9P"`; a path that is not an asset unchanged
+ */
+export function assetUrl(path: string): string {
+  if (!path.startsWith(ASSET_PREFIX)) return path;
+  const name = path.slice(ASSET_PREFIX.length);
+  return ASSETS[name] ? `${path}?v=${servedAsset(name).hash}` : path;
+}
+
 /** Builds the static-file routes of the pages (mounted inside the pages router). */
 export function assetRoutes() {
-  const cache = new Map<string, string>();
-  const readAsset = (name: string) => {
-    if (!cache.has(name)) cache.set(name, readFileSync(ASSETS[name]!.file(), "utf8"));
-    return cache.get(name)!;
-  };
   let defaultImage: Uint8Array | undefined;
   return new Hono()
     .get(
@@ -83,9 +142,10 @@ export function assetRoutes() {
         const name = c.req.param("name");
         const asset = ASSETS[name];
         if (!asset) throw new ApiError("not_found", `no asset ${name}`);
-        return c.body(readAsset(name), 200, {
+        const { text, hash } = servedAsset(name);
+        return c.body(text, 200, {
           "content-type": asset.type,
-          "cache-control": "public, max-age=300",
+          "cache-control": c.req.query("v") === hash ? IMMUTABLE_CACHE_CONTROL : "public, max-age=300",
           "x-content-type-options": "nosniff",
         });
       },

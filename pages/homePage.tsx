@@ -34,7 +34,10 @@ export type HomePageProps = {
 /** The home page. */
 export function HomePage({ tokens, trending = [], graduating = [], search, publicBaseUrl = "" }: HomePageProps) {
   return (
-    <Layout title="evmchain launch: discover tokens">
+    <Layout
+      title="evmchain launch: discover tokens"
+      description="Discover tokens launched on evmchain: search, trending, about to graduate and new launches, with live prices and trades."
+    >
       <h1>Discover tokens</h1>
       <p>
         Tokens launched through this service. Each has its Uniswap V3 pool with liquidity locked forever.{" "}

@@ -28,7 +28,11 @@ export function LaunchPage({
   maxFirstBuyEth,
 }: LaunchPageProps) {
   return (
-    <Layout title="Launch a token" scripts={["/assets/launch.js"]}>
+    <Layout
+      title="Launch a token"
+      description="Launch a token on evmchain from your own wallet: name, symbol, description, image and an optional first buy; the service never holds your key."
+      scripts={["/assets/launch.js"]}
+    >
       <h1>Launch a token</h1>
       <p>
         One transaction from your wallet creates the token, its Uniswap V3 pool (1 % fee tier), locks the liquidity

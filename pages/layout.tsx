@@ -4,6 +4,7 @@
  * ES modules served by the service itself (`/assets/…`), so the CSP admits `'self'` only.
  */
 import type { Child } from "hono/jsx";
+import { assetUrl } from "./assetRoutes";
 import { modulePreloads } from "./moduleGraph";
 
 /**
@@ -13,24 +14,33 @@ import { modulePreloads } from "./moduleGraph";
 export type SocialCard = { title: string; description: string; url: string; imageUrl: string };
 
 /** Props of {@link Layout}. */
-export type LayoutProps = { title: string; scripts?: readonly string[]; card?: SocialCard; children?: Child };
+export type LayoutProps = {
+  title: string;
+  /** The page's `<meta name="description">` (search results); a `card` brings its own. */
+  description?: string;
+  scripts?: readonly string[];
+  card?: SocialCard;
+  children?: Child;
+};
 
 /**
  * The page frame around `children`; `scripts` are module scripts loaded at the end of the body,
  * and every module they import is announced in the head (`modulepreload`) so the browser fetches
- * them all at once; `card` adds the Open Graph and Twitter card tags of a shared link.
+ * them all at once; `card` adds the Open Graph and Twitter card tags of a shared link. Asset links
+ * name fingerprinted URLs (`assetUrl`, cached immutable).
  */
-export function Layout({ title, scripts = [], card, children }: LayoutProps) {
+export function Layout({ title, description, scripts = [], card, children }: LayoutProps) {
   return (
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{title}</title>
-        <link rel="stylesheet" href="/assets/site.css" />
+        {description && !card ? <meta name="description" content={description} /> : null}
+        <link rel="stylesheet" href={assetUrl("/assets/site.css")} />
         <link rel="icon" href="/static/token-default.png" />
         {modulePreloads(scripts).map((href) => (
-          <link rel="modulepreload" href={href} />
+          <link rel="modulepreload" href={assetUrl(href)} />
         ))}
         {card ? <SocialCardTags card={card} /> : null}
       </head>
@@ -50,7 +60,7 @@ export function Layout({ title, scripts = [], card, children }: LayoutProps) {
           Non-custodial: your wallet signs and sends every transaction; this service never holds a key.
         </footer>
         {scripts.map((src) => (
-          <script type="module" src={src}></script>
+          <script type="module" src={assetUrl(src)}></script>
         ))}
       </body>
     </html>

@@ -16,7 +16,7 @@ import { tokenPath } from "../src/domain/urls";
 import { assetRoutes } from "./assetRoutes";
 import { HomePage } from "./homePage";
 import { LaunchPage } from "./launchPage";
-import { pageSecurity, refuse, wantsHtml } from "./pageResponses";
+import { pageSecurity, refuse, wantsJson } from "./pageResponses";
 import { TokenPage } from "./tokenPage";
 
 /** What the pages need: their reads (`api/pageReads.ts`) and a few settings, built once by `createApp`. */
@@ -45,20 +45,21 @@ export function pagesRoutes(deps: PagesDeps) {
     new Hono()
       /**
        * GET /?q= — the home page for browsers (HTML): search (`q`, as `GET /api/public/search`),
-       * trending, about-to-graduate and new tokens, links to the launch page; API clients (no
-       * `text/html` in `Accept`) get the usual JSON `not_found`.
+       * trending, about-to-graduate and new tokens, links to the launch page; any client that does
+       * not ask for JSON gets the page (curl's `Accept: *\/*` included), one that prefers
+       * `application/json` gets the usual JSON `not_found`; `Vary: Accept` either way.
        */
       .get(
         "/",
         documented({
           tag: "pages",
-          summary: "Home page (HTML, for Accept: text/html): search, trending, about to graduate, new",
+          summary: "Home page (HTML unless Accept prefers application/json): search, trending, about to graduate, new",
           content: { "text/html": "page" },
           errors: ["not_found"],
         }),
         pageSecurity,
         async (c) => {
-          if (!wantsHtml(c))
+          if (wantsJson(c))
             throw new ApiError("not_found", "no route for GET /; the API is under /api (see /api/docs)");
           const [newest, trending, graduating, search] = await Promise.all([
             reads.newestTokens(12),

@@ -102,7 +102,7 @@ describe("TokenPage", () => {
     expect(html).toContain('href="https://x.com/coin"');
     expect(html).not.toContain("evil.example");
     expect(html).toContain('src="/static/token-default.png"');
-    const scripts = [...html.matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1]);
+    const scripts = [...html.matchAll(/<script[^>]*src="([^"?]+)\?v=[A-Za-z0-9_-]+"/g)].map((m) => m[1]);
     expect(scripts).toEqual(["/assets/token.js", "/assets/trade.js"]);
     expect(html).not.toMatch(/<script(?![^>]*src=)/); // no inline script
   });

@@ -10,6 +10,7 @@ import type { Env, Hono, Schema } from "hono";
 import { generateSpecs } from "hono-openapi";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { scopeFor } from "../middleware/auth";
+import { cachePolicyOf } from "../middleware/cachePolicy";
 import { LOCAL_SESSION_COOKIE, SECURE_SESSION_COOKIE } from "../middleware/csrf";
 import { errorResponses, TAGS } from "./describe";
 import { OPERATION_DESCRIPTIONS } from "./descriptions";
@@ -96,6 +97,7 @@ export async function buildOpenApiDocument<E extends Env, S extends Schema, P ex
     for (const [method, operation] of Object.entries(item ?? {}) as [string, OpenAPIV3_1.OperationObject][]) {
       if (typeof operation !== "object" || !operation.responses) continue;
       applySurface(path, method, operation);
+      applyCaching(path, method, operation);
     }
   }
   return spec;
@@ -128,4 +130,41 @@ function applySurface(path: string, method: string, operation: OpenAPIV3_1.Opera
       : response;
   }
   describeResponseHeaders(path, method, operation);
+}
+
+/**
+ * Documents the caching headers of a GET (api/middleware/cachePolicy.ts, the table the middleware
+ * applies): `Cache-Control` and, where validators apply, `ETag`, `Vary` and the 304 answer to
+ * `If-None-Match`.
+ */
+function applyCaching(path: string, method: string, operation: OpenAPIV3_1.OperationObject): void {
+  const policy = method === "get" ? cachePolicyOf(path) : undefined;
+  if (!policy) return;
+  const text = { type: "string" as const };
+  const cacheControl = { description: `\`${policy.cacheControl}\``, schema: text };
+  const validators = {
+    ETag: { description: "Strong validator of the uncompressed body (weak `W/…` when compressed)", schema: text },
+    Vary: { description: "`Accept-Encoding`: the body is gzip- or br-compressed when asked for", schema: text },
+  };
+  const ok = operation.responses?.["200"] as OpenAPIV3_1.ResponseObject | undefined;
+  if (ok) ok.headers = { ...ok.headers, "Cache-Control": cacheControl, ...(policy.etag ? validators : {}) };
+  if (policy.etag && operation.responses && !operation.responses["304"])
+    operation.responses["304"] = {
+      description: "Not Modified: `If-None-Match` names the current `ETag`; no body",
+      headers: { "Cache-Control": cacheControl, ETag: validators.ETag },
+    };
+  if (policy.etag) {
+    const parameters = (operation.parameters ?? []) as OpenAPIV3_1.ParameterObject[];
+    if (!parameters.some((p) => p.in === "header" && p.name.toLowerCase() === "if-none-match"))
+      operation.parameters = [
+        ...parameters,
+        {
+          in: "header",
+          name: "If-None-Match",
+          required: false,
+          description: "An `ETag` from an earlier answer: 304 without a body when it is still current",
+          schema: text,
+        },
+      ];
+  }
 }

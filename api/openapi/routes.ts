@@ -13,6 +13,7 @@ import { buildOpenApiDocument } from "./document";
 import { OPENAPI_PATH, REFERENCE_PATH } from "./paths";
 import { documented } from "./describe";
 import { toJsonText } from "../json";
+import { PAGE_PERMISSIONS_POLICY } from "../../pages/pageResponses";
 
 const require = createRequire(import.meta.url);
 
@@ -53,6 +54,9 @@ export function openApiRoutes<E extends Env, S extends Schema, P extends string>
       formAction: ["'none'"],
       frameAncestors: ["'none'"],
     },
+    // The pages' frame policy and Permissions-Policy (pages/pageResponses.tsx).
+    xFrameOptions: "DENY",
+    permissionsPolicy: PAGE_PERMISSIONS_POLICY,
   });
   return new HonoRouter()
     .get(
