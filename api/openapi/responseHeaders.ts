@@ -69,6 +69,9 @@ const HEADERS: Record<HeaderName, OpenAPIV3_1.HeaderObject> = {
   "set-cookie": { description: "The session cookie (HttpOnly, SameSite=Strict; Secure over HTTPS).", schema: string },
 };
 
+/** The routes the read cache serves (api/market/readCache.ts; mounted in api/app.ts). */
+const READ_CACHED_PREFIXES = ["/api/public/token/", "/api/public/tokens/", "/api/public/trades/"];
+
 /** How each header is spelled in the document. */
 const DISPLAY_NAMES: Record<HeaderName, string> = {
   "x-request-id": "X-Request-Id",
@@ -96,7 +99,11 @@ export function documentedHeaders(path: string, method: string, status: string):
   if (code === 401) names.push("www-authenticate");
   if (code >= 300 && code < 400 && code !== 304) names.push("location");
   if (method === "post" && code < 300) names.push("idempotent-replayed");
-  if (method === "get" && (code === 200 || code === 304)) names.push("etag", "last-modified", "x-cache");
+  // ETag (and Vary) come from the caching table where validators apply (api/middleware/cachePolicy.ts,
+  // documented by `applyCaching`); the feeds and the token list add Last-Modified themselves.
+  const read = method === "get" && (code === 200 || code === 304);
+  if (read && (path.startsWith("/feed/") || path.startsWith("/token-list/"))) names.push("last-modified");
+  if (read && code === 200 && READ_CACHED_PREFIXES.some((prefix) => path.startsWith(prefix))) names.push("x-cache");
   if (path.startsWith("/api/evm/evmchain/")) names.push("set-cookie");
   return names;
 }
