@@ -155,12 +155,16 @@ export async function startPonder(options: StartPonderOptions): Promise<PonderPr
     clearTimeout(timer);
   };
 
+  // Ponder logs "Created HTTP server" at info level; with a quieter level only the exit and the
+  // port guard (ops/portGuard.ts: no move to another port) tell a borrowed port apart.
+  const logsInfo = !["silent", "fatal", "error", "warn"].includes(env.PONDER_LOG_LEVEL ?? "");
   const timeoutMs = options.startTimeoutMs ?? serviceStartTimeoutMs();
   const started = Date.now();
   const deadline = started + timeoutMs;
   let nextNote = started + 5_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`ponder exited with code ${child.exitCode}:\n${output.slice(-4000)}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`ponder exited with code ${child.exitCode ?? child.signalCode}:\n${output.slice(-4000)}`);
     if (Date.now() > deadline) {
       await stop();
       throw new Error(
@@ -174,6 +178,8 @@ export async function startPonder(options: StartPonderOptions): Promise<PonderPr
       );
     }
     try {
+      // Our child, not whatever else answers on the port: it must have said it listens there.
+      if (!announcesOwnServer(output, options.port, logsInfo)) throw new Error("not listening yet");
       const res = await fetch(`${url}/health`);
       if (res.ok) break;
     } catch {
@@ -182,6 +188,42 @@ export async function startPonder(options: StartPonderOptions): Promise<PonderPr
     await new Promise((r) => setTimeout(r, 200));
   }
   return { url, child, output: () => output, stop, exited };
+}
+
+/**
+ * Whether Ponder's output says it created its HTTP server on `port` (its "Created HTTP server" log
+ * line, JSON `"port":n` or pretty `port=n`). Always true when `required` is false.
+ * @param output - the child's output so far
+ * @param port - the port asked for
+ * @param required - false when the log level hides info lines
+ * @example announcesOwnServer('{"msg":"Created HTTP server","port":42069}', 42069, true) // true
+ */
+export function announcesOwnServer(output: string, port: number, required: boolean): boolean {
+  if (!required) return true;
+  return output
+    .split("\n")
+    .some(
+      (line) =>
+        line.includes("Created HTTP server") &&
+        (line.includes(`"port":${port},`) ||
+          line.includes(`"port":${port}}`) ||
+          line.includes(`port=${port} `) ||
+          line.endsWith(`port=${port}`)),
+    );
+}
+
+/**
+ * The last lines of a service's output that say why it ended (errors, warnings and the lines
+ * naming an error code such as EADDRINUSE), for the message printed when it exits.
+ * @param output - the child's whole output
+ * @param maxLines - at most this many lines (default 8)
+ * @returns the lines joined with newlines; the last `maxLines` lines when none stands out
+ * @example exitCause('{"level":50,"msg":"listen EADDRINUSE: address already in use 127.0.0.1:42069"}') // that line
+ */
+export function exitCause(output: string, maxLines = 8): string {
+  const lines = output.split("\n").filter((l) => l.trim() !== "");
+  const telling = lines.filter((l) => /"level":(40|50|60)|\b(WARN|ERROR|FATAL)\b|E[A-Z]{4,}|Error\b/.test(l));
+  return (telling.length > 0 ? telling : lines).slice(-maxLines).join("\n");
 }
 
 /**

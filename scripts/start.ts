@@ -31,13 +31,14 @@ import { rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createTestClient, http } from "viem";
-import { startAnvil } from "../devnet/anvil";
+import { AnvilPortInUseError, startAnvil } from "../devnet/anvil";
+import { assertPortFree, PortInUseError } from "../ops/portGuard";
 import { deployStack } from "../devnet/deploy";
 import { writeManifest } from "../devnet/manifest";
 import { copyPgliteTemplate, ensurePgliteTemplate } from "../devnet/pgliteTemplate";
 import { acquireDevnetLock, DevnetLockedError } from "../devnet/instanceLock";
 import { seedDemo, startRandomTrading } from "../devnet/seed";
-import { SERVICE_READY_PATH, startPonder, waitReady, type PonderProcess } from "./ponderProcess";
+import { exitCause, SERVICE_READY_PATH, startPonder, waitReady, type PonderProcess } from "./ponderProcess";
 import { rpcAnswers, superviseIndexer } from "./indexerSupervisor";
 import { ConfigError, loadEnv, type Env } from "../config/env";
 import { loadStoreConfig, openStore } from "../store/index";
@@ -95,10 +96,14 @@ const stops = installStopSequence({ shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS, 
 /** The supervisor is replacing the service: its exit is expected. */
 let restartingService = false;
 
-/** The service must not die unnoticed: exit with its code (1 when killed by a signal). */
-function exitWithService(service: { exited: Promise<number | null> }) {
+/**
+ * The service must not die unnoticed: exit with its code (1 when killed by a signal), after the
+ * lines of its output that say why (e.g. EADDRINUSE), also when its output is not echoed.
+ */
+function exitWithService(service: Pick<PonderProcess, "exited" | "output">) {
   void service.exited.then((code) => {
     if (stops.stopping() || restartingService) return;
+    if (env.LOG_PONDER !== "1") console.error(`the service's last lines:\n${exitCause(service.output())}`);
     console.error(`the service exited with code ${code ?? "null (signal)"}; stopping`);
     void stops.stopAll(code || 1, "the service exited");
   });
@@ -144,7 +149,16 @@ function supervise(current: { service: PonderProcess }, start: () => Promise<Pon
   stops.register({ name: "the indexer supervisor", stop: async () => supervisor.stop() });
 }
 
+/** How to pick another HTTP port, named when the one asked for is taken. */
+const PORT_SETTING = "--port <n> (or PORT in the environment or .env)";
+/** How to pick another anvil port. */
+const RPC_PORT_SETTING = "--rpc-port <n>";
+
 async function main() {
+  // A taken port is refused before anything starts: never deploy to, seed on or report from a
+  // process this run did not start (anvil and Ponder also check for themselves: the port can be
+  // taken between this check and their listen).
+  await assertPortFree(port, "127.0.0.1", PORT_SETTING);
   if (process.env.LAUNCH_FACTORY_ADDRESS) {
     step(`starting the service (production configuration), waiting for http://127.0.0.1:${port}/health`);
     const startService = () => startPonder({ port, schema, inheritOutput: true, onWait: step });
@@ -166,6 +180,7 @@ async function main() {
     return;
   }
 
+  await assertPortFree(Number(flags["rpc-port"]), "127.0.0.1", RPC_PORT_SETTING);
   const devnetDir = resolve(flags["data-dir"]!);
   // Before anything in the folder is touched: a second start on it must not break the first.
   const lock = acquireDevnetLock(devnetDir, {});
@@ -178,7 +193,10 @@ async function main() {
   pgliteTemplate.catch(() => {}); // its error is thrown where it is awaited
 
   step(`starting anvil on 127.0.0.1:${flags["rpc-port"]}`);
-  const anvil = await startAnvil({ port: Number(flags["rpc-port"]) });
+  const anvil = await startAnvil({ port: Number(flags["rpc-port"]) }).catch((err: unknown) => {
+    if (err instanceof AnvilPortInUseError) throw new PortInUseError(err.port, "127.0.0.1", RPC_PORT_SETTING);
+    throw err;
+  });
   const killAnvil = () => {
     try {
       process.kill(anvil.pid, "SIGKILL");
@@ -306,6 +324,11 @@ main().catch(async (err) => {
   if (err instanceof DevnetLockedError) {
     console.error(err.message);
     process.exit(1);
+  }
+  if (err instanceof PortInUseError) {
+    console.error(err.message);
+    await stops.stopAll(1, "a port is taken");
+    return;
   }
   console.error(err);
   await stops.stopAll(1, "start failed");
