@@ -77,6 +77,8 @@ export type StartPonderOptions = {
   nodeArgs?: string[];
   /** Give up when `/health` does not answer within this many ms (default {@link serviceStartTimeoutMs}). */
   startTimeoutMs?: number;
+  /** Called with the child's pid as soon as it is spawned (e.g. to have it reaped after a crash). */
+  onSpawn?: (pid: number) => void;
   /** Called every ~5 s while waiting for `/health`, with a line saying what is awaited. */
   onWait?: (message: string) => void;
   /**
@@ -129,6 +131,7 @@ export async function startPonder(options: StartPonderOptions): Promise<PonderPr
     { cwd, env, stdio: ["ignore", "pipe", "pipe"] },
   );
   trackChild(child);
+  if (child.pid !== undefined) options.onSpawn?.(child.pid);
   let output = "";
   const collect = (stream: NodeJS.WritableStream) => (chunk: Buffer) => {
     output += chunk.toString();

@@ -36,7 +36,8 @@ import { assertPortFree, PortInUseError } from "../ops/portGuard";
 import { deployStack } from "../devnet/deploy";
 import { writeManifest } from "../devnet/manifest";
 import { copyPgliteTemplate, ensurePgliteTemplate } from "../devnet/pgliteTemplate";
-import { acquireDevnetLock, DevnetLockedError } from "../devnet/instanceLock";
+import { acquireDevnetLock, type DevnetInstance, DevnetLockedError, processStartTicks } from "../devnet/instanceLock";
+import { startChildReaper } from "./childReaper";
 import { seedDemo, startRandomTrading } from "../devnet/seed";
 import { exitCause, SERVICE_READY_PATH, startPonder, waitReady, type PonderProcess } from "./ponderProcess";
 import { rpcAnswers, superviseIndexer } from "./indexerSupervisor";
@@ -149,10 +150,37 @@ function supervise(current: { service: PonderProcess }, start: () => Promise<Pon
   stops.register({ name: "the indexer supervisor", stop: async () => supervisor.stop() });
 }
 
+/** Thrown when a data folder cannot be cleared; the message says which and what to do. */
+class DataFolderError extends Error {
+  override name = "DataFolderError" as const;
+}
+
+/**
+ * Removes a devnet data folder (possibly half-written by a killed run), retrying while a process
+ * that is ending still writes into it (ENOTEMPTY, EBUSY).
+ * @throws {DataFolderError} naming the folder and the error code, without a stack trace
+ */
+function clearDataFolder(dir: string): void {
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new DataFolderError(
+      `could not clear the data folder ${dir} (${code}): another process may still write into it; stop it, or delete the folder, then start again`,
+    );
+  }
+}
+
 /** How to pick another HTTP port, named when the one asked for is taken. */
 const PORT_SETTING = "--port <n> (or PORT in the environment or .env)";
 /** How to pick another anvil port. */
 const RPC_PORT_SETTING = "--rpc-port <n>";
+
+/**
+ * Ends anvil and the service if this process dies without stopping them (SIGKILL included):
+ * a watcher process that notices the end of its pipe from this one (scripts/childReaper.ts).
+ */
+const reaper = startChildReaper();
 
 async function main() {
   // A taken port is refused before anything starts: never deploy to, seed on or report from a
@@ -161,7 +189,8 @@ async function main() {
   await assertPortFree(port, "127.0.0.1", PORT_SETTING);
   if (process.env.LAUNCH_FACTORY_ADDRESS) {
     step(`starting the service (production configuration), waiting for http://127.0.0.1:${port}/health`);
-    const startService = () => startPonder({ port, schema, inheritOutput: true, onWait: step });
+    const startService = () =>
+      startPonder({ port, schema, inheritOutput: true, onWait: step, onSpawn: (pid) => reaper.watch(pid) });
     const current = { service: await startService() };
     const service = current.service;
     stops.register(serviceStep(current));
@@ -183,9 +212,21 @@ async function main() {
   await assertPortFree(Number(flags["rpc-port"]), "127.0.0.1", RPC_PORT_SETTING);
   const devnetDir = resolve(flags["data-dir"]!);
   // Before anything in the folder is touched: a second start on it must not break the first.
+  // A lock left by a killed start is taken over after its own children are ended.
   const lock = acquireDevnetLock(devnetDir, {});
   stops.register({ name: "the devnet lock", stop: async () => lock.release(), kill: () => lock.release() });
+  if (lock.reaped.length > 0)
+    step(`ended the processes a killed earlier start left running in this folder: ${lock.reaped.join(", ")}`);
   step(`devnet folder ${devnetDir} (locked: ${lock.path})`);
+  /** The children, recorded in the lock (pid + start time) for the next start to reap after a crash. */
+  const children: NonNullable<DevnetInstance["children"]> = [];
+  const recordChild = (name: string, pid: number) => {
+    reaper.watch(pid);
+    const at = children.findIndex((c) => c.name === name);
+    if (at >= 0) children.splice(at, 1);
+    children.push({ name, pid, startTicks: processStartTicks(pid) });
+    lock.update({ children });
+  };
 
   // The machine's empty PGlite cluster, made on the first start only (devnet/pgliteTemplate.ts),
   // while anvil starts and the contracts deploy; awaited before the databases are created.
@@ -206,6 +247,7 @@ async function main() {
   };
   // A frozen service is killed in time to leave anvil this long for an orderly stop.
   stops.register({ name: "anvil", stop: () => anvil.stop(), kill: killAnvil, reserveMs: ANVIL_STOP_RESERVE_MS });
+  recordChild("anvil", anvil.pid);
   lock.update({ rpcUrl: anvil.rpcUrl });
   step(`anvil on ${anvil.rpcUrl} (chain id 4663)`);
 
@@ -230,8 +272,8 @@ async function main() {
   // store (keys, intents, idempotency, counters, media) per devnet run too.
   const pgliteDir = join(devnetDir, "pglite");
   const storeDir = join(devnetDir, "store");
-  rmSync(pgliteDir, { recursive: true, force: true });
-  rmSync(storeDir, { recursive: true, force: true });
+  clearDataFolder(pgliteDir);
+  clearDataFolder(storeDir);
   // Both start as a copy of the machine's empty PGlite cluster instead of running `initdb` each.
   const template = await pgliteTemplate;
   await copyPgliteTemplate(pgliteDir, template);
@@ -271,6 +313,7 @@ async function main() {
       inheritOutput: env.LOG_PONDER === "1",
       env: serviceEnv,
       onWait: step,
+      onSpawn: (pid) => recordChild("the service", pid),
     });
   const current = { service: await startService() };
   const service = current.service;
@@ -325,9 +368,9 @@ main().catch(async (err) => {
     console.error(err.message);
     process.exit(1);
   }
-  if (err instanceof PortInUseError) {
+  if (err instanceof PortInUseError || err instanceof DataFolderError) {
     console.error(err.message);
-    await stops.stopAll(1, "a port is taken");
+    await stops.stopAll(1, err instanceof PortInUseError ? "a port is taken" : "the data folder cannot be cleared");
     return;
   }
   console.error(err);
