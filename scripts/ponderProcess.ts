@@ -177,7 +177,7 @@ export async function startPonder(options: StartPonderOptions): Promise<PonderPr
     if (options.onWait && Date.now() >= nextNote) {
       nextNote += 5_000;
       options.onWait(
-        `waiting for ${url}/health (Ponder builds the config, schema and API, then opens the database): ${Math.round((Date.now() - started) / 1000)} s of ${Math.round(timeoutMs / 1000)} s`,
+        `waiting for ${url}/health: ${Math.round((Date.now() - started) / 1000)} s of ${Math.round(timeoutMs / 1000)} s; Ponder's last line: ${lastLogMessage(output) ?? "none yet"}`,
       );
     }
     try {
@@ -191,6 +191,29 @@ export async function startPonder(options: StartPonderOptions): Promise<PonderPr
     await new Promise((r) => setTimeout(r, 200));
   }
   return { url, child, output: () => output, stop, exited };
+}
+
+/**
+ * The message of the child's last log line (JSON `msg`, else the line itself, at most 200
+ * characters): what Ponder is doing or waiting for, for the start's progress lines.
+ * @param output - the child's output so far
+ * @returns the message; `undefined` before the first line
+ * @example lastLogMessage('{"level":30,"msg":"Connected to database"}\n') // "Connected to database"
+ */
+export function lastLogMessage(output: string): string | undefined {
+  const line = output
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .at(-1);
+  if (line === undefined) return undefined;
+  try {
+    const parsed = JSON.parse(line) as { msg?: unknown };
+    if (typeof parsed.msg === "string") return parsed.msg.slice(0, 200);
+  } catch {
+    // not JSON
+  }
+  return line.slice(0, 200);
 }
 
 /**

@@ -38,6 +38,7 @@ import { writeManifest } from "../devnet/manifest";
 import { copyPgliteTemplate, ensurePgliteTemplate } from "../devnet/pgliteTemplate";
 import { acquireDevnetLock, type DevnetInstance, DevnetLockedError, processStartTicks } from "../devnet/instanceLock";
 import { startChildReaper } from "./childReaper";
+import { checkDependencies } from "./dependencyCheck";
 import { seedDemo, startRandomTrading } from "../devnet/seed";
 import { exitCause, SERVICE_READY_PATH, startPonder, waitReady, type PonderProcess } from "./ponderProcess";
 import { rpcAnswers, superviseIndexer } from "./indexerSupervisor";
@@ -182,11 +183,39 @@ const RPC_PORT_SETTING = "--rpc-port <n>";
  */
 const reaper = startChildReaper();
 
+/** Thrown when a configured dependency fails its check; the message is one line per problem. */
+class DependencyError extends Error {
+  override name = "DependencyError" as const;
+}
+
+/**
+ * Checks the configured RPC (production: `RPC_URL` answers `CHAIN_ID`) and `DATABASE_URL`
+ * (connect, schema permission) within `START_DEPENDENCY_TIMEOUT_MS` (scripts/dependencyCheck.ts).
+ * @throws {DependencyError} with one line per problem, each naming its setting
+ */
+async function checkConfiguredDependencies(): Promise<void> {
+  const production = Boolean(process.env.LAUNCH_FACTORY_ADDRESS);
+  const rpc = production && env.RPC_URL ? { url: env.RPC_URL, chainId: env.CHAIN_ID, setting: "RPC_URL" } : undefined;
+  const database = env.DATABASE_URL
+    ? { url: env.DATABASE_URL, schemas: [env.DATABASE_SCHEMA, env.STORE_SCHEMA] }
+    : undefined;
+  if (!rpc && !database) return;
+  step(
+    `checking ${[rpc && `RPC_URL (chain id ${env.CHAIN_ID})`, database && "DATABASE_URL (connect, schema permission)"].filter(Boolean).join(" and ")}, up to ${env.START_DEPENDENCY_TIMEOUT_MS} ms (START_DEPENDENCY_TIMEOUT_MS)`,
+  );
+  const problems = await checkDependencies({ rpc, database, timeoutMs: env.START_DEPENDENCY_TIMEOUT_MS });
+  if (problems.length > 0)
+    throw new DependencyError(
+      `cannot start (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n  ${problems.join("\n  ")}`,
+    );
+}
+
 async function main() {
   // A taken port is refused before anything starts: never deploy to, seed on or report from a
   // process this run did not start (anvil and Ponder also check for themselves: the port can be
   // taken between this check and their listen).
   await assertPortFree(port, "127.0.0.1", PORT_SETTING);
+  await checkConfiguredDependencies();
   if (process.env.LAUNCH_FACTORY_ADDRESS) {
     step(`starting the service (production configuration), waiting for http://127.0.0.1:${port}/health`);
     const startService = () =>
@@ -368,9 +397,9 @@ main().catch(async (err) => {
     console.error(err.message);
     process.exit(1);
   }
-  if (err instanceof PortInUseError || err instanceof DataFolderError) {
+  if (err instanceof PortInUseError || err instanceof DataFolderError || err instanceof DependencyError) {
     console.error(err.message);
-    await stops.stopAll(1, err instanceof PortInUseError ? "a port is taken" : "the data folder cannot be cleared");
+    await stops.stopAll(1, "start refused");
     return;
   }
   console.error(err);
