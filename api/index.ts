@@ -20,6 +20,7 @@ import { instrumentedHttp } from "./metrics/rpc";
 import { wireOperations } from "./metrics/service";
 import { guardPonderMetrics, isIndexerProcess } from "./metrics/access";
 import { registerHttpServerHook } from "../ops/httpServerSeam";
+import { guardApiPortFallback, ponderListen, refuseTakenApiPort } from "../ops/portGuard";
 import { httpServerGuard } from "../ops/httpServerLimits";
 import { peerIdentity } from "./middleware/peerIdentity";
 import { chainProbe } from "./chainProbe";
@@ -29,6 +30,15 @@ import { streamHub } from "./market/streamHub";
 
 // Every setting validated (ponder.config.ts already stopped the build on a bad one).
 const env = loadEnv();
+// The port asked for is the port used, or the build fails (ops/portGuard.ts): checked once per
+// process, before Ponder probes the port (a dev reload evaluates this file again while the server
+// it started holds the port), and Ponder's move to the next free port is turned off.
+const portChecked = globalThis as { __launchPortChecked?: boolean };
+if (!portChecked.__launchPortChecked) {
+  portChecked.__launchPortChecked = true;
+  await refuseTakenApiPort(ponderListen(process.env, process.argv));
+}
+guardApiPortFallback();
 // GET /metrics only with `Authorization: Bearer <METRICS_TOKEN>` (404 without a token configured):
 // decided in front of Ponder's server, which serves /metrics before our app (api/metrics/access.ts).
 // On the indexer, `/ready` answers as GET /api/v1/ready; a `ponder serve` replica keeps Ponder's.

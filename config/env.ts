@@ -20,7 +20,7 @@
  * single place that rejects a bad value before anything runs, and `test/ops.config.test.ts`
  * checks that every variable the code reads is declared here and in `.env.example`.
  */
-import { isAddress } from "viem";
+import { getAddress, isAddress } from "viem";
 import { z } from "zod";
 import { compileProxyTrust } from "./proxyTrust";
 
@@ -39,9 +39,21 @@ const int = (min: number, max = Number.MAX_SAFE_INTEGER, hint?: string) =>
     .transform(Number);
 
 const wei = z.string().regex(/^\d+$/, "must be a decimal integer in wei");
-const address = z
-  .string()
-  .refine((v) => isAddress(v, { strict: false }), "must be a 20-byte hex address (0x + 40 hex digits)");
+/**
+ * What is wrong with an address setting, or `undefined` when it is fine: 20 bytes of hex, and when
+ * written in mixed case, a correct EIP-55 checksum (viem's strict `isAddress`); all-lowercase or
+ * all-uppercase hex carries no checksum and is accepted.
+ */
+function addressProblem(value: string): string | undefined {
+  if (!isAddress(value, { strict: false })) return "must be a 20-byte hex address (0x + 40 hex digits)";
+  if (!isAddress(value))
+    return `has a wrong EIP-55 checksum (mixed case): the checksummed form is ${getAddress(value)}`;
+  return undefined;
+}
+const address = z.string().superRefine((v, ctx) => {
+  const problem = addressProblem(v);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
 const url = (protocols: string[], what: string) =>
   z.string().refine((v) => {
     try {
@@ -115,15 +127,19 @@ export const ENV_SCHEMA = z.object({
   LAUNCH_FACTORY_ADDRESS: optional(address),
   FEE_LOCKER_ADDRESS: optional(address),
   ACCEPTED_FACTORIES: optional(
-    z.string().refine(
-      (v) =>
-        v
-          .split(",")
-          .map((a) => a.trim())
-          .filter(Boolean)
-          .every((a) => isAddress(a, { strict: false })),
-      "must be comma-separated 20-byte hex addresses",
-    ),
+    z.string().superRefine((v, ctx) => {
+      const problems = v
+        .split(",")
+        .map((a) => a.trim())
+        .filter(Boolean)
+        .map((a) => (addressProblem(a) ? `${a}: ${addressProblem(a)}` : undefined))
+        .filter(Boolean);
+      if (problems.length > 0)
+        ctx.addIssue({
+          code: "custom",
+          message: `must be comma-separated 20-byte hex addresses (${problems.join("; ")})`,
+        });
+    }),
   ),
   PROTOCOL_FEE_RECIPIENT: optional(address),
   WETH_ADDRESS: optional(address),
@@ -230,6 +246,9 @@ export const ENV_SCHEMA = z.object({
   PONDER_READY_ON_INDEXER: optional(flag).default("0"),
   // Process lifecycle (scripts/start.ts, scripts/ponderProcess.ts)
   SERVICE_START_TIMEOUT_MS: optional(int(1000)).default(180_000),
+  // npm start checks the RPC (chain id) and DATABASE_URL (connect, schema permission) before it
+  // starts the service, each within this deadline (scripts/dependencyCheck.ts)
+  START_DEPENDENCY_TIMEOUT_MS: optional(int(100, 120_000)).default(10_000),
   SHUTDOWN_TIMEOUT_MS: optional(int(1000, 600_000)).default(8000),
   DEVNET_DIR: optional(z.string()).default(".devnet"),
 });

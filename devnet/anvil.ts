@@ -110,6 +110,23 @@ export class AnvilStartError extends Error {
 }
 
 /**
+ * Thrown when anvil cannot bind its port because another process holds it ("Address already in
+ * use"). Whatever answers on that port is not this node: nothing may be sent to it.
+ */
+export class AnvilPortInUseError extends Error {
+  override name = "AnvilPortInUseError" as const;
+  readonly shortMessage: string;
+  constructor(
+    readonly port: number,
+    readonly output: string,
+  ) {
+    const shortMessage = `port ${port} on 127.0.0.1 is in use by another process: anvil could not listen on it`;
+    super(`${shortMessage}\nanvil output:\n${output.slice(-2000)}`);
+    this.shortMessage = shortMessage;
+  }
+}
+
+/**
  * Path of the anvil binary shipped by the npm platform package for this machine.
  * @returns Absolute path to the executable.
  * @throws {AnvilStartError} When the platform package is not installed (e.g. installed with `--omit=optional`).
@@ -141,11 +158,15 @@ export async function findFreePort(): Promise<number> {
 }
 
 /**
- * Starts anvil on 127.0.0.1 and waits until it answers `eth_chainId`.
+ * Starts anvil on 127.0.0.1 and waits until it answers `eth_chainId`. The node answering must be
+ * the child started here: its own output must say `Listening on 127.0.0.1:<port>` (it bound the
+ * port) before an answer counts, so another node already on the port is never taken for it.
  * @param opts Port (0 = free port), block time in seconds, chain id (default 4663), block gas limit,
  *   genesis timestamp, historical states kept in memory only, node to fork, state file to start
  *   from or to write at stop (devnet/snapshot.ts).
  * @returns The RPC URL, port, PID and a `stop()` function.
+ * @throws {AnvilPortInUseError} When the port is held by another process (anvil exits with
+ *   "Address already in use"); with `port` 0 a free port is retried instead.
  * @throws {AnvilStartError} When the process exits early or does not answer within `readyTimeoutMs`.
  * @example
  * const anvil = await startAnvil();
@@ -214,10 +235,16 @@ async function spawnAnvil(
   const rpcUrl = `http://127.0.0.1:${port}`;
   const client = createPublicClient({ transport: http(rpcUrl, { retryCount: 0, timeout: 1000 }) });
   const deadline = Date.now() + readyTimeoutMs;
+  const listening = `Listening on 127.0.0.1:${port}`;
   while (true) {
     if (spawnFailure) throw new AnvilStartError(`anvil could not be started: ${spawnFailure.message}`, output);
-    if (exited) throw new AnvilStartError(`anvil exited before answering on port ${port}`, output);
+    if (exited) {
+      if (/address already in use/i.test(output)) throw new AnvilPortInUseError(port, output);
+      throw new AnvilStartError(`anvil exited before answering on port ${port}`, output);
+    }
     try {
+      // Not our node until it says it bound the port (another process may answer there).
+      if (!output.includes(listening)) throw new Error("not listening yet");
       const id = await client.getChainId();
       if (id !== chainId) {
         await stop();

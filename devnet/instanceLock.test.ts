@@ -6,7 +6,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runToExit } from "../test/helpers/runToExit";
-import { acquireDevnetLock, DevnetLockedError, instanceFilePath, readDevnetInstance } from "./instanceLock";
+import { spawn } from "node:child_process";
+import {
+  acquireDevnetLock,
+  DevnetLockedError,
+  instanceFilePath,
+  processStartTicks,
+  readDevnetInstance,
+} from "./instanceLock";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -73,5 +80,39 @@ describe("acquireDevnetLock", () => {
     lock.release();
     expect(existsSync(instanceFilePath(dir))).toBe(false);
     acquireDevnetLock(dir).release();
+  });
+
+  it("a stale lock's recorded children that are provably its own (pid + start time) are ended; a reused pid is left alone", async () => {
+    const dir = tempDir();
+    const idle = () => spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+    const own = idle();
+    const other = idle();
+    try {
+      const ownExited = new Promise<NodeJS.Signals | null>((r) => own.once("exit", (_code, signal) => r(signal)));
+      // The holder's pid is alive but is another process now (its start time differs): stale.
+      writeFileSync(
+        instanceFilePath(dir),
+        JSON.stringify({
+          pid: process.ppid,
+          pidStartTicks: "1",
+          startedAt: "2026-01-01T00:00:00.000Z",
+          dir,
+          children: [
+            { name: "anvil", pid: own.pid, startTicks: processStartTicks(own.pid!) },
+            { name: "the service", pid: other.pid, startTicks: "1" },
+          ],
+        }),
+      );
+      expect(readDevnetInstance(dir)).toBeUndefined();
+      const lock = acquireDevnetLock(dir);
+      expect(lock.reaped).toEqual([`anvil ${own.pid}`]);
+      expect(await ownExited).toBe("SIGKILL");
+      expect(other.exitCode).toBeNull();
+      expect(processStartTicks(other.pid!)).toBeDefined();
+      lock.release();
+    } finally {
+      own.kill("SIGKILL");
+      other.kill("SIGKILL");
+    }
   });
 });

@@ -7,7 +7,10 @@
  *
  * The file is created with `O_EXCL` (`wx`), so of two starts racing for it exactly one wins. A
  * file left by a process that no longer exists (killed with SIGKILL, machine crash) is stale: it is
- * detected by its pid (`process.kill(pid, 0)` fails with `ESRCH`) and taken over.
+ * detected by its pid and start time (the pid gone, or now a different process) and taken over.
+ * The children that run recorded (anvil, the service: pid + start time, Linux `/proc`) and that
+ * are still those very processes are ended first (SIGKILL): they were proven to be its own, and a
+ * new start never reuses them.
  */
 import { readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -16,6 +19,10 @@ import { join } from "node:path";
 export type DevnetInstance = {
   /** PID of the `npm start` process (scripts/start.ts) holding the folder. */
   pid: number;
+  /** Its start time in clock ticks since boot (`/proc/<pid>/stat` field 22; absent off Linux). */
+  pidStartTicks?: string;
+  /** Processes it started (anvil, the service), each with its start time. */
+  children?: { name: string; pid: number; startTicks?: string }[];
   /** When it started, ISO 8601. */
   startedAt: string;
   /** The data folder. */
@@ -56,6 +63,8 @@ export type DevnetLock = {
   update(fields: Partial<DevnetInstance>): void;
   /** Deletes the file if this process still holds it. Also runs on process exit. */
   release(): void;
+  /** Children of the stale holder this start ended (e.g. `["anvil 1234"]`); empty normally. */
+  reaped: string[];
 };
 
 /**
@@ -68,14 +77,52 @@ export function instanceFilePath(dir: string): string {
   return join(dir, "instance.json");
 }
 
-/** True when a process with this pid exists (EPERM: exists, owned by another user). */
-function processAlive(pid: number): boolean {
+/**
+ * The start time of a process in clock ticks since boot (Linux `/proc/<pid>/stat` field 22).
+ * @param pid - process id
+ * @returns the ticks as a decimal string; `undefined` when the process is gone or `/proc` is absent
+ * @example processStartTicks(process.pid) // "123456"
+ */
+export function processStartTicks(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * True when the process exists (EPERM: exists, owned by another user) and, when a start time is
+ * known and readable, is the same process (a reused pid is another process).
+ */
+function processAlive(pid: number, startTicks?: string): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
+    if ((err as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
+  const now = startTicks === undefined ? undefined : processStartTicks(pid);
+  return now === undefined || now === startTicks;
+}
+
+/**
+ * Ends the recorded children of a stale holder that are provably still its own (same pid and
+ * start time); a child without a readable start time is left alone.
+ * @returns the children ended, e.g. `["anvil 1234"]`
+ */
+function reapChildren(holder: DevnetInstance): string[] {
+  const reaped: string[] = [];
+  for (const child of holder.children ?? []) {
+    if (child.startTicks === undefined || processStartTicks(child.pid) !== child.startTicks) continue;
+    try {
+      process.kill(child.pid, "SIGKILL");
+      reaped.push(`${child.name} ${child.pid}`);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return reaped;
 }
 
 function readInstanceFile(path: string): DevnetInstance | undefined {
@@ -96,14 +143,15 @@ function readInstanceFile(path: string): DevnetInstance | undefined {
  */
 export function readDevnetInstance(dir: string): DevnetInstance | undefined {
   const holder = readInstanceFile(instanceFilePath(dir));
-  return holder && processAlive(holder.pid) ? holder : undefined;
+  return holder && processAlive(holder.pid, holder.pidStartTicks) ? holder : undefined;
 }
 
 /**
  * Takes the folder's lock for this process, creating the folder if needed.
  * @param dir - absolute data folder
  * @param fields - initial fields besides pid, start time and folder
- * @returns the held lock (released on process exit)
+ * @returns the held lock (released on process exit); `reaped` lists the stale holder's children
+ *   this call ended (SIGKILL: same pid and start time as recorded)
  * @throws {DevnetLockedError} when a live process holds it (its pid, start, URLs and a hint on
  *   running a second instance with `--data-dir`)
  * @throws the file system's error when the folder cannot be created or written
@@ -112,7 +160,14 @@ export function readDevnetInstance(dir: string): DevnetInstance | undefined {
 export function acquireDevnetLock(dir: string, fields: Partial<DevnetInstance> = {}): DevnetLock {
   mkdirSync(dir, { recursive: true });
   const path = instanceFilePath(dir);
-  let content: DevnetInstance = { ...fields, pid: process.pid, startedAt: new Date().toISOString(), dir };
+  let content: DevnetInstance = {
+    ...fields,
+    pid: process.pid,
+    pidStartTicks: processStartTicks(process.pid),
+    startedAt: new Date().toISOString(),
+    dir,
+  };
+  const reaped: string[] = [];
   for (let attempt = 0; ; attempt++) {
     try {
       writeFileSync(path, `${JSON.stringify(content, null, 2)}\n`, { flag: "wx" });
@@ -122,8 +177,9 @@ export function acquireDevnetLock(dir: string, fields: Partial<DevnetInstance> =
       const holder = readInstanceFile(path);
       // A file being written by a racing start is briefly empty: treat an unreadable file as
       // held unless it stays unreadable.
-      if (holder && processAlive(holder.pid)) throw new DevnetLockedError(holder);
+      if (holder && processAlive(holder.pid, holder.pidStartTicks)) throw new DevnetLockedError(holder);
       if (!holder && attempt === 0) continue;
+      if (holder) reaped.push(...reapChildren(holder));
       rmSync(path, { force: true }); // stale: its process is gone
     }
   }
@@ -136,6 +192,7 @@ export function acquireDevnetLock(dir: string, fields: Partial<DevnetInstance> =
   process.once("exit", release);
   return {
     path,
+    reaped,
     update(more) {
       if (!owned()) return;
       content = { ...content, ...more };

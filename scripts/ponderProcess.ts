@@ -77,6 +77,8 @@ export type StartPonderOptions = {
   nodeArgs?: string[];
   /** Give up when `/health` does not answer within this many ms (default {@link serviceStartTimeoutMs}). */
   startTimeoutMs?: number;
+  /** Called with the child's pid as soon as it is spawned (e.g. to have it reaped after a crash). */
+  onSpawn?: (pid: number) => void;
   /** Called every ~5 s while waiting for `/health`, with a line saying what is awaited. */
   onWait?: (message: string) => void;
   /**
@@ -129,6 +131,7 @@ export async function startPonder(options: StartPonderOptions): Promise<PonderPr
     { cwd, env, stdio: ["ignore", "pipe", "pipe"] },
   );
   trackChild(child);
+  if (child.pid !== undefined) options.onSpawn?.(child.pid);
   let output = "";
   const collect = (stream: NodeJS.WritableStream) => (chunk: Buffer) => {
     output += chunk.toString();
@@ -155,12 +158,16 @@ export async function startPonder(options: StartPonderOptions): Promise<PonderPr
     clearTimeout(timer);
   };
 
+  // Ponder logs "Created HTTP server" at info level; with a quieter level only the exit and the
+  // port guard (ops/portGuard.ts: no move to another port) tell a borrowed port apart.
+  const logsInfo = !["silent", "fatal", "error", "warn"].includes(env.PONDER_LOG_LEVEL ?? "");
   const timeoutMs = options.startTimeoutMs ?? serviceStartTimeoutMs();
   const started = Date.now();
   const deadline = started + timeoutMs;
   let nextNote = started + 5_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`ponder exited with code ${child.exitCode}:\n${output.slice(-4000)}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`ponder exited with code ${child.exitCode ?? child.signalCode}:\n${output.slice(-4000)}`);
     if (Date.now() > deadline) {
       await stop();
       throw new Error(
@@ -170,10 +177,12 @@ export async function startPonder(options: StartPonderOptions): Promise<PonderPr
     if (options.onWait && Date.now() >= nextNote) {
       nextNote += 5_000;
       options.onWait(
-        `waiting for ${url}/health (Ponder builds the config, schema and API, then opens the database): ${Math.round((Date.now() - started) / 1000)} s of ${Math.round(timeoutMs / 1000)} s`,
+        `waiting for ${url}/health: ${Math.round((Date.now() - started) / 1000)} s of ${Math.round(timeoutMs / 1000)} s; Ponder's last line: ${lastLogMessage(output) ?? "none yet"}`,
       );
     }
     try {
+      // Our child, not whatever else answers on the port: it must have said it listens there.
+      if (!announcesOwnServer(output, options.port, logsInfo)) throw new Error("not listening yet");
       const res = await fetch(`${url}/health`);
       if (res.ok) break;
     } catch {
@@ -182,6 +191,65 @@ export async function startPonder(options: StartPonderOptions): Promise<PonderPr
     await new Promise((r) => setTimeout(r, 200));
   }
   return { url, child, output: () => output, stop, exited };
+}
+
+/**
+ * The message of the child's last log line (JSON `msg`, else the line itself, at most 200
+ * characters): what Ponder is doing or waiting for, for the start's progress lines.
+ * @param output - the child's output so far
+ * @returns the message; `undefined` before the first line
+ * @example lastLogMessage('{"level":30,"msg":"Connected to database"}\n') // "Connected to database"
+ */
+export function lastLogMessage(output: string): string | undefined {
+  const line = output
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .at(-1);
+  if (line === undefined) return undefined;
+  try {
+    const parsed = JSON.parse(line) as { msg?: unknown };
+    if (typeof parsed.msg === "string") return parsed.msg.slice(0, 200);
+  } catch {
+    // not JSON
+  }
+  return line.slice(0, 200);
+}
+
+/**
+ * Whether Ponder's output says it created its HTTP server on `port` (its "Created HTTP server" log
+ * line, JSON `"port":n` or pretty `port=n`). Always true when `required` is false.
+ * @param output - the child's output so far
+ * @param port - the port asked for
+ * @param required - false when the log level hides info lines
+ * @example announcesOwnServer('{"msg":"Created HTTP server","port":42069}', 42069, true) // true
+ */
+export function announcesOwnServer(output: string, port: number, required: boolean): boolean {
+  if (!required) return true;
+  return output
+    .split("\n")
+    .some(
+      (line) =>
+        line.includes("Created HTTP server") &&
+        (line.includes(`"port":${port},`) ||
+          line.includes(`"port":${port}}`) ||
+          line.includes(`port=${port} `) ||
+          line.endsWith(`port=${port}`)),
+    );
+}
+
+/**
+ * The last lines of a service's output that say why it ended (errors, warnings and the lines
+ * naming an error code such as EADDRINUSE), for the message printed when it exits.
+ * @param output - the child's whole output
+ * @param maxLines - at most this many lines (default 8)
+ * @returns the lines joined with newlines; the last `maxLines` lines when none stands out
+ * @example exitCause('{"level":50,"msg":"listen EADDRINUSE: address already in use 127.0.0.1:42069"}') // that line
+ */
+export function exitCause(output: string, maxLines = 8): string {
+  const lines = output.split("\n").filter((l) => l.trim() !== "");
+  const telling = lines.filter((l) => /"level":(40|50|60)|\b(WARN|ERROR|FATAL)\b|E[A-Z]{4,}|Error\b/.test(l));
+  return (telling.length > 0 ? telling : lines).slice(-maxLines).join("\n");
 }
 
 /**

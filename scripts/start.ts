@@ -31,13 +31,16 @@ import { rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createTestClient, http } from "viem";
-import { startAnvil } from "../devnet/anvil";
+import { AnvilPortInUseError, startAnvil } from "../devnet/anvil";
+import { assertPortFree, PortInUseError } from "../ops/portGuard";
 import { deployStack } from "../devnet/deploy";
 import { writeManifest } from "../devnet/manifest";
 import { copyPgliteTemplate, ensurePgliteTemplate } from "../devnet/pgliteTemplate";
-import { acquireDevnetLock, DevnetLockedError } from "../devnet/instanceLock";
+import { acquireDevnetLock, type DevnetInstance, DevnetLockedError, processStartTicks } from "../devnet/instanceLock";
+import { startChildReaper } from "./childReaper";
+import { checkDependencies } from "./dependencyCheck";
 import { seedDemo, startRandomTrading } from "../devnet/seed";
-import { SERVICE_READY_PATH, startPonder, waitReady, type PonderProcess } from "./ponderProcess";
+import { exitCause, SERVICE_READY_PATH, startPonder, waitReady, type PonderProcess } from "./ponderProcess";
 import { rpcAnswers, superviseIndexer } from "./indexerSupervisor";
 import { ConfigError, loadEnv, type Env } from "../config/env";
 import { loadStoreConfig, openStore } from "../store/index";
@@ -95,10 +98,14 @@ const stops = installStopSequence({ shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS, 
 /** The supervisor is replacing the service: its exit is expected. */
 let restartingService = false;
 
-/** The service must not die unnoticed: exit with its code (1 when killed by a signal). */
-function exitWithService(service: { exited: Promise<number | null> }) {
+/**
+ * The service must not die unnoticed: exit with its code (1 when killed by a signal), after the
+ * lines of its output that say why (e.g. EADDRINUSE), also when its output is not echoed.
+ */
+function exitWithService(service: Pick<PonderProcess, "exited" | "output">) {
   void service.exited.then((code) => {
     if (stops.stopping() || restartingService) return;
+    if (env.LOG_PONDER !== "1") console.error(`the service's last lines:\n${exitCause(service.output())}`);
     console.error(`the service exited with code ${code ?? "null (signal)"}; stopping`);
     void stops.stopAll(code || 1, "the service exited");
   });
@@ -144,10 +151,75 @@ function supervise(current: { service: PonderProcess }, start: () => Promise<Pon
   stops.register({ name: "the indexer supervisor", stop: async () => supervisor.stop() });
 }
 
+/** Thrown when a data folder cannot be cleared; the message says which and what to do. */
+class DataFolderError extends Error {
+  override name = "DataFolderError" as const;
+}
+
+/**
+ * Removes a devnet data folder (possibly half-written by a killed run), retrying while a process
+ * that is ending still writes into it (ENOTEMPTY, EBUSY).
+ * @throws {DataFolderError} naming the folder and the error code, without a stack trace
+ */
+function clearDataFolder(dir: string): void {
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new DataFolderError(
+      `could not clear the data folder ${dir} (${code}): another process may still write into it; stop it, or delete the folder, then start again`,
+    );
+  }
+}
+
+/** How to pick another HTTP port, named when the one asked for is taken. */
+const PORT_SETTING = "--port <n> (or PORT in the environment or .env)";
+/** How to pick another anvil port. */
+const RPC_PORT_SETTING = "--rpc-port <n>";
+
+/**
+ * Ends anvil and the service if this process dies without stopping them (SIGKILL included):
+ * a watcher process that notices the end of its pipe from this one (scripts/childReaper.ts).
+ */
+const reaper = startChildReaper();
+
+/** Thrown when a configured dependency fails its check; the message is one line per problem. */
+class DependencyError extends Error {
+  override name = "DependencyError" as const;
+}
+
+/**
+ * Checks the configured RPC (production: `RPC_URL` answers `CHAIN_ID`) and `DATABASE_URL`
+ * (connect, schema permission) within `START_DEPENDENCY_TIMEOUT_MS` (scripts/dependencyCheck.ts).
+ * @throws {DependencyError} with one line per problem, each naming its setting
+ */
+async function checkConfiguredDependencies(): Promise<void> {
+  const production = Boolean(process.env.LAUNCH_FACTORY_ADDRESS);
+  const rpc = production && env.RPC_URL ? { url: env.RPC_URL, chainId: env.CHAIN_ID, setting: "RPC_URL" } : undefined;
+  const database = env.DATABASE_URL
+    ? { url: env.DATABASE_URL, schemas: [env.DATABASE_SCHEMA, env.STORE_SCHEMA] }
+    : undefined;
+  if (!rpc && !database) return;
+  step(
+    `checking ${[rpc && `RPC_URL (chain id ${env.CHAIN_ID})`, database && "DATABASE_URL (connect, schema permission)"].filter(Boolean).join(" and ")}, up to ${env.START_DEPENDENCY_TIMEOUT_MS} ms (START_DEPENDENCY_TIMEOUT_MS)`,
+  );
+  const problems = await checkDependencies({ rpc, database, timeoutMs: env.START_DEPENDENCY_TIMEOUT_MS });
+  if (problems.length > 0)
+    throw new DependencyError(
+      `cannot start (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n  ${problems.join("\n  ")}`,
+    );
+}
+
 async function main() {
+  // A taken port is refused before anything starts: never deploy to, seed on or report from a
+  // process this run did not start (anvil and Ponder also check for themselves: the port can be
+  // taken between this check and their listen).
+  await assertPortFree(port, "127.0.0.1", PORT_SETTING);
+  await checkConfiguredDependencies();
   if (process.env.LAUNCH_FACTORY_ADDRESS) {
     step(`starting the service (production configuration), waiting for http://127.0.0.1:${port}/health`);
-    const startService = () => startPonder({ port, schema, inheritOutput: true, onWait: step });
+    const startService = () =>
+      startPonder({ port, schema, inheritOutput: true, onWait: step, onSpawn: (pid) => reaper.watch(pid) });
     const current = { service: await startService() };
     const service = current.service;
     stops.register(serviceStep(current));
@@ -166,11 +238,24 @@ async function main() {
     return;
   }
 
+  await assertPortFree(Number(flags["rpc-port"]), "127.0.0.1", RPC_PORT_SETTING);
   const devnetDir = resolve(flags["data-dir"]!);
   // Before anything in the folder is touched: a second start on it must not break the first.
+  // A lock left by a killed start is taken over after its own children are ended.
   const lock = acquireDevnetLock(devnetDir, {});
   stops.register({ name: "the devnet lock", stop: async () => lock.release(), kill: () => lock.release() });
+  if (lock.reaped.length > 0)
+    step(`ended the processes a killed earlier start left running in this folder: ${lock.reaped.join(", ")}`);
   step(`devnet folder ${devnetDir} (locked: ${lock.path})`);
+  /** The children, recorded in the lock (pid + start time) for the next start to reap after a crash. */
+  const children: NonNullable<DevnetInstance["children"]> = [];
+  const recordChild = (name: string, pid: number) => {
+    reaper.watch(pid);
+    const at = children.findIndex((c) => c.name === name);
+    if (at >= 0) children.splice(at, 1);
+    children.push({ name, pid, startTicks: processStartTicks(pid) });
+    lock.update({ children });
+  };
 
   // The machine's empty PGlite cluster, made on the first start only (devnet/pgliteTemplate.ts),
   // while anvil starts and the contracts deploy; awaited before the databases are created.
@@ -178,7 +263,10 @@ async function main() {
   pgliteTemplate.catch(() => {}); // its error is thrown where it is awaited
 
   step(`starting anvil on 127.0.0.1:${flags["rpc-port"]}`);
-  const anvil = await startAnvil({ port: Number(flags["rpc-port"]) });
+  const anvil = await startAnvil({ port: Number(flags["rpc-port"]) }).catch((err: unknown) => {
+    if (err instanceof AnvilPortInUseError) throw new PortInUseError(err.port, "127.0.0.1", RPC_PORT_SETTING);
+    throw err;
+  });
   const killAnvil = () => {
     try {
       process.kill(anvil.pid, "SIGKILL");
@@ -188,6 +276,7 @@ async function main() {
   };
   // A frozen service is killed in time to leave anvil this long for an orderly stop.
   stops.register({ name: "anvil", stop: () => anvil.stop(), kill: killAnvil, reserveMs: ANVIL_STOP_RESERVE_MS });
+  recordChild("anvil", anvil.pid);
   lock.update({ rpcUrl: anvil.rpcUrl });
   step(`anvil on ${anvil.rpcUrl} (chain id 4663)`);
 
@@ -212,8 +301,8 @@ async function main() {
   // store (keys, intents, idempotency, counters, media) per devnet run too.
   const pgliteDir = join(devnetDir, "pglite");
   const storeDir = join(devnetDir, "store");
-  rmSync(pgliteDir, { recursive: true, force: true });
-  rmSync(storeDir, { recursive: true, force: true });
+  clearDataFolder(pgliteDir);
+  clearDataFolder(storeDir);
   // Both start as a copy of the machine's empty PGlite cluster instead of running `initdb` each.
   const template = await pgliteTemplate;
   await copyPgliteTemplate(pgliteDir, template);
@@ -253,6 +342,7 @@ async function main() {
       inheritOutput: env.LOG_PONDER === "1",
       env: serviceEnv,
       onWait: step,
+      onSpawn: (pid) => recordChild("the service", pid),
     });
   const current = { service: await startService() };
   const service = current.service;
@@ -306,6 +396,11 @@ main().catch(async (err) => {
   if (err instanceof DevnetLockedError) {
     console.error(err.message);
     process.exit(1);
+  }
+  if (err instanceof PortInUseError || err instanceof DataFolderError || err instanceof DependencyError) {
+    console.error(err.message);
+    await stops.stopAll(1, "start refused");
+    return;
   }
   console.error(err);
   await stops.stopAll(1, "start failed");

@@ -178,6 +178,53 @@ describe("start deadline", () => {
 });
 
 describe("fail fast at start", () => {
+  it("refuses a mixed-case address with a wrong EIP-55 checksum, naming the checksummed form", () => {
+    const wrong = "0x5fbDB2315678afecb367f032d93F642f64180aa3"; // FACTORY with one letter's case flipped
+    const problems = problemsOf({ WETH_ADDRESS: wrong, ACCEPTED_FACTORIES: `${FACTORY},${wrong}` });
+    expect(problems).toContain(
+      `WETH_ADDRESS: has a wrong EIP-55 checksum (mixed case): the checksummed form is ${FACTORY}, got "${wrong}"`,
+    );
+    expect(problems.find((p) => p.startsWith("ACCEPTED_FACTORIES:"))).toContain(
+      `(${wrong}: has a wrong EIP-55 checksum (mixed case): the checksummed form is ${FACTORY})`,
+    );
+    expect(problems).toHaveLength(2);
+    // No checksum to check in one case only.
+    expect(problemsOf({ WETH_ADDRESS: FACTORY.toLowerCase(), FEE_LOCKER_ADDRESS: FACTORY })).toEqual([]);
+  });
+
+  it("npm start (production) checks the RPC and DATABASE_URL within START_DEPENDENCY_TIMEOUT_MS and names each setting", async () => {
+    const deadPort = await findFreePort();
+    const started = Date.now();
+    const result = await runToExit(process.execPath, ["--import", TSX_LOADER, "scripts/start.ts"], {
+      env: {
+        ...process.env,
+        PORT: String(await findFreePort()),
+        LAUNCH_FACTORY_ADDRESS: FACTORY,
+        RPC_URL: `http://127.0.0.1:${deadPort}`,
+        START_BLOCK: "0",
+        FEE_LOCKER_ADDRESS: FACTORY,
+        PROTOCOL_FEE_RECIPIENT: FACTORY,
+        WETH_ADDRESS: FACTORY,
+        UNISWAP_V3_FACTORY_ADDRESS: FACTORY,
+        NONFUNGIBLE_POSITION_MANAGER_ADDRESS: FACTORY,
+        SWAP_ROUTER_ADDRESS: FACTORY,
+        QUOTER_V2_ADDRESS: FACTORY,
+        DATABASE_URL: `postgres://launch:secret-pw@127.0.0.1:${deadPort}/launch`,
+        START_DEPENDENCY_TIMEOUT_MS: "2000",
+      },
+      timeout: scaledMs(60_000),
+    });
+    const output = result.stdout + result.stderr;
+    expect(result.status, output).toBe(1);
+    expect(output).toContain("START_DEPENDENCY_TIMEOUT_MS");
+    expect(result.stderr).toMatch(new RegExp(`\\n  RPC_URL: http://127\\.0\\.0\\.1:${deadPort} cannot be reached`));
+    expect(result.stderr).toMatch(/\n {2}DATABASE_URL: the database cannot be reached \(ECONNREFUSED/);
+    expect(output).not.toContain("secret-pw");
+    expect(output).not.toContain("starting the service");
+    expect(output).not.toMatch(/\n\s+at /);
+    expect(Date.now() - started).toBeLessThan(scaledMs(15_000));
+  });
+
   it("npm start (scripts/start.ts) exits 1 with the message before starting anything", async () => {
     const started = Date.now();
     const result = await runToExit(process.execPath, ["--import", TSX_LOADER, "scripts/start.ts", "--no-seed"], {
