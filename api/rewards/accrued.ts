@@ -1,8 +1,8 @@
 /**
  * Fees accrued by locked positions but not yet collected, read from the chain in a bounded number
- * of RPC calls whatever the number of positions (docs/public.md "Creator rewards"): two `eth_call`s
- * of Multicall3 at a fixed block (viem's `multicall`, deployless, so it needs no deployed
- * Multicall3):
+ * of RPC calls (docs/public.md "Creator rewards"): two rounds of Multicall3 `eth_call`s at a fixed
+ * block (viem's `multicall`, deployless, so it needs no deployed Multicall3; one call per round up
+ * to ~25 positions, two per round at 100 launches):
  *
  * 1. `NonfungiblePositionManager.positions(id)` of every position (range, liquidity, fee growth
  *    at its last update, owed amounts), and `slot0`, `feeGrowthGlobal0X128` and
@@ -18,6 +18,9 @@ import type { Address, PublicClient } from "viem";
 import { nonfungiblePositionManagerAbi } from "../../abis/NonfungiblePositionManager";
 import { uniswapV3PoolAbi } from "../../abis/UniswapV3Pool";
 import { feeGrowthInsideX128, uncollectedAmount } from "../../src/domain/uncollectedFees";
+
+/** Call data per deployless multicall chunk, bytes (see {@link readAccruedFees}). */
+export const MULTICALL_CHUNK_BYTES = 4_096;
 
 /** Uncollected token0/token1 amounts of one position, base units. */
 export type Accrued = { positionId: bigint; amount0: bigint; amount1: bigint };
@@ -44,8 +47,10 @@ export async function readAccruedFees(
 ): Promise<Accrued[]> {
   if (positions.length === 0) return [];
   const pools = [...new Set(positions.map((p) => p.pool))];
-  // batchSize 0: one eth_call per round, however many reads (deployless: no Multicall3 needed).
-  const options = { blockNumber, allowFailure: false, deployless: true, batchSize: 0 } as const;
+  // Deployless (no Multicall3 needs to be deployed) runs the calls in a contract's init code, which
+  // EIP-3860 caps at 49,152 bytes: 4 KiB of call data per chunk keeps a chunk near 25 KB, ~110
+  // position reads. A 100-launch creator takes 2 chunks per round.
+  const options = { blockNumber, allowFailure: false, deployless: true, batchSize: MULTICALL_CHUNK_BYTES } as const;
   const first = await client.multicall({
     ...options,
     contracts: [
