@@ -1030,8 +1030,20 @@ describe("HTML where a browser expects a page, JSON for API clients", () => {
   });
 
   it("API clients keep the JSON error bodies", async () => {
+    // `/` is the home page for any client that does not ask for JSON (curl's */* included); a client
+    // that asks for JSON gets the API's 404 (docs/pages.md).
+    for (const accept of [undefined, "*/*"]) {
+      const res = await fetch(`${stack.service.url}/`, { headers: accept ? { accept } : {} });
+      expect({ accept, status: res.status, type: res.headers.get("content-type") }).toEqual({
+        accept,
+        status: 200,
+        type: expect.stringContaining("text/html"),
+      });
+      expect(res.headers.get("vary")?.toLowerCase()).toContain("accept");
+    }
+    const json = await fetch(`${stack.service.url}/`, { headers: { accept: "application/json" } });
+    expect([json.status, ((await json.json()) as { error: string }).error]).toEqual([404, "not_found"]);
     for (const [path, status, error] of [
-      ["/", 404, "not_found"],
       ["/token/0x0000000000000000000000000000000000000001", 404, "token_not_found"],
       ["/token/notanaddress", 400, "invalid_address"],
       ["/t/no-such-slug", 404, "token_not_found"],

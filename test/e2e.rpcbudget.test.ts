@@ -135,10 +135,10 @@ describe("RPC requests per launch call (v1, through the counting proxy)", () => 
     expectBudget("confirm", confirmed.rpc, RPC_BUDGET.confirm);
   });
 
-  it("an anonymous creator-rewards GET for a creator of 12 launches costs two multicalls, a repeat at the same block none", async () => {
+  it("an anonymous creator-rewards GET for a creator of 8 launches costs two multicalls, a repeat at the same block none", async () => {
     const creator = stack.wallet(4);
     let token = "" as Hex;
-    for (let i = 0; i < 12; i++)
+    for (let i = 0; i < 8; i++)
       token = (
         await launchToken(creator, stack.publicClient, stack.manifest, {
           name: `Rewards ${i}`,
@@ -151,10 +151,10 @@ describe("RPC requests per launch call (v1, through the counting proxy)", () => 
     const wallet = creator.account.address;
     const path = `/api/evm/evmchain/creator-rewards?wallet=${wallet}`;
     const first = await until(
-      "the 12 launches indexed",
+      "the 8 launches indexed",
       async () => {
         const r = await counted(() => stack.request(path));
-        return r.result.status === 200 && r.result.body.tokens.length === 12 ? r : undefined;
+        return r.result.status === 200 && r.result.body.tokens.length === 8 ? r : undefined;
       },
       scaledMs(60_000),
     );

@@ -4,7 +4,9 @@
  * documented.
  * - Public JSON reads get a strong `ETag` (SHA-1 of the uncompressed body, Hono's `hono/etag`)
  *   and answer `If-None-Match` with 304.
- * - Market reads move with every indexed block: a short `max-age` plus `stale-while-revalidate`.
+ * - Market reads move with every indexed block (~100 ms): `no-cache`, so a browser or CDN may
+ *   store them but revalidates every time (the ETag makes that a 304 when nothing changed). A
+ *   fresh-for-5-s policy left the pages' live polling and reloads showing trades seconds old.
  * - Anything per key or per session (`/api/v1`, the session surface) and the event streams are
  *   `no-store`, on every answer, errors included.
  * A route that sets its own `Cache-Control` (feeds, token list, DEX Screener adapter, media,
@@ -13,8 +15,8 @@
 import type { MiddlewareHandler } from "hono";
 import { etag } from "hono/etag";
 
-/** Market reads: 5 s fresh, then served stale for up to 30 s while a cache revalidates. */
-export const MARKET_READ_CACHE_CONTROL = "public, max-age=5, stale-while-revalidate=30";
+/** Market reads: stored, but revalidated on every use (ETag -> 304). */
+export const MARKET_READ_CACHE_CONTROL = "public, no-cache";
 /** Settings and descriptions that change only with a deploy. */
 export const STATIC_READ_CACHE_CONTROL = "public, max-age=300";
 /** Fingerprinted assets (`/assets/…?v=<hash>`): the URL changes when the content does. */
