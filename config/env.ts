@@ -153,9 +153,18 @@ export const ENV_SCHEMA = z.object({
   API_RPC_RETRY_COUNT: optional(int(0, 10)).default(1),
   TRUST_PROXY: optional(proxyTrust).default("0"),
   V1_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(60),
+  // v1 requests per minute per client IP over all its keys (api/middleware/limits.ts; docs/trust.md
+  // "Limits"); unset: 4 x V1_RATE_LIMIT_PER_MINUTE
+  V1_CLIENT_RATE_LIMIT_PER_MINUTE: optional(int(1)),
   PUBLIC_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(600),
   SESSION_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(120),
   API_KEYS_PER_WALLET: optional(int(1)).default(10),
+  // Browser key creation per hour: per session (over its sign-ins) and per client IP
+  KEYS_PER_SESSION_PER_HOUR: optional(int(1)).default(5),
+  KEYS_PER_IP_PER_HOUR: optional(int(1)).default(20),
+  // Daily coin quotas per client IP over all its wallets and keys (the per-wallet quota is 500)
+  COINS_CREATED_PER_IP_PER_DAY: optional(int(1)).default(2000),
+  COINS_FINALIZED_PER_IP_PER_DAY: optional(int(1)).default(2000),
   PAGES_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(120),
   HEALTH_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(60),
   READY_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(600),
