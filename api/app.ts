@@ -29,6 +29,7 @@ import { clientIp } from "./middleware/clientIp";
 import { jsonBody } from "./middleware/jsonBody";
 import { rejectControlCharactersInUrl } from "./middleware/queryText";
 import { LIMITS, memoryRateLimiter, storeRateLimiter } from "./middleware/rateLimit";
+import { V1_CLIENT_CEILING_FACTOR } from "./middleware/limits";
 import { publicDescriptorRoutes } from "./routes/descriptors";
 import { mediaRoutes } from "./routes/media";
 import { sessionRoutes } from "./routes/session/surface";
@@ -124,7 +125,14 @@ export function createApp(appDeps: AppDeps) {
   const nowMs = appDeps.nowMs ?? (() => Date.now());
   const nowSec = appDeps.nowSec ?? (() => Math.floor(nowMs() / 1000));
   const getStore = storeGetter(appDeps.store);
-  const limits: Limits = { ...LIMITS, ...appDeps.limits };
+  // The v1 per-client ceiling follows the per-key limit unless set (V1_CLIENT_CEILING_FACTOR x).
+  const limits: Limits = {
+    ...LIMITS,
+    ...appDeps.limits,
+    v1ClientRequestsPerMinute:
+      appDeps.limits?.v1ClientRequestsPerMinute ??
+      V1_CLIENT_CEILING_FACTOR * (appDeps.limits?.v1RequestsPerMinute ?? LIMITS.v1RequestsPerMinute),
+  };
   const deps = {
     ...appDeps,
     publicConfig,
@@ -229,6 +237,7 @@ export function createApp(appDeps: AppDeps) {
       "*",
       storeRateLimiter({
         getStore,
+        nowMs,
         prefix: "session:",
         limit: limits.sessionRequestsPerMinute,
         key: (c) => clientIp(c, deps.trustProxy ?? false, deps.ipv6PrefixBits),

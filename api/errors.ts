@@ -56,7 +56,7 @@ export const ERROR_CATALOGUE = {
   quota_exceeded: {
     status: 429,
     meaning:
-      "The daily coin quota of the key's wallet (all its keys together, UTC day) is used up; retry after `Retry-After` seconds.",
+      "The daily coin quota of the key's wallet (all its keys together, UTC day), or of this client IP (all its wallets and keys together), is used up; retry after `Retry-After` seconds. Nothing was created.",
   },
   key_limit_reached: {
     status: 409,

@@ -82,6 +82,14 @@ if (!shared.__launchStore) {
 const store = shared.__launchStore;
 const limits = {
   v1RequestsPerMinute: env.V1_RATE_LIMIT_PER_MINUTE,
+  // unset: createApp derives it from the per-key limit (V1_CLIENT_CEILING_FACTOR x)
+  ...(env.V1_CLIENT_RATE_LIMIT_PER_MINUTE === undefined
+    ? {}
+    : { v1ClientRequestsPerMinute: env.V1_CLIENT_RATE_LIMIT_PER_MINUTE }),
+  keysPerSessionPerHour: env.KEYS_PER_SESSION_PER_HOUR,
+  keysPerIpPerHour: env.KEYS_PER_IP_PER_HOUR,
+  coinsCreatedPerIpPerDay: env.COINS_CREATED_PER_IP_PER_DAY,
+  coinsFinalizedPerIpPerDay: env.COINS_FINALIZED_PER_IP_PER_DAY,
   publicRequestsPerMinute: env.PUBLIC_RATE_LIMIT_PER_MINUTE,
   sessionRequestsPerMinute: env.SESSION_RATE_LIMIT_PER_MINUTE,
   activeKeysPerWallet: env.API_KEYS_PER_WALLET,

@@ -181,11 +181,20 @@ export const ENV_SCHEMA = z.object({
   HTTP_BODY_MIN_BYTES_PER_SEC: optional(int(1, 1_000_000_000)).default(1_024),
   HTTP_BODY_GRACE_MS: optional(int(0, 600_000)).default(5_000),
   V1_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(60),
+  // v1 requests per minute per client IP over all its keys (api/middleware/limits.ts; docs/trust.md
+  // "Limits"); unset: 4 x V1_RATE_LIMIT_PER_MINUTE
+  V1_CLIENT_RATE_LIMIT_PER_MINUTE: optional(int(1)),
   PUBLIC_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(600),
   SESSION_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(120),
   API_KEYS_PER_WALLET: optional(int(1)).default(10),
   // Bytes of re-encoded images a wallet's keys may store per 24 hours (api/routes/v1/media.ts)
   MEDIA_BYTES_PER_WALLET_PER_DAY: optional(int(1)).default(52_428_800),
+  // Browser key creation per hour: per session (over its sign-ins) and per client IP
+  KEYS_PER_SESSION_PER_HOUR: optional(int(1)).default(5),
+  KEYS_PER_IP_PER_HOUR: optional(int(1)).default(20),
+  // Daily coin quotas per client IP over all its wallets and keys (the per-wallet quota is 500)
+  COINS_CREATED_PER_IP_PER_DAY: optional(int(1)).default(2000),
+  COINS_FINALIZED_PER_IP_PER_DAY: optional(int(1)).default(2000),
   PAGES_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(120),
   HEALTH_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(60),
   READY_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(600),

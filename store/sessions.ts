@@ -57,6 +57,16 @@ export async function findSession(
   return rows[0] ?? null;
 }
 
+/**
+ * A stable, non-secret identifier of a browser session across its sign-in rotations (the row id
+ * changes with each sign-in; the CSRF secret moves along): SHA-256 (hex) of the CSRF secret, so
+ * per-session budgets (keys created per hour) cannot be reset by signing in again.
+ * @example sessionLineageId(session) // "3f9c…" (64 hex characters)
+ */
+export function sessionLineageId(session: Pick<SessionRecord, "csrfSecret">): string {
+  return createHash("sha256").update(`lineage:${session.csrfSecret}`, "utf8").digest("hex");
+}
+
 /** A fresh CSRF token for the session (many tokens per secret are valid at once). */
 export function createCsrfToken(session: SessionRecord): string {
   return tokens.create(session.csrfSecret);

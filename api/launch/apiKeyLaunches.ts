@@ -41,8 +41,11 @@ export type ApiKeyLaunchDeps = {
   publicBaseUrl: string;
   publicConfig: PublicConfig;
   db: MarketDb;
-  /** Daily coin quotas per wallet. */
-  limits: Pick<Limits, "coinsCreatedPerDay" | "coinsFinalizedPerDay">;
+  /** Daily coin quotas per wallet and per client IP. */
+  limits: Pick<
+    Limits,
+    "coinsCreatedPerDay" | "coinsFinalizedPerDay" | "coinsCreatedPerIpPerDay" | "coinsFinalizedPerIpPerDay"
+  >;
   /** Clock, unix seconds (intent times, expiry, build and confirm times). */
   nowSec: () => number;
   /** Clock, unix milliseconds (the daily quota windows). */
@@ -96,14 +99,17 @@ export function apiKeyLaunches(deps: ApiKeyLaunchDeps) {
   return {
     /**
      * Intent / create-draft: stores the launch in `intent_created`, counts one coin against the
-     * daily "created" quota of the key's wallet. Body `{launch_id | draft_id, state, intent}`.
+     * daily "created" quotas of the key's wallet and of the client IP. Body `{launch_id |
+     * draft_id, state, intent}`.
      * The quota, the launch and the `Idempotency-Key` response are one transaction: after a crash
      * either all three exist (the retry replays the response) or none (the retry runs afresh).
      * @param input.idempotency - the request's `Idempotency-Key` claim (its response is stored with the launch)
+     * @param input.clientIp - the caller's client IP (`clientIp`), key of the per-IP daily quota
      * @throws ApiError 400 `invalid_image_url`, 409 `idempotency_in_progress`, 429 `quota_exceeded` (with `retryAfterSec`)
      */
     async intent(input: {
       key: KeyCaller;
+      clientIp: string;
       field: IdField;
       request: IntentRequest;
       idempotency?: IdempotencyHold;
@@ -123,6 +129,7 @@ export function apiKeyLaunches(deps: ApiKeyLaunchDeps) {
       await inTransaction(store, async (tx) => {
         await consumeCoinQuota(tx, key.wallet, "coins_created", {
           limit: deps.limits.coinsCreatedPerDay,
+          client: { ip: input.clientIp, limit: deps.limits.coinsCreatedPerIpPerDay },
           nowMs: deps.nowMs(),
         });
         await insertLaunch(tx, launch);
@@ -144,16 +151,24 @@ export function apiKeyLaunches(deps: ApiKeyLaunchDeps) {
 
     /**
      * Confirm / finalize with the broadcast transaction (`confirmLaunch`); counts one coin against
-     * the daily "finalized" quota of the key's wallet when the launch persists.
+     * the daily "finalized" quotas of the key's wallet and of the client IP (`input.clientIp`)
+     * when the launch persists.
      * @throws ApiError 404, 409, 422 (verifier codes), 429 `quota_exceeded`, 503 `chain_unavailable`
      */
-    async confirm(input: { key: KeyCaller; field: IdField; launchId: string; txHash: Hash }): Promise<ConfirmResult> {
+    async confirm(input: {
+      key: KeyCaller;
+      clientIp: string;
+      field: IdField;
+      launchId: string;
+      txHash: Hash;
+    }): Promise<ConfirmResult> {
       const step = await stepDeps();
       const launch = await ownLaunch(step.store, input.key, input.launchId, input.field);
       // Counted inside the transaction that persists the launch (see `FinalizeQuota`).
       const quota = finalizeQuota((tx) =>
         consumeCoinQuota(tx, input.key.wallet, "coins_finalized", {
           limit: deps.limits.coinsFinalizedPerDay,
+          client: { ip: input.clientIp, limit: deps.limits.coinsFinalizedPerIpPerDay },
           nowMs: deps.nowMs(),
         }),
       );

@@ -9,6 +9,14 @@ import { MAX_ACTIVE_KEYS_PER_WALLET } from "../../store/keys";
 export const LIMITS = {
   /** Key-authenticated surface: requests per minute per API key (spec: default_requests_per_minute). */
   v1RequestsPerMinute: 60,
+  /**
+   * Key-authenticated surface: requests per minute per client IP over all its keys (and its
+   * requests without a valid key), beside the per-key limit (`V1_CLIENT_RATE_LIMIT_PER_MINUTE`;
+   * unset: {@link V1_CLIENT_CEILING_FACTOR} x `v1RequestsPerMinute`). Fresh wallets cost nothing,
+   * so keys alone would multiply the per-key rate; 4 keys' worth leaves room for a few
+   * integrations or several people behind one office NAT.
+   */
+  v1ClientRequestsPerMinute: 240,
   /** Public surface: requests per minute per client IP. */
   publicRequestsPerMinute: 600,
   /** Session surface: requests per minute per client IP. */
@@ -40,6 +48,14 @@ export const LIMITS = {
   coinsCreatedPerDay: 500,
   /** Coins finalized (confirmed) per wallet per UTC day, over all its keys (spec: default_finalized_coins_per_day). */
   coinsFinalizedPerDay: 500,
+  /**
+   * Coins created per client IP per UTC day, over every wallet and key the client uses
+   * (`COINS_CREATED_PER_IP_PER_DAY`): throw-away wallets cost nothing, so the per-wallet quota
+   * alone multiplies with them. 2,000 (four wallets' quotas) lets an office behind one NAT work.
+   */
+  coinsCreatedPerIpPerDay: 2_000,
+  /** Coins finalized per client IP per UTC day, over every wallet and key (`COINS_FINALIZED_PER_IP_PER_DAY`). */
+  coinsFinalizedPerIpPerDay: 2_000,
   /** Active (not revoked) API keys per wallet, on every creation path (`API_KEYS_PER_WALLET`). */
   activeKeysPerWallet: MAX_ACTIVE_KEYS_PER_WALLET,
   /** Open (unused, unexpired) key challenges one browser session may hold. */
@@ -58,4 +74,21 @@ export const LIMITS = {
    * 50 MiB: a few hundred logos; the bound of what one wallet can make the store keep).
    */
   mediaBytesPerWalletPerDay: 50 * 1024 * 1024,
+  /**
+   * API keys created through the browser per session per hour (`KEYS_PER_SESSION_PER_HOUR`),
+   * counted over the session's sign-in rotations: a person creates one or two.
+   */
+  keysPerSessionPerHour: 5,
+  /**
+   * API keys created through the browser per client IP per hour, over all its sessions
+   * (`KEYS_PER_IP_PER_HOUR`): room for a team behind one NAT, not for a wallet farm.
+   */
+  keysPerIpPerHour: 20,
 } as const;
+
+/**
+ * The per-client v1 ceiling as a multiple of the per-key limit when `V1_CLIENT_RATE_LIMIT_PER_MINUTE`
+ * (or `limits.v1ClientRequestsPerMinute`) is not set: raising the per-key limit raises it too.
+ * @example V1_CLIENT_CEILING_FACTOR * LIMITS.v1RequestsPerMinute // 240
+ */
+export const V1_CLIENT_CEILING_FACTOR = 4;

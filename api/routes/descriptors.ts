@@ -76,7 +76,13 @@ export function v1Descriptor(
       default_coins_per_day: limits.coinsCreatedPerDay,
       default_finalized_coins_per_day: limits.coinsFinalizedPerDay,
       coin_quotas_per: "wallet",
+      // Per client IP, over all its wallets and keys (docs/trust.md "Limits", "Throw-away wallets").
+      requests_per_minute_per_client: limits.v1ClientRequestsPerMinute,
+      coins_per_day_per_client: limits.coinsCreatedPerIpPerDay,
+      finalized_coins_per_day_per_client: limits.coinsFinalizedPerIpPerDay,
       active_keys_per_wallet: limits.activeKeysPerWallet,
+      keys_created_per_session_per_hour: limits.keysPerSessionPerHour,
+      keys_created_per_client_per_hour: limits.keysPerIpPerHour,
       idempotency_key_ttl_sec: IDEMPOTENCY_TTL_MS / 1000,
       intent_ttl_sec: intentTtlSec,
       image_max_bytes: IMAGE_LIMITS.maxBytes,

@@ -17,6 +17,7 @@ import { inTransaction } from "../../store/index";
 import { ActiveKeyLimitError, countActiveKeys, createApiKey, type ApiKeyRecord } from "../../store/keys";
 import { signInSession, type SessionRecord } from "../../store/sessions";
 import { ApiError } from "../errors";
+import { checkBudgets, consumeBudgets, type Budget } from "../middleware/rateLimit";
 
 /** What a challenge is for. */
 export type SignInPurpose = "sign_in" | "sign_in_and_create_key";
@@ -74,8 +75,11 @@ export type IssuedChallenge = {
   expiresAtMs: number;
 };
 
-/** Bounds a challenge respects (docs/trust.md "Limits"). */
-export type SignInLimits = { openChallengesPerSession: number; activeKeysPerWallet: number };
+/**
+ * Bounds a challenge respects (docs/trust.md "Limits"); `keyBudgets` (`keyCreationBudgets`: per
+ * session and per client IP per hour) are checked up front for a key-creating challenge.
+ */
+export type SignInLimits = { openChallengesPerSession: number; activeKeysPerWallet: number; keyBudgets?: Budget[] };
 
 /** 409 `key_limit_reached` for a wallet at its cap of active keys. */
 function keyLimitError(wallet: string, limit: number): ApiError {
@@ -88,9 +92,11 @@ function keyLimitError(wallet: string, limit: number): ApiError {
 /**
  * Issues a one-time sign-in challenge for `wallet`, bound to `session` and valid
  * {@link CHALLENGE_TTL_MS} (5 minutes). A key-creating challenge is refused up front for a wallet
- * at its key cap (no signature is asked for in vain; the cap is enforced again at creation).
- * @throws ApiError 409 `key_limit_reached`; BoundReachedError when the session holds
- *   `openChallengesPerSession` open challenges (the route answers 429 with `Retry-After`)
+ * at its key cap, or when the session's or the client's key-creation budget is used up (no
+ * signature is asked for in vain; both are enforced again at creation).
+ * @throws ApiError 409 `key_limit_reached`; BudgetExhaustedError (the route answers 429
+ *   `rate_limited`); BoundReachedError when the session holds `openChallengesPerSession` open
+ *   challenges (the route answers 429 with `Retry-After`)
  */
 export async function issueSignInChallenge(
   store: Store,
@@ -101,8 +107,10 @@ export async function issueSignInChallenge(
   limits: SignInLimits,
   nowMs = Date.now(),
 ): Promise<IssuedChallenge> {
-  if (purpose === "sign_in_and_create_key" && (await countActiveKeys(store, wallet)) >= limits.activeKeysPerWallet) {
-    throw keyLimitError(wallet, limits.activeKeysPerWallet);
+  if (purpose === "sign_in_and_create_key") {
+    if ((await countActiveKeys(store, wallet)) >= limits.activeKeysPerWallet)
+      throw keyLimitError(wallet, limits.activeKeysPerWallet);
+    await checkBudgets(store, limits.keyBudgets ?? [], nowMs);
   }
   const nonce = generateSiweNonce();
   const expiresAtMs = nowMs + CHALLENGE_TTL_MS;
@@ -133,14 +141,16 @@ export type SignedIn = {
  * @param options.requireKeyPurpose - only a `sign_in_and_create_key` challenge is accepted (the
  *   `POST …/api-keys` route)
  * @param options.maxActiveKeys - the wallet's cap of active keys
+ * @param options.keyBudgets - hourly key-creation budgets (`keyCreationBudgets`), counted in the
+ *   same transaction as the key: over one, nothing is created and nothing signed in
  * @throws ApiError 400 `challenge_not_found`, 401 `invalid_signature`, 403 `csrf_failed` (the
- *   session expired or was rotated meanwhile), 409 `key_limit_reached`
+ *   session expired or was rotated meanwhile), 409 `key_limit_reached`; BudgetExhaustedError
  */
 export async function completeSignIn(
   deps: { store: Store; publicClient: PublicClient; party: SignInParty },
   session: SessionRecord,
   request: { wallet: Address; signature: Hex; label?: string },
-  options: { requireKeyPurpose?: boolean; maxActiveKeys?: number; nowMs?: number } = {},
+  options: { requireKeyPurpose?: boolean; maxActiveKeys?: number; keyBudgets?: Budget[]; nowMs?: number } = {},
 ): Promise<SignedIn> {
   const nowMs = options.nowMs ?? Date.now();
   const challenge = await consumeChallenge(deps.store, session.id, request.wallet, nowMs);
@@ -155,6 +165,7 @@ export async function completeSignIn(
   }
   try {
     return await inTransaction(deps.store, async (tx) => {
+      if (challenge.purpose === "sign_in_and_create_key") await consumeBudgets(tx, options.keyBudgets ?? [], nowMs);
       const apiKey =
         challenge.purpose === "sign_in_and_create_key"
           ? await createApiKey(tx, {

@@ -34,6 +34,8 @@ export type SwapRoutesDeps = SwapFlowDeps & {
   getStore: () => Promise<Store>;
   /** Swap builds per proven wallet per minute (`LIMITS.swapBuildsPerMinute`). */
   buildsPerMinute: number;
+  /** The app's clock, unix ms (the per-minute windows; default: the wall clock). */
+  nowMs?: () => number;
 };
 
 const DESCRIPTION =
@@ -42,6 +44,7 @@ const DESCRIPTION =
 function perWalletLimiter(deps: SwapRoutesDeps, wallet: (c: Parameters<MiddlewareHandler<TrustEnv>>[0]) => string) {
   return storeRateLimiter({
     getStore: deps.getStore,
+    nowMs: deps.nowMs,
     prefix: "swap:",
     limit: deps.buildsPerMinute,
     key: (c) => wallet(c).toLowerCase(),

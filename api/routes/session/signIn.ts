@@ -10,11 +10,13 @@ import { z } from "zod";
 import type { Deployment } from "../../../config/deployment";
 import type { Store } from "../../../store/index";
 import { BoundReachedError } from "../../../store/locks";
-import { signOutSession } from "../../../store/sessions";
+import { sessionLineageId, signOutSession } from "../../../store/sessions";
+import type { ProxyTrust } from "../../../config/proxyTrust";
+import { clientIp } from "../../middleware/clientIp";
 import { sendOk } from "../../json";
 import type { Limits, TrustEnv } from "../../middleware/context";
 import { setSessionCookie } from "../../middleware/csrf";
-import { sessionBoundError } from "../../middleware/rateLimit";
+import { BudgetExhaustedError, budgetRefusal, keyCreationBudgets, sessionBoundError } from "../../middleware/rateLimit";
 import { documented } from "../../openapi/describe";
 import { addressWire, okBody } from "../../openapi/wirePrimitives";
 import {
@@ -32,8 +34,13 @@ export type SignInRoutesDeps = {
   deployment: Pick<Deployment, "chainId">;
   publicClient: PublicClient;
   getStore: () => Promise<Store>;
-  limits: Pick<Limits, "openChallengesPerSession" | "activeKeysPerWallet">;
-  /** Clock, unix milliseconds (challenge times, the challenge budget's Retry-After). */
+  limits: Pick<
+    Limits,
+    "openChallengesPerSession" | "activeKeysPerWallet" | "keysPerSessionPerHour" | "keysPerIpPerHour"
+  >;
+  /** Which peers are trusted proxies (`TRUST_PROXY`): the client IP of the key-creation budget. */
+  trustProxy?: ProxyTrust;
+  /** Clock, unix milliseconds (challenge times, the challenge and key budgets' windows and Retry-After). */
   nowMs: () => number;
 };
 
@@ -87,6 +94,7 @@ const SIGNATURE_ERRORS = [
   "challenge_not_found",
   "invalid_signature",
   "key_limit_reached",
+  "rate_limited",
 ] as const;
 
 /**
@@ -97,12 +105,19 @@ const SIGNATURE_ERRORS = [
 export function signInRoutes(deps: SignInRoutesDeps, csrf: MiddlewareHandler<TrustEnv>) {
   const { getStore, limits } = deps;
   const party: SignInParty = { publicBaseUrl: deps.publicBaseUrl, chainId: deps.deployment.chainId };
-  const signInLimits = {
-    openChallengesPerSession: limits.openChallengesPerSession,
-    activeKeysPerWallet: limits.activeKeysPerWallet,
-  };
+  // Keys created per session (over its sign-in rotations) and per client IP per hour.
+  const keyBudgets = (c: Context<TrustEnv>) =>
+    keyCreationBudgets(limits, {
+      sessionLineage: sessionLineageId(c.get("session")!),
+      ip: clientIp(c, deps.trustProxy ?? false),
+    });
   const issueChallenge = async (c: Context<TrustEnv>, wallet: Address, purpose: SignInPurpose) => {
     const nowMs = deps.nowMs();
+    const signInLimits = {
+      openChallengesPerSession: limits.openChallengesPerSession,
+      activeKeysPerWallet: limits.activeKeysPerWallet,
+      keyBudgets: keyBudgets(c),
+    };
     try {
       return await issueSignInChallenge(
         await getStore(),
@@ -114,6 +129,7 @@ export function signInRoutes(deps: SignInRoutesDeps, csrf: MiddlewareHandler<Tru
         nowMs,
       );
     } catch (err) {
+      if (err instanceof BudgetExhaustedError) throw budgetRefusal(c, err, nowMs);
       // Retry-After counts from the answer, not from this request's start: a concurrent request that
       // started later may hold the oldest slot, so its expiry can lie more than the TTL past nowMs.
       throw err instanceof BoundReachedError ? sessionBoundError(c, err, deps.nowMs()) : err;
@@ -124,12 +140,18 @@ export function signInRoutes(deps: SignInRoutesDeps, csrf: MiddlewareHandler<Tru
     request: Parameters<typeof completeSignIn>[2],
     requireKeyPurpose: boolean,
   ): Promise<SignedIn> => {
-    const signedIn = await completeSignIn(
-      { store: await getStore(), publicClient: deps.publicClient, party },
-      c.get("session")!,
-      request,
-      { requireKeyPurpose, maxActiveKeys: limits.activeKeysPerWallet, nowMs: deps.nowMs() },
-    );
+    const nowMs = deps.nowMs();
+    let signedIn: SignedIn;
+    try {
+      signedIn = await completeSignIn(
+        { store: await getStore(), publicClient: deps.publicClient, party },
+        c.get("session")!,
+        request,
+        { requireKeyPurpose, maxActiveKeys: limits.activeKeysPerWallet, keyBudgets: keyBudgets(c), nowMs },
+      );
+    } catch (err) {
+      throw err instanceof BudgetExhaustedError ? budgetRefusal(c, err, nowMs) : err;
+    }
     setSessionCookie(c, signedIn.cookieValue, signedIn.session.expiresAtMs);
     c.header("Cache-Control", "no-store");
     return signedIn;
@@ -143,7 +165,9 @@ export function signInRoutes(deps: SignInRoutesDeps, csrf: MiddlewareHandler<Tru
        * create the browser's API key. 200 `{ok, message, nonce, purpose, issued_at_sec,
        * expires_at_sec}`; 400; 403 `csrf_failed`; 409 `key_limit_reached` (with
        * `create_api_key`, the wallet holds its maximum of active keys); 429
-       * `session_limit_reached` (5 open challenges in this session; `Retry-After`).
+       * `session_limit_reached` (5 open challenges in this session; `Retry-After`); 429
+       * `rate_limited` (with `create_api_key`: this session's or this client's keys of the hour
+       * are used up; `Retry-After` and `RateLimit` headers; nothing created).
        */
       .post(
         "/sign-in/challenge",
@@ -151,7 +175,7 @@ export function signInRoutes(deps: SignInRoutesDeps, csrf: MiddlewareHandler<Tru
           tag: "session",
           summary: "A one-time Sign-In with Ethereum (EIP-4361) message for the wallet to sign",
           ok: challengeWire,
-          errors: ["invalid_request", "invalid_address", "key_limit_reached", "session_limit_reached"],
+          errors: ["invalid_request", "invalid_address", "key_limit_reached", "rate_limited", "session_limit_reached"],
         }),
         csrf,
         validate("json", signInChallengeBody),
@@ -170,7 +194,8 @@ export function signInRoutes(deps: SignInRoutesDeps, csrf: MiddlewareHandler<Tru
        * issued with `create_api_key: true` the answer also carries the new key, shown once.
        * 200 `{ok, wallet, signed_in_at_sec, expires_at_sec, api_key?, key?}`; 400
        * `challenge_not_found`; 401 `invalid_signature`; 403 `csrf_failed`; 409
-       * `key_limit_reached` (nothing signed in, nothing created).
+       * `key_limit_reached`, 429 `rate_limited` (the hour's keys of the session or the client IP
+       * are used up) — nothing signed in, nothing created.
        */
       .post(
         "/sign-in",
@@ -223,7 +248,7 @@ export function signInRoutes(deps: SignInRoutesDeps, csrf: MiddlewareHandler<Tru
        * POST /api/evm/evmchain/api-keys/challenge `{wallet, csrf_token}` — the sign-in challenge
        * with `create_api_key: true` (kept for clients of the key flow). 200 as
        * `sign-in/challenge`; 403 `csrf_failed`; 400; 409 `key_limit_reached`; 429
-       * `session_limit_reached`.
+       * `session_limit_reached`; 429 `rate_limited` (key budget of the hour used up).
        */
       .post(
         "/api-keys/challenge",
@@ -231,7 +256,7 @@ export function signInRoutes(deps: SignInRoutesDeps, csrf: MiddlewareHandler<Tru
           tag: "session",
           summary: "A one-time EIP-4361 message whose signature signs in and creates an API key",
           ok: challengeWire,
-          errors: ["invalid_request", "invalid_address", "key_limit_reached", "session_limit_reached"],
+          errors: ["invalid_request", "invalid_address", "key_limit_reached", "rate_limited", "session_limit_reached"],
         }),
         csrf,
         validate("json", challengeBody),
@@ -248,7 +273,9 @@ export function signInRoutes(deps: SignInRoutesDeps, csrf: MiddlewareHandler<Tru
        * 201 `{ok, api_key, key: {id, prefix, wallet, scopes, created_at_sec}}`; 400
        * `challenge_not_found`; 401 `invalid_signature`; 403 `csrf_failed`; 409
        * `key_limit_reached` (the wallet already holds `API_KEYS_PER_WALLET` active keys, default
-       * 10; nothing created, nothing signed in).
+       * 10); 429 `rate_limited` (this session made `KEYS_PER_SESSION_PER_HOUR` keys this hour,
+       * default 5, or this client IP `KEYS_PER_IP_PER_HOUR`, default 20; `Retry-After`,
+       * `RateLimit`, `RateLimit-Policy`) — nothing created, nothing signed in.
        */
       .post(
         "/api-keys",

@@ -14,6 +14,8 @@ import { sendOk } from "../../json";
 import type { ApiKeyLaunches } from "../../launch/apiKeyLaunches";
 import { intentRequestSchema } from "../../launch/intent";
 import { buildBodySchema, confirmBodySchema, statusQuerySchema, type IdField } from "../../launch/requestSchemas";
+import type { ProxyTrust } from "../../../config/proxyTrust";
+import { clientIp } from "../../middleware/clientIp";
 import { currentKey, type TrustEnv } from "../../middleware/context";
 import { idempotency } from "../../middleware/idempotency";
 import { documented } from "../../openapi/describe";
@@ -21,19 +23,32 @@ import { buildDoc, confirmDoc, intentDoc, statusDoc } from "../../openapi/launch
 import { describedInput, parseJsonBody } from "../../validation";
 
 /** What the launch routes need. */
-export type LaunchRoutesDeps = { launches: ApiKeyLaunches; getStore: () => Promise<Store> };
+export type LaunchRoutesDeps = {
+  launches: ApiKeyLaunches;
+  getStore: () => Promise<Store>;
+  /** Which peers are trusted proxies (`TRUST_PROXY`): the client IP of the per-IP coin quotas. */
+  trustProxy?: ProxyTrust;
+};
 
 /**
  * Request handlers over the API-key launch use cases, for a surface's id field (`launch_id` on
  * v1, `draft_id` in the coin flow). Each parses, calls the use case with `currentKey(c)`, and
  * answers `{ok: true, ...body}`: 201 created, 200 built / confirmed / found, 202 pending with
- * `Retry-After`.
+ * `Retry-After`. Intent and confirm pass the client IP (`clientIp(c, trust)`) for the per-IP
+ * daily coin quotas.
+ * @param trust - the compiled `TRUST_PROXY` setting (default: no proxy)
  */
-export function launchHandlers(launches: ApiKeyLaunches, field: IdField) {
+export function launchHandlers(launches: ApiKeyLaunches, field: IdField, trust: ProxyTrust = false) {
   return {
     async intent(c: Context<TrustEnv>) {
       const request = await parseJsonBody(c, intentRequestSchema);
-      const result = await launches.intent({ key: currentKey(c), field, request, idempotency: c.get("idempotency") });
+      const result = await launches.intent({
+        key: currentKey(c),
+        clientIp: clientIp(c, trust),
+        field,
+        request,
+        idempotency: c.get("idempotency"),
+      });
       return sendOk(c, result.body, 201);
     },
     async build(c: Context<TrustEnv>) {
@@ -50,6 +65,7 @@ export function launchHandlers(launches: ApiKeyLaunches, field: IdField) {
       const body = await parseJsonBody(c, confirmBodySchema(field));
       const result = await launches.confirm({
         key: currentKey(c),
+        clientIp: clientIp(c, trust),
         field,
         launchId: body[field]!,
         txHash: body.tx_hash as Hash,
@@ -88,7 +104,7 @@ export function launchHandlers(launches: ApiKeyLaunches, field: IdField) {
 
 /** Builds the `/api/v1/evmchain/launches` routes (mount at `/api/v1/evmchain`). */
 export function v1LaunchRoutes(deps: LaunchRoutesDeps) {
-  const handle = launchHandlers(deps.launches, "launch_id");
+  const handle = launchHandlers(deps.launches, "launch_id", deps.trustProxy);
   return (
     new Hono<TrustEnv>()
       /**

@@ -4,9 +4,10 @@
  *
  * - open, each with its own per-IP budget (`./health.ts`): `GET /api/v1` (descriptor),
  *   `GET /api/v1/ready`, `GET /api/v1/health`;
- * - `/api/v1/evmchain/*` and `/api/v1/coins/*`: bearer key lookup -> per-key rate limit (60/min,
- *   store-backed, IETF `RateLimit` headers on every response) -> 401 for a missing/invalid/revoked
- *   key -> 403 for a missing scope (`SCOPE_TABLE`), then
+ * - `/api/v1/evmchain/*` and `/api/v1/coins/*`: per-client ceiling (240/min per client IP over
+ *   all its keys, store-backed) -> bearer key lookup -> per-key rate limit (60/min, store-backed,
+ *   IETF `RateLimit` headers on every response) -> 401 for a missing/invalid/revoked key -> 403
+ *   for a missing scope (`SCOPE_TABLE`), then
  *   - `/evmchain/tokens/*`: market reads (`./market.ts`);
  *   - `/evmchain/launches/*`: the launch flow, intent (idempotent) -> build -> confirm -> status
  *     (`./launches.ts`, docs/launch.md);
@@ -43,13 +44,25 @@ export type V1SurfaceDeps = V1OpenDeps &
 
 /** Builds the `/api/v1` router (mount at `/api/v1`). */
 export function v1Surface(deps: V1SurfaceDeps) {
-  const { getStore, limits } = deps;
+  const { getStore, limits, nowMs } = deps;
   const authenticated = [
+    // The client's ceiling over all its keys (fresh wallets make keys for free, so the per-key
+    // limit alone multiplies with them; docs/trust.md "Limits"). First, so that on an answer the
+    // per-key limiter's headers (the key's own budget) replace this one's; a refusal here carries
+    // this limit's headers.
+    storeRateLimiter({
+      getStore,
+      nowMs,
+      prefix: "v1client:",
+      limit: limits.v1ClientRequestsPerMinute,
+      key: (c) => clientIp(c, deps.trustProxy ?? false, deps.ipv6PrefixBits),
+    }),
     identifyApiKey(getStore),
     // Keyed by the API key's id; requests without a valid key are counted per client IP, so even
     // 401s carry rate headers and cannot be used to probe keys at speed.
     storeRateLimiter({
       getStore,
+      nowMs,
       prefix: "v1:",
       limit: limits.v1RequestsPerMinute,
       key: (c) => c.get("apiKey")?.id ?? `ip:${clientIp(c, deps.trustProxy ?? false, deps.ipv6PrefixBits)}`,
