@@ -9,10 +9,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { createPublicClient, http, zeroAddress } from "viem";
-import { createApp } from "../api/app";
-import type { MarketDb } from "../api/market/db";
-import type { Deployment } from "../config/deployment";
+import { placeholderApp } from "../api/openapi/placeholderApp";
 
 const { values } = parseArgs({
   options: {
@@ -21,33 +18,8 @@ const { values } = parseArgs({
   },
 });
 
-/** A deployment of placeholder addresses: the document names no address of a real deployment. */
-const placeholderDeployment: Deployment = {
-  chainId: 4663,
-  rpcUrl: "http://127.0.0.1:8545",
-  startBlock: 0,
-  protocolFeeRecipient: zeroAddress,
-  contracts: {
-    weth: zeroAddress,
-    uniswapV3Factory: zeroAddress,
-    nonfungiblePositionManager: zeroAddress,
-    swapRouter: zeroAddress,
-    quoterV2: zeroAddress,
-    launchFactory: zeroAddress,
-    feeLocker: zeroAddress,
-  },
-  launchFactory: { minimumPoolLiquidityWei: "0", startTick: 0, poolFee: 10_000, tickSpacing: 200 },
-  acceptedFactories: [zeroAddress],
-};
-
 // No request below reaches the database, the store or the RPC: only the document route is called.
-const app = createApp({
-  db: {} as MarketDb,
-  publicBaseUrl: values["base-url"]!.replace(/\/$/, ""),
-  store: new Promise(() => {}),
-  deployment: placeholderDeployment,
-  publicClient: createPublicClient({ transport: http(placeholderDeployment.rpcUrl) }),
-});
+const app = placeholderApp(values["base-url"]!.replace(/\/$/, ""));
 const res = await app.request("/api/openapi.json");
 if (res.status !== 200) throw new Error(`the document route answered ${res.status}`);
 const out = resolve(values.out!);

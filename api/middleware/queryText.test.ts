@@ -5,35 +5,10 @@
  * the database, which is what the rule requires (a NUL reaching PostgreSQL was a 500).
  */
 import fc from "fast-check";
-import { createPublicClient, http, zeroAddress } from "viem";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../app";
-import type { MarketDb } from "../market/db";
+import { placeholderApp } from "../openapi/placeholderApp";
 
-const deployment = {
-  chainId: 4663,
-  rpcUrl: "http://127.0.0.1:8545",
-  startBlock: 0,
-  protocolFeeRecipient: zeroAddress,
-  contracts: {
-    weth: zeroAddress,
-    uniswapV3Factory: zeroAddress,
-    nonfungiblePositionManager: zeroAddress,
-    swapRouter: zeroAddress,
-    quoterV2: zeroAddress,
-    launchFactory: zeroAddress,
-    feeLocker: zeroAddress,
-  },
-  launchFactory: { minimumPoolLiquidityWei: "0", startTick: 0, poolFee: 10_000, tickSpacing: 200 },
-  acceptedFactories: [zeroAddress],
-};
-const app = createApp({
-  db: {} as MarketDb,
-  publicBaseUrl: "http://localhost:42069",
-  store: new Promise(() => {}),
-  deployment,
-  publicClient: createPublicClient({ transport: http(deployment.rpcUrl) }),
-});
+const app = placeholderApp();
 
 type Param = { name: string; in: string };
 type Doc = { paths: Record<string, Record<string, { parameters?: Param[] }>> };
