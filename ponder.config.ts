@@ -20,11 +20,11 @@ const deployment = loadDeployment();
 const startBlock = deployment.startBlock;
 const isProduction = Boolean(env.LAUNCH_FACTORY_ADDRESS);
 
-/** The ETH/USD reference pool: one address, not a factory (src/EthUsdPool.ts). */
+/** The ETH/USD reference pool: one address, not a factory (src/indexing/EthUsdPool.ts). */
 const ethUsdPoolContract = (address: `0x${string}`) => ({
   EthUsdPool: { abi: uniswapV3PoolAbi, chain: "evmchain" as const, address, startBlock },
 });
-// Without a reference pool the contract is absent at run time (src/EthUsdPool.ts registers its
+// Without a reference pool the contract is absent at run time (src/indexing/EthUsdPool.ts registers its
 // handlers only when configured); the type keeps it so the handlers type-check either way.
 const ethUsdPool = (deployment.ethUsdPool ? ethUsdPoolContract(deployment.ethUsdPool) : {}) as ReturnType<
   typeof ethUsdPoolContract
@@ -67,7 +67,7 @@ export default createConfig({
       }),
       startBlock,
     },
-    // Launched tokens, for holders (src/LaunchToken.ts): only `HolderBalances` has a handler, so
+    // Launched tokens, for holders (src/indexing/LaunchToken.ts): only `HolderBalances` has a handler, so
     // only that topic is requested, and only launch tokens emit it; past Ponder's factory address
     // threshold the address-less request still brings no other contract's logs
     // (docs/operations.md "Scale").

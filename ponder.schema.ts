@@ -82,19 +82,19 @@ export const token = onchainTable(
     protocolFeesToken: t.bigint().notNull(),
     /** All-time volume in 10^-18 USD: each trade's `ethAmountUsdE18` summed (trades without ETH/USD add 0). */
     volumeUsdE18: t.bigint().notNull(),
-    /** Addresses holding a non-zero balance: the number of this token's `holder` rows (`src/LaunchToken.ts`). */
+    /** Addresses holding a non-zero balance: the number of this token's `holder` rows (`src/indexing/LaunchToken.ts`). */
     holderCount: t.integer().notNull(),
   }),
   (table) => ({
     launchOrderIdx: index().on(table.launchBlockNumber, table.launchLogIndex),
     launchSeqIdx: index().on(table.launchSeq),
-    // Search (api/market/search.ts): `text_pattern_ops` makes `LIKE 'prefix%'` an index range in
+    // Search (market/search.ts): `text_pattern_ops` makes `LIKE 'prefix%'` an index range in
     // any collation; the slug index also serves equality lookups.
     slugIdx: index("token_slug_search_idx").on(sql`${table.slug} text_pattern_ops`),
     symbolSearchIdx: index("token_symbol_search_idx").on(sql`lower(${table.symbol}) text_pattern_ops`),
     nameSearchIdx: index("token_name_search_idx").on(sql`lower(${table.name}) text_pattern_ops`),
     // Word prefixes of name and symbol (`to_tsquery('simple', 'pep:*')`); the expression must stay
-    // identical to the word tier in api/market/search.ts for the planner to use it.
+    // identical to the word tier in market/search.ts for the planner to use it.
     wordSearchIdx: index("token_word_search_idx").using(
       "gin",
       sql`to_tsvector('simple'::regconfig, ${table.name} || ' ' || ${table.symbol})`,
@@ -110,7 +110,7 @@ export const token = onchainTable(
  * One balance of a launched token, from the token's `HolderBalances` events (the balance after
  * each change, so every row equals `balanceOf` at its block). The token's holders are its rows
  * with a balance > 0: a balance that drops to 0 keeps its row at 0 (no delete, which Ponder would
- * run against the database at once; src/LaunchToken.ts), and every read filters on
+ * run against the database at once; src/indexing/LaunchToken.ts), and every read filters on
  * `balance_wei > 0`. The zero address never has a row.
  */
 export const holder = onchainTable(
@@ -129,7 +129,7 @@ export const holder = onchainTable(
     pk: primaryKey({ columns: [table.token, table.address] }),
     // Top holders and the holders list: balance descending, address ascending, within a token.
     // `nullsFirst` matches `ORDER BY balance_wei DESC` (drizzle would write DESC NULLS LAST, an
-    // order PostgreSQL does not use for it); test/e2e.holders.test.ts checks a page needs no sort.
+    // order PostgreSQL does not use for it); test/e2e/holders.test.ts checks a page needs no sort.
     balanceIdx: index("holder_balance_idx").on(table.token, table.balanceWei.desc().nullsFirst(), table.address),
   }),
 );
@@ -172,7 +172,7 @@ export type PrelaunchPoolLog =
  * indexer (Ponder matches a factory's children from the launch block on) while the pool is not yet
  * known as a launched one. One row per pool holds the logs of the newest transaction that touched
  * it before its launch; the launch handler reads the launch transaction's logs and empties the row.
- * This replaces reading the launch receipt over RPC (`src/prelaunchLogs.ts`).
+ * This replaces reading the launch receipt over RPC (`src/indexing/prelaunchLogs.ts`).
  */
 export const prelaunchPoolLogs = onchainTable("prelaunch_pool_logs", (t) => ({
   pool: t.hex().primaryKey(),

@@ -3,22 +3,21 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { timeoutScale } from "./test/helpers/deadlines";
 
 /**
- * Three tiers (vitest projects), each runnable alone; `npm test` runs all three.
- * - `unit` (`npm run test:unit`, under a minute): modules beside the code and the tests in `test/`
- *   that need no chain and no service process.
- * - `chain` (`npm run test:chain`): contracts and the in-process app (`app.request()`) against a
- *   real anvil with the real Uniswap V3 bytecode; named `test/*.routes.test.ts`, plus the files
- *   listed below.
- * - `e2e` (`npm run test:e2e`): the real service process (`ponder start`) on anvil, PGlite or
- *   PostgreSQL, and browsers; named `test/e2e.*.test.ts` or `test/*.e2e.test.ts`, plus the start-up
- *   checks of `npm start` and `ponder start` processes (`test/ops.config.test.ts`).
+ * Three tiers (vitest projects), each runnable alone; `npm test` runs all three. A file's tier is the
+ * folder it lives in, never a list (docs/testing.md):
+ * - `unit` (`npm run test:unit`, under a minute): `test/unit/` and the `*.test.ts` files beside the
+ *   code; no chain and no service process.
+ * - `chain` (`npm run test:chain`): `test/chain/`: contracts and the in-process app
+ *   (`app.request()`) against a real anvil with the real Uniswap V3 bytecode.
+ * - `e2e` (`npm run test:e2e`): `test/e2e/`: the real service process (`ponder start`, `npm start`)
+ *   on anvil, PGlite or PostgreSQL, and browsers.
  * Chain-backed tests start their own anvil on a free port, so files run in parallel; timeouts are
  * generous because a cold devnet deploy and a Ponder start take seconds on a shared machine.
  *
  * Parallelism: `TEST_MAX_FORKS` test files at once (default 4; vitest's own default is one fewer
  * than the cores, i.e. one file at a time on 2 cores). An e2e file spends most of its time waiting
  * for its service to start and index, so several run side by side on 2 cores: idle, the whole
- * suite took 632 s with 2, 492 s with 3 and 462 s with 4 (README "Tests").
+ * suite took 632 s with 2, 492 s with 3 and 462 s with 4 (docs/testing.md).
  *
  * Deadlines: `TEST_TIMEOUT_SCALE` (default 2, test/helpers/deadlines.ts) multiplies the test and
  * hook timeouts, the service start deadline and the deadlines tests set (`scaledMs`); a loaded or
@@ -29,15 +28,8 @@ import { timeoutScale } from "./test/helpers/deadlines";
  * copies instead of running PGlite's `initdb` twice, and deploys the stack once per run into a saved
  * chain (devnet/snapshot.ts) that every default stack's anvil starts from instead of deploying.
  */
-const CHAIN = [
-  "test/*.routes.test.ts",
-  "test/contracts.test.ts",
-  "test/launch.writepath.test.ts",
-  "test/smartwallet.test.ts",
-  "devnet/anvil.test.ts",
-  "devnet/snapshot.test.ts",
-];
-const E2E = ["test/e2e.*.test.ts", "test/*.e2e.test.ts", "test/ops.config.test.ts"];
+const CHAIN = ["test/chain/**/*.test.{ts,tsx}"];
+const E2E = ["test/e2e/**/*.test.{ts,tsx}"];
 const ALWAYS_EXCLUDED = ["node_modules/**", ".ponder/**", "generated/**"];
 const MAX_FORKS = positiveInt("TEST_MAX_FORKS", 4);
 const TIMEOUT_SCALE = timeoutScale();
@@ -50,15 +42,15 @@ const TIMEOUT_SCALE = timeoutScale();
  * against 7.7 min with the cache.
  */
 const SLOW_FIRST = [
-  "test/e2e.lifecycle.test.ts",
-  "test/e2e.readiness.test.ts",
-  "test/e2e.faults.test.ts",
-  "test/e2e.crash.confirm.test.ts",
-  "test/e2e.rpcfault.test.ts",
-  "test/e2e.pages.test.ts",
-  "test/e2e.prelaunch.test.ts",
-  "test/e2e.crash.intent.test.ts",
-  "test/e2e.fuzz.test.ts",
+  "test/e2e/lifecycle.test.ts",
+  "test/e2e/readiness.test.ts",
+  "test/e2e/faults.test.ts",
+  "test/e2e/crash.confirm.test.ts",
+  "test/e2e/rpcfault.test.ts",
+  "test/e2e/pages.test.ts",
+  "test/e2e/prelaunch.test.ts",
+  "test/e2e/crash.intent.test.ts",
+  "test/e2e/fuzz.test.ts",
 ];
 
 /** vitest's order (cached durations), with {@link SLOW_FIRST} moved to the front in its order. */

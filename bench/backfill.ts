@@ -28,7 +28,7 @@ import { findFreePort, startAnvil } from "../devnet/anvil";
 import { deployStack } from "../devnet/deploy";
 import { writeManifest } from "../devnet/manifest";
 import { startPonder } from "../scripts/ponderProcess";
-import { createDevnetDatabase } from "../test/postgres";
+import { createDevnetDatabase } from "../test/helpers/postgres";
 import { buildHistory } from "./history";
 import { logTimeMs, measureLogFloor, rssBytes, waitForIndexedTrades } from "./indexing";
 import { cpuProfileArgs, parseBenchFlags, writeBenchResult } from "./harness";

@@ -3,7 +3,7 @@
  * number of JSON-RPC requests the API makes per build and per confirm.
  *
  * Set-up: anvil (automine) with the full stack, the real service (`ponder start`, PGlite), and the
- * counting RPC proxy (`test/rpcProxy.ts`, mode `pass`) between the API and anvil (`RPC_URL`); the
+ * counting RPC proxy (`test/helpers/rpcProxy.ts`, mode `pass`) between the API and anvil (`RPC_URL`); the
  * indexer polls anvil directly (`INDEXER_RPC_URLS`), so the proxy sees the API's requests only.
  * For each launch, acting as the creator's wallet: intent -> personal_sign -> **build** (timed,
  * proxy counts before/after) -> floor -> send the built transaction unchanged -> wait for its
@@ -19,7 +19,7 @@
  * timed in the benchmark's own process on a direct anvil client (no HTTP, auth or store), and an
  * authenticated status read of the same launch (`GET …/launches/status`) and the same build request
  * repeated (answered from the store) give the API's own cost of a v1 call without chain work.
- * Every launch's RPC requests are checked against the budget (`test/rpcBudget.ts`).
+ * Every launch's RPC requests are checked against the budget (`test/helpers/rpcBudget.ts`).
  *
  * The service indexes each launch while the next one is built (one process, as in production).
  * With `--wait-indexed` the benchmark waits until each launch is indexed before the next, which
@@ -48,13 +48,13 @@ import { findFreePort, startAnvil } from "../devnet/anvil";
 import { devAccount } from "../devnet/clients";
 import { deployStack } from "../devnet/deploy";
 import { writeManifest } from "../devnet/manifest";
-import { buildLaunchTransaction } from "../launch/build";
-import { verifyLaunch } from "../launch/verify";
+import { buildLaunchTransaction } from "../chain/build";
+import { verifyLaunch } from "../chain/verify";
 import { startPonder, waitIndexed, waitReady } from "../scripts/ponderProcess";
 import { loadStoreConfig, openStore } from "../store/index";
 import { createApiKey } from "../store/keys";
-import { addCounts, overBudget, RPC_BUDGET, type RpcCounts } from "../test/rpcBudget";
-import { diffCounts, startRpcProxy } from "../test/rpcProxy";
+import { addCounts, overBudget, RPC_BUDGET, type RpcCounts } from "../test/helpers/rpcBudget";
+import { diffCounts, startRpcProxy } from "../test/helpers/rpcProxy";
 import { mean, percentile } from "./stats";
 import { machineRecord, parseBenchFlags, writeBenchResult } from "./harness";
 
@@ -374,10 +374,10 @@ try {
       buildReplay:
         "buildReplayMs: the same build request again, answered from the store (API key, rate limit, store read, signature recovery; no RPC)",
       inProcess:
-        "builderInProcessMs / verifierInProcessMs: launch/build.ts and launch/verify.ts called in the benchmark's process on a direct anvil client (no HTTP, auth or store)",
+        "builderInProcessMs / verifierInProcessMs: chain/build.ts and chain/verify.ts called in the benchmark's process on a direct anvil client (no HTTP, auth or store)",
     },
     target:
-      "no latency target set in the issue (figures reported as ratios to the floors); RPC requests per build and per confirm within the budget of docs/launch.md (test/rpcBudget.ts)",
+      "no latency target set in the issue (figures reported as ratios to the floors); RPC requests per build and per confirm within the budget of docs/launch.md (test/helpers/rpcBudget.ts)",
     met: { rpcWithinBudget: budgetViolations.length === 0, noIdleRpc: Object.keys(idleRpc).length === 0 },
   };
   writeBenchResult(`build${waitForIndexer ? "-indexed" : ""}`, result);

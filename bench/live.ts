@@ -30,7 +30,7 @@ import { devAccount } from "../devnet/clients";
 import { launchToken } from "../devnet/actions";
 import { deployStack } from "../devnet/deploy";
 import { writeManifest } from "../devnet/manifest";
-import { createDevnetDatabase } from "../test/postgres";
+import { createDevnetDatabase } from "../test/helpers/postgres";
 import {
   liveOptions,
   cpuProfileArgs,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RpcTraffic } from "../test/rpcProxy";
+import type { RpcTraffic } from "../test/helpers/rpcProxy";
 import { lagTrend, liveWindowTraffic } from "./liveWindow";
 
 const traffic = (over: Partial<RpcTraffic>): RpcTraffic => ({

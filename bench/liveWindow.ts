@@ -1,9 +1,9 @@
 /**
  * Aggregates for the scale-live benchmark (bench/scaleLive.ts): what the indexer asked its RPC for
- * during a live trading window (from two snapshots of the counting proxy, `test/rpcProxy.ts`), per
+ * during a live trading window (from two snapshots of the counting proxy, `test/helpers/rpcProxy.ts`), per
  * block mined in that window, and whether its lag grew from the window's start to its end.
  */
-import { diffCounts, type RpcTraffic } from "../test/rpcProxy";
+import { diffCounts, type RpcTraffic } from "../test/helpers/rpcProxy";
 import { mean } from "./stats";
 
 /** Input of {@link liveWindowTraffic}. Block numbers are those of the chain the indexer follows. */

@@ -20,9 +20,9 @@ function registeredEvents(files: string[]): string[] {
 
 describe("Ponder floor", () => {
   it("registers every event the service's indexing functions register, and no other", () => {
-    const serviceFiles = readdirSync("src")
+    const serviceFiles = readdirSync("src/indexing")
       .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
-      .map((f) => join("src", f));
+      .map((f) => join("src/indexing", f));
     const service = registeredEvents(serviceFiles);
     expect(service).toContain("LaunchToken:HolderBalances");
     expect(registeredEvents([join("bench", "ponder-floor", "src", "index.ts")])).toEqual(service);

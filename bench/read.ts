@@ -40,7 +40,7 @@ import { findFreePort, startAnvil } from "../devnet/anvil";
 import { deployStack } from "../devnet/deploy";
 import { writeManifest } from "../devnet/manifest";
 import { startPonder } from "../scripts/ponderProcess";
-import { createDevnetDatabase, type DevnetDatabase } from "../test/postgres";
+import { createDevnetDatabase, type DevnetDatabase } from "../test/helpers/postgres";
 import { buildHistory } from "./history";
 import { measureLogFloor, rssBytes, waitForIndexedTrades } from "./indexing";
 import { cpuProfileArgs, parseBenchFlags, writeBenchResult } from "./harness";

@@ -5,7 +5,7 @@
  * make, measured in the same run on the same chain.
  *
  * Set-up: the e2e stack (anvil with the full deployment, the real service on PostgreSQL or PGlite)
- * with the counting RPC proxy (`test/rpcProxy.ts`) between the API and anvil; the indexer polls
+ * with the counting RPC proxy (`test/helpers/rpcProxy.ts`) between the API and anvil; the indexer polls
  * anvil directly, so the proxy sees the API's requests only. One creator launches `--launches`
  * tokens; a trader buys into every tenth, so positions hold uncollected fees.
  *
@@ -27,8 +27,8 @@ import { loadavg } from "node:os";
 import { createPublicClient, http, maxUint128, parseEther, type Address, type Hex } from "viem";
 import { nonfungiblePositionManagerAbi } from "../abis/NonfungiblePositionManager";
 import { buyToken, launchToken } from "../devnet/actions";
-import { startStack, until } from "../test/harness";
-import { diffCounts, startRpcProxy, type RpcProxy } from "../test/rpcProxy";
+import { startStack, until } from "../test/helpers/harness";
+import { diffCounts, startRpcProxy, type RpcProxy } from "../test/helpers/rpcProxy";
 import { machineRecord, parseBenchFlags, writeBenchResult } from "./harness";
 import { mean, percentile } from "./stats";
 

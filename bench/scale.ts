@@ -19,7 +19,7 @@
  * node forks it at its head and carries everything after it (burying blocks, foreign traffic),
  * where a block costs only the state touched since the fork. Every backfill, baseline included,
  * asks the second node, which answers for blocks up to the fork from the first.
- * Each backfill runs on its own PostgreSQL database through the counting proxy (`test/rpcProxy.ts`):
+ * Each backfill runs on its own PostgreSQL database through the counting proxy (`test/helpers/rpcProxy.ts`):
  * time from spawn to `/ready` and from Ponder's "Started fetching backfill JSON-RPC data" log line to
  * `/ready` (indexing), calls by method, blocks fetched, response bytes, peak RSS.
  * Targets: with foreign traffic, backfill (indexing) <= 1.2x the baseline and blocks
@@ -38,8 +38,8 @@ import { findFreePort, startAnvil, type AnvilInstance } from "../devnet/anvil";
 import { deployStack } from "../devnet/deploy";
 import { writeManifest } from "../devnet/manifest";
 import { startPonder, waitReady } from "../scripts/ponderProcess";
-import { createDevnetDatabase } from "../test/postgres";
-import { startRpcProxy, type RpcTraffic } from "../test/rpcProxy";
+import { createDevnetDatabase } from "../test/helpers/postgres";
+import { startRpcProxy, type RpcTraffic } from "../test/helpers/rpcProxy";
 import {
   cpuProfileArgs,
   HISTORY_STATES,

@@ -1,6 +1,6 @@
 /**
  * Histories that look like a busy chain, for the scale benchmark (`bench/scale.ts`) and its CI
- * regression test (`test/e2e.scale.test.ts`): many launches made fast (several per block), swaps
+ * regression test (`test/e2e/scale.test.ts`): many launches made fast (several per block), swaps
  * in the launched pools, and FOREIGN Uniswap V3 pools (created on the same V3 factory by a
  * look-alike launch factory the service does not accept) with their own swaps spread over many
  * blocks, one swap transaction per block; and, for the live scale benchmark (`bench/scaleLive.ts`),

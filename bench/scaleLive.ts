@@ -12,7 +12,7 @@
  *    in a foreign pool every `--foreign-interval-ms` (default 3 every 50 ms: one or two in nearly
  *    every block, 60 swaps/s against our 5 trades/s, 12x), from before the service starts to the end. The service starts on a fresh PostgreSQL
  *    database with `--rpc-urls` URLs (the documented number: 4), each through one counting proxy
- *    (`test/rpcProxy.ts`), backfills the history, catches up, and then the live measurement of
+ *    (`test/helpers/rpcProxy.ts`), backfills the history, catches up, and then the live measurement of
  *    `npm run bench -- live` runs (bench/liveMeasure.ts: trades in our first pool, floor client,
  *    polling and SSE clients, lag every second).
  * Per phase it reports the backfill and catch-up, the live window's RPC traffic per block (blocks
@@ -31,8 +31,8 @@ import { createPublicClient, http, type Address } from "viem";
 import { startAnvil, type AnvilInstance } from "../devnet/anvil";
 import { deployStack } from "../devnet/deploy";
 import { type DeploymentManifest, writeManifest } from "../devnet/manifest";
-import { createDevnetDatabase } from "../test/postgres";
-import { startRpcProxy, type RpcTraffic } from "../test/rpcProxy";
+import { createDevnetDatabase } from "../test/helpers/postgres";
+import { startRpcProxy, type RpcTraffic } from "../test/helpers/rpcProxy";
 import {
   launchForeignPools,
   launchOurTokens,

@@ -1,8 +1,8 @@
 /**
- * Search benchmark: `searchTokens` (`api/market/search.ts`, the query behind
+ * Search benchmark: `searchTokens` (`market/search.ts`, the query behind
  * `GET /api/public/search`) at 100,000 tokens on PostgreSQL.
  *
- * Set-up: the real stack on PostgreSQL (`test/harness.ts`) indexes one real launch; its `token`
+ * Set-up: the real stack on PostgreSQL (`test/helpers/harness.ts`) indexes one real launch; its `token`
  * row is then copied 100,000 times inside the database with synthetic addresses, names, symbols,
  * slugs and market caps (three syllables drawn from a fixed list by `md5(i)`, so names share
  * prefixes the way real ones do), and the table is analysed. A launch history of 100,000 tokens
@@ -27,10 +27,10 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { eq } from "drizzle-orm";
 import { parseEther } from "viem";
 import * as schema from "../ponder.schema";
-import type { MarketDb } from "../api/market/db";
-import { searchTokens } from "../api/market/search";
+import type { MarketDb } from "../market/db";
+import { searchTokens } from "../market/search";
 import { launchToken } from "../devnet/actions";
-import { startStack, until } from "../test/harness";
+import { startStack, until } from "../test/helpers/harness";
 import { percentile } from "./stats";
 import { parseBenchFlags } from "./harness";
 

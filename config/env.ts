@@ -17,7 +17,7 @@
  * (`config/public.ts`, built once by the entry point and passed down by `createApp`); the
  * deployment, the market thresholds and the store (`config/deployment.ts`, `config/market.ts`,
  * `store/index.ts`) keep their own parsing, read once by the entry points. This schema is the
- * single place that rejects a bad value before anything runs, and `test/ops.config.test.ts`
+ * single place that rejects a bad value before anything runs, and `test/e2e/opsConfig.test.ts`
  * checks that every variable the code reads is declared here and in `.env.example`.
  */
 import { getAddress, isAddress } from "viem";
@@ -168,7 +168,7 @@ export const ENV_SCHEMA = z.object({
   API_RPC_TIMEOUT_MS: optional(int(100)).default(5000),
   API_RPC_RETRY_COUNT: optional(int(0, 10)).default(1),
   TRUST_PROXY: optional(proxyTrust).default("0"),
-  // Per-IP budgets group IPv6 clients by this prefix length (api/middleware/clientIp.ts)
+  // Per-IP budgets group IPv6 clients by this prefix length (http/middleware/clientIp.ts)
   CLIENT_IPV6_PREFIX_BITS: optional(int(16, 128)).default(64),
   // HTTP server bounds (ops/httpServerLimits.ts, docs/operations.md "HTTP server bounds"): headers
   // and whole-request deadlines, idle keep-alive, open connections per process (clamped below the
@@ -181,13 +181,13 @@ export const ENV_SCHEMA = z.object({
   HTTP_BODY_MIN_BYTES_PER_SEC: optional(int(1, 1_000_000_000)).default(1_024),
   HTTP_BODY_GRACE_MS: optional(int(0, 600_000)).default(5_000),
   V1_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(60),
-  // v1 requests per minute per client IP over all its keys (api/middleware/limits.ts; docs/trust.md
+  // v1 requests per minute per client IP over all its keys (http/middleware/limits.ts; docs/trust.md
   // "Limits"); unset: 4 x V1_RATE_LIMIT_PER_MINUTE
   V1_CLIENT_RATE_LIMIT_PER_MINUTE: optional(int(1)),
   PUBLIC_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(600),
   SESSION_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(120),
   API_KEYS_PER_WALLET: optional(int(1)).default(10),
-  // Bytes of re-encoded images a wallet's keys may store per 24 hours (api/routes/v1/media.ts)
+  // Bytes of re-encoded images a wallet's keys may store per 24 hours (http/routes/v1/media.ts)
   MEDIA_BYTES_PER_WALLET_PER_DAY: optional(int(1)).default(52_428_800),
   // Browser key creation per hour: per session (over its sign-ins) and per client IP
   KEYS_PER_SESSION_PER_HOUR: optional(int(1)).default(5),
@@ -199,14 +199,14 @@ export const ENV_SCHEMA = z.object({
   HEALTH_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(60),
   READY_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(600),
   READ_CACHE_TTL_MS: optional(int(0, 60_000)).default(1000),
-  // Readiness (api/readiness.ts, docs/operations.md "Readiness and stalls"): ready while the
+  // Readiness (ops/readiness.ts, docs/operations.md "Readiness and stalls"): ready while the
   // indexed head is at most this many blocks behind the chain head (30 = 3 s of 100 ms blocks)
   READY_MAX_LAG_BLOCKS: optional(int(0, 1_000_000)).default(30),
   // ... and not stalled: behind the chain with the same indexed block for longer than this
   READY_MAX_INDEXED_AGE_SEC: optional(int(1, 86_400)).default(15),
   // npm start restarts the indexer after it has been stalled this long with its RPC answering (0: never)
   INDEXER_RESTART_STALLED_SEC: optional(int(0, 86_400)).default(30),
-  // GET /metrics: the bearer token a scraper sends (unset: /metrics answers 404); api/metrics/access.ts
+  // GET /metrics: the bearer token a scraper sends (unset: /metrics answers 404); ops/metrics/access.ts
   METRICS_TOKEN: optional(
     z
       .string()
@@ -215,11 +215,11 @@ export const ENV_SCHEMA = z.object({
         "must be 32-512 characters of A-Z a-z 0-9 - . _ ~ + / (an RFC 6750 bearer token; e.g. openssl rand -base64 32)",
       ),
   ),
-  // Media upload decode queue (api/media/decodeQueue.ts): unset = one decode per core, two waiting per slot
+  // Media upload decode queue (media/decodeQueue.ts): unset = one decode per core, two waiting per slot
   IMAGE_DECODE_CONCURRENCY: optional(int(1, 256)),
   IMAGE_DECODE_QUEUE_MAX: optional(int(0, 10_000)),
   IMAGE_DECODE_WAIT_MS: optional(int(1, 600_000)).default(10_000),
-  // Server-Sent Events (api/market/streamHub.ts, docs/public.md "Streams"): checkpoint poll interval,
+  // Server-Sent Events (market/streamHub.ts, docs/public.md "Streams"): checkpoint poll interval,
   // keep-alive comment interval, open streams per client IP and per process, unsent frames per
   // connection before a slow client is dropped
   STREAM_POLL_INTERVAL_MS: optional(int(5, 10_000)).default(25),
@@ -236,7 +236,7 @@ export const ENV_SCHEMA = z.object({
   EVENTS_CONFIRMATION_BLOCKS: optional(int(1)).default(30),
   DEFAULT_TOKEN_IMAGE_URL: optional(url(["http:", "https:"], "an http(s) URL")),
   DEFAULT_TOKEN_DESCRIPTION: optional(z.string().max(1000, "must be at most 1,000 characters")),
-  // Launch write path (api/launch/, launch/network.ts)
+  // Launch write path (launches/, chain/network.ts)
   LAUNCH_INTENT_TTL_SEC: optional(int(1)).default(900),
   LAUNCH_REDIRECT_WAIT_MS: optional(int(0)).default(5000),
   CHAIN_NAME: optional(z.string().min(1).max(64, "must be at most 64 characters")).default("evmchain"),

@@ -1,7 +1,7 @@
 /**
  * The `TRUST_PROXY` setting: which peers are reverse proxies whose `X-Forwarded-For` entries are
- * believed. Parsed once per process (`api/index.ts`) and validated at start (`config/env.ts`);
- * applied per request by `clientIp` (`api/middleware/clientIp.ts`) with `proxy-addr`'s
+ * believed. Parsed once per process (`http/index.ts`) and validated at start (`config/env.ts`);
+ * applied per request by `clientIp` (`http/middleware/clientIp.ts`) with `proxy-addr`'s
  * trusted-hop semantics. docs/operations.md "Client addresses behind a proxy".
  */
 import proxyaddr from "proxy-addr";

@@ -15,13 +15,13 @@
  *   `DEFAULT_TOKEN_DESCRIPTION` (default `{name} ({symbol}) launched on evmchain.`, with
  *   `{name}`/`{symbol}` substituted): metadata served for fields a creator did not store.
  * - `GRADUATION_MARKET_CAP_WEI` (default 10 ETH): the graduation threshold token records show
- *   (the indexer reads the same variable through `src/indexerConfig.ts`).
+ *   (the indexer reads the same variable through `src/indexing/indexerConfig.ts`).
  * - `CHAIN_NAME`, `PUBLIC_RPC_URL`, `BLOCK_EXPLORER_URL`: the wallet's network parameters
- *   (`launch/network.ts`).
+ *   (`chain/network.ts`).
  */
 import { loadEnv, type Env } from "./env";
 
-/** The wallet network settings as configured (`launch/network.ts` validates and renders them). */
+/** The wallet network settings as configured (`chain/network.ts` validates and renders them). */
 export type NetworkSettings = { CHAIN_NAME?: string; PUBLIC_RPC_URL?: string; BLOCK_EXPLORER_URL?: string };
 
 /** Public-surface settings. */

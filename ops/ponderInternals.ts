@@ -29,19 +29,19 @@
  * Also here: the layout of Ponder's checkpoint string ({@link decodeCheckpointBlock}), the path of
  * Ponder's CLI ({@link ponderCliPath}: its package `exports` hide it) and of viem's ESM unit
  * helpers served to browsers ({@link viemEsmUnitFile}). Two HTTP-server hooks stay beside the code
- * they serve and are covered by their own tests: `api/middleware/cors.ts` (headers on Ponder's
- * server) and `api/metrics/access.ts` (the metrics listener).
+ * they serve and are covered by their own tests: `http/middleware/cors.ts` (headers on Ponder's
+ * server) and `ops/metrics/access.ts` (the metrics listener).
  *
  * A cost assumption, not a call: Ponder's indexing store runs `context.db.delete` against the
  * database at once, while the other store calls stay in its in-memory cache, so the indexing
- * functions in `src/` never delete (src/indexingStore.test.ts; the smoke test checks the delete).
+ * functions in `src/` never delete (src/indexing/indexingStore.test.ts; the smoke test checks the delete).
  */
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { Registry } from "prom-client";
-import type { RequestLogger } from "../api/metrics/http";
-import { serviceRegistry } from "../api/metrics/registry";
+import type { RequestLogger } from "../http/middleware/httpMetrics";
+import { serviceRegistry } from "./metrics/registry";
 
 type PonderLogFn = (fields: Record<string, unknown>) => void;
 /** The part of Ponder's `common` object the service uses. */

@@ -15,10 +15,10 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Hono } from "hono";
-import { ApiError } from "../api/errors";
-import { documented } from "../api/openapi/describe";
+import { ApiError } from "../http/errors";
+import { documented } from "../http/openapi/describe";
 import { viemEsmUnitFile } from "../ops/ponderInternals";
-import { IMMUTABLE_CACHE_CONTROL } from "../api/middleware/cachePolicy";
+import { IMMUTABLE_CACHE_CONTROL } from "../http/middleware/cachePolicy";
 import { init as initModuleLexer, parse as parseModule } from "es-module-lexer";
 
 await initModuleLexer;

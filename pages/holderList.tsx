@@ -8,7 +8,7 @@
  * holders" (the next page of `GET /api/public/token/{address}/holders`, from `nextCursor`).
  */
 import type { z } from "zod";
-import type { holderWire } from "../api/openapi/marketWire";
+import type { holderWire } from "../market/wire";
 import { explorerLink, formatAmount, HOLDER_LABEL_TEXT, shareText, shortAddress } from "./format";
 
 /** Props of {@link HolderList}. */

@@ -6,7 +6,7 @@
  * those endpoints, each card linking to its token page; links to the launch page.
  */
 import type { z } from "zod";
-import type { tokenWire } from "../api/openapi/marketWire";
+import type { tokenWire } from "../market/wire";
 import { compactPrice, formatAmount } from "./format";
 import { Layout } from "./layout";
 import { sameOriginPath } from "./links";

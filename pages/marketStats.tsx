@@ -4,7 +4,7 @@
  * ETH/USD reference. `token.js` keeps them current by their ids.
  */
 import type { z } from "zod";
-import type { tokenWire } from "../api/openapi/marketWire";
+import type { tokenWire } from "../market/wire";
 import { compactPrice, formatAmount, usdText } from "./format";
 import { Change, GraduationBar } from "./tokenParts";
 

@@ -9,7 +9,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { accepts } from "hono/accepts";
 import { every } from "hono/combine";
 import { secureHeaders } from "hono/secure-headers";
-import { type ApiError, ERROR_CATALOGUE } from "../api/errors";
+import { type ApiError, ERROR_CATALOGUE } from "../http/errors";
 import { ErrorPage } from "./errorPage";
 
 /**

@@ -3,7 +3,7 @@
  * trades to the same table.
  */
 import type { z } from "zod";
-import type { tradeWire } from "../api/openapi/marketWire";
+import type { tradeWire } from "../market/wire";
 import { compactPrice, formatAmount, shortAddress } from "./format";
 import { TradeTime, TxCell } from "./tokenParts";
 

@@ -7,11 +7,11 @@
 import { Hono } from "hono";
 import { getAddress, isAddress } from "viem";
 import { z } from "zod";
-import { ApiError } from "../api/errors";
-import { documented } from "../api/openapi/describe";
-import type { PageReads } from "../api/pageReads";
-import { validate } from "../api/validation";
-import type { AddEthereumChainParameter } from "../launch/network";
+import { ApiError } from "../http/errors";
+import { documented } from "../http/openapi/describe";
+import type { PageReads } from "../market/pageReads";
+import { validate } from "../http/validation";
+import type { AddEthereumChainParameter } from "../chain/network";
 import { tokenPath } from "../src/domain/urls";
 import { assetRoutes } from "./assetRoutes";
 import { HomePage } from "./homePage";
@@ -19,7 +19,7 @@ import { LaunchPage } from "./launchPage";
 import { pageSecurity, refuse, wantsJson } from "./pageResponses";
 import { TokenPage } from "./tokenPage";
 
-/** What the pages need: their reads (`api/pageReads.ts`) and a few settings, built once by `createApp`. */
+/** What the pages need: their reads (`market/pageReads.ts`) and a few settings, built once by `createApp`. */
 export type PagesDeps = {
   /** Every read of the pages: tokens, trades, holders, search and the launch form's bounds. */
   reads: PageReads;

@@ -8,7 +8,7 @@
  * switch, live trades, and the creator's rewards with the claim flow; `copy.js` the copy buttons.
  */
 import type { z } from "zod";
-import type { holderWire, tokenWire, tradeWire } from "../api/openapi/marketWire";
+import type { holderWire, tokenWire, tradeWire } from "../market/wire";
 import { compactPrice, formatAmount } from "./format";
 import { HolderList } from "./holderList";
 import { Layout, type SocialCard } from "./layout";

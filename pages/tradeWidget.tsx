@@ -8,7 +8,7 @@
  * allowance is short) and swap unchanged. Without JavaScript the form stays inert and says so.
  */
 import { formatEther } from "viem";
-import { DEFAULT_SWAP_SLIPPAGE_BPS, MAX_BUY_WEI, MAX_SWAP_SLIPPAGE_BPS } from "../launch/swap";
+import { DEFAULT_SWAP_SLIPPAGE_BPS, MAX_BUY_WEI, MAX_SWAP_SLIPPAGE_BPS } from "../chain/swap";
 
 /** Props of {@link TradeWidget}. */
 export type TradeWidgetProps = { token: string; symbol: string };

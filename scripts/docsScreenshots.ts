@@ -1,5 +1,5 @@
 /**
- * Copies the pages' screenshots that `test/e2e.pages.test.ts` writes to `test-output/` into
+ * Copies the pages' screenshots that `test/e2e/pages.test.ts` writes to `test-output/` into
  * `docs/screenshots/`, reduced to a 64-colour palette (small PNGs for the repository), for
  * docs/pages.md and the README. Run after the pages e2e test:
  * `npx tsx scripts/docsScreenshots.ts`. Prints each file and its size; fails when one is missing.

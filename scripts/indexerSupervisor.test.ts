@@ -1,7 +1,7 @@
 /**
  * The supervisor's readers against a real HTTP server that answers `/api/v1/ready` with a body the
  * test sets, and its decisions on an injected clock and scheduler, stepped check by check (no real
- * time waited; the real service is supervised in test/e2e.readiness.test.ts): no restart while
+ * time waited; the real service is supervised in test/e2e/readiness.test.ts): no restart while
  * ready, degraded or blind, a restart once stalled for the threshold with the indexer's RPC
  * answering (the threshold counts from when that RPC answers again), none while it does not
  * answer, and backoff between restarts.

@@ -12,7 +12,7 @@
  * find available JSON-RPC provider within expected time"). None of it is configurable. A new
  * process starts with an empty queue and the initial limit, and resumes from its checkpoint.
  *
- * The supervisor polls the service's own readiness (`GET /api/v1/ready`, api/readiness.ts) and
+ * The supervisor polls the service's own readiness (`GET /api/v1/ready`, ops/readiness.ts) and
  * restarts the process once it has answered `status: "stalled"` with a known chain head (the API's
  * RPC answers: the chain advances) for `restartAfterSec`. Restarts back off (doubling from
  * `restartAfterSec`, at most `maxBackoffSec`) until the service is ready again, so a long outage

@@ -9,7 +9,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { placeholderApp } from "../api/openapi/placeholderApp";
+import { placeholderApp } from "../http/openapi/placeholderApp";
 
 const { values } = parseArgs({
   options: {

@@ -288,7 +288,7 @@ export async function waitIndexed(
 }
 
 /**
- * The service's readiness endpoint (api/readiness.ts): 200 only while the indexed head is within
+ * The service's readiness endpoint (ops/readiness.ts): 200 only while the indexed head is within
  * `READY_MAX_LAG_BLOCKS` of the chain head and progressing. Ponder's own `/ready` turns 200 once its
  * historical sync reached the finalized block (block 0 on a young chain, before any history is indexed).
  */

@@ -1,6 +1,6 @@
 /**
  * Launch records and their state transitions (docs/launch.md). Every transition is one
- * conditional `UPDATE … WHERE id = ? AND state IN (…) RETURNING *` (see `launch/states.ts`), so
+ * conditional `UPDATE … WHERE id = ? AND state IN (…) RETURNING *` (see `src/domain/launchStates.ts`), so
  * concurrent requests (or several API processes on one PostgreSQL store) never both move a launch;
  * the loser gets `null` and re-reads. One on-chain launch has exactly one canonical confirmed record:
  * partial unique indexes on `tx_hash` / `token_address` where `state = 'confirmed'` and
@@ -9,7 +9,7 @@
  * confirmed with `canonical_launch_id` pointing at it (docs/launch.md "One launch, one confirmation").
  */
 import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lt, min, sql } from "drizzle-orm";
-import { TRANSITIONS, type LaunchEvent } from "../launch/states";
+import { TRANSITIONS, type LaunchEvent } from "../src/domain/launchStates";
 import { inTransaction, type Store } from "./index";
 import { BoundReachedError, LOCK_NAMESPACE, lockOwner } from "./locks";
 import { launches } from "./schema";

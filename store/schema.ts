@@ -13,7 +13,7 @@
  */
 import { sql } from "drizzle-orm";
 import { bigint, customType, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { LAUNCH_STATES } from "../launch/states";
+import { LAUNCH_STATES } from "../src/domain/launchStates";
 
 /** `bytea` as `Uint8Array` on both drivers (node-postgres returns a Buffer, which is one). */
 export const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
@@ -85,7 +85,7 @@ export const keyChallenges = pgTable(
 /**
  * Launches (docs/launch.md): from the signed intent on (key-authenticated surface, `surface = v1`,
  * also the coin flow's drafts) or from a session build (`surface = session`). `state` follows the
- * state machine in `launch/states.ts`: `intent_created` -> `built` -> `submitted` -> `confirmed`,
+ * state machine in `src/domain/launchStates.ts`: `intent_created` -> `built` -> `submitted` -> `confirmed`,
  * or `failed` / `expired`. A `confirmed` row is the persisted launch and its creator metadata (the
  * public token records merge it in). One on-chain launch has exactly one canonical confirmed
  * record (partial unique indexes on `tx_hash` and `token_address`); further records of the same

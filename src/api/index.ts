@@ -1,1 +1,1 @@
-export { default } from "../../api/index";
+export { default } from "../../http/index";

@@ -1,5 +1,5 @@
 /**
- * Holder arithmetic shared by the indexer (`src/LaunchToken.ts`) and the API (holder records):
+ * Holder arithmetic shared by the indexer (`src/indexing/LaunchToken.ts`) and the API (holder records):
  * the holder-count change of one balance update, a holder's share of the supply, and the labels of
  * the launchpad's own addresses. Pure functions.
  */

@@ -13,7 +13,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { findFreePort } from "../../devnet/anvil";
 import { scaledMs } from "./deadlines";
-import { API_RESPONSE_HEADERS } from "../../api/openapi/responseHeaders";
+import { API_RESPONSE_HEADERS } from "../../http/openapi/responseHeaders";
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 

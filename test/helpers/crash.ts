@@ -7,11 +7,11 @@
 import { eq, sql } from "drizzle-orm";
 import type pg from "pg";
 import { expect } from "vitest";
-import { coinQuotaBucket, type CoinQuotaKind } from "../../api/middleware/rateLimit";
+import { coinQuotaBucket, type CoinQuotaKind } from "../../http/middleware/rateLimit";
 import type { Store } from "../../store/index";
 import { hashApiKey } from "../../store/keys";
 import { apiKeys, counters } from "../../store/schema";
-import { until, type Stack } from "../harness";
+import { until, type Stack } from "./harness";
 
 /**
  * `SIGKILL` of the stack's running service; resolves when the process is gone.

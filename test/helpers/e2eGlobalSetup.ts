@@ -6,7 +6,7 @@
  *   PGlite's `initdb`.
  * - It deploys the stack once and saves the chain (devnet/snapshot.ts) into a temporary folder it
  *   provides to the tests as `devnetSnapshotDir`; each stack's anvil starts from it
- *   (`anvil --load-state`, test/harness.ts) instead of deploying again. The folder is removed at the
+ *   (`anvil --load-state`, test/helpers/harness.ts) instead of deploying again. The folder is removed at the
  *   end of the run.
  */
 import { mkdtempSync, rmSync } from "node:fs";

@@ -4,7 +4,7 @@
  */
 import { parseEther, type Address } from "viem";
 import { launchToken } from "../../devnet/actions";
-import type { Stack } from "../harness";
+import type { Stack } from "./harness";
 
 /** Name and symbol of one token of a pair. */
 export type PairToken = { name: string; symbol: string };

@@ -10,7 +10,7 @@
  * under the same condition (the ETH/USD reference pool only when the deployment names one).
  */
 import { ponder } from "ponder:registry";
-import { indexerConfig } from "../../../src/indexerConfig";
+import { indexerConfig } from "../../../src/indexing/indexerConfig";
 import { trade } from "../ponder.schema";
 
 const nothing = async () => {};

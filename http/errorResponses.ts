@@ -1,0 +1,88 @@
+/**
+ * The app's one error path: every failure, and every request no route answers, leaves as the
+ * spec's error body `{ ok: false, error, message, request_id }` with the catalogue's status
+ * (http/errors.ts), with private URLs redacted from the message and the log line.
+ */
+import { inspect } from "node:util";
+import type { Context, Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { ApiError, type ErrorBody } from "./errors";
+import { toJsonText } from "./json";
+
+/** Headers set before the failure that an error response keeps (rate limits, auth challenge, cookies). */
+const CARRIED_HEADERS = [
+  "ratelimit",
+  "ratelimit-policy",
+  "retry-after",
+  "www-authenticate",
+  "set-cookie",
+  "cache-control",
+];
+
+/**
+ * Installs the app's last catch-all route, its `notFound` and its `onError`; call after every
+ * other route is registered.
+ * - an unknown path: 404 `not_found`;
+ * - an `ApiError`: its code and status;
+ * - an `HTTPException` below 500 (a malformed request Hono itself refused): 400 `invalid_request`;
+ * - anything else: 500 `internal_error`, and the error logged (redacted) with its request id.
+ * @param redact - removes private URLs (RPC URLs) from a message or log line (config/redact.ts)
+ */
+export function answerErrorsWithErrorBody(app: Hono, redact: (text: string) => string): void {
+  const notFound = (c: Context) =>
+    errorResponse(
+      c.get("requestId"),
+      new ApiError("not_found", `no route for ${c.req.method} ${c.req.path}`),
+      c.res.headers,
+      redact,
+    );
+  // Ponder mounts this app with `route("/", app)`, which drops a sub-app's `notFound`: an unknown
+  // path then got Ponder's plain-text "404 Not Found". The last catch-all keeps the error shape.
+  app.all("*", notFound);
+  app.notFound(notFound);
+  app.onError((err, c) => {
+    const requestIdValue = c.get("requestId");
+    const carried = c.res.headers;
+    if (err instanceof ApiError) return errorResponse(requestIdValue, err, carried, redact);
+    if (err instanceof HTTPException && err.status < 500) {
+      return errorResponse(
+        requestIdValue,
+        new ApiError("invalid_request", err.message || "invalid request"),
+        carried,
+        redact,
+      );
+    }
+    console.error(redact(`request ${requestIdValue} failed: ${inspect(err)}`));
+    return errorResponse(
+      requestIdValue,
+      new ApiError("internal_error", "internal error; safe to retry"),
+      carried,
+      redact,
+    );
+  });
+}
+
+function errorResponse(
+  requestIdValue: string | undefined,
+  err: ApiError,
+  carried?: Headers,
+  redact: (text: string) => string = (t) => t,
+): Response {
+  const body: ErrorBody = {
+    ...err.extra,
+    ok: false,
+    error: err.code,
+    message: redact(err.message),
+    request_id: requestIdValue,
+  };
+  const headers = new Headers({
+    "content-type": "application/json; charset=utf-8",
+    ...(requestIdValue ? { "x-request-id": requestIdValue } : {}),
+  });
+  for (const name of CARRIED_HEADERS) {
+    if (name === "set-cookie") for (const cookie of carried?.getSetCookie() ?? []) headers.append(name, cookie);
+    else if (carried?.has(name)) headers.set(name, carried.get(name)!);
+  }
+  if (err.hints.retryAfterSec !== undefined) headers.set("retry-after", String(err.hints.retryAfterSec));
+  return new Response(toJsonText(body), { status: err.status, headers });
+}

@@ -1,0 +1,178 @@
+/**
+ * The app as Ponder serves it: wired to Ponder's read-only database, the offchain store (opened
+ * lazily: the first request that needs it awaits the open + migrations, which also start right
+ * away) and a viem client on the deployment's RPC. Loaded only by Ponder (through
+ * `src/api/index.ts`); tests build their own app with `createApp`.
+ */
+import { db } from "ponder:api";
+import { createPublicClient } from "viem";
+import { loadDeployment } from "../config/deployment";
+import { loadEnv } from "../config/env";
+import { publicConfigOf } from "../config/public";
+import { HOUSEKEEPING_INTERVAL_MS, pruneExpired } from "../store/housekeeping";
+import { loadStoreConfig, openStore, type Store } from "../store/index";
+import { createApp } from "./app";
+import { stripPonderCorsOutsidePublic } from "./middleware/cors";
+import { onPonderShutdown, ponderApiPort } from "../ops/ponderInternals";
+import { decodeQueue } from "../media/decodeQueue";
+import { compileProxyTrust } from "../config/proxyTrust";
+import { instrumentedHttp } from "../ops/metrics/rpc";
+import { wireOperations } from "../ops/metrics/service";
+import { guardPonderMetrics, isIndexerProcess } from "../ops/metrics/access";
+import { registerHttpServerHook } from "../ops/httpServerSeam";
+import { guardApiPortFallback, ponderListen, refuseTakenApiPort } from "../ops/portGuard";
+import { httpServerGuard } from "../ops/httpServerLimits";
+import { peerIdentity } from "./middleware/peerIdentity";
+import { chainProbe } from "../ops/chainProbe";
+import { readinessMonitor } from "../ops/readiness";
+import { indexedHead } from "../market/indexedHead";
+import { streamHub } from "../market/streamHub";
+
+// Every setting validated (ponder.config.ts already stopped the build on a bad one).
+const env = loadEnv();
+// The port asked for is the port used, or the build fails (ops/portGuard.ts): checked once per
+// process, before Ponder probes the port (a dev reload evaluates this file again while the server
+// it started holds the port), and Ponder's move to the next free port is turned off.
+const portChecked = globalThis as { __launchPortChecked?: boolean };
+if (!portChecked.__launchPortChecked) {
+  portChecked.__launchPortChecked = true;
+  await refuseTakenApiPort(ponderListen(process.env, process.argv));
+}
+guardApiPortFallback();
+// GET /metrics only with `Authorization: Bearer <METRICS_TOKEN>` (404 without a token configured):
+// decided in front of Ponder's server, which serves /metrics before our app (ops/metrics/access.ts).
+// On the indexer, `/ready` answers as GET /api/v1/ready; a `ponder serve` replica keeps Ponder's.
+guardPonderMetrics(env.METRICS_TOKEN, {
+  readyFromService: isIndexerProcess(process.argv) && env.PONDER_READY_ON_INDEXER !== "1",
+});
+// Connection and time bounds of the server Ponder creates: per-client connection cap, minimum
+// body rate, Node's timeouts and maxConnections below the open-file limit (ops/httpServerLimits.ts).
+const trustProxy = compileProxyTrust(env.TRUST_PROXY);
+registerHttpServerHook(
+  "limits",
+  httpServerGuard(
+    {
+      headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: env.HTTP_MAX_CONNECTIONS,
+      maxConnectionsPerClient: env.HTTP_MAX_CONNECTIONS_PER_CLIENT,
+      bodyMinBytesPerSec: env.HTTP_BODY_MIN_BYTES_PER_SEC,
+      bodyGraceMs: env.HTTP_BODY_GRACE_MS,
+    },
+    peerIdentity(trustProxy, env.CLIENT_IPV6_PREFIX_BITS),
+  ),
+);
+const deployment = loadDeployment();
+const port = env.PORT;
+// One store per process, even if the module is evaluated again (a PGlite folder must not be
+// opened twice).
+const shared = globalThis as { __launchStore?: Promise<Store>; __launchHousekeeping?: NodeJS.Timeout };
+if (!shared.__launchStore) {
+  shared.__launchStore = openStore(loadStoreConfig());
+  shared.__launchStore.then(
+    (s) => {
+      const prune = () =>
+        pruneExpired(s).catch((err: Error) => console.error(`store housekeeping failed: ${err.message}`));
+      shared.__launchHousekeeping = setInterval(prune, HOUSEKEEPING_INTERVAL_MS).unref();
+    },
+    (err: Error) => console.error(`offchain store failed to open: ${err.message}`),
+  );
+}
+const store = shared.__launchStore;
+const limits = {
+  v1RequestsPerMinute: env.V1_RATE_LIMIT_PER_MINUTE,
+  // unset: createApp derives it from the per-key limit (V1_CLIENT_CEILING_FACTOR x)
+  ...(env.V1_CLIENT_RATE_LIMIT_PER_MINUTE === undefined
+    ? {}
+    : { v1ClientRequestsPerMinute: env.V1_CLIENT_RATE_LIMIT_PER_MINUTE }),
+  keysPerSessionPerHour: env.KEYS_PER_SESSION_PER_HOUR,
+  keysPerIpPerHour: env.KEYS_PER_IP_PER_HOUR,
+  coinsCreatedPerIpPerDay: env.COINS_CREATED_PER_IP_PER_DAY,
+  coinsFinalizedPerIpPerDay: env.COINS_FINALIZED_PER_IP_PER_DAY,
+  publicRequestsPerMinute: env.PUBLIC_RATE_LIMIT_PER_MINUTE,
+  sessionRequestsPerMinute: env.SESSION_RATE_LIMIT_PER_MINUTE,
+  activeKeysPerWallet: env.API_KEYS_PER_WALLET,
+  pagesRequestsPerMinute: env.PAGES_RATE_LIMIT_PER_MINUTE,
+  healthRequestsPerMinute: env.HEALTH_RATE_LIMIT_PER_MINUTE,
+  readyRequestsPerMinute: env.READY_RATE_LIMIT_PER_MINUTE,
+  openV1RequestsPerMinute: env.PUBLIC_RATE_LIMIT_PER_MINUTE,
+  mediaBytesPerWalletPerDay: env.MEDIA_BYTES_PER_WALLET_PER_DAY,
+};
+// RPC calls of the API are counted (launchpad_rpc_requests_total, launchpad_rpc_errors_total; docs/operations.md).
+// Each attempt times out after API_RPC_TIMEOUT_MS, with API_RPC_RETRY_COUNT retries, so a stalled
+// RPC fails a build with 503 chain_unavailable in bounded time (viem's defaults: 10 s x 4 attempts).
+const publicClient = createPublicClient({
+  transport: instrumentedHttp(deployment.rpcUrl, {
+    timeout: env.API_RPC_TIMEOUT_MS,
+    retryCount: env.API_RPC_RETRY_COUNT,
+  }),
+});
+// One RPC probe (cached 1 s) and one readiness check (with its progress tracker) per process,
+// shared by /api/v1/ready, health, the session status and the status gauges (ops/readiness.ts).
+const probe = chainProbe({ client: publicClient, expectedChainId: deployment.chainId });
+const readiness = readinessMonitor({
+  indexedHead: () => indexedHead(db),
+  probe,
+  policy: { maxLagBlocks: env.READY_MAX_LAG_BLOCKS, maxIndexedAgeSec: env.READY_MAX_INDEXED_AGE_SEC },
+});
+// Ponder's server answers preflights and its own routes with `Access-Control-Allow-Origin: *`
+// before the app sees them: the seam takes CORS headers off every non-public path (docs/trust.md "CORS").
+stripPonderCorsOutsidePublic(() => ponderApiPort() ?? port);
+// Metrics into Ponder's /metrics, scrape-time gauges, request logs, drain + store close on SIGTERM.
+const requestLog = wireOperations({
+  db,
+  publicClient,
+  store,
+  confirmationBlocks: env.EVENTS_CONFIRMATION_BLOCKS,
+  readiness,
+  // `ponder dev` reloads after a shutdown: the next evaluation opens the store again.
+  onShutdown: () => {
+    clearInterval(shared.__launchHousekeeping);
+    shared.__launchStore = undefined;
+  },
+});
+
+// One Server-Sent Events hub per process (one checkpoint poller for every stream); its streams end
+// with a `: shutdown` comment when Ponder shuts the API down (clients reconnect with Last-Event-ID).
+const hub = streamHub({
+  db,
+  confirmationBlocks: env.EVENTS_CONFIRMATION_BLOCKS,
+  settings: {
+    pollIntervalMs: env.STREAM_POLL_INTERVAL_MS,
+    keepAliveMs: env.STREAM_KEEPALIVE_SEC * 1000,
+    maxPerIp: env.STREAM_MAX_PER_IP,
+    maxConnections: env.STREAM_MAX_CONNECTIONS,
+    maxQueuedFrames: env.STREAM_MAX_QUEUED_FRAMES,
+  },
+});
+onPonderShutdown(async () => hub.close());
+
+export default createApp({
+  db,
+  publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/$/, ""),
+  publicConfig: publicConfigOf(env),
+  store,
+  deployment,
+  publicClient,
+  chainProbe: probe,
+  readiness,
+  limits,
+  trustProxy,
+  ipv6PrefixBits: env.CLIENT_IPV6_PREFIX_BITS,
+  requestLog,
+  readCacheTtlMs: env.READ_CACHE_TTL_MS,
+  intentTtlSec: env.LAUNCH_INTENT_TTL_SEC,
+  redirectWaitMs: env.LAUNCH_REDIRECT_WAIT_MS,
+  streamHub: hub,
+  privateRpcUrls: env.INDEXER_RPC_URLS
+    ? env.INDEXER_RPC_URLS.split(",")
+        .map((u) => u.trim())
+        .filter(Boolean)
+    : [],
+  imageQueue: decodeQueue({
+    concurrency: env.IMAGE_DECODE_CONCURRENCY,
+    maxQueued: env.IMAGE_DECODE_QUEUE_MAX,
+    maxWaitMs: env.IMAGE_DECODE_WAIT_MS,
+  }),
+});

@@ -1,0 +1,52 @@
+/**
+ * The candles answer shared by `GET /api/v1/evmchain/tokens/{address}/candles` and the public
+ * `GET /api/public/token/{address_or_slug}/candles` (the token page's chart reads the latter).
+ */
+import type { Context } from "hono";
+import type { Address } from "viem";
+import type { z } from "zod";
+import { RESOLUTION_SECONDS } from "../../src/domain/candles";
+import { sendOk } from "../json";
+import { candleWindow, type candlesQuery } from "./params";
+import { tokenCandles } from "../../market/candleQueries";
+import type { MarketDb } from "../../market/db";
+import { candleRecord, candleUsdRecord } from "../../market/candleRecords";
+import { udfHistoryResponse } from "./udfResponse";
+
+/**
+ * Answers a candles request for a launched token: OHLCV buckets with trades in the window, oldest
+ * first (`{ok, token, resolution, from_sec, to_sec, candles}`), or the TradingView UDF `/history`
+ * shape with `format=udf`. `currency=usd`: `{…, currency: "usd", candles}` with `open_usd` … `volume_usd`
+ * (null in buckets without an ETH/USD), or UDF bars in USD (buckets without one left out).
+ * @param address - the token (already known to exist)
+ * @param query - the validated `candlesQuery` (resolution; `from`/`to` unix seconds, inclusive
+ *   bounds on bucket start; `countback` = the last N buckets ending at `to`)
+ * @throws ApiError 400 `invalid_range` (from after to, more than 1,440 buckets)
+ */
+export async function candlesResponse(
+  c: Context,
+  db: MarketDb,
+  address: Address,
+  query: z.output<typeof candlesQuery>,
+  nowSec: number,
+): Promise<Response> {
+  const { resolution, from, to, format, fill, countback, currency } = query;
+  const size = RESOLUTION_SECONDS[resolution];
+  const toSec = to ?? nowSec;
+  const window = candleWindow(
+    resolution,
+    countback !== undefined ? Math.max(0, toSec - size * (countback - 1)) : from,
+    toSec,
+    nowSec,
+  );
+  const rows = await tokenCandles(db, address, resolution, window.fromSec, window.toSec);
+  if (format === "udf")
+    return udfHistoryResponse(c, db, address, resolution, rows, window, {
+      fill: fill === "1" || fill === "true",
+      countback,
+      currency,
+    });
+  const range = { token: address, resolution, from_sec: Number(window.fromSec), to_sec: Number(window.toSec) };
+  if (currency === "usd") return sendOk(c, { ...range, currency, candles: rows.map(candleUsdRecord) });
+  return sendOk(c, { ...range, candles: rows.map(candleRecord) });
+}

@@ -1,0 +1,64 @@
+/**
+ * The UDF branch of the v1 candles endpoint: looks up the close before the window (for gap
+ * filling and `nextTime`) and sends the shaped history as plain JSON (UDF bodies carry no `ok`).
+ */
+import type { Context } from "hono";
+import type { Address } from "viem";
+import { RESOLUTION_SECONDS, type Resolution } from "../../src/domain/candles";
+import { toJsonText } from "../json";
+import { candleBefore } from "../../market/candleQueries";
+import type { candle } from "../../ponder.schema";
+import type { MarketDb } from "../../market/db";
+import { toUdfHistory, type CandleIn } from "../../market/udf";
+import { lower } from "../../src/domain/hex";
+
+type CandleRow = typeof candle.$inferSelect;
+
+/**
+ * A candle's USD bar in the shaper's 18-decimal units (USD E18 has the decimals of wei, so the
+ * shaper's `formatEther` yields USD), or null when no trade of the bucket had an ETH/USD.
+ */
+function usdBar(row: CandleRow): CandleIn | null {
+  const { openUsdE18, highUsdE18, lowUsdE18, closeUsdE18, volumeUsdE18 } = row;
+  if (openUsdE18 === null || highUsdE18 === null || lowUsdE18 === null || closeUsdE18 === null) return null;
+  return {
+    bucketStartSec: row.bucketStartSec,
+    openWei: openUsdE18,
+    highWei: highUsdE18,
+    lowWei: lowUsdE18,
+    closeWei: closeUsdE18,
+    volumeWei: volumeUsdE18 ?? 0n,
+  };
+}
+
+/**
+ * Sends `{s, t, o, h, l, c, v}` or `{s: "no_data", nextTime?}` (TradingView UDF `/history`).
+ * @param window - resolved inclusive bucket-start range
+ * @param opts.currency - `eth`: ETH per token and ETH volume; `usd`: USD per token and USD volume
+ *   (each trade at its own ETH/USD; buckets without one are left out, so no reference pool means
+ *   `no_data`)
+ */
+export async function udfHistoryResponse(
+  c: Context,
+  db: MarketDb,
+  address: Address,
+  resolution: Resolution,
+  rows: readonly CandleRow[],
+  window: { fromSec: bigint; toSec: bigint },
+  opts: { fill: boolean; countback: number | undefined; currency: "eth" | "usd" },
+): Promise<Response> {
+  const usd = opts.currency === "usd";
+  const before = await candleBefore(db, lower(address), resolution, window.fromSec);
+  const bars = usd ? rows.flatMap((r) => usdBar(r) ?? []) : rows;
+  const prevClose = usd ? (before?.closeUsdE18 ?? null) : (before?.closeWei ?? null);
+  const history = toUdfHistory(bars, {
+    sizeSec: RESOLUTION_SECONDS[resolution],
+    fromSec: Number(window.fromSec),
+    toSec: Number(window.toSec),
+    fill: opts.fill,
+    prevCloseWei: prevClose,
+    countback: opts.countback,
+    nextTimeSec: before && prevClose !== null ? Number(before.bucketStartSec) : null,
+  });
+  return c.body(toJsonText(history), 200, { "content-type": "application/json; charset=utf-8" });
+}

@@ -1,0 +1,336 @@
+/**
+ * Rate limits and daily quotas backed by the offchain store (spec: Limits).
+ *
+ * The limiter logic and the IETF rate-limit headers come from `hono-rate-limiter`
+ * (`standardHeaders: "draft-7"`, the newest draft it implements: `RateLimit: limit=60,
+ * remaining=59, reset=42` and `RateLimit-Policy: 60;w=60`, plus `Retry-After` on 429);
+ * {@link StoreRateLimitStore} is only its persistence, a fixed window per key in the store's
+ * `counters` table updated with one atomic upsert, so limits hold across restarts and across
+ * several API processes. Over the limit -> 429 `rate_limited` with the error body.
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import { MemoryStore, rateLimiter, type ClientRateLimitInfo, type Store as RateLimitStore } from "hono-rate-limiter";
+import {
+  decrementCounter,
+  incrementCounterBelow,
+  readCounter,
+  incrementCounter,
+  resetCounter,
+  type WindowCount,
+} from "../../store/counters";
+import type { Store } from "../../store/index";
+import type { BoundReachedError } from "../../store/locks";
+import { getAddress } from "viem";
+import { ApiError } from "../errors";
+import { recordRateLimitRejection } from "../../ops/metrics/registry";
+import type { TrustEnv } from "./context";
+
+import { LIMITS } from "./limits";
+
+export { LIMITS };
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/**
+ * `hono-rate-limiter` store adapter over the offchain store's counters (fixed windows), on the
+ * app's clock (`nowMs`, unix ms): windows start and end in app time, so tests that inject a clock
+ * move across window boundaries without waiting. The library computes the `reset` of its headers
+ * and `Retry-After` from the wall clock, so `resetTime` is handed over as wall clock + the time
+ * left in the app's window.
+ */
+class StoreRateLimitStore implements RateLimitStore<TrustEnv> {
+  /** Not local: several processes sharing the store see the same counts. */
+  readonly localKeys = false;
+  windowMs = MINUTE_MS;
+  constructor(
+    private readonly getStore: () => Promise<Store>,
+    /** Bucket prefix, e.g. `v1:` (also read by the library's double-count check). */
+    readonly prefix: string,
+    private readonly nowMs: () => number,
+  ) {}
+  init(options: { windowMs: number }): void {
+    this.windowMs = options.windowMs;
+  }
+  private info(count: WindowCount, nowMs: number): ClientRateLimitInfo {
+    return { totalHits: count.hits, resetTime: new Date(Date.now() + Math.max(0, count.resetAtMs - nowMs)) };
+  }
+  async get(key: string): Promise<ClientRateLimitInfo | undefined> {
+    const nowMs = this.nowMs();
+    return this.info(await readCounter(await this.getStore(), this.prefix + key, this.windowMs, nowMs), nowMs);
+  }
+  async increment(key: string): Promise<ClientRateLimitInfo> {
+    const nowMs = this.nowMs();
+    return this.info(await incrementCounter(await this.getStore(), this.prefix + key, this.windowMs, nowMs), nowMs);
+  }
+  async decrement(key: string): Promise<void> {
+    await decrementCounter(await this.getStore(), this.prefix + key, this.windowMs, this.nowMs());
+  }
+  async resetKey(key: string): Promise<void> {
+    await resetCounter(await this.getStore(), this.prefix + key);
+  }
+}
+
+/** Options of a fixed-window limiter. */
+export type LimiterOptions = {
+  /** Bucket namespace (`v1:`, `public:`, `session:`). */
+  prefix: string;
+  /** Requests per window. */
+  limit: number;
+  /** Window length (default one minute). */
+  windowMs?: number;
+  /** The client's identity (API key id, client IP). */
+  key: (c: Context<TrustEnv>) => string;
+  /** Requests that neither count nor get headers. */
+  skip?: (c: Context<TrustEnv>) => boolean;
+};
+
+/**
+ * A store-backed fixed-window limiter (counts shared by every process on the store).
+ * @param options.nowMs - the app's clock, unix ms (`deps.nowMs`; default: the wall clock)
+ */
+export function storeRateLimiter(
+  options: LimiterOptions & { getStore: () => Promise<Store>; nowMs?: () => number },
+): MiddlewareHandler<TrustEnv> {
+  return limiter(options, new StoreRateLimitStore(options.getStore, options.prefix, options.nowMs ?? Date.now));
+}
+
+/**
+ * A fixed-window limiter counting in this process's memory (`hono-rate-limiter`'s `MemoryStore`):
+ * no store round trip per request, so a read-heavy surface is not bound by the store's write
+ * rate. Counts are per process and start again on restart: with N API processes a client may make
+ * up to N x `limit` requests per window (docs/trust.md "Limits").
+ */
+export function memoryRateLimiter(options: LimiterOptions): MiddlewareHandler<TrustEnv> {
+  return limiter(options, new MemoryStore<TrustEnv>());
+}
+
+function limiter(options: LimiterOptions, store: RateLimitStore<TrustEnv>): MiddlewareHandler<TrustEnv> {
+  return rateLimiter<TrustEnv>({
+    windowMs: options.windowMs ?? MINUTE_MS,
+    limit: options.limit,
+    standardHeaders: "draft-7",
+    store,
+    keyGenerator: options.key,
+    skip: options.skip ?? (() => false),
+    handler: () => {
+      recordRateLimitRejection(options.prefix);
+      throw new ApiError(
+        "rate_limited",
+        `more than ${options.limit} requests in ${Math.round((options.windowMs ?? MINUTE_MS) / 1000)} s; see Retry-After`,
+      );
+    },
+  });
+}
+
+/** A daily per-wallet counter kind. */
+export type CoinQuotaKind = "coins_created" | "coins_finalized";
+
+/**
+ * The `counters` bucket of a wallet's daily coin quota: `quota:<kind>:wallet:<checksummed
+ * wallet>`. Every key of the wallet counts into the same bucket.
+ * @example coinQuotaBucket("coins_created", "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266") // "quota:coins_created:wallet:0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
+ */
+export function coinQuotaBucket(kind: CoinQuotaKind, wallet: string): string {
+  return `quota:${kind}:wallet:${getAddress(wallet)}`;
+}
+
+/**
+ * The `counters` bucket of a client IP's daily coin quota: `quota:<kind>:ip:<address>`. Every
+ * wallet and key the client uses counts into the same bucket.
+ * @example coinQuotaIpBucket("coins_created", "203.0.113.7") // "quota:coins_created:ip:203.0.113.7"
+ */
+export function coinQuotaIpBucket(kind: CoinQuotaKind, ip: string): string {
+  return `quota:${kind}:ip:${ip}`;
+}
+
+/**
+ * Counts one coin against the daily quota (UTC day) of the key's wallet — one bucket per wallet,
+ * shared by all its keys, so creating more keys buys no more coins — and, given `client`, against
+ * the daily quota of the client IP, shared by every wallet it uses, so minting throw-away wallets
+ * buys no more coins either (docs/trust.md "Limits"). Atomic and without overshoot.
+ * Call it once per coin created (intent / create-draft) or finalized (confirm / finalize), before
+ * persisting; an idempotent replay must not call it again. Given a transaction's store (see
+ * `inTransaction`), the counts commit or roll back with the rest of that transaction (confirm
+ * counts this way, so a crash never leaves a finalized coin counted without its launch; a refusal
+ * by the IP quota rolls back the wallet's count too).
+ *
+ * @param wallet - the API key's wallet (`key.wallet`), any case
+ * @param options.limit - per wallet; default {@link LIMITS} (500 per day for either kind)
+ * @param options.client - the client IP (`clientIp`) and its daily limit (default {@link LIMITS}:
+ *   `coinsCreatedPerIpPerDay` / `coinsFinalizedPerIpPerDay`); absent: no per-IP count
+ * @param options.nowMs - the app's clock, unix milliseconds (default: the wall clock)
+ * @returns the wallet's count today (including this one), its limit and when the day ends (unix ms)
+ * @throws ApiError `quota_exceeded` (429) whose `retryAfterSec` (seconds to the next UTC midnight)
+ *   the app sends as `Retry-After`
+ * @example await consumeCoinQuota(tx, key.wallet, "coins_finalized", { nowMs: Date.now(), client: { ip: "203.0.113.7" } })
+ */
+export async function consumeCoinQuota(
+  store: Store,
+  wallet: string,
+  kind: CoinQuotaKind,
+  options: { limit?: number; nowMs?: number; client?: { ip: string; limit?: number } } = {},
+): Promise<{ used: number; limit: number; resetAtMs: number }> {
+  const limit = options.limit ?? (kind === "coins_created" ? LIMITS.coinsCreatedPerDay : LIMITS.coinsFinalizedPerDay);
+  const nowMs = options.nowMs ?? Date.now();
+  const resetAtMs = nowMs - (nowMs % DAY_MS) + DAY_MS;
+  const refuse = (what: string, bound: number) => {
+    recordRateLimitRejection(`quota_${kind}${what === "wallet" ? "" : "_ip"}`);
+    return new ApiError(
+      "quota_exceeded",
+      what === "wallet"
+        ? `daily quota of ${bound} ${kind.replace("_", " ")} per wallet reached, over all its API keys (resets at 00:00 UTC)`
+        : `daily quota of ${bound} ${kind.replace("_", " ")} per client reached, over all its wallets and API keys (resets at 00:00 UTC)`,
+      undefined,
+      { retryAfterSec: Math.max(1, Math.ceil((resetAtMs - nowMs) / 1000)) },
+    );
+  };
+  const result = await incrementCounterBelow(store, coinQuotaBucket(kind, wallet), DAY_MS, limit, nowMs);
+  if (!result) throw refuse("wallet", limit);
+  if (options.client) {
+    const ipLimit =
+      options.client.limit ??
+      (kind === "coins_created" ? LIMITS.coinsCreatedPerIpPerDay : LIMITS.coinsFinalizedPerIpPerDay);
+    if (!(await incrementCounterBelow(store, coinQuotaIpBucket(kind, options.client.ip), DAY_MS, ipLimit, nowMs)))
+      throw refuse("client", ipLimit);
+  }
+  return { used: result.hits, limit, resetAtMs: result.resetAtMs };
+}
+
+/**
+ * A fixed-window budget in the store's counters: at most `limit` hits per `windowMs` (UTC-aligned)
+ * in `bucket`. Used where the count must commit with what it counts (key creation), which a
+ * request-level limiter cannot do.
+ */
+export type Budget = {
+  /** The `counters` bucket, e.g. `keys:ip:203.0.113.7`. */
+  bucket: string;
+  limit: number;
+  windowMs: number;
+  /** What is counted and per what, for the error message, e.g. `API keys per client per hour`. */
+  what: string;
+};
+
+/** A {@link Budget} is used up until `resetAtMs` (unix ms, the app's clock). */
+export class BudgetExhaustedError extends Error {
+  override readonly name = "BudgetExhaustedError";
+  constructor(
+    readonly budget: Budget,
+    readonly resetAtMs: number,
+  ) {
+    super(`at most ${budget.limit} ${budget.what}`);
+  }
+}
+
+/**
+ * Adds one hit to each budget, in order, refusing the first that is used up (no overshoot under
+ * concurrency). Call it inside the transaction that creates what is counted: a refusal (or any
+ * later failure) then rolls back the hits already added.
+ * @param nowMs - the app's clock, unix ms
+ * @throws BudgetExhaustedError (the route turns it into 429 with {@link budgetRefusal})
+ */
+export async function consumeBudgets(store: Store, budgets: readonly Budget[], nowMs: number): Promise<void> {
+  for (const budget of budgets) {
+    if (!(await incrementCounterBelow(store, budget.bucket, budget.windowMs, budget.limit, nowMs)))
+      throw new BudgetExhaustedError(budget, windowEnd(nowMs, budget.windowMs));
+  }
+}
+
+/**
+ * Refuses up front when a budget is already used up (read only), so a user is not asked to sign
+ * for nothing; {@link consumeBudgets} still decides at creation.
+ * @param nowMs - the app's clock, unix ms
+ * @throws BudgetExhaustedError
+ */
+export async function checkBudgets(store: Store, budgets: readonly Budget[], nowMs: number): Promise<void> {
+  for (const budget of budgets) {
+    const count = await readCounter(store, budget.bucket, budget.windowMs, nowMs);
+    if (count.hits >= budget.limit) throw new BudgetExhaustedError(budget, count.resetAtMs);
+  }
+}
+
+/**
+ * The hourly key-creation budgets of a browser session (over its sign-in rotations) and of its
+ * client IP (docs/trust.md "Limits").
+ * @param owner.sessionLineage - `sessionLineageId(session)`; `owner.ip` - `clientIp(c, trust)`
+ * @example keyCreationBudgets({ keysPerSessionPerHour: 5, keysPerIpPerHour: 20 }, { sessionLineage: "ab12…", ip: "203.0.113.7" })
+ *   // [{ bucket: "keys:session:ab12…", limit: 5, windowMs: 3600000, … }, { bucket: "keys:ip:203.0.113.7", limit: 20, … }]
+ */
+export function keyCreationBudgets(
+  limits: { keysPerSessionPerHour: number; keysPerIpPerHour: number },
+  owner: { sessionLineage: string; ip: string },
+): Budget[] {
+  return [
+    {
+      bucket: `keys:session:${owner.sessionLineage}`,
+      limit: limits.keysPerSessionPerHour,
+      windowMs: HOUR_MS,
+      what: "API keys per browser session per hour",
+    },
+    {
+      bucket: `keys:ip:${owner.ip}`,
+      limit: limits.keysPerIpPerHour,
+      windowMs: HOUR_MS,
+      what: "API keys per client per hour",
+    },
+  ];
+}
+
+/**
+ * Turns a used-up budget into 429 `rate_limited` with the headers the request limiters send
+ * (`hono-rate-limiter`, draft-7): `RateLimit: limit=<n>, remaining=0, reset=<s>`,
+ * `RateLimit-Policy: <n>;w=<window s>` and `Retry-After: <s>`.
+ * @param nowMs - the app's clock, unix ms
+ * @returns the error to throw
+ * @example throw budgetRefusal(c, err, deps.nowMs()) // 429 {error: "rate_limited", message: "at most 5 API keys per browser session per hour; …"}
+ */
+export function budgetRefusal(c: Context, err: BudgetExhaustedError, nowMs: number): ApiError {
+  const { limit, windowMs } = err.budget;
+  const resetSec = Math.max(1, Math.ceil((err.resetAtMs - nowMs) / 1000));
+  recordRateLimitRejection(err.budget.bucket.split(":").slice(0, 2).join("_"));
+  c.header("RateLimit-Policy", `${limit};w=${Math.ceil(windowMs / 1000)}`);
+  c.header("RateLimit", `limit=${limit}, remaining=0, reset=${resetSec}`);
+  return new ApiError("rate_limited", `${err.message}; see Retry-After`, undefined, { retryAfterSec: resetSec });
+}
+
+/** End of the fixed window of `windowMs` containing `nowMs` (unix ms). */
+function windowEnd(nowMs: number, windowMs: number): number {
+  return nowMs - (nowMs % windowMs) + windowMs;
+}
+
+/**
+ * Turns a store bound (`BoundReachedError`: open challenges or session builds per session) into
+ * 429 `session_limit_reached`, setting `Retry-After` to the seconds until a slot frees up.
+ * @returns the error to throw
+ * @example throw sessionBoundError(c, err) // 429 {error: "session_limit_reached", message: "at most 5 open key challenges per session; …"}
+ */
+export function sessionBoundError(c: Context, err: BoundReachedError, nowMs = Date.now()): ApiError {
+  recordRateLimitRejection("session_bound");
+  c.header("Retry-After", String(Math.max(1, Math.ceil((err.retryAtMs - nowMs) / 1000))));
+  return new ApiError("session_limit_reached", `${err.message}; finish or wait for one to expire (Retry-After)`);
+}
+
+/**
+ * Counts one new browser session for a client IP in the hour (UTC-aligned window) and refuses it
+ * above `limit` (`LIMITS.sessionsPerIpPerHour`): the store rows a client can make are bounded,
+ * not only its request rate.
+ * @throws ApiError 429 `session_limit_reached` with `Retry-After` (seconds to the next hour)
+ */
+export async function consumeNewSession(
+  store: Store,
+  c: Context,
+  ip: string,
+  limit: number,
+  nowMs = Date.now(),
+): Promise<void> {
+  const hourMs = HOUR_MS;
+  if (await incrementCounterBelow(store, `session_new:${ip}`, hourMs, limit, nowMs)) return;
+  recordRateLimitRejection("session_new");
+  const resetAtMs = nowMs - (nowMs % hourMs) + hourMs;
+  c.header("Retry-After", String(Math.max(1, Math.ceil((resetAtMs - nowMs) / 1000))));
+  throw new ApiError(
+    "session_limit_reached",
+    `at most ${limit} new sessions per client per hour; keep the session cookie you have`,
+  );
+}

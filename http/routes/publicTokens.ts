@@ -1,0 +1,206 @@
+/**
+ * The token half of the public surface `/api/public` (docs/public.md): token lists, search, one
+ * token, and a token's holders, trades and candles. No authentication.
+ */
+import { Hono } from "hono";
+import { getAddress, isAddress } from "viem";
+import { z } from "zod";
+import { lower } from "../../src/domain/hex";
+import { isSlugShaped } from "../../src/domain/slug";
+import { ApiError } from "../errors";
+import { sendOk } from "../json";
+import { candlesResponse } from "../market/candlesResponse";
+import type { MarketReadDeps } from "../../market/readDeps";
+import { holderList, holderPosition, tokenDetail } from "../../market/holders";
+import { candlesQuery, issuedCursorParam } from "../market/params";
+import { SEARCH_MAX_CHARS, SEARCH_TIERS, searchTokens } from "../../market/search";
+import { findToken, findTokenAddress, findTokenBySlug, tokenListPage, trendingTokens } from "../../market/tokenQueries";
+import { tokenRecord } from "../../market/tokenRecord";
+import { withStats } from "../../market/tokenStats";
+import { tradeListPage } from "../../market/tradeQueries";
+import { tradeRecord } from "../../market/tradeRecord";
+import { documented } from "../openapi/describe";
+import { addressWire, okBody, uintString } from "../openapi/wirePrimitives";
+import { candlesBody, tokenPage as tokenPageWire, tokenWire, tradePage as tradePageWire } from "../../market/wire";
+import { holderListDoc, tokenDetailDoc } from "../openapi/tokenDocs";
+import { limitParam, validate } from "../validation";
+
+/** What the token routes read (the deployment's fee locker and position manager label holders). */
+export type PublicTokenDeps = MarketReadDeps;
+
+const tokenPath = z.object({
+  address_or_slug: z.string().min(1).max(100, "must be a token address or a slug of at most 100 characters"),
+});
+const tokenListQuery = z.object({ limit: limitParam(20, 100), cursor: issuedCursorParam });
+/** A bounded set (tokens traded in the last 24 h): no cursor. */
+const trendingQuery = z.object({ limit: limitParam(20, 100) });
+const holderListQuery = z.object({ limit: limitParam(50, 200), cursor: issuedCursorParam });
+/** Trade lists (one token's, and every token's in `publicActivity.ts`). */
+export const tradeListQuery = z.object({ limit: limitParam(50, 200), cursor: issuedCursorParam });
+const searchQuery = z.object({
+  q: z
+    .string()
+    .trim()
+    .min(1, "q must not be empty")
+    .max(SEARCH_MAX_CHARS, `q must be at most ${SEARCH_MAX_CHARS} characters`),
+  limit: limitParam(10, 50),
+});
+
+/** Builds the token routes of `/api/public`. */
+export function publicTokenRoutes(deps: PublicTokenDeps) {
+  const { db, nowSec } = deps;
+  const render = async (rows: Parameters<typeof withStats>[1]) =>
+    (await withStats(db, rows, nowSec(), deps.storedMetadata)).map((r) => tokenRecord(r, deps));
+  const listTokens = async (opts: Omit<Parameters<typeof tokenListPage>[2], "limit"> & { limit: number }) => {
+    const page = await tokenListPage(db, nowSec(), opts, deps.storedMetadata);
+    return { tokens: page.rows.map((r) => tokenRecord(r, deps)), next_cursor: page.next_cursor };
+  };
+
+  /** Address (any case) or slug -> token row; 404 `token_not_found` otherwise. */
+  async function resolveToken(addressOrSlug: string) {
+    let row = null;
+    if (isAddress(addressOrSlug, { strict: false }))
+      row = await findToken(db, getAddress(addressOrSlug), nowSec(), deps.storedMetadata);
+    else if (isSlugShaped(addressOrSlug)) {
+      const bySlug = await findTokenBySlug(db, addressOrSlug);
+      row = bySlug ? ((await withStats(db, [bySlug], nowSec(), deps.storedMetadata))[0] ?? null) : null;
+    }
+    if (!row) throw new ApiError("token_not_found", `no launched token for "${addressOrSlug}"`);
+    return row;
+  }
+
+  /** Address (any case) or slug -> the token's checksummed address, without its 24 h figures; 404 otherwise. */
+  async function resolveTokenAddress(addressOrSlug: string): Promise<`0x${string}`> {
+    let address: string | null = null;
+    if (isAddress(addressOrSlug, { strict: false })) address = await findTokenAddress(db, getAddress(addressOrSlug));
+    else if (isSlugShaped(addressOrSlug)) address = (await findTokenBySlug(db, addressOrSlug))?.address ?? null;
+    if (!address) throw new ApiError("token_not_found", `no launched token for "${addressOrSlug}"`);
+    return getAddress(address);
+  }
+
+  return (
+    new Hono()
+      .get(
+        "/tokens/new",
+        documented({
+          tag: "public",
+          summary: "Newest launches first",
+          ok: tokenPageWire,
+          errors: ["invalid_request", "invalid_cursor"],
+        }),
+        validate("query", tokenListQuery),
+        async (c) => {
+          const { limit, cursor } = c.req.valid("query");
+          return sendOk(c, await listTokens({ sort: "new", limit, cursor }));
+        },
+      )
+      // Ranking: docs/public.md "Trending".
+      .get(
+        "/tokens/trending",
+        documented({
+          tag: "public",
+          summary: "Tokens by trending score (traded in the last 24 h)",
+          ok: okBody({ tokens: z.array(tokenWire.extend({ trending_score: uintString })) }),
+          errors: ["invalid_request"],
+        }),
+        validate("query", trendingQuery),
+        async (c) => {
+          const scored = await trendingTokens(db, nowSec(), c.req.valid("query").limit);
+          const records = await render(scored.map((s) => s.row));
+          return sendOk(c, { tokens: records.map((r, i) => ({ ...r, trending_score: scored[i]!.score })) });
+        },
+      )
+      // Closest to graduation: market cap descending, then newer launch.
+      .get(
+        "/tokens/graduating",
+        documented({
+          tag: "public",
+          summary: "Tokens not yet graduated, closest to graduation first",
+          ok: tokenPageWire,
+          errors: ["invalid_request", "invalid_cursor"],
+        }),
+        validate("query", tokenListQuery),
+        async (c) => {
+          const { limit, cursor } = c.req.valid("query");
+          return sendOk(c, await listTokens({ sort: "market_cap", limit, cursor, onlyNotGraduated: true }));
+        },
+      )
+      // Ranking: `market/search.ts`, docs/public.md "Search".
+      .get(
+        "/search",
+        documented({
+          tag: "public",
+          summary: "Search tokens by address prefix, symbol, name or slug, ranked",
+          ok: okBody({ query: z.string(), tokens: z.array(tokenWire.extend({ match: z.enum(SEARCH_TIERS) })) }),
+          errors: ["invalid_request"],
+        }),
+        validate("query", searchQuery),
+        async (c) => {
+          const { q, limit } = c.req.valid("query");
+          const hits = await searchTokens(db, q, limit);
+          const records = await render(hits.map((h) => h.row));
+          return sendOk(c, { query: q, tokens: records.map((r, i) => ({ ...r, match: hits[i]!.match })) });
+        },
+      )
+      .get(
+        "/token/:address_or_slug",
+        documented(
+          tokenDetailDoc("public", "One token record by address or slug, with its top holders", [
+            "invalid_request",
+            "token_not_found",
+          ]),
+        ),
+        validate("param", tokenPath),
+        async (c) => {
+          const row = await resolveToken(c.req.valid("param").address_or_slug);
+          return sendOk(c, { token: await tokenDetail(db, row, deps, deps.deployment) });
+        },
+      )
+      // Source: the tokens' `HolderBalances` events (docs/public.md "Holders").
+      .get(
+        "/token/:address_or_slug/holders",
+        documented(holderListDoc("public", ["invalid_request", "invalid_cursor", "token_not_found"])),
+        validate("param", tokenPath),
+        validate("query", holderListQuery),
+        async (c) => {
+          const address = await resolveTokenAddress(c.req.valid("param").address_or_slug);
+          const { limit, cursor } = c.req.valid("query");
+          const after = cursor ? holderPosition(cursor) : undefined;
+          return sendOk(c, await holderList(db, address, limit, after, deps.deployment));
+        },
+      )
+      .get(
+        "/token/:address_or_slug/trades",
+        documented({
+          tag: "public",
+          summary: "A token's trades, newest first",
+          ok: tradePageWire.extend({ token: addressWire }),
+          errors: ["invalid_request", "invalid_cursor", "token_not_found"],
+        }),
+        validate("param", tokenPath),
+        validate("query", tradeListQuery),
+        async (c) => {
+          const address = await resolveTokenAddress(c.req.valid("param").address_or_slug);
+          const { limit, cursor } = c.req.valid("query");
+          const page = await tradeListPage(db, { limit, cursor, token: lower(address) });
+          return sendOk(c, { token: address, trades: page.rows.map(tradeRecord), next_cursor: page.next_cursor });
+        },
+      )
+      // The v1 candles answer without a key (the token page's chart reads it), `format=udf` too.
+      .get(
+        "/token/:address_or_slug/candles",
+        documented({
+          tag: "public",
+          summary: "A token's OHLCV candles, oldest first (as the v1 candles endpoint)",
+          ok: candlesBody,
+          errors: ["invalid_request", "invalid_resolution", "invalid_range", "token_not_found"],
+        }),
+        validate("param", tokenPath),
+        validate("query", candlesQuery),
+        async (c) => {
+          const address = await resolveTokenAddress(c.req.valid("param").address_or_slug);
+          return candlesResponse(c, db, address, c.req.valid("query"), nowSec());
+        },
+      )
+  );
+}

@@ -1,0 +1,43 @@
+/**
+ * Read queries over the indexer's `candle` table (one row per token, resolution and bucket).
+ */
+import { and, asc, desc, eq, gte, lt, lte } from "ponder";
+import type { Address } from "viem";
+import * as schema from "../ponder.schema";
+import type { Resolution } from "../src/domain/candles";
+import { lower } from "../src/domain/hex";
+import type { MarketDb } from "./db";
+
+/** Candles of one resolution whose bucket starts within [fromSec, toSec], oldest first. */
+export async function tokenCandles(
+  db: MarketDb,
+  address: Address,
+  resolution: Resolution,
+  fromSec: bigint,
+  toSec: bigint,
+) {
+  return db
+    .select()
+    .from(schema.candle)
+    .where(
+      and(
+        eq(schema.candle.token, lower(address)),
+        eq(schema.candle.resolution, resolution),
+        gte(schema.candle.bucketStartSec, fromSec),
+        lte(schema.candle.bucketStartSec, toSec),
+      ),
+    )
+    .orderBy(asc(schema.candle.bucketStartSec));
+}
+
+/** The last candle of a token and resolution whose bucket starts before `beforeSec`, or null. */
+export async function candleBefore(db: MarketDb, token: `0x${string}`, resolution: string, beforeSec: bigint) {
+  const c = schema.candle;
+  const rows = await db
+    .select()
+    .from(c)
+    .where(and(eq(c.token, token), eq(c.resolution, resolution), lt(c.bucketStartSec, beforeSec)))
+    .orderBy(desc(c.bucketStartSec))
+    .limit(1);
+  return rows[0] ?? null;
+}

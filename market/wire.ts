@@ -1,0 +1,256 @@
+/**
+ * Wire schemas of the market records, for the OpenAPI document (docs/openapi.md). They describe
+ * what the market presenters (`market/*Record*.ts`) put on the wire after `http/json.ts`
+ * serialised it: amounts as decimal strings, addresses checksummed, block numbers and unix seconds
+ * as JSON numbers. Tests validate real responses against them, so a presenter that drifts from
+ * its schema fails a test.
+ */
+import { z } from "zod";
+import { HOLDER_LABELS } from "../src/domain/holders";
+import {
+  addressWire,
+  blockNumber,
+  cursor,
+  hashWire,
+  okBody,
+  uintString,
+  unixSec,
+  usdString,
+} from "../http/openapi/wirePrimitives";
+
+/** Off-chain token metadata (creator values or platform defaults). */
+export const tokenMetadataWire = z
+  .looseObject({
+    description: z.string(),
+    image_url: z.string(),
+    website_url: z.string().nullable(),
+    twitter_url: z.string().nullable(),
+    telegram_url: z.string().nullable(),
+    is_default: z.boolean(),
+  })
+  .meta({ id: "TokenMetadata" });
+
+/** Token record (docs/public.md "Token record"). */
+export const tokenWire = z
+  .object({
+    address: addressWire,
+    slug: z.string(),
+    launch_seq: z.number().int().positive(),
+    name: z.string(),
+    symbol: z.string(),
+    decimals: z.number().int(),
+    total_supply: uintString,
+    creator: addressWire,
+    factory: addressWire,
+    pool: addressWire,
+    quote_token: addressWire,
+    token0: addressWire,
+    token1: addressWire,
+    position_ids: z.array(uintString),
+    launch_tx_hash: hashWire,
+    launch_block_number: blockNumber,
+    launch_timestamp_sec: unixSec,
+    liquidity_wei: uintString,
+    first_buy_wei: uintString,
+    first_buy_tokens_out: uintString,
+    sqrt_price_x96: uintString,
+    tick: z.number().int(),
+    price_wei: uintString.meta({ description: "wei per one whole token (10^decimals base units), floored" }),
+    market_cap_wei: uintString,
+    launch_price_wei: uintString,
+    volume_wei: uintString,
+    volume_token: uintString,
+    eth_price_usd: usdString.meta({ description: "current ETH/USD (the reference pool's newest indexed price)" }),
+    price_usd: usdString.meta({ description: "price_wei at the current ETH/USD" }),
+    market_cap_usd: usdString.meta({ description: "market_cap_wei at the current ETH/USD" }),
+    volume_usd: usdString.meta({ description: "all-time volume: each trade's value at its own block, summed" }),
+    volume_24h_usd: usdString.meta({ description: "24 h volume: each trade's value at its own block, summed" }),
+    volume_24h_wei: uintString.nullable(),
+    volume_24h_token: uintString.nullable(),
+    trade_count_24h: z.number().int().nullable(),
+    price_24h_ago_wei: uintString.nullable(),
+    price_change_24h_bps: z.number().int().nullable(),
+    liquidity: z.object({
+      reserve_wei: uintString,
+      reserve_token: uintString,
+      total_value_wei: uintString,
+      total_value_usd: usdString.meta({ description: "total_value_wei at the current ETH/USD" }),
+    }),
+    trade_count: z.number().int(),
+    buy_count: z.number().int(),
+    sell_count: z.number().int(),
+    last_trade_timestamp_sec: unixSec.nullable(),
+    graduated: z.boolean(),
+    graduated_at_sec: unixSec.nullable(),
+    graduation_threshold_wei: uintString,
+    graduation_threshold_usd: usdString.meta({ description: "graduation_threshold_wei at the current ETH/USD" }),
+    graduation_progress_bps: z.number().int().min(0).max(10_000),
+    creator_fees_wei: uintString,
+    creator_fees_token: uintString,
+    protocol_fees_wei: uintString,
+    protocol_fees_token: uintString,
+    holder_count: z.number().int().nonnegative().meta({ description: "addresses holding a non-zero balance" }),
+    metadata: tokenMetadataWire,
+    token_url: z.string(),
+  })
+  .meta({
+    id: "Token",
+    description:
+      "A launched token: launch facts, market state after the latest indexed swap, 24 h figures, liquidity, fees, metadata.",
+  });
+
+/** Holder record (docs/public.md "Holders"). */
+export const holderWire = z
+  .object({
+    address: addressWire,
+    balance_wei: uintString.meta({ description: "balance in token base units (18 decimals), > 0" }),
+    share_bps: z
+      .number()
+      .int()
+      .min(0)
+      .max(10_000)
+      .meta({ description: "balance / total supply in basis points, rounded down" }),
+    label: z.enum(HOLDER_LABELS).nullable().meta({
+      description: "the launchpad's own addresses (the token's pool, …, the burn address 0x…dEaD), else null",
+    }),
+    updated_block_number: blockNumber.meta({ description: "block of the balance change that set this balance" }),
+    updated_timestamp_sec: unixSec,
+  })
+  .meta({ id: "Holder" });
+
+/** Token detail record: the token record with its ten largest holders. */
+export const tokenDetailWire = tokenWire
+  .extend({ top_holders: z.array(holderWire).max(10) })
+  .meta({ id: "TokenDetail", description: "A token record with its ten largest holders (balance desc, address asc)." });
+
+/** A page of a token's holders. */
+export const holderPageWire = okBody({
+  token: addressWire,
+  holder_count: z.number().int().nonnegative(),
+  holders: z.array(holderWire),
+  next_cursor: cursor,
+});
+
+/** Trade record: one Uniswap V3 Swap of a launch pool, seen from the token's side. */
+export const tradeWire = z
+  .object({
+    id: z.string(),
+    token: addressWire,
+    pool: addressWire,
+    side: z.enum(["buy", "sell"]).meta({
+      description:
+        "buy: the token left the pool; sell: it entered; when no token moved (token_amount 0), the WETH direction decides (WETH in = buy)",
+    }),
+    trader: addressWire,
+    recipient: addressWire,
+    token_amount: uintString,
+    eth_amount_wei: uintString,
+    price_wei: uintString,
+    market_cap_wei: uintString,
+    eth_price_usd: usdString.meta({
+      description: "ETH/USD in force at the trade: the reference pool's last price at or before its (block, log index)",
+    }),
+    eth_amount_usd: usdString.meta({ description: "eth_amount_wei at eth_price_usd (the trade's value at its block)" }),
+    price_usd: usdString.meta({ description: "price_wei at eth_price_usd" }),
+    market_cap_usd: usdString.meta({ description: "market_cap_wei at eth_price_usd" }),
+    sqrt_price_x96: uintString,
+    tick: z.number().int(),
+    block_number: blockNumber,
+    log_index: z.number().int().nonnegative(),
+    timestamp_sec: unixSec,
+    tx_hash: hashWire,
+  })
+  .meta({ id: "Trade" });
+
+/** OHLCV candle; prices in wei per whole token. */
+const candleWire = z
+  .object({
+    bucket_start_sec: unixSec,
+    open_wei: uintString,
+    high_wei: uintString,
+    low_wei: uintString,
+    close_wei: uintString,
+    volume_token: uintString,
+    volume_wei: uintString,
+    volume_buy_wei: uintString.meta({
+      description: "WETH volume of the bucket's buys (trade side `buy`: WETH into the pool), wei",
+    }),
+    volume_sell_wei: uintString.meta({
+      description:
+        "WETH volume of the bucket's sells (trade side `sell`), wei; volume_buy_wei + volume_sell_wei = volume_wei",
+    }),
+    trade_count: z.number().int().positive(),
+  })
+  .meta({ id: "Candle" });
+
+/** OHLCV candle in USD (`currency=usd`): each trade converted at the ETH/USD in force at it. */
+const candleUsdWire = z
+  .object({
+    bucket_start_sec: unixSec,
+    open_usd: usdString,
+    high_usd: usdString,
+    low_usd: usdString,
+    close_usd: usdString,
+    volume_token: uintString,
+    volume_usd: usdString,
+    trade_count: z.number().int().positive(),
+  })
+  .meta({
+    id: "CandleUsd",
+    description: "USD per whole token and USD volume over the bucket's trades that had an ETH/USD (null when none had)",
+  });
+
+/** Events-feed record (docs/public.md "Events feed"). */
+export const eventWire = z
+  .object({
+    id: z.number().int().nonnegative(),
+    kind: z.enum(["launch", "trade", "big_buy", "graduation", "fee_claim"]),
+    token: addressWire,
+    block_number: blockNumber,
+    log_index: z.number().int().nonnegative(),
+    timestamp_sec: unixSec,
+    tx_hash: hashWire,
+    confirmed: z.boolean(),
+    payload: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: "Event" });
+
+/** Token page of a list endpoint. */
+export const tokenPage = okBody({ tokens: z.array(tokenWire), next_cursor: cursor });
+/** Trade page of a list endpoint. */
+export const tradePage = okBody({ trades: z.array(tradeWire), next_cursor: cursor });
+
+const candleRange = {
+  token: addressWire,
+  resolution: z.enum(["1m", "5m", "15m", "1h", "4h", "1d"]),
+  from_sec: z.number().int(),
+  to_sec: z.number().int(),
+};
+
+/**
+ * TradingView UDF bars (`/api/public/udf/history`, and the candles endpoints with `format=udf`):
+ * parallel arrays of bucket starts (unix seconds) and OHLCV numbers, or `no_data` with the last
+ * bar's time before the range.
+ */
+export const udfBarsWire = z.union([
+  z.object({
+    s: z.literal("ok"),
+    t: z.array(z.number().int()),
+    o: z.array(z.number()),
+    h: z.array(z.number()),
+    l: z.array(z.number()),
+    c: z.array(z.number()),
+    v: z.array(z.number()),
+  }),
+  z.object({ s: z.literal("no_data"), nextTime: z.number().int().optional() }),
+]);
+
+/**
+ * Candles answer: `format=json` (default) in wei or, with `currency=usd`, in USD; `format=udf`
+ * TradingView's bars ({@link udfBarsWire}).
+ */
+export const candlesBody = z.union([
+  okBody({ ...candleRange, candles: z.array(candleWire) }),
+  okBody({ ...candleRange, currency: z.literal("usd"), candles: z.array(candleUsdWire) }),
+  udfBarsWire,
+]);

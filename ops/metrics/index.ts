@@ -1,0 +1,25 @@
+/**
+ * Operations: Prometheus metrics, request logs and shutdown (docs/operations.md).
+ *
+ * Hooks for the launch write path (call once per decided request, `"ok"` or the error code):
+ * {@link recordLaunchBuild}, {@link recordLaunchVerification}, {@link recordLaunchConfirmation}.
+ */
+export {
+  metrics,
+  serviceRegistry,
+  recordLaunchBuild,
+  recordLaunchVerification,
+  recordLaunchConfirmation,
+  recordRateLimitRejection,
+  recordUploadRejection,
+  type Surface,
+} from "./registry";
+export {
+  observeRequests,
+  drainRequests,
+  requestsInFlight,
+  type RequestLogEntry,
+  type RequestLogger,
+} from "../../http/middleware/httpMetrics";
+export { instrumentedHttp } from "./rpc";
+export { registerServiceGauges, type GaugeSources } from "./gauges";

@@ -1,0 +1,197 @@
+/**
+ * The Ponder patch (`patches/ponder+<version>.patch`, applied by `patch-package` on `npm install`;
+ * docs/operations.md "Ponder patch") is installed: a fresh clone without it would fetch every
+ * block holding any Uniswap V3 log of the chain once 1,000 pools are launched (docs/operations.md
+ * "Scale"). The behaviour itself (no block holding only foreign pools' logs is fetched) is
+ * asserted by `test/e2e/scale.test.ts`. The RPC-freeze hunks (one realtime poll in flight, the rate
+ * limit kept through timeouts, a yield after each live block; docs/operations.md "Stalled indexer
+ * after an RPC freeze") are checked here on Ponder's real RPC client against a frozen HTTP server,
+ * and end to end by `test/e2e/readiness.test.ts` (indexing resumes within 10 s, no restart).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { createServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { http } from "viem";
+import { afterEach, describe, expect, it } from "vitest";
+
+/** Folder of the installed `ponder` package (its `exports` hide package.json; tests run from the root). */
+const ponderDir = join(process.cwd(), "node_modules", "ponder");
+const installedVersion = (JSON.parse(readFileSync(join(ponderDir, "package.json"), "utf8")) as { version: string })
+  .version;
+const patchFiles = readdirSync("patches").filter((f) => f.startsWith("ponder+") && f.endsWith(".patch"));
+
+/**
+ * Per patched file (path inside the package): each hunk's new side (context and added lines, in
+ * order, trimmed), which an applied patch leaves in the installed file as one contiguous run.
+ */
+function hunksOf(patch: string): Map<string, string[][]> {
+  const files = new Map<string, string[][]>();
+  let hunks: string[][] | undefined;
+  for (const line of patch.split("\n")) {
+    const target = /^\+\+\+ b\/node_modules\/ponder\/(.+)$/.exec(line);
+    if (target) files.set(target[1]!, (hunks = []));
+    else if (line.startsWith("@@")) hunks?.push([]);
+    else if (hunks?.length && (line.startsWith(" ") || (line.startsWith("+") && !line.startsWith("+++"))))
+      hunks.at(-1)!.push(line.slice(1).trim());
+  }
+  return files;
+}
+
+/** Whether `lines` holds `run` as a contiguous sequence. */
+function containsRun(lines: string[], run: string[]): boolean {
+  return lines.some((_, i) => run.every((line, j) => lines[i + j] === line));
+}
+
+describe("Ponder patch", () => {
+  it("exists for exactly the installed Ponder version (an upgrade must drop or remake it)", () => {
+    expect(patchFiles).toEqual([`ponder+${installedVersion}.patch`]);
+  });
+
+  it("is applied: each hunk's patched lines are in the installed files, in order", () => {
+    const files = hunksOf(readFileSync(join("patches", `ponder+${installedVersion}.patch`), "utf8"));
+    expect([...files.keys()].sort()).toEqual([
+      "dist/esm/internal/options.js",
+      "dist/esm/rpc/index.js",
+      "dist/esm/runtime/multichain.js",
+      "dist/esm/sync-historical/index.js",
+    ]);
+    for (const [path, hunks] of files) {
+      const installed = readFileSync(join(ponderDir, path), "utf8")
+        .split("\n")
+        .map((l) => l.trim());
+      for (const hunk of hunks)
+        expect(containsRun(installed, hunk), `${path} lacks the patched lines:\n${hunk.join("\n")}`).toBe(true);
+    }
+  });
+
+  it("fetches a block in the historical sync only after its logs matched a child address", () => {
+    const source = readFileSync(join(ponderDir, "dist/esm/sync-historical/index.js"), "utf8");
+    const start = source.indexOf("const syncBlockData = async (blockNumber) => {");
+    const logsSection = source.slice(start, source.indexOf("// Traces", start));
+    const fetchAt = logsSection.indexOf("eth_getBlockByNumber(");
+    const childFilterAt = logsSection.indexOf("isAddressMatched(");
+    expect(start).toBeGreaterThan(0);
+    expect(childFilterAt).toBeGreaterThan(0);
+    expect(fetchAt, "the block is fetched before the logs are filtered by child address").toBeGreaterThan(
+      childFilterAt,
+    );
+  });
+
+  it("fails an eth_getLogs by block hash of an orphaned block at once instead of retrying for ~64 s", () => {
+    const source = readFileSync(join(ponderDir, "dist/esm/rpc/index.js"), "utf8");
+    // The retry loop gives up at once when the error is not retryable or is an orphaned block-hash query.
+    expect(source).toMatch(/if \(shouldRetry\(error\) === false \|\| isOrphanedBlockHashQuery\(body, error\)\) \{/);
+    const fn = source.slice(
+      source.indexOf("function isOrphanedBlockHashQuery"),
+      source.indexOf("function shouldRetry"),
+    );
+    expect(fn).toContain('body.method === "eth_getLogs"');
+    expect(fn).toContain("blockHash");
+    expect(fn).toMatch(/unknown block/);
+  });
+
+  it("polls a frozen node one request at a time and keeps the rate limit through timeouts (the RPC-freeze fix)", async () => {
+    // A frozen node (docs/operations.md "Stalled indexer after an RPC freeze"): requests are
+    // accepted and not answered. Ponder's RPC client (the real one, on a real HTTP server) polls it
+    // every 20 ms through a transport that times out after 200 ms.
+    const open = new Set<ServerResponse>();
+    let maxOpen = 0;
+    let thawed = false;
+    const notFound = (res: ServerResponse) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ jsonrpc: "2.0", id: 1, error: { code: -32601, message: "the test is over" } }));
+    };
+    const server = createServer((req, res) => {
+      req.resume();
+      if (thawed) return notFound(res);
+      open.add(res);
+      maxOpen = Math.max(maxOpen, open.size);
+      res.on("close", () => open.delete(res));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const limits: number[] = [];
+    const ignore = () => {};
+    const logger = {
+      info: ignore,
+      warn: ignore,
+      error: ignore,
+      trace: ignore,
+      debug: (entry: { msg?: string; rps_limit?: number }) => {
+        if (entry.msg === "JSON-RPC provider rate limited") limits.push(entry.rps_limit!);
+      },
+      child: () => logger,
+    };
+    const common = {
+      logger,
+      metrics: { ponder_rpc_request_duration: { observe: ignore }, ponder_rpc_request_error_total: { inc: ignore } },
+      shutdown: { add: ignore, isKilled: false },
+    };
+    const { createRpc } = (await import(pathToFileURL(join(ponderDir, "dist/esm/rpc/index.js")).href)) as {
+      createRpc: (a: object) => {
+        subscribe: (a: { onBlock: (block: unknown) => Promise<void>; onError: (error: unknown) => void }) => void;
+        unsubscribe: () => Promise<void>;
+      };
+    };
+    const rpc = createRpc({
+      common,
+      chain: {
+        name: "frozen",
+        id: 1,
+        pollingInterval: 20,
+        rpc: (config: object) => http(url, { timeout: 200 })({ ...config, timeout: 200 }),
+      },
+    });
+    rpc.subscribe({ onBlock: async () => {}, onError: ignore });
+    try {
+      // Four timeouts of the one poll in flight: ~0.8 s, i.e. ~40 poll ticks.
+      await expect.poll(() => limits.length, { timeout: 20_000, interval: 50 }).toBeGreaterThanOrEqual(4);
+      expect(maxOpen, "requests the frozen node held at once").toBe(1);
+      expect(
+        limits.every((limit) => limit === 20),
+        `rate limits after timeouts: ${limits.join(", ")}`,
+      ).toBe(true);
+    } finally {
+      await rpc.unsubscribe();
+      // End the poll's retries: answer with an error Ponder does not retry.
+      thawed = true;
+      for (const res of open) notFound(res);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it("yields to the event loop after each live-indexed block (the HTTP server answers during a catch-up on PGlite)", () => {
+    const source = readFileSync(join(ponderDir, "dist/esm/runtime/multichain.js"), "utf8");
+    const block = source.slice(source.indexOf('msg: "Indexed block",'), source.indexOf('case "reorg":'));
+    expect(block, "the realtime loop's block case").toContain("await new Promise(setImmediate);");
+  });
+
+  describe("PONDER_FACTORY_ADDRESS_COUNT_THRESHOLD", () => {
+    const saved = process.env.PONDER_FACTORY_ADDRESS_COUNT_THRESHOLD;
+    afterEach(() => {
+      if (saved === undefined) delete process.env.PONDER_FACTORY_ADDRESS_COUNT_THRESHOLD;
+      else process.env.PONDER_FACTORY_ADDRESS_COUNT_THRESHOLD = saved;
+    });
+    const build = async () => {
+      const { buildOptions } = (await import(pathToFileURL(join(ponderDir, "dist/esm/internal/options.js")).href)) as {
+        buildOptions: (a: { cliOptions: object }) => { factoryAddressCountThreshold: number };
+      };
+      return buildOptions({
+        cliOptions: { command: "start", version: installedVersion, root: ".", config: "ponder.config.ts" },
+      });
+    };
+
+    it("keeps Ponder's default of 1,000 child addresses when unset", async () => {
+      delete process.env.PONDER_FACTORY_ADDRESS_COUNT_THRESHOLD;
+      expect((await build()).factoryAddressCountThreshold).toBe(1_000);
+    });
+
+    it("sets the child-address count from which Ponder asks eth_getLogs without addresses", async () => {
+      process.env.PONDER_FACTORY_ADDRESS_COUNT_THRESHOLD = "3";
+      expect((await build()).factoryAddressCountThreshold).toBe(3);
+    });
+  });
+});
