@@ -4,9 +4,11 @@
  * Each layer imports only the layers below it:
  *   src/domain <- config <- chain, store, feeds, media <- market <- launches <- http <- entry shims
  * and `ops/` (metrics, readiness, every reach into Ponder or Node internals) is imported only by
- * `http/` and `scripts/`. Nothing below `http/` imports Hono. Tests, benchmarks and scripts may
- * import anything.
+ * `http/`, `pages/` and `scripts/`, with one exception: the read models read Ponder's checkpoint
+ * through `ops/ponderInternals.ts`, the one seam that knows its format. Nothing below `http/`
+ * imports Hono. Tests (`*.test.ts`, `test/`), benchmarks, the devnet and scripts may import anything.
  */
+const TESTS = "\\.test\\.tsx?$";
 const BELOW_HTTP = "^(src|market|launches|chain|store|feeds|media|config)/";
 
 /** A rule forbidding imports from `from` to anything outside `allowed` (both path regexes). */
@@ -15,8 +17,8 @@ function onlyImports(name, from, allowed, comment) {
     name,
     comment,
     severity: "error",
-    from: { path: from },
-    to: { pathNot: [`^(${allowed.join("|")})`, "^node_modules/", "^ponder:"], dependencyTypesNot: ["core"] },
+    from: { path: from, pathNot: TESTS },
+    to: { pathNot: [`^(${allowed.join("|")})`, "(^|/)node_modules/", "^ponder:"], dependencyTypesNot: ["core"] },
   };
 }
 
@@ -33,22 +35,30 @@ module.exports = {
       name: "no-hono-below-http",
       comment: "Read models, use cases, chain code and stores take plain inputs: no Hono Context below http/.",
       severity: "error",
-      from: { path: BELOW_HTTP },
-      to: { path: "^node_modules/hono(-openapi|-rate-limiter)?/|^node_modules/@hono/" },
+      from: { path: BELOW_HTTP, pathNot: TESTS },
+      to: { path: "(^|/node_modules/|^node_modules/)(hono|hono-openapi|hono-rate-limiter|@hono/[^/]+)(/|$)" },
     },
     {
       name: "http-only-from-entry",
       comment: "Nothing imports http/ but Ponder's API entry shim, scripts, benchmarks and tests.",
       severity: "error",
-      from: { pathNot: "^(http|src/api|scripts|bench|test|pages)/" },
+      from: { pathNot: ["^(http|src/api|scripts|bench|test|pages)/", TESTS] },
       to: { path: "^http/" },
     },
     {
       name: "ops-only-from-http-and-scripts",
-      comment: "ops/ (metrics, readiness, Ponder and Node internals) is reached through http/ and scripts/ only.",
+      comment:
+        "ops/ (metrics, readiness, Ponder and Node internals) is reached through http/, pages/ and scripts/ only.",
       severity: "error",
-      from: { pathNot: "^(ops|http|src/api|scripts|bench|test|devnet)/" },
-      to: { path: "^ops/" },
+      from: { pathNot: ["^(ops|http|pages|src/api|scripts|bench|test|devnet)/", TESTS] },
+      to: { path: "^ops/", pathNot: "^ops/ponderInternals\\.ts$" },
+    },
+    {
+      name: "ponder-seam-only-from-reads",
+      comment: "Below http/, only the read models reach Ponder's internals, and only through ops/ponderInternals.ts.",
+      severity: "error",
+      from: { path: BELOW_HTTP, pathNot: ["^market/", TESTS] },
+      to: { path: "^ops/ponderInternals\\.ts$" },
     },
     onlyImports("domain-is-pure", "^src/domain/", ["src/domain/"], "Pure math and rules import nothing of ours."),
     onlyImports(
@@ -63,25 +73,41 @@ module.exports = {
       ["chain/", "src/domain/", "config/", "abis/"],
       "chain/ builds and verifies transactions with viem: no store, no HTTP.",
     ),
+    onlyImports(
+      "config-is-settings",
+      "^config/",
+      ["config/", "src/domain/", "devnet/manifest\\.ts$"],
+      "Settings only.",
+    ),
     onlyImports("store-below-market", "^store/", ["store/", "src/domain/", "config/"], "Data access only."),
     onlyImports("feeds-are-renderers", "^feeds/", ["feeds/", "src/domain/", "config/"], "Pure renderers."),
     onlyImports("media-is-sanitiser", "^media/", ["media/", "src/domain/", "config/"], "Pure sanitiser."),
     onlyImports(
       "market-reads",
       "^market/",
-      ["market/", "store/", "src/domain/", "config/", "abis/", "ponder\\.schema\\.ts$"],
+      ["market/", "store/", "src/domain/", "config/", "abis/", "ponder\\.schema\\.ts$", "ops/ponderInternals\\.ts$"],
       "Read models: plain inputs, typed rows.",
     ),
     onlyImports(
       "launches-use-cases",
       "^launches/",
-      ["launches/", "chain/", "store/", "market/", "media/", "src/domain/", "config/", "abis/", "ponder\\.schema\\.ts$"],
+      [
+        "launches/",
+        "chain/",
+        "store/",
+        "market/",
+        "media/",
+        "src/domain/",
+        "config/",
+        "abis/",
+        "ponder\\.schema\\.ts$",
+      ],
       "Launch and swap use cases: typed results, no HTTP.",
     ),
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    exclude: { path: "(^|/)(node_modules|\\.ponder|generated)/" },
+    exclude: { path: "(^|/)(\\.ponder|generated)/" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default"] },

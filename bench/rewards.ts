@@ -24,7 +24,7 @@
  * Result: `bench/results/rewards.json`.
  */
 import { loadavg } from "node:os";
-import { createPublicClient, http, maxUint128, parseEther, type Address, type Hex } from "viem";
+import { createPublicClient, http, maxUint128, parseEther, type Address } from "viem";
 import { nonfungiblePositionManagerAbi } from "../abis/NonfungiblePositionManager";
 import { buyToken, launchToken } from "../devnet/actions";
 import { startStack, until } from "../test/helpers/harness";

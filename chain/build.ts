@@ -7,14 +7,7 @@ import { encodeFunctionData, numberToHex, type Address, type PublicClient } from
 import { launchFactoryAbi } from "../abis/LaunchFactory";
 import type { Deployment } from "../config/deployment";
 import { LaunchBuildError } from "./errors";
-
-/** Default slippage for the first buy's `amountOutMinimum`: 3% (300 basis points). */
-export const DEFAULT_SLIPPAGE_BPS = 300;
-
-/** Gas limit = estimate * 13/10 + 100,000 (anvil and nodes underestimate Uniswap V3 swaps). */
-export function gasLimitWithMargin(estimatedGas: bigint): bigint {
-  return (estimatedGas * 13n) / 10n + 100_000n;
-}
+import { DEFAULT_SLIPPAGE_BPS, gasLimitWithMargin } from "../src/domain/launchBounds";
 
 /** What the creator asked for. Amounts in wei. */
 export type LaunchRequest = {

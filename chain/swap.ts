@@ -30,7 +30,8 @@ import {
 import { quoterV2Abi } from "../abis/QuoterV2";
 import { swapRouterAbi } from "../abis/SwapRouter";
 import type { Deployment } from "../config/deployment";
-import { gasLimitWithMargin, type UnsignedTransaction } from "./build";
+import type { UnsignedTransaction } from "./build";
+import { gasLimitWithMargin } from "../src/domain/launchBounds";
 import { SwapBuildError } from "./errors";
 
 /** Default slippage tolerance of a swap: 1 % (100 basis points). */

@@ -20,6 +20,7 @@
  * single place that rejects a bad value before anything runs, and `test/e2e/opsConfig.test.ts`
  * checks that every variable the code reads is declared here and in `.env.example`.
  */
+import { LIMITS } from "./limits";
 import { getAddress, isAddress } from "viem";
 import { z } from "zod";
 import { compileProxyTrust } from "./proxyTrust";
@@ -180,24 +181,24 @@ export const ENV_SCHEMA = z.object({
   HTTP_MAX_CONNECTIONS_PER_CLIENT: optional(int(1, 1_000_000)).default(64),
   HTTP_BODY_MIN_BYTES_PER_SEC: optional(int(1, 1_000_000_000)).default(1_024),
   HTTP_BODY_GRACE_MS: optional(int(0, 600_000)).default(5_000),
-  V1_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(60),
-  // v1 requests per minute per client IP over all its keys (http/middleware/limits.ts; docs/trust.md
+  V1_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(LIMITS.v1RequestsPerMinute),
+  // v1 requests per minute per client IP over all its keys (config/limits.ts; docs/trust.md
   // "Limits"); unset: 4 x V1_RATE_LIMIT_PER_MINUTE
   V1_CLIENT_RATE_LIMIT_PER_MINUTE: optional(int(1)),
-  PUBLIC_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(600),
-  SESSION_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(120),
-  API_KEYS_PER_WALLET: optional(int(1)).default(10),
+  PUBLIC_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(LIMITS.publicRequestsPerMinute),
+  SESSION_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(LIMITS.sessionRequestsPerMinute),
+  API_KEYS_PER_WALLET: optional(int(1)).default(LIMITS.activeKeysPerWallet),
   // Bytes of re-encoded images a wallet's keys may store per 24 hours (http/routes/v1/media.ts)
-  MEDIA_BYTES_PER_WALLET_PER_DAY: optional(int(1)).default(52_428_800),
+  MEDIA_BYTES_PER_WALLET_PER_DAY: optional(int(1)).default(LIMITS.mediaBytesPerWalletPerDay),
   // Browser key creation per hour: per session (over its sign-ins) and per client IP
-  KEYS_PER_SESSION_PER_HOUR: optional(int(1)).default(5),
-  KEYS_PER_IP_PER_HOUR: optional(int(1)).default(20),
+  KEYS_PER_SESSION_PER_HOUR: optional(int(1)).default(LIMITS.keysPerSessionPerHour),
+  KEYS_PER_IP_PER_HOUR: optional(int(1)).default(LIMITS.keysPerIpPerHour),
   // Daily coin quotas per client IP over all its wallets and keys (the per-wallet quota is 500)
-  COINS_CREATED_PER_IP_PER_DAY: optional(int(1)).default(2000),
-  COINS_FINALIZED_PER_IP_PER_DAY: optional(int(1)).default(2000),
-  PAGES_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(120),
-  HEALTH_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(60),
-  READY_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(600),
+  COINS_CREATED_PER_IP_PER_DAY: optional(int(1)).default(LIMITS.coinsCreatedPerIpPerDay),
+  COINS_FINALIZED_PER_IP_PER_DAY: optional(int(1)).default(LIMITS.coinsFinalizedPerIpPerDay),
+  PAGES_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(LIMITS.pagesRequestsPerMinute),
+  HEALTH_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(LIMITS.healthRequestsPerMinute),
+  READY_RATE_LIMIT_PER_MINUTE: optional(int(1)).default(LIMITS.readyRequestsPerMinute),
   READ_CACHE_TTL_MS: optional(int(0, 60_000)).default(1000),
   // Readiness (ops/readiness.ts, docs/operations.md "Readiness and stalls"): ready while the
   // indexed head is at most this many blocks behind the chain head (30 = 3 s of 100 ms blocks)

@@ -2,6 +2,7 @@
  * Sending contract transactions with an explicit gas limit (estimate + margin) and waiting for
  * the receipt. anvil underestimates gas for Uniswap V3 swaps, so every call gets a margin.
  */
+import { gasLimitWithMargin } from "../src/domain/launchBounds";
 import {
   encodeFunctionData,
   type Abi,
@@ -28,15 +29,6 @@ export class TransactionRevertedError extends Error {
     super(`${shortMessage}\nHint: simulate the call with publicClient.simulateContract to see the revert reason.`);
     this.shortMessage = shortMessage;
   }
-}
-
-/**
- * Adds the safety margin to a gas estimate: +30% and +100,000 gas.
- * @param estimatedGas Gas units from `eth_estimateGas`.
- * @returns Gas limit in gas units.
- */
-export function gasWithMargin(estimatedGas: bigint): bigint {
-  return (estimatedGas * 13n) / 10n + 100_000n;
 }
 
 /** A contract call as returned by `simulateContract(...).request` (or written by hand). */
@@ -88,7 +80,7 @@ export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefine
 }
 
 /**
- * Estimates gas, sends the call with `gasWithMargin`, and waits for the receipt.
+ * Estimates gas, sends the call with `gasLimitWithMargin`, and waits for the receipt.
  * @param walletClient Signs and sends (its account pays).
  * @param publicClient Estimates and waits.
  * @param call The contract call; `value` in wei.
@@ -129,7 +121,7 @@ export async function sendContractCall(
       to: call.address,
       data,
       value: call.value,
-      gas: gasWithMargin(estimatedGas),
+      gas: gasLimitWithMargin(estimatedGas),
     }),
     signal,
   );

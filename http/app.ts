@@ -7,7 +7,7 @@
  */
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
-import { observeRequests, type RequestLogger } from "./middleware/httpMetrics";
+import { observeRequests, type RequestLogger } from "../ops/metrics/http";
 import { answerErrorsWithErrorBody } from "./errorResponses";
 import { redactPrivateUrls } from "../config/redact";
 import { loadPublicConfig, type PublicConfig } from "../config/public";
@@ -24,19 +24,22 @@ import { creatorRewardsRoutes } from "./routes/rewards";
 import { requireCsrf } from "./session/csrf";
 import { corsOnlyOnPublic, PUBLIC_CORS_PATHS, publicCors } from "./middleware/cors";
 import { v1Surface } from "./routes/v1/surface";
-import { storeGetter, type Limits, type TrustDeps, type TrustEnv } from "./middleware/context";
+import { storeGetter, type TrustDeps, type TrustEnv } from "./middleware/context";
 import { clientIp } from "./middleware/clientIp";
 import { jsonBody } from "./middleware/jsonBody";
 import { rejectControlCharactersInUrl } from "./middleware/queryText";
-import { LIMITS, memoryRateLimiter, storeRateLimiter } from "./middleware/rateLimit";
-import { V1_CLIENT_CEILING_FACTOR } from "./middleware/limits";
+import { memoryRateLimiter, storeRateLimiter } from "./middleware/rateLimit";
+import { LIMITS, V1_CLIENT_CEILING_FACTOR, type Limits } from "../config/limits";
 import { publicDescriptorRoutes } from "./routes/descriptors";
 import { mediaRoutes } from "./routes/media";
 import { sessionRoutes } from "./session/surface";
 import { apiKeyLaunches } from "../launches/apiKeyLaunches";
+import type { LaunchObserver } from "../launches/launchDeps";
+import { recordLaunchBuild, recordLaunchConfirmation, recordLaunchVerification } from "../ops/metrics/registry";
+import { toApiError } from "./serviceErrors";
 import { INTENT_TTL_SEC } from "../launches/intent";
 import { REDIRECT_WAIT_MS } from "../launches/sessionLaunches";
-import { storedMetadataSource, storedMetadataVersion } from "../launches/metadata";
+import { storedMetadataSource, storedMetadataVersion } from "../market/metadata";
 import { indexedCheckpoint, indexedHead } from "../market/indexedHead";
 import { readCache } from "./market/readCache";
 import { requireIndexedData } from "./middleware/indexAvailable";
@@ -114,6 +117,17 @@ export const MARKET_READ_PATHS = [
 export const PAGE_PATHS = ["/", "/launch", "/token/*", "/t/*"] as const;
 
 /**
+ * The launch steps' outcomes as the service's counters (docs/operations.md "Metrics"): a failed
+ * confirmation is counted under its catalogue code.
+ */
+const LAUNCH_METRICS: LaunchObserver = {
+  build: recordLaunchBuild,
+  verification: recordLaunchVerification,
+  confirmation: (outcome) =>
+    recordLaunchConfirmation(typeof outcome === "string" ? outcome : (toApiError(outcome.error)?.code ?? "other")),
+};
+
+/**
  * Builds the Hono app.
  * @param deps - database handle and public base URL
  * @returns the app; mount it as Ponder's API (`src/api/index.ts`) or call `app.request()`
@@ -145,6 +159,7 @@ export function createApp(appDeps: AppDeps) {
     imageQueue: appDeps.imageQueue ?? decodeQueue(),
     // Token records merge the creator metadata of confirmed launches from the store (docs/launch.md).
     storedMetadata: storedMetadataSource(getStore),
+    observe: LAUNCH_METRICS,
   };
   const network = addEthereumChainParameter(deps.deployment.chainId, publicConfig.network);
   const app = new Hono();

@@ -7,7 +7,10 @@ import { inspect } from "node:util";
 import type { Context, Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { ApiError, type ErrorBody } from "./errors";
-import { toJsonText } from "./json";
+import { toJsonText } from "../src/domain/json";
+import { toApiError } from "./serviceErrors";
+import { QuotaExceededError } from "../store/errors";
+import { recordRateLimitRejection } from "../ops/metrics/registry";
 
 /** Headers set before the failure that an error response keeps (rate limits, auth challenge, cookies). */
 const CARRIED_HEADERS = [
@@ -23,7 +26,7 @@ const CARRIED_HEADERS = [
  * Installs the app's last catch-all route, its `notFound` and its `onError`; call after every
  * other route is registered.
  * - an unknown path: 404 `not_found`;
- * - an `ApiError`: its code and status;
+ * - an `ApiError`, or a service error below the routes (http/serviceErrors.ts): its code and status;
  * - an `HTTPException` below 500 (a malformed request Hono itself refused): 400 `invalid_request`;
  * - anything else: 500 `internal_error`, and the error logged (redacted) with its request id.
  * @param redact - removes private URLs (RPC URLs) from a message or log line (config/redact.ts)
@@ -43,7 +46,10 @@ export function answerErrorsWithErrorBody(app: Hono, redact: (text: string) => s
   app.onError((err, c) => {
     const requestIdValue = c.get("requestId");
     const carried = c.res.headers;
-    if (err instanceof ApiError) return errorResponse(requestIdValue, err, carried, redact);
+    // A daily coin quota refused the request: counted like the per-minute limiters' refusals.
+    if (err instanceof QuotaExceededError) recordRateLimitRejection(err.quota);
+    const known = toApiError(err);
+    if (known) return errorResponse(requestIdValue, known, carried, redact);
     if (err instanceof HTTPException && err.status < 500) {
       return errorResponse(
         requestIdValue,

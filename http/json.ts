@@ -1,28 +1,10 @@
 /**
- * The one JSON serialisation path: bigints become decimal strings (amounts in wei or token base
- * units), so handlers never call `c.json` with raw rows.
+ * Sends JSON answers through the one serialisation path (src/domain/json.ts): bigints become
+ * decimal strings, so handlers never call `c.json` with raw rows.
  */
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-
-/**
- * Serialises `value` with bigints as decimal strings.
- * @example toJsonText({ a: 1n }) // '{"a":"1"}'
- */
-export function toJsonText(value: unknown): string {
-  return JSON.stringify(value, (_key, v) => (typeof v === "bigint" ? v.toString() : v));
-}
-
-/** `Content-Type` of every JSON answer. */
-export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
-
-/**
- * The exact text {@link sendOk} sends for `body`: `{ ok: true, ...body }`, bigint-safe.
- * @example okJsonText({ id: 1n }) // '{"ok":true,"id":"1"}'
- */
-export function okJsonText(body: Record<string, unknown>): string {
-  return toJsonText({ ok: true, ...body });
-}
+import { JSON_CONTENT_TYPE, okJsonText } from "../src/domain/json";
 
 /**
  * Sends `{ ok: true, ...body }` as JSON (bigint-safe).

@@ -5,7 +5,6 @@
 import { zValidator } from "@hono/zod-validator";
 import type { Context, MiddlewareHandler, ValidationTargets } from "hono";
 import { resolver, uniqueSymbol } from "hono-openapi";
-import { getAddress, isAddress } from "viem";
 import { z } from "zod";
 import { ApiError, type ErrorCode } from "./errors";
 import { jsonBodyOf } from "./middleware/jsonBody";
@@ -13,22 +12,6 @@ import { useServiceWording } from "./schemaWording";
 
 // Every failed check below is worded for clients, not in zod's own terms (http/schemaWording.ts).
 useServiceWording();
-
-/** `0x` and 40 hex digits in any case: the shape `isAddress(v, { strict: false })` accepts. */
-export const ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;
-
-/**
- * A 20-byte hex address, checksummed (input case ignored). The pattern is also the parameter's
- * `pattern` in the OpenAPI document, so a client generator refuses `0xbad` as the service does.
- */
-export const addressParam = z
-  .string()
-  .meta({ pattern: ADDRESS_PATTERN.source })
-  .refine((v) => isAddress(v, { strict: false }), {
-    message: "must be a 20-byte hex address",
-    params: { code: "invalid_address" },
-  })
-  .transform((v) => getAddress(v));
 
 /**
  * `limit` query parameter: an integer in [1, max], default `fallback`.

@@ -7,8 +7,8 @@
  * per-wallet daily quotas (counted over all the keys of the key's wallet).
  *
  * Inputs are plain: the parsed request, the authenticated key, the idempotency claim; results are
- * typed unions the routes map to status codes and headers. Failures are catalogue errors
- * (`ApiError`, http/errors.ts).
+ * typed unions the routes map to status codes and headers. Failures are use-case errors
+ * (launches/errors.ts, store/errors.ts) the HTTP layer maps to the catalogue (http/serviceErrors.ts).
  */
 import type { Hash, Hex } from "viem";
 import type { PublicClient } from "viem";
@@ -17,21 +17,19 @@ import type { PublicConfig } from "../config/public";
 import { inTransaction, type Store } from "../store/index";
 import type { ApiKeyRecord } from "../store/keys";
 import { findKeyLaunchByTx, findLaunch, insertLaunch, type LaunchRecord } from "../store/launches";
-import { ApiError } from "../http/errors";
-import { okJsonText } from "../http/json";
 import type { MarketDb } from "../market/db";
 import type { ConfirmedLaunchBody, LaunchStatusBody, PendingConfirmationBody } from "./wire";
-import type { Limits } from "../http/middleware/context";
-import { commitIdempotentResponse, type IdempotencyHold } from "../http/middleware/idempotency";
-import { consumeCoinQuota } from "../http/middleware/rateLimit";
+import type { Limits } from "../config/limits";
+import { consumeCoinQuota } from "../store/coinQuotas";
 import { buildFromIntent } from "./buildStep";
 import { confirmLaunch, finalizeQuota, PENDING_RETRY_AFTER_SEC } from "./confirmStep";
 import { prepareIntent, type IntentBody, type IntentRequest } from "./intent";
-import { launchDepsFor } from "./launchDeps";
+import { launchDepsFor, type LaunchObserver } from "./launchDeps";
 import { assertOwnImage } from "./ownImage";
 import type { IdField } from "./requestSchemas";
 import type { BuildBody } from "./responses";
 import { launchStatus } from "./statusStep";
+import { LaunchNotFoundError } from "./errors";
 
 /** What the API-key launch use cases need (built once by `createApp`). */
 export type ApiKeyLaunchDeps = {
@@ -52,6 +50,8 @@ export type ApiKeyLaunchDeps = {
   nowMs: () => number;
   /** Intent lifetime, seconds (`LAUNCH_INTENT_TTL_SEC`). */
   intentTtlSec: number;
+  /** Where the steps report their outcomes (the service's metrics). */
+  observe: LaunchObserver;
 };
 
 /** The authenticated caller: the API key's id and wallet. */
@@ -88,7 +88,7 @@ export function apiKeyLaunches(deps: ApiKeyLaunchDeps) {
   async function ownLaunch(store: Store, key: KeyCaller, id: string, field: IdField): Promise<LaunchRecord> {
     const launch = await findLaunch(store, id);
     if (launch?.surface !== "v1" || launch.apiKeyId !== key.id) {
-      throw new ApiError("launch_not_found", `${field}: no launch ${id} for this API key`);
+      throw new LaunchNotFoundError(`${field}: no launch ${id} for this API key`);
     }
     return launch;
   }
@@ -101,18 +101,20 @@ export function apiKeyLaunches(deps: ApiKeyLaunchDeps) {
      * Intent / create-draft: stores the launch in `intent_created`, counts one coin against the
      * daily "created" quotas of the key's wallet and of the client IP. Body `{launch_id |
      * draft_id, state, intent}`.
-     * The quota, the launch and the `Idempotency-Key` response are one transaction: after a crash
-     * either all three exist (the retry replays the response) or none (the retry runs afresh).
-     * @param input.idempotency - the request's `Idempotency-Key` claim (its response is stored with the launch)
+     * The quota, the launch and whatever `input.withinTransaction` writes (the route's stored
+     * `Idempotency-Key` answer) are one transaction: after a crash either all exist (the retry
+     * replays the answer) or none (the retry runs afresh).
+     * @param input.withinTransaction - runs inside that transaction with the result, before it commits
      * @param input.clientIp - the caller's client IP (`clientIp`), key of the per-IP daily quota
-     * @throws ApiError 400 `invalid_image_url`, 409 `idempotency_in_progress`, 429 `quota_exceeded` (with `retryAfterSec`)
+     * @throws InvalidImageUrlError, QuotaExceededError (with `retryAfterSec`); whatever
+     *   `withinTransaction` throws (the transaction rolls back)
      */
     async intent(input: {
       key: KeyCaller;
       clientIp: string;
       field: IdField;
       request: IntentRequest;
-      idempotency?: IdempotencyHold;
+      withinTransaction?: (tx: Store, result: IntentResult) => Promise<void>;
     }): Promise<IntentResult> {
       const { key, field, request } = input;
       const store = await deps.getStore();
@@ -125,7 +127,7 @@ export function apiKeyLaunches(deps: ApiKeyLaunchDeps) {
         nowSec: deps.nowSec(),
         ttlSec: deps.intentTtlSec,
       });
-      const response = withId(field, body);
+      const result: IntentResult = { outcome: "created", body: withId(field, body) };
       await inTransaction(store, async (tx) => {
         await consumeCoinQuota(tx, key.wallet, "coins_created", {
           limit: deps.limits.coinsCreatedPerDay,
@@ -133,14 +135,15 @@ export function apiKeyLaunches(deps: ApiKeyLaunchDeps) {
           nowMs: deps.nowMs(),
         });
         await insertLaunch(tx, launch);
-        await commitIdempotentResponse(input.idempotency, tx, { status: 201, jsonText: okJsonText(response) });
+        await input.withinTransaction?.(tx, result);
       });
-      return { outcome: "created", body: response };
+      return result;
     },
 
     /**
      * Build / create-transaction from the creator's signature of the intent message (`buildFromIntent`).
-     * @throws ApiError 401 `invalid_signature`, 404, 409, 410 `intent_expired`, 422, 503
+     * @throws InvalidSignatureError, LaunchNotFoundError, LaunchStateConflictError, IntentExpiredError,
+     *   LaunchSimulationFailedError, ChainUnavailableError
      */
     async build(input: { key: KeyCaller; field: IdField; launchId: string; signature: Hex }): Promise<BuildResult> {
       const step = await stepDeps();
@@ -153,7 +156,8 @@ export function apiKeyLaunches(deps: ApiKeyLaunchDeps) {
      * Confirm / finalize with the broadcast transaction (`confirmLaunch`); counts one coin against
      * the daily "finalized" quotas of the key's wallet and of the client IP (`input.clientIp`)
      * when the launch persists.
-     * @throws ApiError 404, 409, 422 (verifier codes), 429 `quota_exceeded`, 503 `chain_unavailable`
+     * @throws LaunchNotFoundError, LaunchStateConflictError, TxAlreadyUsedError,
+     *   LaunchVerificationFailedError, QuotaExceededError, ChainUnavailableError
      */
     async confirm(input: {
       key: KeyCaller;
@@ -180,7 +184,7 @@ export function apiKeyLaunches(deps: ApiKeyLaunchDeps) {
 
     /**
      * Status of one of the key's launches, by id or (v1) by transaction hash (a confirmed launch first).
-     * @throws ApiError 404 `launch_not_found`
+     * @throws LaunchNotFoundError
      */
     async status(input: { key: KeyCaller; field: IdField; lookup: StatusLookup }): Promise<StatusResult> {
       const store = await deps.getStore();
@@ -191,7 +195,7 @@ export function apiKeyLaunches(deps: ApiKeyLaunchDeps) {
         const hash = input.lookup.txHash;
         const found = await findKeyLaunchByTx(store, input.key.id, hash);
         if (found?.surface !== "v1")
-          throw new ApiError("launch_not_found", `tx_hash: no launch of this API key was submitted with ${hash}`);
+          throw new LaunchNotFoundError(`tx_hash: no launch of this API key was submitted with ${hash}`);
         launch = found;
       }
       const body = await launchStatus({ store, nowSec: deps.nowSec, publicBaseUrl: deps.publicBaseUrl }, launch);

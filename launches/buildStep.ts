@@ -7,31 +7,30 @@ import { isAddressEqual, type Address, type Hex } from "viem";
 import { buildLaunchTransaction, type BuiltLaunch } from "../chain/build";
 import { intentExpired, type LaunchState } from "../src/domain/launchStates";
 import { findLaunch, transitionLaunch, type LaunchRecord } from "../store/launches";
-import { ApiError } from "../http/errors";
-import { recordLaunchBuild } from "../ops/metrics/registry";
 import type { LaunchDeps } from "./launchDeps";
 import { buildBody, builtResponse, type BuildBody } from "./responses";
 import { creatorSigned } from "./signature";
-import { buildErrorToApi, conflict, expiredError } from "./stepErrors";
+import { throwBuildError, conflict, expiredError } from "./stepErrors";
+import { InvalidSignatureError } from "./errors";
 
 /**
  * Runs the builder and renders its result as the build response (JSON-safe: amounts as decimal
  * strings), which is also what the store keeps and a repeated build replays.
  * @returns `{transaction, policy, predicted_token_address, predicted_pool_address, gas_limit,
  *   amount_out_minimum, expected_tokens_out, slippage_bps, simulated_at_block}`
- * @throws ApiError 422 `launch_simulation_failed`, 503 `chain_unavailable`
+ * @throws LaunchSimulationFailedError, ChainUnavailableError
  */
 export async function runBuilder(
-  deps: Pick<LaunchDeps, "publicClient" | "deployment">,
+  deps: Pick<LaunchDeps, "publicClient" | "deployment" | "observe">,
   request: { creator: Address; name: string; symbol: string; firstBuyWei: bigint; slippageBps: number },
 ): Promise<{ built: BuiltLaunch; body: BuiltLaunchBody }> {
   let built: BuiltLaunch;
   try {
     built = await buildLaunchTransaction(deps.publicClient, deps.deployment, request);
-    recordLaunchBuild("ok");
+    deps.observe.build("ok");
   } catch (err) {
-    recordLaunchBuild((err as { code?: string }).code ?? "other");
-    buildErrorToApi(err);
+    deps.observe.build((err as { code?: string }).code ?? "other");
+    throwBuildError(err);
   }
   return { built, body: builtResponse(built) };
 }
@@ -65,11 +64,9 @@ export async function buildFromIntent(deps: LaunchDeps, launch: LaunchRecord, si
     !launch.intentMessage ||
     !(await creatorSigned(deps.publicClient, launch.creator as Address, launch.intentMessage, signature))
   ) {
-    throw new ApiError(
-      "invalid_signature",
-      "intent_signature is not the creator's personal_sign signature of intent.message",
-      { launch_id: launch.id, state: launch.state },
-    );
+    throw new InvalidSignatureError("intent_signature is not the creator's personal_sign signature of intent.message", {
+      details: { launch_id: launch.id, state: launch.state },
+    });
   }
   if (state === "built") return buildBody(launch);
 

@@ -15,12 +15,11 @@ import {
   TxAlreadyUsedError,
   type LaunchRecord,
 } from "../store/launches";
-import { ApiError, type ErrorCode } from "../http/errors";
-import { recordLaunchConfirmation, recordLaunchVerification } from "../ops/metrics/registry";
 import type { LaunchDeps } from "./launchDeps";
-import { noteStoredMetadataChanged } from "./metadata";
+import { noteStoredMetadataChanged } from "../market/metadata";
 import { confirmedBody, verifiedJson } from "./responses";
 import { conflict, txAlreadyUsed } from "./stepErrors";
+import { ChainUnavailableError, LaunchVerificationFailedError } from "./errors";
 
 /**
  * How to count a confirmation against the caller's daily "finalized" quota (v1 and coins). The
@@ -32,7 +31,7 @@ export type FinalizeQuota = {
   /**
    * Counts one inside the persisting transaction.
    * @param tx - the transaction's store (see `inTransaction` in store/index.ts): write only through it
-   * @throws ApiError 429 `quota_exceeded` when used up (the transaction rolls back, nothing persists)
+   * @throws QuotaExceededError when used up (the transaction rolls back, nothing persists)
    */
   consume: (tx: Store) => Promise<void>;
 };
@@ -73,10 +72,10 @@ export async function confirmLaunch(
 ): Promise<ConfirmOutcome> {
   try {
     const outcome = await confirmLaunchOnce(deps, launch, txHash, options);
-    recordLaunchConfirmation(outcome.status === 200 ? "ok" : "receipt_pending");
+    deps.observe.confirmation(outcome.status === 200 ? "ok" : "receipt_pending");
     return outcome;
   } catch (err) {
-    recordLaunchConfirmation(err instanceof ApiError ? err.code : "other");
+    deps.observe.confirmation({ error: err });
     throw err;
   }
 }
@@ -86,11 +85,11 @@ export async function confirmLaunch(
  * surfaces verify a receipt.
  */
 export async function verifyAndCount(
-  deps: Pick<LaunchDeps, "publicClient" | "deployment">,
+  deps: Pick<LaunchDeps, "publicClient" | "deployment" | "observe">,
   expected: Parameters<typeof verifyLaunch>[2],
 ): Promise<LaunchVerification> {
   const result = await verifyLaunch(deps.publicClient, deps.deployment, expected);
-  recordLaunchVerification(result.status === "verified" ? "ok" : result.code);
+  deps.observe.verification(result.status === "verified" ? "ok" : result.code);
   return result;
 }
 
@@ -106,7 +105,7 @@ function sameLaunch(a: LaunchRecord, b: LaunchRecord): boolean {
  * The rule "one launch, one confirmation, whichever surface sees it first" (docs/launch.md): the
  * canonical confirmed record of `hash` when it is another record of the same launch as `launch`
  * (this record then confirms as its alias), `null` when the transaction confirmed nothing yet.
- * @throws ApiError 409 `tx_already_used` when it confirmed a launch of another creator or token
+ * @throws TxAlreadyUsedError when it confirmed a launch of another creator or token
  */
 export async function canonicalRecordOf(
   store: Store,
@@ -166,16 +165,14 @@ async function confirmLaunchOnce(
     };
   }
   if (result.status === "failed") {
-    if (result.code === "rpc_unavailable") throw new ApiError("chain_unavailable", result.message);
+    if (result.code === "rpc_unavailable") throw new ChainUnavailableError(result.message);
     const failed = await transitionLaunch(deps.store, launch.id, "confirm_failed", {
       txHash: hash,
       failureCode: result.code,
       failureMessage: result.message,
     });
-    throw new ApiError(result.code as ErrorCode, result.message, {
-      launch_id: launch.id,
-      state: failed?.state ?? launch.state,
-      tx_hash: hash,
+    throw new LaunchVerificationFailedError(result.code, result.message, {
+      details: { launch_id: launch.id, state: failed?.state ?? launch.state, tx_hash: hash },
     });
   }
 

@@ -12,23 +12,18 @@
  * and symbol, invisible formatting characters (400 `invalid_request`) are refused before this
  * schema runs, by the app's body parser (`http/middleware/jsonBody.ts`).
  */
+import { DEFAULT_SLIPPAGE_BPS, MAX_FIRST_BUY_WEI, MAX_SLIPPAGE_BPS } from "../src/domain/launchBounds";
 import { createHash, randomBytes } from "node:crypto";
-import { getAddress, isAddress, parseEther, type Address } from "viem";
+import { getAddress, isAddress, type Address } from "viem";
 import { z } from "zod";
 import type { Deployment } from "../config/deployment";
 import type { NewLaunch } from "../store/launches";
-import { canonicalJson } from "../http/middleware/idempotency";
+import { canonicalJson } from "../src/domain/json";
 
 /** Prefix of every launch id. */
 export const LAUNCH_ID_PREFIX = "lnch_";
 /** How long an intent may be signed and built: 15 minutes. */
 export const INTENT_TTL_SEC = 15 * 60;
-/** Largest first buy accepted: 100 ETH in wei. */
-export const MAX_FIRST_BUY_WEI = parseEther("100");
-/** Slippage when omitted, in basis points (3%). */
-export const DEFAULT_SLIPPAGE_BPS = 300;
-/** Largest slippage accepted, in basis points (50%). */
-export const MAX_SLIPPAGE_BPS = 5000;
 /** Media URLs this service issues: `{base}/media/{32 hex}.{ext}`. */
 export const MEDIA_PATH = /^\/media\/([0-9a-f]{32})\.(png|jpg|webp|gif)$/;
 

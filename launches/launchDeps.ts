@@ -5,10 +5,10 @@
  * The use cases: `apiKeyLaunches.ts` (an API key's intent, build, confirm and status: the v1
  * launch flow and the coin flow) and `sessionLaunches.ts` (a signed-in browser session's build and
  * verify). They take plain inputs (the parsed body, the caller's key or session, the store, the
- * clock) and return typed results; the routes (`api/routes/v1/`, `http/session/`) parse the
+ * clock) and return typed results; the routes (`http/routes/v1/`, `http/session/`) parse the
  * request and map results to status codes and headers. The steps live in `buildStep.ts`,
- * `confirmStep.ts` and `statusStep.ts`, their bodies in `responses.ts`, their catalogue errors in
- * `stepErrors.ts`, the creator's signature check in `signature.ts`; none of them sees an HTTP
+ * `confirmStep.ts` and `statusStep.ts`, their bodies in `responses.ts`, their errors in
+ * `errors.ts` and `stepErrors.ts`, the creator's signature check in `signature.ts`; none of them sees an HTTP
  * request. Every build goes through the one builder (`chain/build.ts`), every confirmation
  * through the one verifier (`chain/verify.ts`), every state change through `src/domain/launchStates.ts` +
  * `store/launches.ts` (conditional updates), so the rules hold on every surface:
@@ -24,6 +24,20 @@ import type { PublicConfig } from "../config/public";
 import type { Store } from "../store/index";
 import type { MarketDb } from "../market/db";
 
+/**
+ * Where the launch steps report what they decided (the service's metrics, docs/operations.md
+ * "Metrics"); the composition root (http/app.ts) passes the counters, so no use case imports
+ * `ops/`.
+ */
+export type LaunchObserver = {
+  /** One build decided: `"ok"` or the builder's failure code (chain/errors.ts). */
+  build(outcome: string): void;
+  /** One receipt verification: `"ok"` or the verifier's code (chain/errors.ts). */
+  verification(outcome: string): void;
+  /** One confirm request ended: `"ok"`, `"receipt_pending"`, or the error it failed with. */
+  confirmation(outcome: "ok" | "receipt_pending" | { error: unknown }): void;
+};
+
 /** What the launch steps need; the use cases build it per call from the app's store getter. */
 export type LaunchDeps = {
   store: Store;
@@ -36,6 +50,8 @@ export type LaunchDeps = {
   db: MarketDb;
   /** Clock, unix seconds. */
   nowSec: () => number;
+  /** Where the steps report their outcomes. */
+  observe: LaunchObserver;
 };
 
 /**
@@ -55,5 +71,6 @@ export async function launchDepsFor(
     publicConfig: deps.publicConfig,
     db: deps.db,
     nowSec: deps.nowSec,
+    observe: deps.observe,
   };
 }

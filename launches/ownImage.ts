@@ -4,13 +4,13 @@
  */
 import type { Store } from "../store/index";
 import { mediaExists } from "../store/media";
-import { ApiError } from "../http/errors";
 import { mediaIdFromUrl, type IntentRequest } from "./intent";
+import { InvalidImageUrlError } from "./errors";
 
 /**
  * Checks an `image_url`: it must be an image this service issued and still holds (absent: passes).
  * @param publicBaseUrl - the service's base URL (the origin issued media URLs carry)
- * @throws ApiError 400 `invalid_image_url`
+ * @throws InvalidImageUrlError
  */
 export async function assertOwnImage(
   store: Store,
@@ -20,9 +20,6 @@ export async function assertOwnImage(
   if (request.image_url === undefined) return;
   const id = mediaIdFromUrl(request.image_url, publicBaseUrl);
   if (!id || !(await mediaExists(store, id))) {
-    throw new ApiError(
-      "invalid_image_url",
-      "image_url: must be an image_url returned by POST /api/v1/evmchain/media/upload",
-    );
+    throw new InvalidImageUrlError("image_url: must be an image_url returned by POST /api/v1/evmchain/media/upload");
   }
 }

@@ -5,7 +5,7 @@
  */
 import { isHex, type Hash, type Hex } from "viem";
 import { z } from "zod";
-import { addressParam } from "../http/validation";
+import { addressParam } from "../src/domain/wire";
 import { intentRequestSchema } from "./intent";
 
 /** A launch id as issued: `lnch_` + 24 lowercase hex characters. */

@@ -10,7 +10,7 @@ import type { VerifiedLaunch } from "../chain/verify";
 import { tokenUrl } from "../src/domain/urls";
 import type { LaunchRecord } from "../store/launches";
 import type { BuiltLaunchBody, ConfirmedLaunchBody, LaunchStatusBody, VerifiedLaunchBody } from "./wire";
-import { resolveTokenMetadata } from "./metadata";
+import { resolveTokenMetadata } from "../market/metadata";
 
 const sec = (ms: number | null) => (ms === null ? null : Math.floor(ms / 1000));
 

@@ -24,7 +24,6 @@ import {
 } from "../store/launches";
 import { BoundReachedError } from "../store/locks";
 import type { LaunchState } from "../src/domain/launchStates";
-import { ApiError, type ErrorCode } from "../http/errors";
 import { tokenUrl } from "../src/domain/urls";
 import { tokenIndexed } from "../market/tokenQueries";
 import { runBuilder } from "./buildStep";
@@ -34,6 +33,13 @@ import { intentMetadata, metadataSha256, newLaunchId } from "./intent";
 import { assertOwnImage } from "./ownImage";
 import type { sessionBuildSchema, sessionVerifySchema } from "./requestSchemas";
 import type { SessionBuiltLaunchBody, SessionPendingLaunchBody, SessionVerifiedLaunchBody } from "./wire";
+import {
+  ChainUnavailableError,
+  LaunchNotFoundError,
+  LaunchVerificationFailedError,
+  MetadataMismatchError,
+} from "./errors";
+import { ServiceError } from "../src/domain/serviceError";
 
 /** Result of {@link sessionBuild}: the built transaction, stored for this session. */
 export type SessionBuildResult = { outcome: "built"; body: SessionBuiltLaunchBody };
@@ -59,7 +65,7 @@ export const REDIRECT_WAIT_MS = 5_000;
  * @param options.maxOpenBuilds - bound on this session's open builds (state `built`, younger than
  *   24 h; `LIMITS.openBuildsPerSession`, default 20), checked before the builder runs (no RPC work
  *   for a session at its bound) and again, race-free, when the build is stored
- * @throws ApiError 400 `invalid_image_url`, 422 `launch_simulation_failed`, 503 `chain_unavailable`
+ * @throws InvalidImageUrlError, LaunchSimulationFailedError, ChainUnavailableError
  * @throws BoundReachedError when the session holds `maxOpenBuilds` open builds (nothing stored)
  */
 export async function sessionBuild(
@@ -129,8 +135,7 @@ async function pickBuild(
 ): Promise<LaunchRecord> {
   const all = await findSessionBuilds(store, sessionId, req.creator);
   const notFound = (what: string) =>
-    new ApiError(
-      "launch_not_found",
+    new LaunchNotFoundError(
       `no launch built in this session for this creator${what}: call build-direct-v3-launch first (from this browser session)`,
     );
   if (req.launch_id !== undefined) {
@@ -151,7 +156,7 @@ async function pickBuild(
     input = (await deps.publicClient.getTransaction({ hash: req.tx_hash })).input;
   } catch (err) {
     if (!(err instanceof TransactionNotFoundError))
-      throw new ApiError("chain_unavailable", "the chain RPC failed while reading the transaction; retry");
+      throw new ChainUnavailableError("the chain RPC failed while reading the transaction; retry");
   }
   const byData = input
     ? builds.find((b) => (b.build as { transaction?: { data?: string } } | null)?.transaction?.data === input)
@@ -161,9 +166,8 @@ async function pickBuild(
 
 /** Adds the session fields every verify answer carries (also on errors). */
 function sessionError(err: unknown): never {
-  if (err instanceof ApiError) {
-    throw new ApiError(err.code, err.message, {
-      ...err.extra,
+  if (err instanceof ServiceError) {
+    throw err.withDetails({
       verified: false,
       persisted: false,
       redirect_ready: false,
@@ -181,8 +185,9 @@ function sessionError(err: unknown): never {
  * the client repeats the same call (idempotent) until it is true.
  * @returns `verified` with a dry run's or a persisted launch's body (`sessionVerifiedLaunchWire`);
  *   `pending` (not mined) with `sessionPendingLaunchWire`'s (launches/wire.ts)
- * @throws ApiError 404 `launch_not_found`, 409, 422 (verifier codes; body carries `verified:
- *   false`, `redirect_ready: false`), 503
+ * @throws LaunchNotFoundError, TxAlreadyUsedError, MetadataMismatchError,
+ *   LaunchVerificationFailedError (each body carries `verified: false`, `redirect_ready: false`),
+ *   ChainUnavailableError
  */
 export async function sessionVerify(
   deps: LaunchDeps & { redirectWaitMs: number },
@@ -194,9 +199,8 @@ export async function sessionVerify(
     // One launch, one confirmation: another creator's or another token's transaction is 409.
     await canonicalRecordOf(deps.store, req.tx_hash, build);
     if (req.metadata && (req.metadata.name !== build.name || req.metadata.symbol !== build.symbol)) {
-      throw new ApiError("metadata_mismatch", "metadata.name / metadata.symbol differ from the built launch", {
-        launch_id: build.id,
-        state: build.state,
+      throw new MetadataMismatchError("metadata.name / metadata.symbol differ from the built launch", {
+        details: { launch_id: build.id, state: build.state },
       });
     }
     const pending = (state: LaunchState, message: string): SessionVerifyResult => ({
@@ -227,11 +231,9 @@ export async function sessionVerify(
       });
       if (result.status === "pending") return pending(build.state, result.message);
       if (result.status === "failed") {
-        if (result.code === "rpc_unavailable") throw new ApiError("chain_unavailable", result.message);
-        throw new ApiError(result.code as ErrorCode, result.message, {
-          launch_id: build.id,
-          state: build.state,
-          tx_hash: req.tx_hash,
+        if (result.code === "rpc_unavailable") throw new ChainUnavailableError(result.message);
+        throw new LaunchVerificationFailedError(result.code, result.message, {
+          details: { launch_id: build.id, state: build.state, tx_hash: req.tx_hash },
         });
       }
       return {

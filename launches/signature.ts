@@ -3,13 +3,13 @@
  * checked locally for a plain key and on chain for contract wallets.
  */
 import { isAddressEqual, recoverMessageAddress, type Address, type Hex, type PublicClient } from "viem";
-import { ApiError } from "../http/errors";
+import { ChainUnavailableError } from "./errors";
 
 /**
  * Whether `signature` is the creator's personal_sign (EIP-191) of `message`: EOA signatures,
  * ERC-1271 contract wallets and ERC-6492 counterfactual wallets (viem `verifyMessage`). A plain
  * ECDSA signature recovering to `creator` is accepted without an RPC call.
- * @throws ApiError 503 `chain_unavailable` when the RPC cannot be reached for a contract wallet
+ * @throws ChainUnavailableError when the RPC cannot be reached for a contract wallet
  */
 export async function creatorSigned(
   publicClient: PublicClient,
@@ -30,7 +30,7 @@ export async function creatorSigned(
   } catch (err) {
     const name = (err as Error)?.name ?? "";
     if (/HttpRequestError|TimeoutError|RpcRequestError|WebSocketRequestError/.test(name)) {
-      throw new ApiError("chain_unavailable", "the chain RPC failed while checking the signature; retry");
+      throw new ChainUnavailableError("the chain RPC failed while checking the signature; retry");
     }
     return false;
   }

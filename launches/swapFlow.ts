@@ -20,11 +20,19 @@ import {
   MAX_SWAP_SLIPPAGE_BPS,
   type BuiltSwap,
 } from "../chain/swap";
-import { ApiError } from "../http/errors";
 import type { MarketDb } from "../market/db";
-import { addressWire, okBody, uintString } from "../http/openapi/wirePrimitives";
+import { addressWire, okBody, uintString } from "../src/domain/wire";
 import { transactionWire } from "./wire";
-import { addressParam } from "../http/validation";
+import { addressParam } from "../src/domain/wire";
+import {
+  AmountOutOfRangeError,
+  ChainUnavailableError,
+  InsufficientBalanceError,
+  InvalidLaunchRequestError,
+  NoLiquidityError,
+  SwapSimulationFailedError,
+  SwapTokenNotFoundError,
+} from "./errors";
 
 /**
  * Body of a swap build (both surfaces): `wallet` (the proven wallet: it signs, pays and receives),
@@ -122,25 +130,22 @@ const units = (wei: bigint) => formatEther(wei);
  * Builds the swap for a proven `wallet` (the caller checked the body's wallet against the session
  * or the API key).
  * @returns the 200 body (see {@link swapBuildWire})
- * @throws ApiError 404 `token_not_found`, 400 `amount_out_of_range`, 422 `insufficient_balance` /
- *   `no_liquidity` / `swap_simulation_failed`, 503 `chain_unavailable`
+ * @throws SwapTokenNotFoundError, AmountOutOfRangeError, InsufficientBalanceError, NoLiquidityError,
+ *   SwapSimulationFailedError, ChainUnavailableError (launches/errors.ts)
  */
 export async function buildSwap(deps: SwapFlowDeps, body: SwapBuildBody): Promise<Record<string, unknown>> {
   const token = await tradableToken(deps.db, deps.deployment, body.token);
   if (!token) {
-    throw new ApiError("token_not_found", `token: ${body.token} is not a token launched through this service`);
+    throw new SwapTokenNotFoundError(`token: ${body.token} is not a token launched through this service`);
   }
   const amountInWei = BigInt(body.amount_in_wei);
   const symbol = token.symbol;
-  if (amountInWei === 0n) throw new ApiError("amount_out_of_range", "amount_in_wei: the amount must be more than 0");
+  if (amountInWei === 0n) throw new AmountOutOfRangeError("amount_in_wei: the amount must be more than 0");
   if (body.side === "buy" && amountInWei > MAX_BUY_WEI)
-    throw new ApiError("amount_out_of_range", `amount_in_wei: a buy can pay at most ${units(MAX_BUY_WEI)} ETH`);
+    throw new AmountOutOfRangeError(`amount_in_wei: a buy can pay at most ${units(MAX_BUY_WEI)} ETH`);
   // Every launch token has the same fixed supply (LaunchToken.TOTAL_SUPPLY, 10^9 tokens).
   if (body.side === "sell" && amountInWei > 10n ** 27n)
-    throw new ApiError(
-      "amount_out_of_range",
-      `amount_in_wei: a sell can pay at most the supply of 1000000000 ${symbol}`,
-    );
+    throw new AmountOutOfRangeError(`amount_in_wei: a sell can pay at most the supply of 1000000000 ${symbol}`);
   let built: BuiltSwap;
   try {
     built = await buildSwapTransaction(deps.publicClient, deps.deployment, {
@@ -151,7 +156,7 @@ export async function buildSwap(deps: SwapFlowDeps, body: SwapBuildBody): Promis
       slippageBps: body.slippage_bps,
     });
   } catch (err) {
-    throw swapErrorToApi(err, body.side === "buy" ? "ETH" : symbol);
+    throw swapError(err, body.side === "buy" ? "ETH" : symbol);
   }
   return {
     side: built.side,
@@ -174,23 +179,22 @@ export async function buildSwap(deps: SwapFlowDeps, body: SwapBuildBody): Promis
   };
 }
 
-/** Maps a builder failure to the catalogue, in words (amounts in ETH / whole tokens, never wei). */
-function swapErrorToApi(err: unknown, paid: string): Error {
+/** Maps a builder failure to a use-case error, in words (amounts in ETH / whole tokens, never wei). */
+function swapError(err: unknown, paid: string): Error {
   if (err instanceof SwapBuildError) {
     switch (err.code) {
       case "insufficient_balance":
-        return new ApiError("insufficient_balance", `your wallet holds less ${paid} than this amount`);
+        return new InsufficientBalanceError(`your wallet holds less ${paid} than this amount`);
       case "no_liquidity":
-        return new ApiError(
-          "no_liquidity",
+        return new NoLiquidityError(
           "the pool gives nothing for this amount (no liquidity at this price, or the amount is too small)",
         );
       case "swap_simulation_failed":
-        return new ApiError("swap_simulation_failed", `the swap would fail: ${err.shortMessage}`);
+        return new SwapSimulationFailedError(`the swap would fail: ${err.shortMessage}`);
       default:
-        return new ApiError("chain_unavailable", "the chain could not be reached; try again");
+        return new ChainUnavailableError("the chain could not be reached; try again");
     }
   }
-  if (err instanceof RangeError) return new ApiError("invalid_request", err.message);
+  if (err instanceof RangeError) return new InvalidLaunchRequestError(err.message);
   return err as Error;
 }

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { LAUNCH_STATES } from "../src/domain/launchStates";
 import { tokenMetadataWire } from "../market/wire";
-import { addressWire, blockNumber, hashWire, uintString, unixSec } from "../http/openapi/wirePrimitives";
+import { addressWire, blockNumber, hashWire, uintString, unixSec } from "../src/domain/wire";
 
 /** EIP-1193 transaction the wallet sends unchanged (spec: Transaction). */
 export const transactionWire = z

@@ -3,7 +3,7 @@
  * a cursor that does not decode to the expected shape is a 400 `invalid_cursor`.
  */
 import { z } from "zod";
-import { ApiError } from "../http/errors";
+import { InvalidCursorError } from "./errors";
 
 /**
  * Encodes a cursor.
@@ -15,7 +15,7 @@ export function encodeCursor(value: Record<string, string | number>): string {
 
 /**
  * Decodes a cursor and checks its shape.
- * @throws ApiError `invalid_cursor` when it is not base64url JSON of the expected shape
+ * @throws InvalidCursorError when it is not base64url JSON of the expected shape
  */
 export function decodeCursor<T extends z.ZodType>(cursor: string, shape: T): z.infer<T> {
   try {
@@ -25,7 +25,7 @@ export function decodeCursor<T extends z.ZodType>(cursor: string, shape: T): z.i
   } catch {
     // fall through
   }
-  throw new ApiError("invalid_cursor", "cursor is not one this endpoint issued");
+  throw new InvalidCursorError("cursor is not one this endpoint issued");
 }
 
 /** Cursor of launch-ordered token lists: `s` = last served launch sequence number, `k` = sort key. */

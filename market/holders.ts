@@ -13,10 +13,10 @@ import { holderLabel, holderShareBps } from "../src/domain/holders";
 import { lower } from "../src/domain/hex";
 import type { MarketDb } from "./db";
 import type { RecordSettings } from "../config/public";
-import { ApiError } from "../http/errors";
 import { decodeCursor, encodeCursor } from "./cursor";
 import { findTokenHolderFacts } from "./tokenQueries";
 import { tokenRecord } from "./tokenRecord";
+import { TokenNotFoundError } from "./errors";
 
 type HolderRow = typeof schema.holder.$inferSelect;
 
@@ -102,7 +102,7 @@ export async function topHolders(
 /**
  * The holder position a holder-list cursor encodes.
  * @param cursor - a `next_cursor` of a holder page
- * @throws ApiError 400 `invalid_cursor` when it is not one a holder page issued
+ * @throws InvalidCursorError when it is not one a holder page issued
  */
 export function holderPosition(cursor: string): HolderPosition {
   const c = decodeCursor(cursor, holderCursorShape);
@@ -114,7 +114,7 @@ export function holderPosition(cursor: string): HolderPosition {
  * `{token, holder_count, holders, next_cursor}` (holder records, `next_cursor` null after a short page).
  * @param address - the token address (checksummed; echoed as `token`)
  * @param after - the position of the previous page's last holder ({@link holderPosition}); none for the first page
- * @throws ApiError 404 `token_not_found` when no launched token has this address
+ * @throws TokenNotFoundError when no launched token has this address
  */
 export async function holderList(
   db: MarketDb,
@@ -124,7 +124,7 @@ export async function holderList(
   deployment: Pick<Deployment, "contracts">,
 ) {
   const facts = await findTokenHolderFacts(db, address);
-  if (!facts) throw new ApiError("token_not_found", `no launched token at ${address}`);
+  if (!facts) throw new TokenNotFoundError(`no launched token at ${address}`);
   const rows = await holderPage(db, address, limit, after);
   const next = holderNextCursor(rows, limit);
   return {

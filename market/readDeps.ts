@@ -4,7 +4,7 @@
  */
 import type { Deployment } from "../config/deployment";
 import type { PublicConfig } from "../config/public";
-import type { MetadataSource } from "../launches/metadata";
+import type { MetadataSource } from "./metadata";
 import type { MarketDb } from "./db";
 
 /** What a route needs to read tokens and serve token records. */

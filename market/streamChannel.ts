@@ -14,8 +14,7 @@
  *   the indexer writes them. A preview that a later read no longer finds (a reorg dropped or
  *   changed it) is named in an `event: reorg` frame to every connection that was shown it.
  */
-import { ApiError } from "../http/errors";
-import { toJsonText } from "../http/json";
+import { toJsonText } from "../src/domain/json";
 import { decodeCheckpointBlock } from "../ops/ponderInternals";
 import { firstEventIdAfterBlock } from "../src/domain/events";
 import type { MarketDb } from "./db";
@@ -23,6 +22,7 @@ import { indexedCheckpoint } from "./indexedHead";
 import { MAX_ID, STREAM_SOURCES, type StreamRow } from "./streamRows";
 import type { StreamKind, StreamRequest } from "./streamSettings";
 import type { FrameQueue } from "./streamQueue";
+import { NotIndexedYetError } from "./errors";
 
 /** Most unconfirmed rows tracked per stream (≈ 30 blocks of heavy trading); later ones wait. */
 const PENDING_WINDOW_MAX = 5_000;
@@ -90,12 +90,12 @@ export function isActive(ch: Channel): boolean {
 /**
  * Reads the channel's boundary and unconfirmed window once (first connection after idle); a
  * failed read is forgotten, so the next connection tries again.
- * @throws ApiError 503 `not_indexed_yet` before the indexer's first block
+ * @throws NotIndexedYetError before the indexer's first block
  */
 export function ensureStarted(ch: Channel, source: ChannelSource): Promise<void> {
   ch.started ??= (async () => {
     const checkpoint = await indexedCheckpoint(source.db);
-    if (checkpoint === null) throw new ApiError("not_indexed_yet", "the indexer has not processed a block yet");
+    if (checkpoint === null) throw new NotIndexedYetError("the indexer has not processed a block yet");
     const bound = confirmedBound(checkpoint, source.confirmationBlocks);
     const window = await STREAM_SOURCES[ch.kind](source.db, bound - 1n, MAX_ID, PENDING_WINDOW_MAX);
     ch.bound = bound;

@@ -12,11 +12,10 @@
  *   `pollIntervalMs`, and the window again when the checkpoint moves (or every
  *   {@link WINDOW_REREAD_MS}, for a reorg that leaves the checkpoint unchanged).
  */
-import { ApiError } from "../http/errors";
 import { logEvent } from "../ops/ponderInternals";
 import type { MarketDb } from "./db";
 import { indexedCheckpoint } from "./indexedHead";
-import { streamAdmission } from "../http/market/streamAdmission";
+import { streamAdmission } from "./streamAdmission";
 import {
   advance,
   type Channel,
@@ -31,6 +30,7 @@ import {
 import { STREAM_SOURCES } from "./streamRows";
 import { STREAM_DEFAULTS, type StreamKind, type StreamRequest, type StreamSettings } from "./streamSettings";
 import type { FrameQueue } from "./streamQueue";
+import { ShuttingDownError } from "./errors";
 
 /** The unconfirmed window is re-read at least this often even when the checkpoint stands still. */
 const WINDOW_REREAD_MS = 1_000;
@@ -103,17 +103,17 @@ export function streamHub(options: { db: MarketDb; confirmationBlocks: number; s
     /**
      * Counts a new connection against the caps.
      * @returns `release`, to call once when the connection ends
-     * @throws ApiError 429 `too_many_streams` over the per-IP or per-process cap; 503
-     *   `service_unavailable` while shutting down
+     * @throws TooManyStreamsError over the per-IP or per-process cap; ShuttingDownError while
+     *   shutting down
      */
     admit(ip: string): { release: () => void } {
-      if (closed) throw new ApiError("service_unavailable", "the service is shutting down; reconnect shortly");
+      if (closed) throw new ShuttingDownError("the service is shutting down; reconnect shortly");
       return admission.admit(ip);
     },
     /**
      * Reads the stream's boundary and window if nobody listens yet (call before the response
      * starts, so its failures are ordinary error answers).
-     * @throws ApiError 503 `not_indexed_yet` before the indexer's first block
+     * @throws NotIndexedYetError before the indexer's first block
      */
     prepare(kind: StreamKind): Promise<void> {
       return ensureStarted(channels[kind], source);

@@ -2,7 +2,7 @@
  * The rows of the two streams, each rendered once (its preview and its confirmed frame) however
  * many connections receive it, read by event id from the indexer's tables.
  */
-import { toJsonText } from "../http/json";
+import { toJsonText } from "../src/domain/json";
 import type { MarketDb } from "./db";
 import { eventRecord } from "./eventRecord";
 import { eventsById, tradesByEventId } from "./streamQueries";

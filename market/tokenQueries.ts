@@ -8,11 +8,11 @@ import type { Address } from "viem";
 import * as schema from "../ponder.schema";
 import { lower } from "../src/domain/hex";
 import { trendingScore, type HourBucket } from "../src/domain/market";
-import { ApiError } from "../http/errors";
 import { decodeCursor, encodeCursor, tokenCursorShape } from "./cursor";
 import type { MarketDb } from "./db";
 import { withStats } from "./tokenStats";
-import type { MetadataSource } from "../launches/metadata";
+import type { MetadataSource } from "./metadata";
+import { TokenNotFoundError } from "./errors";
 
 type SQL = NonNullable<ReturnType<typeof and>>;
 type TokenRow = typeof schema.token.$inferSelect;
@@ -34,11 +34,11 @@ export async function findToken(db: MarketDb, address: Address, nowSec: number, 
 
 /**
  * The token with this address and its 24 h figures ({@link findToken}).
- * @throws ApiError 404 `token_not_found` when no launched token has this address
+ * @throws TokenNotFoundError when no launched token has this address
  */
 export async function requireToken(db: MarketDb, address: Address, nowSec: number, storedMetadata?: MetadataSource) {
   const row = await findToken(db, address, nowSec, storedMetadata);
-  if (!row) throw new ApiError("token_not_found", `no launched token at ${address}`);
+  if (!row) throw new TokenNotFoundError(`no launched token at ${address}`);
   return row;
 }
 
@@ -259,7 +259,7 @@ export async function trendingTokens(
  * next page (null on the last one).
  * @param opts.cursor - the previous page's `next_cursor`
  * @param storedMetadata - creator metadata of confirmed launches (none when not given)
- * @throws ApiError 400 `invalid_cursor` for a cursor this list did not issue
+ * @throws InvalidCursorError for a cursor this list did not issue
  */
 export async function tokenListPage(
   db: MarketDb,

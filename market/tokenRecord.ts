@@ -10,7 +10,7 @@ import { graduationProgressBps, priceChangeBps } from "../src/domain/market";
 import { decodePositionIds } from "../src/domain/positions";
 import { tokenUrl } from "../src/domain/urls";
 import { formatUsd, weiToUsdE18 } from "../src/domain/usd";
-import { resolveTokenMetadata, type StoredTokenMetadata } from "../launches/metadata";
+import { resolveTokenMetadata, type StoredTokenMetadata } from "./metadata";
 import type { EthUsdNow, Stats24h } from "./tokenStats";
 
 type TokenRow = typeof token.$inferSelect & {

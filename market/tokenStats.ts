@@ -5,7 +5,7 @@
 import { getAddress } from "viem";
 import { and, eq, gte, inArray, lt, sql } from "ponder";
 import * as schema from "../ponder.schema";
-import type { MetadataSource, StoredTokenMetadata } from "../launches/metadata";
+import type { MetadataSource, StoredTokenMetadata } from "./metadata";
 import { rowsOf, type MarketDb } from "./db";
 
 type TokenRow = typeof schema.token.$inferSelect;

@@ -37,7 +37,7 @@ export async function tradePage(
  * One page of trades (every token's, or one token's), newest first, and the cursor of the next
  * page (null on the last one).
  * @param opts.cursor - the previous page's `next_cursor`
- * @throws ApiError 400 `invalid_cursor` for a cursor this list did not issue
+ * @throws InvalidCursorError for a cursor this list did not issue
  */
 export async function tradeListPage(db: MarketDb, opts: { limit: number; cursor?: string; token?: `0x${string}` }) {
   const { limit, token } = opts;

@@ -7,16 +7,7 @@
  */
 import { z } from "zod";
 import { HOLDER_LABELS } from "../src/domain/holders";
-import {
-  addressWire,
-  blockNumber,
-  cursor,
-  hashWire,
-  okBody,
-  uintString,
-  unixSec,
-  usdString,
-} from "../http/openapi/wirePrimitives";
+import { addressWire, blockNumber, cursor, hashWire, okBody, uintString, unixSec, usdString } from "../src/domain/wire";
 
 /** Off-chain token metadata (creator values or platform defaults). */
 export const tokenMetadataWire = z

@@ -40,7 +40,7 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { Registry } from "prom-client";
-import type { RequestLogger } from "../http/middleware/httpMetrics";
+import type { RequestLogger } from "./metrics/http";
 import { serviceRegistry } from "./metrics/registry";
 
 type PonderLogFn = (fields: Record<string, unknown>) => void;

@@ -3,6 +3,7 @@
  * bytes; the store keeps only its SHA-256 (hex), a public id (`key_…`) and a display prefix. The
  * secret exists only in the return value of {@link createApiKey}.
  */
+import { MAX_ACTIVE_KEYS_PER_WALLET } from "../config/limits";
 import { createHash, randomBytes } from "node:crypto";
 import { and, count, desc, eq, isNull } from "drizzle-orm";
 import { getAddress, type Address } from "viem";
@@ -23,12 +24,6 @@ export const DEFAULT_SCOPES = [
   "evmchain:launch:read",
   "evmchain:market:read",
 ] as const;
-
-/**
- * Default cap on a wallet's active (not revoked) keys, across every creation path (browser
- * signature, CLI). Documented in docs/trust.md "Limits"; `API_KEYS_PER_WALLET` overrides it.
- */
-export const MAX_ACTIVE_KEYS_PER_WALLET = 10;
 
 /**
  * Thrown by {@link createApiKey} when the wallet already holds `limit` active keys; nothing was

@@ -5,7 +5,7 @@
 import type { Context } from "hono";
 import type { Address } from "viem";
 import { RESOLUTION_SECONDS, type Resolution } from "../../src/domain/candles";
-import { toJsonText } from "../json";
+import { toJsonText } from "../../src/domain/json";
 import { candleBefore } from "../../market/candleQueries";
 import type { candle } from "../../ponder.schema";
 import type { MarketDb } from "../../market/db";

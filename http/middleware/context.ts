@@ -10,13 +10,10 @@ import type { ApiKeyRecord } from "../../store/keys";
 import type { SessionRecord } from "../../store/sessions";
 import { ApiError } from "../errors";
 import type { JsonBodyVariables } from "./jsonBody";
-import type { LIMITS } from "./limits";
+import type { Limits } from "../../config/limits";
 import type { ChainProbeResult } from "../../ops/chainProbe";
 import type { Readiness } from "../../ops/readiness";
 import type { ProxyTrust } from "../../config/proxyTrust";
-
-/** The limits table ({@link LIMITS}). */
-export type Limits = { -readonly [K in keyof typeof LIMITS]: number };
 
 /** Context variables set by the trust-layer middleware. */
 export type TrustVariables = JsonBodyVariables & {

@@ -30,7 +30,7 @@ import {
   type IdempotencyClaim,
 } from "../../store/idempotency";
 import { ApiError } from "../errors";
-import { JSON_CONTENT_TYPE } from "../json";
+import { canonicalJson, JSON_CONTENT_TYPE } from "../../src/domain/json";
 import type { TrustEnv } from "./context";
 import { jsonBodyOf } from "./jsonBody";
 
@@ -54,16 +54,6 @@ export function parseIdempotencyKey(raw: string | undefined): string | null | "i
   if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
   if (value.length < 1 || value.length > 255 || !/^[\x21-\x7e]+$/.test(value)) return "invalid";
   return value;
-}
-
-/** Canonical JSON: objects with keys sorted, no whitespace (RFC 8785 style for these values). */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
 }
 
 /**

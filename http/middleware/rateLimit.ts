@@ -20,18 +20,12 @@ import {
 } from "../../store/counters";
 import type { Store } from "../../store/index";
 import type { BoundReachedError } from "../../store/locks";
-import { getAddress } from "viem";
 import { ApiError } from "../errors";
 import { recordRateLimitRejection } from "../../ops/metrics/registry";
 import type { TrustEnv } from "./context";
 
-import { LIMITS } from "./limits";
-
-export { LIMITS };
-
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
 
 /**
  * `hono-rate-limiter` store adapter over the offchain store's counters (fixed windows), on the
@@ -122,80 +116,6 @@ function limiter(options: LimiterOptions, store: RateLimitStore<TrustEnv>): Midd
       );
     },
   });
-}
-
-/** A daily per-wallet counter kind. */
-export type CoinQuotaKind = "coins_created" | "coins_finalized";
-
-/**
- * The `counters` bucket of a wallet's daily coin quota: `quota:<kind>:wallet:<checksummed
- * wallet>`. Every key of the wallet counts into the same bucket.
- * @example coinQuotaBucket("coins_created", "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266") // "quota:coins_created:wallet:0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
- */
-export function coinQuotaBucket(kind: CoinQuotaKind, wallet: string): string {
-  return `quota:${kind}:wallet:${getAddress(wallet)}`;
-}
-
-/**
- * The `counters` bucket of a client IP's daily coin quota: `quota:<kind>:ip:<address>`. Every
- * wallet and key the client uses counts into the same bucket.
- * @example coinQuotaIpBucket("coins_created", "203.0.113.7") // "quota:coins_created:ip:203.0.113.7"
- */
-export function coinQuotaIpBucket(kind: CoinQuotaKind, ip: string): string {
-  return `quota:${kind}:ip:${ip}`;
-}
-
-/**
- * Counts one coin against the daily quota (UTC day) of the key's wallet — one bucket per wallet,
- * shared by all its keys, so creating more keys buys no more coins — and, given `client`, against
- * the daily quota of the client IP, shared by every wallet it uses, so minting throw-away wallets
- * buys no more coins either (docs/trust.md "Limits"). Atomic and without overshoot.
- * Call it once per coin created (intent / create-draft) or finalized (confirm / finalize), before
- * persisting; an idempotent replay must not call it again. Given a transaction's store (see
- * `inTransaction`), the counts commit or roll back with the rest of that transaction (confirm
- * counts this way, so a crash never leaves a finalized coin counted without its launch; a refusal
- * by the IP quota rolls back the wallet's count too).
- *
- * @param wallet - the API key's wallet (`key.wallet`), any case
- * @param options.limit - per wallet; default {@link LIMITS} (500 per day for either kind)
- * @param options.client - the client IP (`clientIp`) and its daily limit (default {@link LIMITS}:
- *   `coinsCreatedPerIpPerDay` / `coinsFinalizedPerIpPerDay`); absent: no per-IP count
- * @param options.nowMs - the app's clock, unix milliseconds (default: the wall clock)
- * @returns the wallet's count today (including this one), its limit and when the day ends (unix ms)
- * @throws ApiError `quota_exceeded` (429) whose `retryAfterSec` (seconds to the next UTC midnight)
- *   the app sends as `Retry-After`
- * @example await consumeCoinQuota(tx, key.wallet, "coins_finalized", { nowMs: Date.now(), client: { ip: "203.0.113.7" } })
- */
-export async function consumeCoinQuota(
-  store: Store,
-  wallet: string,
-  kind: CoinQuotaKind,
-  options: { limit?: number; nowMs?: number; client?: { ip: string; limit?: number } } = {},
-): Promise<{ used: number; limit: number; resetAtMs: number }> {
-  const limit = options.limit ?? (kind === "coins_created" ? LIMITS.coinsCreatedPerDay : LIMITS.coinsFinalizedPerDay);
-  const nowMs = options.nowMs ?? Date.now();
-  const resetAtMs = nowMs - (nowMs % DAY_MS) + DAY_MS;
-  const refuse = (what: string, bound: number) => {
-    recordRateLimitRejection(`quota_${kind}${what === "wallet" ? "" : "_ip"}`);
-    return new ApiError(
-      "quota_exceeded",
-      what === "wallet"
-        ? `daily quota of ${bound} ${kind.replace("_", " ")} per wallet reached, over all its API keys (resets at 00:00 UTC)`
-        : `daily quota of ${bound} ${kind.replace("_", " ")} per client reached, over all its wallets and API keys (resets at 00:00 UTC)`,
-      undefined,
-      { retryAfterSec: Math.max(1, Math.ceil((resetAtMs - nowMs) / 1000)) },
-    );
-  };
-  const result = await incrementCounterBelow(store, coinQuotaBucket(kind, wallet), DAY_MS, limit, nowMs);
-  if (!result) throw refuse("wallet", limit);
-  if (options.client) {
-    const ipLimit =
-      options.client.limit ??
-      (kind === "coins_created" ? LIMITS.coinsCreatedPerIpPerDay : LIMITS.coinsFinalizedPerIpPerDay);
-    if (!(await incrementCounterBelow(store, coinQuotaIpBucket(kind, options.client.ip), DAY_MS, ipLimit, nowMs)))
-      throw refuse("client", ipLimit);
-  }
-  return { used: result.hits, limit, resetAtMs: result.resetAtMs };
 }
 
 /**

@@ -7,7 +7,7 @@
 import { describeRoute, resolver, type DescribeRouteOptions } from "hono-openapi";
 import type { z } from "zod";
 import { ERROR_CATALOGUE, type ErrorCode } from "../errors";
-import { errorBody } from "./wirePrimitives";
+import { errorBody } from "./errorBody";
 
 /** The document's tags, one per surface or feature (order is the reference page's order). */
 export const TAGS = {

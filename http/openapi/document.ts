@@ -18,7 +18,7 @@ import { describeResponseHeaders } from "./responseHeaders";
 import { V1_INTERFACE_VERSION } from "../routes/descriptors";
 import type { ErrorCode } from "../errors";
 import { z } from "zod";
-import { errorBody } from "./wirePrimitives";
+import { errorBody } from "./errorBody";
 
 /** Errors every route of a surface can return, keyed by path prefix (first match wins). */
 const SURFACE_ERRORS: readonly { prefix: string; methods?: readonly string[]; codes: readonly ErrorCode[] }[] = [

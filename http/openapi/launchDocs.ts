@@ -11,7 +11,7 @@ import {
   launchStatusWire,
   pendingConfirmationWire,
 } from "../../launches/wire";
-import { unixSec } from "./wirePrimitives";
+import { unixSec } from "../../src/domain/wire";
 
 type LaunchDoc = Omit<RouteDoc, "tag">;
 

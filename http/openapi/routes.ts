@@ -12,7 +12,7 @@ import { secureHeaders } from "hono/secure-headers";
 import { buildOpenApiDocument } from "./document";
 import { OPENAPI_PATH, REFERENCE_PATH } from "./paths";
 import { documented } from "./describe";
-import { toJsonText } from "../json";
+import { toJsonText } from "../../src/domain/json";
 import { PAGE_PERMISSIONS_POLICY } from "../../pages/pageResponses";
 
 const require = createRequire(import.meta.url);

@@ -6,7 +6,7 @@
 import type { ErrorCode } from "../errors";
 import type { RouteDoc } from "./describe";
 import { holderPageWire, tokenDetailWire } from "../../market/wire";
-import { okBody } from "./wirePrimitives";
+import { okBody } from "../../src/domain/wire";
 
 /**
  * The token detail route: one token record with `top_holders`.

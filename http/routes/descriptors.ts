@@ -7,14 +7,16 @@ import { IMAGE_LIMITS } from "../../media/image";
 import { sendOk } from "../json";
 import { z } from "zod";
 import { documented } from "../openapi/describe";
-import { okBody } from "../openapi/wirePrimitives";
+import { okBody } from "../../src/domain/wire";
 import { INTENT_CREATOR_RULE } from "../openapi/launchDocs";
 import { OPENAPI_PATH, REFERENCE_PATH } from "../openapi/paths";
 import { SCOPE_TABLE } from "../middleware/auth";
-import type { Limits, TrustEnv } from "../middleware/context";
+import type { TrustEnv } from "../middleware/context";
+import type { Limits } from "../../config/limits";
 import { IDEMPOTENCY_TTL_MS } from "../../store/idempotency";
 import { API_KEY_PREFIX, DEFAULT_SCOPES } from "../../store/keys";
-import { INTENT_TTL_SEC, MAX_SLIPPAGE_BPS, DEFAULT_SLIPPAGE_BPS } from "../../launches/intent";
+import { INTENT_TTL_SEC } from "../../launches/intent";
+import { DEFAULT_SLIPPAGE_BPS, MAX_SLIPPAGE_BPS } from "../../src/domain/launchBounds";
 
 /** Interface description version of `/api/v1` (spec: Versioning 1). */
 export const V1_INTERFACE_VERSION = "1.0.0";

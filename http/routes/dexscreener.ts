@@ -20,7 +20,7 @@ import { documented } from "../openapi/describe";
 import type { Deployment } from "../../config/deployment";
 import type { PublicConfig } from "../../config/public";
 import { ApiError } from "../errors";
-import { toJsonText } from "../json";
+import { toJsonText } from "../../src/domain/json";
 import {
   assetOfToken,
   launchJoinEvent,
@@ -33,7 +33,8 @@ import {
 import { launchesInBlocks, tokenByAddress, tokenByPool, tradesInBlocks } from "../../market/dexscreenerQueries";
 import { indexedHead } from "../../market/indexedHead";
 import type { MarketDb } from "../../market/db";
-import { addressParam, validate } from "../validation";
+import { validate } from "../validation";
+import { addressParam } from "../../src/domain/wire";
 
 /** Most blocks one `/events` request may span (`toBlock − fromBlock + 1`): 100 s at 100 ms blocks. */
 const MAX_EVENTS_BLOCK_RANGE = 1_000;

@@ -11,7 +11,7 @@ import type { PublicConfig } from "../../config/public";
 import { renderRss, type RssItem } from "../../feeds/rss";
 import { renderTokenList, tokenListVersion } from "../../feeds/tokenList";
 import { ApiError } from "../errors";
-import { toJsonText } from "../json";
+import { toJsonText } from "../../src/domain/json";
 import { countLaunches, tokenPage, tokensByAddress } from "../../market/tokenQueries";
 import { indexedHead } from "../../market/indexedHead";
 import { latestEventsOfKind } from "../../market/eventQueries";

@@ -13,9 +13,10 @@ import { launchesQuery } from "../market/params";
 import { requireToken } from "../../market/tokenQueries";
 import { tokenMetadata } from "../../market/tokenRecord";
 import { documented } from "../openapi/describe";
-import { addressWire, okBody, uintString } from "../openapi/wirePrimitives";
+import { addressWire, okBody, uintString } from "../../src/domain/wire";
 import { tokenWire } from "../../market/wire";
-import { addressParam, validate } from "../validation";
+import { validate } from "../validation";
+import { addressParam } from "../../src/domain/wire";
 import { launchListBody, type PartnerFeedDeps, partnerFeedRoutes } from "./partnerFeeds";
 
 /** What the integrations router reads. */

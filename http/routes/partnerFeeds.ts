@@ -15,8 +15,9 @@ import { launchesQuery } from "../market/params";
 import { requireToken, tokenListPage, tokenPage } from "../../market/tokenQueries";
 import { tokenRecord } from "../../market/tokenRecord";
 import { documented } from "../openapi/describe";
-import { addressWire, okBody, uintString } from "../openapi/wirePrimitives";
-import { addressParam, limitParam, validate } from "../validation";
+import { addressWire, okBody, uintString } from "../../src/domain/wire";
+import { limitParam, validate } from "../validation";
+import { addressParam } from "../../src/domain/wire";
 
 /** What the partner feeds read. */
 export type PartnerFeedDeps = MarketReadDeps & { deployment: Deployment };

@@ -16,7 +16,7 @@ import { tradeListPage } from "../../market/tradeQueries";
 import { tradeRecord } from "../../market/tradeRecord";
 import { documented } from "../openapi/describe";
 import { eventWire, tradePage as tradePageWire } from "../../market/wire";
-import { okBody } from "../openapi/wirePrimitives";
+import { okBody } from "../../src/domain/wire";
 import { limitParam, validate } from "../validation";
 import { tradeListQuery } from "./publicTokens";
 

@@ -20,7 +20,7 @@ import { withStats } from "../../market/tokenStats";
 import { tradeListPage } from "../../market/tradeQueries";
 import { tradeRecord } from "../../market/tradeRecord";
 import { documented } from "../openapi/describe";
-import { addressWire, okBody, uintString } from "../openapi/wirePrimitives";
+import { addressWire, okBody, uintString } from "../../src/domain/wire";
 import { candlesBody, tokenPage as tokenPageWire, tokenWire, tradePage as tradePageWire } from "../../market/wire";
 import { holderListDoc, tokenDetailDoc } from "../openapi/tokenDocs";
 import { limitParam, validate } from "../validation";

@@ -14,6 +14,7 @@ import type { BlankEnv } from "hono/types";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { ApiError } from "../errors";
+import { TooManyStreamsError } from "../../market/errors";
 import { clientIp } from "../middleware/clientIp";
 import type { ProxyTrust } from "../../config/proxyTrust";
 import { findTokenAddress } from "../../market/tokenQueries";
@@ -23,7 +24,8 @@ import type { StreamKind } from "../../market/streamSettings";
 import { FrameQueue } from "../../market/streamQueue";
 import { documented } from "../openapi/describe";
 import { logEvent } from "../../ops/ponderInternals";
-import { addressParam, validate } from "../validation";
+import { validate } from "../validation";
+import { addressParam } from "../../src/domain/wire";
 
 /** What the stream router needs. */
 export type StreamDeps = {
@@ -88,8 +90,7 @@ export function streamRoutes(deps: StreamDeps) {
     try {
       lease = deps.hub.admit(clientIp(c, deps.trustProxy ?? false, deps.ipv6PrefixBits));
     } catch (err) {
-      if (err instanceof ApiError && err.code === "too_many_streams")
-        c.header("Retry-After", String(CAP_RETRY_AFTER_SEC));
+      if (err instanceof TooManyStreamsError) c.header("Retry-After", String(CAP_RETRY_AFTER_SEC));
       throw err;
     }
     try {

@@ -13,7 +13,8 @@ import { z } from "zod";
 import { RESOLUTION_SECONDS } from "../../src/domain/candles";
 import { isSlugShaped } from "../../src/domain/slug";
 import { ApiError } from "../errors";
-import { toJsonText } from "../json";
+import { toApiError } from "../serviceErrors";
+import { toJsonText } from "../../src/domain/json";
 import { udfBarsWire } from "../../market/wire";
 import { candleWindow, candlesQuery, CANDLE_MESSAGES } from "../market/params";
 import { findTokenBySlug, findTokenBySymbol, tokenPage } from "../../market/tokenQueries";
@@ -244,8 +245,9 @@ export function udfRoutes(deps: UdfDeps) {
         },
       )
       .onError((err, c) => {
-        const e = err instanceof ApiError ? err : new ApiError("internal_error", "internal error; safe to retry");
-        if (!(err instanceof ApiError)) console.error(`udf request failed: ${String(err)}`);
+        const known = toApiError(err);
+        const e = known ?? new ApiError("internal_error", "internal error; safe to retry");
+        if (!known) console.error(`udf request failed: ${String(err)}`);
         const requestId = (c.get as (k: string) => unknown)("requestId");
         return new Response(
           toJsonText({

@@ -11,11 +11,12 @@ import type { Store } from "../../store/index";
 import { createCsrfToken } from "../../store/sessions";
 import { sendOk } from "../json";
 import { clientIp } from "../middleware/clientIp";
-import type { Limits, TrustEnv } from "../middleware/context";
+import type { TrustEnv } from "../middleware/context";
+import type { Limits } from "../../config/limits";
 import { loadOrCreateSession } from "./csrf";
 import { consumeNewSession } from "../middleware/rateLimit";
 import { documented } from "../openapi/describe";
-import { addressWire, okBody } from "../openapi/wirePrimitives";
+import { addressWire, okBody } from "../../src/domain/wire";
 
 /** What the session route needs (built once by `createApp`). */
 export type BrowserSessionDeps = {

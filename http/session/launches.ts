@@ -13,11 +13,12 @@ import type { PublicConfig } from "../../config/public";
 import type { Store } from "../../store/index";
 import { BoundReachedError } from "../../store/locks";
 import { sendOk } from "../json";
-import { launchDepsFor } from "../../launches/launchDeps";
+import { launchDepsFor, type LaunchObserver } from "../../launches/launchDeps";
 import { sessionBuildSchema, sessionVerifySchema } from "../../launches/requestSchemas";
 import { sessionBuild, sessionVerify } from "../../launches/sessionLaunches";
 import type { MarketDb } from "../../market/db";
-import type { Limits, TrustEnv } from "../middleware/context";
+import type { TrustEnv } from "../middleware/context";
+import type { Limits } from "../../config/limits";
 import { assertSessionWallet } from "./csrf";
 import { sessionBoundError } from "../middleware/rateLimit";
 import { documented } from "../openapi/describe";
@@ -44,6 +45,8 @@ export type SessionLaunchRoutesDeps = {
   nowMs: () => number;
   /** How long verify waits for the indexer's token row, ms (`LAUNCH_REDIRECT_WAIT_MS`). */
   redirectWaitMs: number;
+  /** Where the launch steps report their outcomes (the service's metrics). */
+  observe: LaunchObserver;
 };
 
 /**

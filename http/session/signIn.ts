@@ -14,11 +14,12 @@ import { sessionLineageId, signOutSession } from "../../store/sessions";
 import type { ProxyTrust } from "../../config/proxyTrust";
 import { clientIp } from "../middleware/clientIp";
 import { sendOk } from "../json";
-import type { Limits, TrustEnv } from "../middleware/context";
+import type { TrustEnv } from "../middleware/context";
+import type { Limits } from "../../config/limits";
 import { setSessionCookie } from "./csrf";
 import { BudgetExhaustedError, budgetRefusal, keyCreationBudgets, sessionBoundError } from "../middleware/rateLimit";
 import { documented } from "../openapi/describe";
-import { addressWire, okBody } from "../openapi/wirePrimitives";
+import { addressWire, okBody } from "../../src/domain/wire";
 import {
   completeSignIn,
   issueSignInChallenge,
@@ -26,7 +27,8 @@ import {
   type SignInParty,
   type SignInPurpose,
 } from "./signInFlow";
-import { addressParam, validate } from "../validation";
+import { validate } from "../validation";
+import { addressParam } from "../../src/domain/wire";
 
 /** What the sign-in routes need (built once by `createApp`). */
 export type SignInRoutesDeps = {

@@ -14,7 +14,7 @@ import type { ChainProbeResult } from "../../ops/chainProbe";
 import { sendOk } from "../json";
 import type { TrustEnv } from "../middleware/context";
 import { documented } from "../openapi/describe";
-import { addressWire, okBody } from "../openapi/wirePrimitives";
+import { addressWire, okBody } from "../../src/domain/wire";
 import type { Readiness } from "../../ops/readiness";
 import { SOURCE_TIMEOUT_MS, withTimeout } from "../../market/timeout";
 

@@ -19,7 +19,8 @@
  * both.
  */
 import { Hono, type MiddlewareHandler } from "hono";
-import type { Limits, TrustEnv } from "../middleware/context";
+import type { TrustEnv } from "../middleware/context";
+import type { Limits } from "../../config/limits";
 import { swapSessionRoutes } from "../routes/trade";
 import { browserSessionRoutes, type BrowserSessionDeps } from "./browserSession";
 import { sessionLaunchRoutes, type SessionLaunchRoutesDeps } from "./launches";

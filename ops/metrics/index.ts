@@ -20,6 +20,6 @@ export {
   requestsInFlight,
   type RequestLogEntry,
   type RequestLogger,
-} from "../../http/middleware/httpMetrics";
+} from "./http";
 export { instrumentedHttp } from "./rpc";
 export { registerServiceGauges, type GaugeSources } from "./gauges";

@@ -12,7 +12,7 @@ import type { Readiness } from "../readiness";
 import { indexedHead } from "../../market/indexedHead";
 import type { MarketDb } from "../../market/db";
 import { registerServiceGauges } from "./gauges";
-import { drainRequests, requestsInFlight, type RequestLogger } from "../../http/middleware/httpMetrics";
+import { drainRequests, requestsInFlight, type RequestLogger } from "./http";
 import {
   attachToPonder,
   detachViteSigtermExit,

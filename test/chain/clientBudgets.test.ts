@@ -17,8 +17,8 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../http/app";
 import type { MarketDb } from "../../market/db";
-import { consumeCoinQuota } from "../../http/middleware/rateLimit";
-import { LIMITS } from "../../http/middleware/limits";
+import { consumeCoinQuota } from "../../store/coinQuotas";
+import { LIMITS } from "../../config/limits";
 import { OPENAPI_PATH } from "../../http/openapi/paths";
 import { deploymentSchema, type Deployment } from "../../config/deployment";
 import { ConfigError, loadEnv } from "../../config/env";
@@ -298,12 +298,13 @@ describe("the daily coin quota cannot be multiplied by minting wallets from one 
     await consume(freshAccount().address);
     await consume(freshAccount().address);
     await expect(consume(freshAccount().address)).rejects.toMatchObject({
-      code: "quota_exceeded",
-      hints: { retryAfterSec: expect.any(Number) },
+      name: "QuotaExceededError",
+      quota: "quota_coins_finalized_ip",
+      retryAfterSec: expect.any(Number),
     });
     // Refused by the IP bound: the wallet's own count rolled back with the transaction.
     const wallet = freshAccount().address;
-    await expect(consume(wallet)).rejects.toMatchObject({ code: "quota_exceeded" });
+    await expect(consume(wallet)).rejects.toMatchObject({ name: "QuotaExceededError" });
     expect(
       (await inTransaction(store, (tx) => consumeCoinQuota(tx, wallet, "coins_finalized", { nowMs, limit: 1 }))).used,
     ).toBe(1);

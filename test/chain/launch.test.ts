@@ -17,7 +17,7 @@ import { createPublicClient, createWalletClient, http, type Hash, type PublicCli
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../http/app";
-import { coinQuotaBucket } from "../../http/middleware/rateLimit";
+import { coinQuotaBucket } from "../../store/coinQuotas";
 import type { MarketDb } from "../../market/db";
 import { deploymentSchema, type Deployment } from "../../config/deployment";
 import { startAnvil, type AnvilInstance } from "../../devnet/anvil";

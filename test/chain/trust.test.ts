@@ -18,8 +18,8 @@ import { createApp } from "../../http/app";
 import * as fx from "../fixtures/images";
 import type { MarketDb } from "../../market/db";
 import { scopeFor, SCOPE_TABLE } from "../../http/middleware/auth";
-import { consumeCoinQuota } from "../../http/middleware/rateLimit";
-import { LIMITS } from "../../http/middleware/limits";
+import { consumeCoinQuota } from "../../store/coinQuotas";
+import { LIMITS } from "../../config/limits";
 import { INTENT_CREATOR_RULE } from "../../http/openapi/launchDocs";
 import { deploymentSchema, type Deployment } from "../../config/deployment";
 import { compileProxyTrust } from "../../config/proxyTrust";
@@ -415,8 +415,8 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
       for (let i = 1; i <= 3; i++)
         expect((await consumeCoinQuota(store, wallet, "coins_finalized", { limit: 3 })).used).toBe(i);
       await expect(consumeCoinQuota(store, wallet, "coins_finalized", { limit: 3 })).rejects.toMatchObject({
-        code: "quota_exceeded",
-        status: 429,
+        name: "QuotaExceededError",
+        quota: "quota_coins_finalized",
       });
       // The default is the spec's 500 per day.
       expect(

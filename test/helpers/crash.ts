@@ -7,7 +7,7 @@
 import { eq, sql } from "drizzle-orm";
 import type pg from "pg";
 import { expect } from "vitest";
-import { coinQuotaBucket, type CoinQuotaKind } from "../../http/middleware/rateLimit";
+import { coinQuotaBucket, type CoinQuotaKind } from "../../store/coinQuotas";
 import type { Store } from "../../store/index";
 import { hashApiKey } from "../../store/keys";
 import { apiKeys, counters } from "../../store/schema";

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { findForbiddenField } from "../../http/middleware/forbidden";
-import { resolveTokenMetadata } from "../../launches/metadata";
+import { resolveTokenMetadata } from "../../market/metadata";
 import { addEthereumChainParameter, hasPublicRpc } from "../../chain/network";
 import { loadDeployment } from "../../config/deployment";
 import { loadEnv } from "../../config/env";

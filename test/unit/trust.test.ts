@@ -14,7 +14,8 @@ import {
   metadataSha256,
 } from "../../launches/intent";
 import { scopeFor } from "../../http/middleware/auth";
-import { canonicalJson, parseIdempotencyKey, requestFingerprint } from "../../http/middleware/idempotency";
+import { parseIdempotencyKey, requestFingerprint } from "../../http/middleware/idempotency";
+import { canonicalJson } from "../../src/domain/json";
 import { windowStart } from "../../store/counters";
 
 describe("Idempotency-Key parsing and fingerprints", () => {

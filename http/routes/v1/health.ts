@@ -14,10 +14,11 @@ import { pingStore, type Store } from "../../../store/index";
 import type { ChainProbeResult } from "../../../ops/chainProbe";
 import { sendOk } from "../../json";
 import { clientIp } from "../../middleware/clientIp";
-import type { Limits, TrustEnv } from "../../middleware/context";
+import type { TrustEnv } from "../../middleware/context";
+import type { Limits } from "../../../config/limits";
 import { memoryRateLimiter } from "../../middleware/rateLimit";
 import { documented } from "../../openapi/describe";
-import { okBody } from "../../openapi/wirePrimitives";
+import { okBody } from "../../../src/domain/wire";
 import type { Readiness } from "../../../ops/readiness";
 import { v1Descriptor } from "../descriptors";
 

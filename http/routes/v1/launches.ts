@@ -17,7 +17,8 @@ import { buildBodySchema, confirmBodySchema, statusQuerySchema, type IdField } f
 import type { ProxyTrust } from "../../../config/proxyTrust";
 import { clientIp } from "../../middleware/clientIp";
 import { currentKey, type TrustEnv } from "../../middleware/context";
-import { idempotency } from "../../middleware/idempotency";
+import { commitIdempotentResponse, idempotency } from "../../middleware/idempotency";
+import { okJsonText } from "../../../src/domain/json";
 import { documented } from "../../openapi/describe";
 import { buildDoc, confirmDoc, intentDoc, statusDoc } from "../../openapi/launchDocs";
 import { describedInput, parseJsonBody } from "../../validation";
@@ -47,7 +48,9 @@ export function launchHandlers(launches: ApiKeyLaunches, field: IdField, trust: 
         clientIp: clientIp(c, trust),
         field,
         request,
-        idempotency: c.get("idempotency"),
+        // The stored Idempotency-Key answer commits with the launch and its quota count.
+        withinTransaction: (tx, created) =>
+          commitIdempotentResponse(c.get("idempotency"), tx, { status: 201, jsonText: okJsonText(created.body) }),
       });
       return sendOk(c, result.body, 201);
     },

@@ -17,10 +17,11 @@ import { findToken, findTokenAddress } from "../../../market/tokenQueries";
 import type { MarketReadDeps } from "../../../market/readDeps";
 import { tradeRecord } from "../../../market/tradeRecord";
 import { documented } from "../../openapi/describe";
-import { addressWire, okBody } from "../../openapi/wirePrimitives";
+import { addressWire, okBody } from "../../../src/domain/wire";
 import { candlesBody, tradeWire } from "../../../market/wire";
 import { holderListDoc, tokenDetailDoc } from "../../openapi/tokenDocs";
-import { addressParam, limitParam, validate } from "../../validation";
+import { limitParam, validate } from "../../validation";
+import { addressParam } from "../../../src/domain/wire";
 
 /** What the v1 market reads need. */
 export type V1MarketDeps = MarketReadDeps;

@@ -14,9 +14,10 @@ import { sendOk } from "../../json";
 import { DecodeOverloadedError, type DecodeQueue } from "../../../media/decodeQueue";
 import { IMAGE_LIMITS, InvalidImageError, sanitizeImage } from "../../../media/image";
 import { recordUploadRejection } from "../../../ops/metrics/registry";
-import { currentKey, type Limits, type TrustEnv } from "../../middleware/context";
+import { currentKey, type TrustEnv } from "../../middleware/context";
+import type { Limits } from "../../../config/limits";
 import { documented } from "../../openapi/describe";
-import { okBody } from "../../openapi/wirePrimitives";
+import { okBody } from "../../../src/domain/wire";
 import { describedInput } from "../../validation";
 import { jsonBodyOf } from "../../middleware/jsonBody";
 

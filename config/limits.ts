@@ -1,9 +1,12 @@
 /**
  * The default limits of the trust layer (documented in docs/trust.md "Limits"): request rates per
  * surface, daily coin quotas, caps on keys, sessions, challenges and builds. Environment variables
- * override them (config/env.ts -> `createApp({ limits })`).
+ * override them (config/env.ts -> `createApp({ limits })`); config/env.ts takes its defaults from here,
+ * so each default exists once.
  */
-import { MAX_ACTIVE_KEYS_PER_WALLET } from "../../store/keys";
+
+/** Active (not revoked) API keys per wallet by default (`API_KEYS_PER_WALLET`). */
+export const MAX_ACTIVE_KEYS_PER_WALLET = 10;
 
 /** Default limits (documented in docs/trust.md). */
 export const LIMITS = {
@@ -85,6 +88,9 @@ export const LIMITS = {
    */
   keysPerIpPerHour: 20,
 } as const;
+
+/** The limits table ({@link LIMITS}), with environment overrides applied (config/env.ts). */
+export type Limits = { -readonly [K in keyof typeof LIMITS]: number };
 
 /**
  * The per-client v1 ceiling as a multiple of the per-key limit when `V1_CLIENT_RATE_LIMIT_PER_MINUTE`

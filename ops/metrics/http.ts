@@ -10,7 +10,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
-import { metrics, recordUploadRejection, type Surface } from "../../ops/metrics/registry";
+import { metrics, recordUploadRejection, type Surface } from "./registry";
 
 /** One request's log fields (what {@link observeRequests} hands to `log`). */
 export type RequestLogEntry = {

@@ -1,8 +1,8 @@
 /**
  * The streams' connection caps: open streams per client IP and per process.
  */
-import { ApiError } from "../errors";
-import type { StreamSettings } from "../../market/streamSettings";
+import type { StreamSettings } from "./streamSettings";
+import { TooManyStreamsError } from "./errors";
 
 /**
  * Counts open streams against `settings.maxPerIp` and `settings.maxConnections`.
@@ -19,20 +19,14 @@ export function streamAdmission(settings: Pick<StreamSettings, "maxPerIp" | "max
     /**
      * Counts a new connection against the caps.
      * @returns `release`, to call once when the connection ends
-     * @throws ApiError 429 `too_many_streams` over the per-IP or per-process cap
+     * @throws TooManyStreamsError over the per-IP or per-process cap
      */
     admit(ip: string): { release: () => void } {
       const held = perIp.get(ip) ?? 0;
       if (held >= settings.maxPerIp)
-        throw new ApiError(
-          "too_many_streams",
-          `this client already holds ${held} open streams (at most ${settings.maxPerIp})`,
-        );
+        throw new TooManyStreamsError(`this client already holds ${held} open streams (at most ${settings.maxPerIp})`);
       if (connections >= settings.maxConnections)
-        throw new ApiError(
-          "too_many_streams",
-          `the service holds its maximum of ${settings.maxConnections} open streams`,
-        );
+        throw new TooManyStreamsError(`the service holds its maximum of ${settings.maxConnections} open streams`);
       perIp.set(ip, held + 1);
       connections++;
       let released = false;

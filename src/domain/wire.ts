@@ -1,9 +1,11 @@
 /**
  * The building blocks of the wire schemas (docs/openapi.md): addresses, amounts as decimal
- * strings, hashes, times, cursors, and the success and error bodies every answer has.
+ * strings, hashes, times, cursors, and the success body every answer has. zod schemas, shared by
+ * the read models and use cases (their typed results) and the HTTP layer (validation and the
+ * OpenAPI document); the error body, which names the HTTP error catalogue, is http/openapi/errorBody.ts.
  */
 import { z } from "zod";
-import { ERROR_CATALOGUE, type ErrorCode } from "../errors";
+import { getAddress, isAddress } from "viem";
 
 /** A checksummed 20-byte address. */
 export const addressWire = z
@@ -41,20 +43,23 @@ export const cursor = z
   .nullable()
   .meta({ description: "opaque cursor for the next page; null on the last page" });
 
-/** The spec's error body (spec: Errors 1), plus the request id and any documented extra fields. */
-export const errorBody = z
-  .looseObject({
-    ok: z.literal(false),
-    error: z.enum(Object.keys(ERROR_CATALOGUE) as [ErrorCode, ...ErrorCode[]]),
-    message: z.string(),
-    request_id: z.string().optional(),
-  })
-  .meta({
-    id: "Error",
-    description: "Every failure: `ok: false`, a catalogue identifier and a human-readable message.",
-  });
-
 /** `{ ok: true, ...shape }`: a success body with the given fields (unlisted fields allowed). */
 export function okBody<T extends z.ZodRawShape>(shape: T) {
   return z.looseObject({ ok: z.literal(true), ...shape });
 }
+
+/** `0x` and 40 hex digits in any case: the shape `isAddress(v, { strict: false })` accepts. */
+export const ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;
+
+/**
+ * A 20-byte hex address, checksummed (input case ignored). The pattern is also the parameter's
+ * `pattern` in the OpenAPI document, so a client generator refuses `0xbad` as the service does.
+ */
+export const addressParam = z
+  .string()
+  .meta({ pattern: ADDRESS_PATTERN.source })
+  .refine((v) => isAddress(v, { strict: false }), {
+    message: "must be a 20-byte hex address",
+    params: { code: "invalid_address" },
+  })
+  .transform((v) => getAddress(v));
