@@ -1,7 +1,7 @@
 /**
  * Copies the pages' screenshots that `test/e2e/pages.test.ts` writes to `test-output/` into
  * `docs/screenshots/`, reduced to a 64-colour palette (small PNGs for the repository), for
- * docs/pages.md and the README. Run after the pages e2e test:
+ * docs/pages.md. Run after the pages e2e test:
  * `npx tsx scripts/docsScreenshots.ts`. Prints each file and its size; fails when one is missing.
  */
 import { mkdirSync, statSync } from "node:fs";

@@ -1,6 +1,6 @@
 /**
  * Runs the service as a child process on the Node binary running this script (Node >= 22, see
- * README "Node 22"): `ponder start` (indexer + the Hono API in one process) or `ponder serve`
+ * docs/operations.md "Node 22"): `ponder start` (indexer + the Hono API in one process) or `ponder serve`
  * (the API only, reading the tables an indexer writes into the same PostgreSQL schema; an API
  * replica). Shared by `npm start` and the end-to-end tests.
  */

@@ -1,5 +1,5 @@
 /**
- * `npm start`'s stop sequence (README "Stopping", docs/operations.md): what was started registers a
+ * `npm start`'s stop sequence (docs/operations.md "What `npm start` runs (devnet)", "Stopping"): what was started registers a
  * stop step; the first SIGINT/SIGTERM (or a fatal event) aborts {@link StopSequence.lifetime} and
  * runs the steps last-registered first, all within `shutdownTimeoutMs`: a step still running when
  * its share is spent is killed. A second signal, after the window in which copies of the first

@@ -9,7 +9,7 @@
  * (`postgres` or `pglite`), else PostgreSQL (the production database) when the test server
  * answers, else PGlite. Why PostgreSQL by default: the same four e2e files used 146 s of CPU on
  * PGlite (WASM, in the service process) and 88 s on PostgreSQL, and the suite is CPU-bound on
- * 2 cores (README "Tests"). The embedded PGlite that `npm start` uses keeps the files whose subject
+ * 2 cores (docs/testing.md). The embedded PGlite that `npm start` uses keeps the files whose subject
  * it is (they pass `database: "pglite"`: restarts and crashes on it, the PGlite session shared by
  * API and indexer) and `npm start` itself
  * (`e2e.lifecycle`, `ops.config`). On PGlite, both folders start as a copy of the machine's empty
@@ -373,7 +373,7 @@ export async function e2eDatabase(requested?: "pglite" | "postgres"): Promise<"p
  * Wall time of each start-up phase of one stack, in ms since the previous mark. With
  * `STACK_TIMINGS_FILE` set, `write` appends one JSON line per stack to that file, e.g.
  * `{"schema":"e2e_launch","anvil":402,"deploy":811,"store":2310,"service_health":14020,"service_ready":3100}`
- * (how the README's start-up breakdown was measured); without it nothing is written.
+ * (how the start-up breakdown in docs/operations.md was measured); without it nothing is written.
  */
 function startPhases(schema: string) {
   const times: Record<string, number | string> = { schema, pid: process.pid };
