@@ -21,6 +21,7 @@ import { wireOperations } from "./metrics/service";
 import { guardPonderMetrics, isIndexerProcess } from "./metrics/access";
 import { registerHttpServerHook } from "../ops/httpServerSeam";
 import { guardApiPortFallback, ponderListen, refuseTakenApiPort } from "../ops/portGuard";
+import { armStopDeadlineOnSignal, stopDeadlineMs } from "../ops/shutdownDeadline";
 import { httpServerGuard } from "../ops/httpServerLimits";
 import { peerIdentity } from "./middleware/peerIdentity";
 import { chainProbe } from "./chainProbe";
@@ -39,6 +40,9 @@ if (!portChecked.__launchPortChecked) {
   await refuseTakenApiPort(ponderListen(process.env, process.argv));
 }
 guardApiPortFallback();
+// A stop is bounded even while the embedded database holds the event loop: SIGKILL from a worker
+// thread at SHUTDOWN_TIMEOUT_MS - 1.5 s after the first stop signal (ops/shutdownDeadline.ts).
+armStopDeadlineOnSignal(stopDeadlineMs(env.SHUTDOWN_TIMEOUT_MS));
 // GET /metrics only with `Authorization: Bearer <METRICS_TOKEN>` (404 without a token configured):
 // decided in front of Ponder's server, which serves /metrics before our app (api/metrics/access.ts).
 // On the indexer, `/ready` answers as GET /api/v1/ready; a `ponder serve` replica keeps Ponder's.
