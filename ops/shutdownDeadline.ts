@@ -97,6 +97,8 @@ export function armStopDeadlineOnSignal(deadlineMs: number): boolean {
   if (holder[ARMED]) return false;
   holder[ARMED] = true;
   const watchdog = startStopWatchdog(deadlineMs);
-  for (const signal of ["SIGTERM", "SIGINT", "SIGQUIT"] as const) process.once(signal, watchdog.begin);
+  // First among the signal's listeners: one that throws (a log write to a pipe whose reader is
+  // gone) stops the listeners after it.
+  for (const signal of ["SIGTERM", "SIGINT", "SIGQUIT"] as const) process.prependOnceListener(signal, watchdog.begin);
   return true;
 }
