@@ -17,6 +17,12 @@
  * The signal handler itself runs on the main thread: a loop already held when the signal arrives
  * starts the countdown only when it turns (a supervisor's SIGKILL, `npm start`'s or the
  * container's, bounds that case).
+ *
+ * Measured case it bounds: a log reader that stops reading (a stalled log shipper, a terminal
+ * paused with Ctrl-S, a parent whose own output blocks). Ponder's logger (pino) keeps serving and
+ * buffers the lines it cannot write; at the stop, the exit flushes that buffer synchronously and
+ * the process hangs in the flush for as long as nobody reads. With the watchdog it is killed at the
+ * deadline (6.5 s by default; `test/e2e.shutdown.test.ts`).
  */
 import { Worker } from "node:worker_threads";
 
@@ -43,14 +49,18 @@ export function stopDeadlineMs(shutdownTimeoutMs: number): number {
  */
 const WATCHDOG = `
 const { workerData } = require("node:worker_threads");
-const { writeSync } = require("node:fs");
+const { write } = require("node:fs");
 const state = new Int32Array(workerData.state);
 Atomics.wait(state, 0, 0);
 Atomics.wait(state, 0, 1, workerData.deadlineMs);
+const kill = () => process.kill(workerData.pid, "SIGKILL");
+// The line is written without waiting on it (a stderr nobody reads must not hold the kill).
+setTimeout(kill, 100);
 try {
-  writeSync(2, JSON.stringify({ level: 50, time: Date.now(), msg: "Stop deadline passed; killing the process", deadline_ms: workerData.deadlineMs }) + "\\n");
-} catch {}
-process.kill(workerData.pid, "SIGKILL");
+  write(2, JSON.stringify({ level: 50, time: Date.now(), msg: "Stop deadline passed; killing the process", deadline_ms: workerData.deadlineMs }) + "\\n", kill);
+} catch {
+  kill();
+}
 `;
 
 /** A started watchdog: {@link StopWatchdog.begin} starts the countdown. */

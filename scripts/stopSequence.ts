@@ -3,8 +3,8 @@
  * stop step; the first SIGINT/SIGTERM (or a fatal event) aborts {@link StopSequence.lifetime} and
  * runs the steps last-registered first, all within `shutdownTimeoutMs`: a step still running when
  * its share is spent is killed, and {@link HARD_DEADLINE_MARGIN_MS} after the budget every child is
- * killed and the process exits whatever a step still awaits. A second signal, after the window in which copies of the first
- * arrive, kills every child and exits at once with 130.
+ * killed and the process exits whatever a step still awaits. A second signal, after the window in
+ * which copies of the first arrive, kills every child and exits at once with 130.
  */
 
 /** One step of the stop sequence: `stop` within its budget, else `kill`. */

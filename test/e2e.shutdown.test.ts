@@ -10,6 +10,11 @@
  * default 8 s budget), with the service stopped in order (not killed), and the held connections
  * closed by the server.
  *
+ * The service's own stop deadline (ops/shutdownDeadline.ts) is checked on `ponder start` run
+ * directly: with a log reader that stopped reading (Ponder's exit would wait on its log flush) and
+ * on a process whose event loop is held after the signal. A restart after a clean stop resumes
+ * without a crash recovery; one after SIGKILL reports it.
+ *
  * Deadlines: the stop budget is the process's own `SHUTDOWN_TIMEOUT_MS` (default 8,000); the exit
  * margin on top of it, {@link EXIT_MARGIN_MS}, is scaled by `TEST_TIMEOUT_SCALE`
  * (test/helpers/deadlines.ts). Start deadlines: `SERVICE_START_TIMEOUT_MS` x 2.
@@ -273,6 +278,27 @@ describe("ponder start run directly (a container's main process): stop and start
 });
 
 describe("the service's stop deadline (ops/shutdownDeadline.ts)", () => {
+  it("ends a service whose log reader stopped reading (its exit would wait on the log flush) at the deadline", async () => {
+    stack ??= await startStack({ schema: "e2e_shutdown", database: "pglite" });
+    const service = stack.service;
+    // The reader of the service's output stops reading; each request below adds a log line, which
+    // fill the pipe and then Ponder's logger buffer.
+    service.child.stdout!.pause();
+    service.child.stderr!.pause();
+    for (let i = 0; i < 2_000; i++) await fetch(`${service.url}/api/public/tokens/new`);
+    const exited = new Promise<NodeJS.Signals | null>((r) => service.child.once("exit", (_code, signal) => r(signal)));
+    const sentAt = Date.now();
+    service.child.kill("SIGTERM");
+    const ended = await Promise.race([exited, new Promise<"alive">((r) => setTimeout(() => r("alive"), 60_000))]);
+    const tookMs = Date.now() - sentAt;
+    console.log(JSON.stringify({ stalled_log_reader_shutdown_ms: tookMs, ended }));
+    service.child.stdout!.resume();
+    service.child.stderr!.resume();
+    if (ended === "alive") service.child.kill("SIGKILL");
+    expect(ended).toBe("SIGKILL");
+    expect(tookMs).toBeLessThan(stopDeadlineMs(SHUTDOWN_TIMEOUT_MS) + scaledMs(1_000));
+  });
+
   it("kills a process whose event loop is held after the stop signal, at the deadline", async () => {
     const deadlineMs = 500;
     // The process arms the deadline, then holds its event loop for a minute at SIGTERM (as a long
