@@ -290,11 +290,16 @@ async function loadPhase(serviceUrl: string, run: Indexed): Promise<void> {
 if (values.reuse) {
   const run = JSON.parse(readFileSync(keepFile, "utf8")) as Indexed;
   const dataDir = mkdtempSync(join(tmpdir(), "bench-read-"));
+  const replicaPort = await findFreePort();
   const service = await startPonder({
     command: "serve",
-    port: await findFreePort(),
+    port: replicaPort,
     schema: run.schema,
-    env: serviceEnv(run.manifestPath, dataDir, run.databaseUrl),
+    // A replica needs its public origin (ops/replicaConfig.ts).
+    env: {
+      ...serviceEnv(run.manifestPath, dataDir, run.databaseUrl),
+      PUBLIC_BASE_URL: `http://localhost:${replicaPort}`,
+    },
   });
   try {
     await loadPhase(service.url, run);

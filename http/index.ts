@@ -7,20 +7,23 @@
 import { db } from "ponder:api";
 import { createPublicClient } from "viem";
 import { loadDeployment } from "../config/deployment";
-import { loadEnv } from "../config/env";
+import { ConfigError, loadEnv } from "../config/env";
 import { publicConfigOf } from "../config/public";
 import { HOUSEKEEPING_INTERVAL_MS, pruneExpired } from "../store/housekeeping";
 import { loadStoreConfig, openStore, type Store } from "../store/index";
 import { createApp } from "./app";
 import { stripPonderCorsOutsidePublic } from "./middleware/cors";
-import { onPonderShutdown, ponderApiPort } from "../ops/ponderInternals";
+import { defaultPonderHostname, onPonderShutdown, ponderApiPort } from "../ops/ponderInternals";
 import { decodeQueue } from "../media/decodeQueue";
 import { compileProxyTrust } from "../config/proxyTrust";
 import { instrumentedHttp } from "../ops/metrics/rpc";
 import { wireOperations } from "../ops/metrics/service";
 import { guardPonderMetrics, isIndexerProcess } from "../ops/metrics/access";
 import { registerHttpServerHook } from "../ops/httpServerSeam";
-import { guardApiPortFallback, ponderListen, refuseTakenApiPort } from "../ops/portGuard";
+import { DEFAULT_LISTEN_HOSTNAME, guardApiPortFallback, ponderListen, refuseTakenApiPort } from "../ops/portGuard";
+import { armStopDeadlineOnSignal, stopDeadlineMs } from "../ops/shutdownDeadline";
+import { routeProcessWarnings } from "../ops/processWarnings";
+import { replicaConfigProblems } from "../ops/replicaConfig";
 import { httpServerGuard } from "../ops/httpServerLimits";
 import { peerIdentity } from "./middleware/peerIdentity";
 import { chainProbe } from "../ops/chainProbe";
@@ -30,6 +33,11 @@ import { streamHub } from "../market/streamHub";
 
 // Every setting validated (ponder.config.ts already stopped the build on a bad one).
 const env = loadEnv();
+// A replica (`ponder serve`) needs its public origin (ops/replicaConfig.ts), and every process binds
+// loopback unless --hostname says otherwise: a replica binds where the indexer binds.
+const replicaProblems = replicaConfigProblems(env, process.argv);
+if (replicaProblems.length > 0) throw new ConfigError(replicaProblems);
+defaultPonderHostname(DEFAULT_LISTEN_HOSTNAME);
 // The port asked for is the port used, or the build fails (ops/portGuard.ts): checked once per
 // process, before Ponder probes the port (a dev reload evaluates this file again while the server
 // it started holds the port), and Ponder's move to the next free port is turned off.
@@ -39,6 +47,12 @@ if (!portChecked.__launchPortChecked) {
   await refuseTakenApiPort(ponderListen(process.env, process.argv));
 }
 guardApiPortFallback();
+// A stop is bounded even while the embedded database holds the event loop: SIGKILL from a worker
+// thread at SHUTDOWN_TIMEOUT_MS - 1.5 s after the first stop signal (ops/shutdownDeadline.ts).
+armStopDeadlineOnSignal(stopDeadlineMs(env.SHUTDOWN_TIMEOUT_MS));
+// Node's process warnings (e.g. pg's DeprecationWarning) as JSON log lines, not plain text in the
+// JSON log (ops/processWarnings.ts).
+routeProcessWarnings();
 // GET /metrics only with `Authorization: Bearer <METRICS_TOKEN>` (404 without a token configured):
 // decided in front of Ponder's server, which serves /metrics before our app (ops/metrics/access.ts).
 // On the indexer, `/ready` answers as GET /api/v1/ready; a `ponder serve` replica keeps Ponder's.

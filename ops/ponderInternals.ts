@@ -47,7 +47,7 @@ type PonderLogFn = (fields: Record<string, unknown>) => void;
 /** The part of Ponder's `common` object the service uses. */
 type PonderCommon = {
   metrics?: { registry?: Registry; port?: number };
-  options?: { port?: number };
+  options?: { port?: number; hostname?: string; command?: string };
   logger?: { info: PonderLogFn; warn: PonderLogFn; error: PonderLogFn };
   apiShutdown?: { add: (callback: () => unknown) => void };
 };
@@ -131,6 +131,22 @@ export function onPonderShutdown(callback: () => Promise<void>): boolean {
 export function ponderApiPort(): number | undefined {
   const common = ponderCommon();
   return common?.metrics?.port ?? common?.options?.port;
+}
+
+/**
+ * Sets the address Ponder's HTTP server binds when its command line named none (`--hostname`/`-H`;
+ * Ponder then leaves it to Node, which binds every interface). Ponder reads
+ * `options.hostname` after it has evaluated the API file, when it creates the server, so the API
+ * file calls this.
+ * @param hostname - the address to bind by default, e.g. `127.0.0.1`
+ * @returns the address the server will bind (undefined outside Ponder)
+ * @example defaultPonderHostname("127.0.0.1") // "127.0.0.1", or what --hostname said
+ */
+export function defaultPonderHostname(hostname: string): string | undefined {
+  const options = ponderCommon()?.options;
+  if (!options) return undefined;
+  options.hostname ??= hostname;
+  return options.hostname;
 }
 
 /** The Ponder release whose internals this module was checked against (package.json pins it). */

@@ -78,11 +78,18 @@ function flagValue(argv: readonly string[], names: readonly string[]): string | 
   return undefined;
 }
 
+/**
+ * The address every service process binds unless `--hostname` says otherwise: loopback, where
+ * `npm start` binds the indexer. A replica (`ponder serve`) binds where the indexer binds, and a
+ * process is reachable from other hosts only when told (`--hostname 0.0.0.0`, or `::`).
+ */
+export const DEFAULT_LISTEN_HOSTNAME = "127.0.0.1";
+
 /** Where a Ponder process (`ponder start`/`serve`) will listen, read as Ponder reads it. */
 export type PonderListen = {
   /** `PORT` if set, else `--port`/`-p`, else 42069 (Ponder 0.17 `internal/options.js`). */
   port: number;
-  /** `--hostname`/`-H`; `undefined`: Ponder binds every interface. */
+  /** `--hostname`/`-H`; `undefined`: the service binds {@link DEFAULT_LISTEN_HOSTNAME}. */
   hostname: string | undefined;
   /** Set when `PORT` and `--port` are both given and differ (Ponder would take `PORT`). */
   conflict?: { env: number; flag: number };
@@ -113,16 +120,16 @@ export function ponderListen(env: NodeJS.ProcessEnv, argv: readonly string[]): P
  * contradicts `--port`, or a port another process holds. Called at the top of the API file.
  * @param listen - from {@link ponderListen}
  * @throws Error naming both values when `PORT` and `--port` disagree
- * @throws {PortInUseError} when the port is in use on the hostname Ponder binds (every interface
- *   when none is given)
+ * @throws {PortInUseError} when the port is in use on the hostname the service binds
+ *   ({@link DEFAULT_LISTEN_HOSTNAME} when none is given)
  */
 export async function refuseTakenApiPort(listen: PonderListen): Promise<void> {
   if (listen.conflict)
     throw new Error(
       `PORT=${listen.conflict.env} (environment or .env) and --port ${listen.conflict.flag} disagree; Ponder would listen on PORT: unset PORT or pass the same port`,
     );
-  const host = listen.hostname ?? "::";
-  if (!(await portIsFree(listen.port, listen.hostname)))
+  const host = listen.hostname ?? DEFAULT_LISTEN_HOSTNAME;
+  if (!(await portIsFree(listen.port, host)))
     throw new PortInUseError(listen.port, host, "--port <n> (or PORT; with npm start: --port <n> or PORT in .env)");
 }
 

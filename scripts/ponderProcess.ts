@@ -69,6 +69,11 @@ export type StartPonderOptions = {
   inheritOutput?: boolean;
   /** Working directory (default: the project root). */
   cwd?: string;
+  /**
+   * `--hostname` (default `127.0.0.1`); `null` passes none, so the service binds its own default
+   * (`DEFAULT_LISTEN_HOSTNAME` in ops/portGuard.ts), as an operator's command line without the flag.
+   */
+  hostname?: string | null;
   /** `start` (default: indexer + API) or `serve` (API replica; PostgreSQL only). */
   command?: "start" | "serve";
   /** Ponder's `--log-format` (default `LOG_FORMAT` from the environment, else `json`). */
@@ -123,8 +128,7 @@ export async function startPonder(options: StartPonderOptions): Promise<PonderPr
       options.schema,
       "--port",
       String(options.port),
-      "--hostname",
-      "127.0.0.1",
+      ...(options.hostname === null ? [] : ["--hostname", options.hostname ?? "127.0.0.1"]),
       "--log-format",
       logFormat,
     ],

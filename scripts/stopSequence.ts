@@ -2,8 +2,9 @@
  * `npm start`'s stop sequence (docs/operations.md "What `npm start` runs (devnet)", "Stopping"): what was started registers a
  * stop step; the first SIGINT/SIGTERM (or a fatal event) aborts {@link StopSequence.lifetime} and
  * runs the steps last-registered first, all within `shutdownTimeoutMs`: a step still running when
- * its share is spent is killed. A second signal, after the window in which copies of the first
- * arrive, kills every child and exits at once with 130.
+ * its share is spent is killed, and {@link HARD_DEADLINE_MARGIN_MS} after the budget every child is
+ * killed and the process exits whatever a step still awaits. A second signal, after the window in
+ * which copies of the first arrive, kills every child and exits at once with 130.
  */
 
 /** One step of the stop sequence: `stop` within its budget, else `kill`. */
@@ -37,6 +38,12 @@ export type StopSequence = {
  * has not acknowledged it within 30 ms, e.g. under load).
  */
 const DUPLICATE_SIGNAL_WINDOW_MS = 1000;
+
+/**
+ * Time after `shutdownTimeoutMs` at which the stop gives up on its steps: every child gets SIGKILL
+ * and the process exits (a step's own timer normally ends it sooner; this holds whatever it awaits).
+ */
+export const HARD_DEADLINE_MARGIN_MS = 500;
 
 /**
  * Runs `steps` in the given order within one deadline. A step's budget is the time left minus what
@@ -92,6 +99,13 @@ export function installStopSequence(options: {
   async function stopAll(code: number, why: string) {
     if (stopping) return;
     stopping = true;
+    // The hard deadline: whatever a step awaits, every child is killed and the process exits
+    // {@link HARD_DEADLINE_MARGIN_MS} after the budget.
+    setTimeout(() => {
+      console.error(`the stop outlived SHUTDOWN_TIMEOUT_MS (${shutdownTimeoutMs} ms); killing every child and exiting`);
+      for (const s of steps) s.kill?.();
+      process.exit(code || 1);
+    }, shutdownTimeoutMs + HARD_DEADLINE_MARGIN_MS);
     lifetime.abort(new Error(why));
     step(`stopping (${why}); at most ${shutdownTimeoutMs} ms, a second Ctrl-C forces it`);
     await runStopSteps([...steps].reverse(), Date.now() + shutdownTimeoutMs, step);

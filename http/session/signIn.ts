@@ -42,6 +42,8 @@ export type SignInRoutesDeps = {
   >;
   /** Which peers are trusted proxies (`TRUST_PROXY`): the client IP of the key-creation budget. */
   trustProxy?: ProxyTrust;
+  /** IPv6 grouping of the key-creation budget (`CLIENT_IPV6_PREFIX_BITS`; default 64). */
+  ipv6PrefixBits?: number;
   /** Clock, unix milliseconds (challenge times, the challenge and key budgets' windows and Retry-After). */
   nowMs: () => number;
 };
@@ -111,7 +113,7 @@ export function signInRoutes(deps: SignInRoutesDeps, csrf: MiddlewareHandler<Tru
   const keyBudgets = (c: Context<TrustEnv>) =>
     keyCreationBudgets(limits, {
       sessionLineage: sessionLineageId(c.get("session")!),
-      ip: clientIp(c, deps.trustProxy ?? false),
+      ip: clientIp(c, deps.trustProxy ?? false, deps.ipv6PrefixBits),
     });
   const issueChallenge = async (c: Context<TrustEnv>, wallet: Address, purpose: SignInPurpose) => {
     const nowMs = deps.nowMs();

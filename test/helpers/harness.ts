@@ -271,11 +271,16 @@ export async function startStack(options: {
       serviceEnv,
       startExtra: async (extraOptions) => {
         const databaseEnv = extraOptions.freshDatabase ? await freshDatabaseEnv() : {};
+        // A replica needs its public origin (ops/replicaConfig.ts): the indexer's, as behind one load balancer.
+        const replicaEnv =
+          extraOptions.command === "serve" && !serviceEnv.PUBLIC_BASE_URL
+            ? { PUBLIC_BASE_URL: `http://localhost:${port}` }
+            : {};
         const extra = await startPonder({
           port: await findFreePort(),
           schema,
           command: extraOptions.command,
-          env: { ...serviceEnv, ...databaseEnv, ...extraOptions.env },
+          env: { ...serviceEnv, ...databaseEnv, ...replicaEnv, ...extraOptions.env },
         });
         extras.push(extra);
         return extra;

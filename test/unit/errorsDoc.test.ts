@@ -1,6 +1,6 @@
 /**
  * docs/errors.md is generated from the error catalogue (scripts/errorsDoc.ts, `npm run docs:errors`):
- * a code added, removed or reworded in api/errors.ts without regenerating the file fails here.
+ * a code added, removed or reworded in http/errors.ts without regenerating the file fails here.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -8,7 +8,7 @@ import { ERROR_CATALOGUE } from "../../http/errors";
 import { ERRORS_DOC_PATH, renderErrorsDoc } from "../../scripts/errorsDoc";
 
 describe("docs/errors.md", () => {
-  it("is exactly what the catalogue generates (run `npm run docs:errors` after changing api/errors.ts)", () => {
+  it("is exactly what the catalogue generates (run `npm run docs:errors` after changing http/errors.ts)", () => {
     expect(readFileSync(ERRORS_DOC_PATH, "utf8")).toBe(renderErrorsDoc());
   });
 

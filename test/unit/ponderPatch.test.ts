@@ -52,6 +52,7 @@ describe("Ponder patch", () => {
   it("is applied: each hunk's patched lines are in the installed files, in order", () => {
     const files = hunksOf(readFileSync(join("patches", `ponder+${installedVersion}.patch`), "utf8"));
     expect([...files.keys()].sort()).toEqual([
+      "dist/esm/database/index.js",
       "dist/esm/internal/options.js",
       "dist/esm/rpc/index.js",
       "dist/esm/runtime/multichain.js",

@@ -18,7 +18,7 @@ import { launchHandlers, type LaunchRoutesDeps } from "./launches";
 
 /** Builds the `/api/v1/coins` router. */
 export function coinsRoutes(deps: LaunchRoutesDeps) {
-  const handle = launchHandlers(deps.launches, "draft_id", deps.trustProxy);
+  const handle = launchHandlers(deps.launches, "draft_id", deps.trustProxy, deps.ipv6PrefixBits);
   return (
     new Hono<TrustEnv>()
       /**

@@ -29,23 +29,31 @@ export type LaunchRoutesDeps = {
   getStore: () => Promise<Store>;
   /** Which peers are trusted proxies (`TRUST_PROXY`): the client IP of the per-IP coin quotas. */
   trustProxy?: ProxyTrust;
+  /** IPv6 grouping of the per-IP coin quotas (`CLIENT_IPV6_PREFIX_BITS`; default 64). */
+  ipv6PrefixBits?: number;
 };
 
 /**
  * Request handlers over the API-key launch use cases, for a surface's id field (`launch_id` on
  * v1, `draft_id` in the coin flow). Each parses, calls the use case with `currentKey(c)`, and
  * answers `{ok: true, ...body}`: 201 created, 200 built / confirmed / found, 202 pending with
- * `Retry-After`. Intent and confirm pass the client IP (`clientIp(c, trust)`) for the per-IP
- * daily coin quotas.
+ * `Retry-After`. Intent and confirm pass the client IP (`clientIp(c, trust, ipv6PrefixBits)`) for
+ * the per-IP daily coin quotas.
  * @param trust - the compiled `TRUST_PROXY` setting (default: no proxy)
+ * @param ipv6PrefixBits - IPv6 grouping of those quotas (`CLIENT_IPV6_PREFIX_BITS`; default 64)
  */
-export function launchHandlers(launches: ApiKeyLaunches, field: IdField, trust: ProxyTrust = false) {
+export function launchHandlers(
+  launches: ApiKeyLaunches,
+  field: IdField,
+  trust: ProxyTrust = false,
+  ipv6PrefixBits?: number,
+) {
   return {
     async intent(c: Context<TrustEnv>) {
       const request = await parseJsonBody(c, intentRequestSchema);
       const result = await launches.intent({
         key: currentKey(c),
-        clientIp: clientIp(c, trust),
+        clientIp: clientIp(c, trust, ipv6PrefixBits),
         field,
         request,
         // The stored Idempotency-Key answer commits with the launch and its quota count.
@@ -68,7 +76,7 @@ export function launchHandlers(launches: ApiKeyLaunches, field: IdField, trust: 
       const body = await parseJsonBody(c, confirmBodySchema(field));
       const result = await launches.confirm({
         key: currentKey(c),
-        clientIp: clientIp(c, trust),
+        clientIp: clientIp(c, trust, ipv6PrefixBits),
         field,
         launchId: body[field]!,
         txHash: body.tx_hash as Hash,
@@ -107,7 +115,7 @@ export function launchHandlers(launches: ApiKeyLaunches, field: IdField, trust: 
 
 /** Builds the `/api/v1/evmchain/launches` routes (mount at `/api/v1/evmchain`). */
 export function v1LaunchRoutes(deps: LaunchRoutesDeps) {
-  const handle = launchHandlers(deps.launches, "launch_id", deps.trustProxy);
+  const handle = launchHandlers(deps.launches, "launch_id", deps.trustProxy, deps.ipv6PrefixBits);
   return (
     new Hono<TrustEnv>()
       /**
