@@ -12,6 +12,12 @@ import { toApiError } from "./serviceErrors";
 import { QuotaExceededError } from "../store/errors";
 import { recordRateLimitRejection } from "../ops/metrics/registry";
 
+/**
+ * The TradingView UDF datafeed's path prefix: its clients read `s: "error"` and `errmsg` (UDF
+ * adapter, "error" answers), so its error bodies carry both beside the spec's fields.
+ */
+const UDF_PREFIX = "/api/public/udf/";
+
 /** Headers set before the failure that an error response keeps (rate limits, auth challenge, cookies). */
 const CARRIED_HEADERS = [
   "ratelimit",
@@ -29,6 +35,7 @@ const CARRIED_HEADERS = [
  * - an `ApiError`, or a service error below the routes (http/serviceErrors.ts): its code and status;
  * - an `HTTPException` below 500 (a malformed request Hono itself refused): 400 `invalid_request`;
  * - anything else: 500 `internal_error`, and the error logged (redacted) with its request id.
+ * Under the UDF datafeed (`/api/public/udf/…`) the body also carries UDF's `s: "error"` and `errmsg`.
  * @param redact - removes private URLs (RPC URLs) from a message or log line (config/redact.ts)
  */
 export function answerErrorsWithErrorBody(app: Hono, redact: (text: string) => string): void {
@@ -46,16 +53,18 @@ export function answerErrorsWithErrorBody(app: Hono, redact: (text: string) => s
   app.onError((err, c) => {
     const requestIdValue = c.get("requestId");
     const carried = c.res.headers;
+    const udf = c.req.path.startsWith(UDF_PREFIX);
     // A daily coin quota refused the request: counted like the per-minute limiters' refusals.
     if (err instanceof QuotaExceededError) recordRateLimitRejection(err.quota);
     const known = toApiError(err);
-    if (known) return errorResponse(requestIdValue, known, carried, redact);
+    if (known) return errorResponse(requestIdValue, known, carried, redact, udf);
     if (err instanceof HTTPException && err.status < 500) {
       return errorResponse(
         requestIdValue,
         new ApiError("invalid_request", err.message || "invalid request"),
         carried,
         redact,
+        udf,
       );
     }
     console.error(redact(`request ${requestIdValue} failed: ${inspect(err)}`));
@@ -64,6 +73,7 @@ export function answerErrorsWithErrorBody(app: Hono, redact: (text: string) => s
       new ApiError("internal_error", "internal error; safe to retry"),
       carried,
       redact,
+      udf,
     );
   });
 }
@@ -73,12 +83,15 @@ function errorResponse(
   err: ApiError,
   carried?: Headers,
   redact: (text: string) => string = (t) => t,
+  udf = false,
 ): Response {
+  const message = redact(err.message);
   const body: ErrorBody = {
+    ...(udf ? { s: "error", errmsg: message } : {}),
     ...err.extra,
     ok: false,
     error: err.code,
-    message: redact(err.message),
+    message,
     request_id: requestIdValue,
   };
   const headers = new Headers({

@@ -12,7 +12,8 @@ import { publicConfigOf } from "../config/public";
 import { HOUSEKEEPING_INTERVAL_MS, pruneExpired } from "../store/housekeeping";
 import { loadStoreConfig, openStore, type Store } from "../store/index";
 import { createApp } from "./app";
-import { stripPonderCorsOutsidePublic } from "./middleware/cors";
+import { isPublicCorsPath } from "./middleware/cors";
+import { stripPonderCorsOutsidePublic } from "../ops/corsSeam";
 import { defaultPonderHostname, onPonderShutdown, ponderApiPort } from "../ops/ponderInternals";
 import { decodeQueue } from "../media/decodeQueue";
 import { compileProxyTrust } from "../config/proxyTrust";
@@ -132,7 +133,7 @@ const readiness = readinessMonitor({
 });
 // Ponder's server answers preflights and its own routes with `Access-Control-Allow-Origin: *`
 // before the app sees them: the seam takes CORS headers off every non-public path (docs/trust.md "CORS").
-stripPonderCorsOutsidePublic(() => ponderApiPort() ?? port);
+stripPonderCorsOutsidePublic(() => ponderApiPort() ?? port, isPublicCorsPath);
 // Metrics into Ponder's /metrics, scrape-time gauges, request logs, drain + store close on SIGTERM.
 const requestLog = wireOperations({
   db,

@@ -2,14 +2,14 @@
  * What the browser pages read (docs/pages.md), behind one seam: the pages router (`pages/routes.tsx`)
  * gets these reads from `createApp` and imports no query module, presenter or launch constant.
  * Every token, trade and holder comes back exactly as the public API serves it: one presenter, one
- * serialisation (`toJsonText`), parsed back into the wire shapes of `market/wire.ts`.
+ * serialisation rule (`jsonValue`: bigints as decimal strings), in the wire shapes of `market/wire.ts`.
  */
 import { formatEther, type Address, type PublicClient } from "viem";
 import type { z } from "zod";
 import { launchFactoryAbi } from "../abis/LaunchFactory";
 import type { Deployment } from "../config/deployment";
 import type { PublicConfig } from "../config/public";
-import { toJsonText } from "../src/domain/json";
+import { jsonValue } from "../src/domain/json";
 import { DEFAULT_SLIPPAGE_BPS, MAX_FIRST_BUY_WEI, MAX_SLIPPAGE_BPS } from "../src/domain/launchBounds";
 import type { MetadataSource } from "./metadata";
 import { encodeCursor } from "./cursor";
@@ -103,9 +103,9 @@ export function pageReads(deps: PageReadsDeps): PageReads {
   type TokenRows = Parameters<typeof withStats>[1];
   /** Token rows as the public API serves them (24 h figures, one presenter, one serialisation). */
   const records = async (rows: TokenRows): Promise<TokenJson[]> =>
-    JSON.parse(
-      toJsonText((await withStats(deps.db, rows, deps.nowSec(), deps.storedMetadata)).map((r) => tokenRecord(r, deps))),
-    );
+    jsonValue(
+      (await withStats(deps.db, rows, deps.nowSec(), deps.storedMetadata)).map((r) => tokenRecord(r, deps)),
+    ) as TokenJson[];
   return {
     newestTokens: (limit) => tokenPage(deps.db, { sort: "new", limit }).then(records),
     trendingTokens: (nowSec, limit) =>
@@ -138,9 +138,9 @@ export function pageReads(deps: PageReadsDeps): PageReads {
       // Where "Show more holders" goes on: the holders list's cursor after the last one shown.
       const lastHolder = top?.length === TOP_HOLDERS ? top.at(-1) : undefined;
       return {
-        token: JSON.parse(toJsonText(tokenRecord(row, deps))),
-        trades: JSON.parse(toJsonText(trades.map(tradeRecord))),
-        holders: top === null ? null : JSON.parse(toJsonText(top)),
+        token: jsonValue(tokenRecord(row, deps)) as TokenJson,
+        trades: jsonValue(trades.map(tradeRecord)) as TradeJson[],
+        holders: top === null ? null : (jsonValue(top) as HolderJson[]),
         holdersNextCursor:
           lastHolder && row.holderCount > TOP_HOLDERS
             ? encodeCursor({ b: lastHolder.balance_wei.toString(), a: lastHolder.address.toLowerCase() })

@@ -4,11 +4,11 @@ import { toUdfHistory, type CandleIn } from "./udf";
 const G = 10n ** 9n; // 1 gwei = 1e-9 ETH
 const k = (t: number, o: bigint, h: bigint, l: bigint, c: bigint, v: bigint): CandleIn => ({
   bucketStartSec: BigInt(t),
-  openWei: o * G,
-  highWei: h * G,
-  lowWei: l * G,
-  closeWei: c * G,
-  volumeWei: v * 10n ** 18n,
+  openE18: o * G,
+  highE18: h * G,
+  lowE18: l * G,
+  closeE18: c * G,
+  volumeE18: v * 10n ** 18n,
 });
 
 describe("toUdfHistory", () => {
@@ -20,7 +20,7 @@ describe("toUdfHistory", () => {
         fromSec: 60,
         toSec: 300,
         fill: false,
-        prevCloseWei: null,
+        prevCloseE18: null,
         nextTimeSec: null,
       }),
     ).toEqual({
@@ -35,7 +35,7 @@ describe("toUdfHistory", () => {
   });
   it("fills gaps with the previous close and zero volume, from a close known before the range", () => {
     expect(
-      toUdfHistory(candles, { sizeSec: 60, fromSec: 60, toSec: 360, fill: true, prevCloseWei: 7n * G, nextTimeSec: 0 }),
+      toUdfHistory(candles, { sizeSec: 60, fromSec: 60, toSec: 360, fill: true, prevCloseE18: 7n * G, nextTimeSec: 0 }),
     ).toEqual({
       s: "ok",
       t: [60, 120, 180, 240, 300, 360],
@@ -51,7 +51,7 @@ describe("toUdfHistory", () => {
       fromSec: 61,
       toSec: 200,
       fill: true,
-      prevCloseWei: null,
+      prevCloseE18: null,
       nextTimeSec: null,
     });
     expect(r).toMatchObject({ s: "ok", t: [120, 180], v: [1, 0] });
@@ -63,16 +63,16 @@ describe("toUdfHistory", () => {
         fromSec: 0,
         toSec: 400,
         fill: false,
-        prevCloseWei: null,
+        prevCloseE18: null,
         countback: 1,
         nextTimeSec: null,
       }),
     ).toMatchObject({ t: [300] });
     expect(
-      toUdfHistory([], { sizeSec: 60, fromSec: 600, toSec: 900, fill: false, prevCloseWei: null, nextTimeSec: 300 }),
+      toUdfHistory([], { sizeSec: 60, fromSec: 600, toSec: 900, fill: false, prevCloseE18: null, nextTimeSec: 300 }),
     ).toEqual({ s: "no_data", nextTime: 300 });
     expect(
-      toUdfHistory([], { sizeSec: 60, fromSec: 600, toSec: 900, fill: false, prevCloseWei: null, nextTimeSec: null }),
+      toUdfHistory([], { sizeSec: 60, fromSec: 600, toSec: 900, fill: false, prevCloseE18: null, nextTimeSec: null }),
     ).toEqual({ s: "no_data" });
   });
 });

@@ -18,15 +18,41 @@ export const UDF_RESOLUTIONS = {
   D: "1d",
 } as const;
 
-/** A stored candle as the shaper reads it. */
+/**
+ * A bar as the shaper reads it, in 18-decimal fixed point: wei per whole token and wei of volume
+ * for ETH bars, USD x 10^18 per whole token and of volume for USD bars (both have the decimals of
+ * wei, so one `formatEther` renders either).
+ */
 export type CandleIn = {
+  bucketStartSec: bigint;
+  openE18: bigint;
+  highE18: bigint;
+  lowE18: bigint;
+  closeE18: bigint;
+  volumeE18: bigint;
+};
+
+/**
+ * A stored ETH candle as a shaper bar.
+ * @example ethBar({ bucketStartSec: 60n, openWei: 1n, highWei: 2n, lowWei: 1n, closeWei: 2n, volumeWei: 5n }).closeE18 // 2n
+ */
+export function ethBar(row: {
   bucketStartSec: bigint;
   openWei: bigint;
   highWei: bigint;
   lowWei: bigint;
   closeWei: bigint;
   volumeWei: bigint;
-};
+}): CandleIn {
+  return {
+    bucketStartSec: row.bucketStartSec,
+    openE18: row.openWei,
+    highE18: row.highWei,
+    lowE18: row.lowWei,
+    closeE18: row.closeWei,
+    volumeE18: row.volumeWei,
+  };
+}
 
 /** UDF history response. */
 export type UdfHistory =
@@ -41,11 +67,11 @@ const eth = (wei: bigint) => Number(formatEther(wei));
  * @param opts.sizeSec - bucket length
  * @param opts.fromSec / opts.toSec - requested range (bucket starts, inclusive)
  * @param opts.fill - emit empty buckets: open = high = low = close = previous close, volume 0,
- *   from the first bucket with a known close (`prevCloseWei` or the first candle) up to `toSec`
- * @param opts.prevCloseWei - close of the last candle before `fromSec` (null if none)
+ *   from the first bucket with a known close (`prevCloseE18` or the first candle) up to `toSec`
+ * @param opts.prevCloseE18 - close of the last candle before `fromSec` (null if none)
  * @param opts.countback - keep only the last `countback` bars
  * @param opts.nextTimeSec - bucket start of the last candle before `fromSec` (for `no_data`)
- * @example toUdfHistory([], { sizeSec: 60, fromSec: 0, toSec: 60, fill: false, prevCloseWei: null, nextTimeSec: null }) // { s: "no_data" }
+ * @example toUdfHistory([], { sizeSec: 60, fromSec: 0, toSec: 60, fill: false, prevCloseE18: null, nextTimeSec: null }) // { s: "no_data" }
  */
 export function toUdfHistory(
   candles: readonly CandleIn[],
@@ -54,25 +80,25 @@ export function toUdfHistory(
     fromSec: number;
     toSec: number;
     fill: boolean;
-    prevCloseWei: bigint | null;
+    prevCloseE18: bigint | null;
     countback?: number;
     nextTimeSec: number | null;
   },
 ): UdfHistory {
   const bars: Array<{ t: number; o: bigint; h: bigint; l: bigint; c: bigint; v: bigint }> = candles.map((k) => ({
     t: Number(k.bucketStartSec),
-    o: k.openWei,
-    h: k.highWei,
-    l: k.lowWei,
-    c: k.closeWei,
-    v: k.volumeWei,
+    o: k.openE18,
+    h: k.highE18,
+    l: k.lowE18,
+    c: k.closeE18,
+    v: k.volumeE18,
   }));
   let out = bars;
   if (opts.fill) {
     out = [];
     const byT = new Map(bars.map((b) => [b.t, b]));
     const firstStart = opts.fromSec - (opts.fromSec % opts.sizeSec);
-    let prev = opts.prevCloseWei;
+    let prev = opts.prevCloseE18;
     for (
       let t = firstStart < opts.fromSec ? firstStart + opts.sizeSec : firstStart;
       t <= opts.toSec;

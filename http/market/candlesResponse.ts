@@ -5,7 +5,7 @@
 import type { Context } from "hono";
 import type { Address } from "viem";
 import type { z } from "zod";
-import { RESOLUTION_SECONDS } from "../../src/domain/candles";
+import { countbackStartSec } from "../../src/domain/candles";
 import { sendOk } from "../json";
 import { candleWindow, type candlesQuery } from "./params";
 import { tokenCandles } from "../../market/candleQueries";
@@ -31,11 +31,10 @@ export async function candlesResponse(
   nowSec: number,
 ): Promise<Response> {
   const { resolution, from, to, format, fill, countback, currency } = query;
-  const size = RESOLUTION_SECONDS[resolution];
   const toSec = to ?? nowSec;
   const window = candleWindow(
     resolution,
-    countback !== undefined ? Math.max(0, toSec - size * (countback - 1)) : from,
+    countback !== undefined ? countbackStartSec(toSec, resolution, countback) : from,
     toSec,
     nowSec,
   );

@@ -9,25 +9,25 @@ import { toJsonText } from "../../src/domain/json";
 import { candleBefore } from "../../market/candleQueries";
 import type { candle } from "../../ponder.schema";
 import type { MarketDb } from "../../market/db";
-import { toUdfHistory, type CandleIn } from "../../market/udf";
+import { ethBar, toUdfHistory, type CandleIn } from "../../market/udf";
 import { lower } from "../../src/domain/hex";
 
 type CandleRow = typeof candle.$inferSelect;
 
 /**
- * A candle's USD bar in the shaper's 18-decimal units (USD E18 has the decimals of wei, so the
- * shaper's `formatEther` yields USD), or null when no trade of the bucket had an ETH/USD.
+ * A candle's USD bar in the shaper's 18-decimal units, or null when no trade of the bucket had an
+ * ETH/USD.
  */
 function usdBar(row: CandleRow): CandleIn | null {
   const { openUsdE18, highUsdE18, lowUsdE18, closeUsdE18, volumeUsdE18 } = row;
   if (openUsdE18 === null || highUsdE18 === null || lowUsdE18 === null || closeUsdE18 === null) return null;
   return {
     bucketStartSec: row.bucketStartSec,
-    openWei: openUsdE18,
-    highWei: highUsdE18,
-    lowWei: lowUsdE18,
-    closeWei: closeUsdE18,
-    volumeWei: volumeUsdE18 ?? 0n,
+    openE18: openUsdE18,
+    highE18: highUsdE18,
+    lowE18: lowUsdE18,
+    closeE18: closeUsdE18,
+    volumeE18: volumeUsdE18 ?? 0n,
   };
 }
 
@@ -49,14 +49,14 @@ export async function udfHistoryResponse(
 ): Promise<Response> {
   const usd = opts.currency === "usd";
   const before = await candleBefore(db, lower(address), resolution, window.fromSec);
-  const bars = usd ? rows.flatMap((r) => usdBar(r) ?? []) : rows;
+  const bars = usd ? rows.flatMap((r) => usdBar(r) ?? []) : rows.map(ethBar);
   const prevClose = usd ? (before?.closeUsdE18 ?? null) : (before?.closeWei ?? null);
   const history = toUdfHistory(bars, {
     sizeSec: RESOLUTION_SECONDS[resolution],
     fromSec: Number(window.fromSec),
     toSec: Number(window.toSec),
     fill: opts.fill,
-    prevCloseWei: prevClose,
+    prevCloseE18: prevClose,
     countback: opts.countback,
     nextTimeSec: before && prevClose !== null ? Number(before.bucketStartSec) : null,
   });

@@ -1,5 +1,5 @@
 /**
- * CORS helpers (http/middleware/cors.ts): which paths are public, and the app- and transport-level
+ * CORS helpers (http/middleware/cors.ts, ops/corsSeam.ts): which paths are public, and the app- and transport-level
  * stripping, on a real Node HTTP server built the way Ponder 0.17 builds its own (an outer Hono app
  * with `cors({ origin: "*" })` that mounts the service's app with `route("/", app)`). The running
  * service itself is covered by test/e2e/launch.session.test.ts "CORS only on the public read surface".
@@ -9,13 +9,8 @@ import { serve, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  corsOnlyOnPublic,
-  isPublicCorsPath,
-  PUBLIC_CORS_PATHS,
-  publicCors,
-  stripPonderCorsOutsidePublic,
-} from "./cors";
+import { stripPonderCorsOutsidePublic } from "../../ops/corsSeam";
+import { corsOnlyOnPublic, isPublicCorsPath, PUBLIC_CORS_PATHS, publicCors } from "./cors";
 
 describe("isPublicCorsPath", () => {
   it("matches the public read surface only", () => {
@@ -65,7 +60,7 @@ describe("behind a server that wraps the app in cors({ origin: '*' }) (Ponder's 
         resolve();
       });
     });
-    stripPonderCorsOutsidePublic(() => seam.port);
+    stripPonderCorsOutsidePublic(() => seam.port, isPublicCorsPath);
   });
 
   afterAll(async () => {

@@ -10,16 +10,9 @@
  *   any other path. Ponder's HTTP server wraps the whole app in `cors({ origin: "*" })` (Ponder
  *   0.17, `ponder/dist/esm/server/index.js`), which sets the header on the context's response
  *   before our routes run; this middleware runs after them and takes it off again.
- * - {@link stripPonderCorsOutsidePublic}: the same rule for what never reaches the app. Ponder's
- *   `cors()` answers every `OPTIONS` preflight itself (204 with `Allow-Origin: *`, every method and
- *   the requested headers echoed, e.g. `x-csrf-token`, `authorization`) and serves `/metrics`,
- *   `/status`, `/ready`, `/health` outside the app. The seam subscribes to Node's documented
- *   `http.server.request.start` diagnostics channel and, for responses of Ponder's API server on
- *   a non-public path, drops `Access-Control-*` headers as they are written, so a preflight there
- *   grants nothing and the browser refuses the cross-origin request.
+ * - the same rule for what never reaches the app (Ponder's own preflight answers and operational
+ *   routes) is a transport seam, ops/corsSeam.ts, given {@link isPublicCorsPath}.
  */
-import diagnosticsChannel from "node:diagnostics_channel";
-import type { IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } from "node:http";
 import type { MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 
@@ -73,58 +66,4 @@ export function corsOnlyOnPublic(): MiddlewareHandler {
     if (isPublicCorsPath(c.req.path)) return;
     for (const name of [...c.res.headers.keys()]) if (isCorsHeader(name)) c.res.headers.delete(name);
   };
-}
-
-type RequestStart = { request: IncomingMessage; response: ServerResponse; server: Server };
-
-/** Drops `Access-Control-*` from the headers a `writeHead` call is given (object or flat array form). */
-function withoutCorsHeaders(headers: unknown): unknown {
-  if (Array.isArray(headers)) {
-    if (headers.length > 0 && Array.isArray(headers[0]))
-      return (headers as [string, unknown][]).filter(([name]) => !isCorsHeader(String(name)));
-    const out: unknown[] = [];
-    for (let i = 0; i + 1 < headers.length; i += 2)
-      if (!isCorsHeader(String(headers[i]))) out.push(headers[i], headers[i + 1]);
-    return out;
-  }
-  if (headers && typeof headers === "object") {
-    return Object.fromEntries(Object.entries(headers as OutgoingHttpHeaders).filter(([name]) => !isCorsHeader(name)));
-  }
-  return headers;
-}
-
-const shared = globalThis as { __launchCorsSeam?: { apiPort: () => number | undefined } };
-
-/**
- * Installs the transport seam (see the module comment) for the HTTP server listening on the API
- * port. Idempotent per process: a re-evaluated API module only replaces the port source. Other
- * servers in the process are untouched.
- * @param apiPort - the API server's port, read at each request (Ponder sets it once it listens)
- * @returns whether this call subscribed (false when already installed)
- * @example stripPonderCorsOutsidePublic(() => ponderApiPort() ?? 42069) // true
- */
-export function stripPonderCorsOutsidePublic(apiPort: () => number | undefined): boolean {
-  if (shared.__launchCorsSeam) {
-    shared.__launchCorsSeam.apiPort = apiPort;
-    return false;
-  }
-  const state = { apiPort };
-  shared.__launchCorsSeam = state;
-  diagnosticsChannel.subscribe("http.server.request.start", (message) => {
-    const { request, response, server } = message as RequestStart;
-    const address = server.address();
-    if (!address || typeof address === "string" || address.port !== state.apiPort()) return;
-    const path = (request.url ?? "/").split("?")[0]!;
-    if (isPublicCorsPath(path)) return;
-    const writeHead = response.writeHead;
-    response.writeHead = function (this: ServerResponse, statusCode: number, ...rest: unknown[]) {
-      for (const name of this.getHeaderNames()) if (isCorsHeader(name)) this.removeHeader(name);
-      return (writeHead as (...args: unknown[]) => ServerResponse).call(
-        this,
-        statusCode,
-        ...rest.map(withoutCorsHeaders),
-      );
-    } as ServerResponse["writeHead"];
-  });
-  return true;
 }

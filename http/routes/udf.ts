@@ -10,10 +10,9 @@
 import { Hono } from "hono";
 import { getAddress, isAddress } from "viem";
 import { z } from "zod";
-import { RESOLUTION_SECONDS } from "../../src/domain/candles";
+import { countbackStartSec } from "../../src/domain/candles";
 import { isSlugShaped } from "../../src/domain/slug";
 import { ApiError } from "../errors";
-import { toApiError } from "../serviceErrors";
 import { toJsonText } from "../../src/domain/json";
 import { udfBarsWire } from "../../market/wire";
 import { candleWindow, candlesQuery, CANDLE_MESSAGES } from "../market/params";
@@ -214,13 +213,12 @@ export function udfRoutes(deps: UdfDeps) {
         async (c) => {
           const { symbol, resolution, from, to, countback, currency } = c.req.valid("query");
           const row = await tokenFor(symbol);
-          const size = RESOLUTION_SECONDS[resolution];
           // UDF's `to` is exclusive; ours inclusive. `to = 0` asks for nothing before the epoch.
           const last = to - 1;
           if (last < 0) return json({ s: "no_data" });
           if (countback === undefined && from === undefined)
             throw new ApiError("invalid_request", "from: missing (required without countback)");
-          const first = countback !== undefined ? Math.max(0, last - size * (countback - 1)) : from!;
+          const first = countback !== undefined ? countbackStartSec(last, resolution, countback) : from!;
           const address = getAddress(row.address);
           // `[from, to)` with from = to is empty, not an error (UDF's `to` is exclusive): no_data,
           // with `nextTime` = the last bar before it.
@@ -244,28 +242,5 @@ export function udfRoutes(deps: UdfDeps) {
           });
         },
       )
-      .onError((err, c) => {
-        const known = toApiError(err);
-        const e = known ?? new ApiError("internal_error", "internal error; safe to retry");
-        if (!known) console.error(`udf request failed: ${String(err)}`);
-        const requestId = (c.get as (k: string) => unknown)("requestId");
-        return new Response(
-          toJsonText({
-            s: "error",
-            errmsg: e.message,
-            ok: false,
-            error: e.code,
-            message: e.message,
-            ...(typeof requestId === "string" ? { request_id: requestId } : {}),
-          }),
-          {
-            status: e.status,
-            headers: {
-              "content-type": "application/json; charset=utf-8",
-              ...(typeof requestId === "string" ? { "x-request-id": requestId } : {}),
-            },
-          },
-        );
-      })
   );
 }

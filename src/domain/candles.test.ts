@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bucketStartSec, RESOLUTION_SECONDS, RESOLUTIONS } from "./candles";
+import { bucketStartSec, RESOLUTION_SECONDS, RESOLUTIONS, countbackStartSec } from "./candles";
 
 describe("bucketStartSec", () => {
   it("floors to the resolution, UTC aligned", () => {
@@ -26,5 +26,11 @@ describe("bucketStartSec", () => {
 
   it("rejects negative timestamps", () => {
     expect(() => bucketStartSec(-1n, "1m")).toThrow(RangeError);
+  });
+
+  it("starts a countback window countback - 1 buckets before its end, never before the epoch", () => {
+    expect(countbackStartSec(1_700_000_000, "1m", 3)).toBe(1_699_999_880);
+    expect(countbackStartSec(1_700_000_000, "1h", 1)).toBe(1_700_000_000);
+    expect(countbackStartSec(100, "1d", 5)).toBe(0);
   });
 });

@@ -34,3 +34,17 @@ export function bucketStartSec(timestampSec: bigint, resolution: Resolution): bi
   const size = BigInt(RESOLUTION_SECONDS[resolution]);
   return timestampSec - (timestampSec % size);
 }
+
+/**
+ * The first bucket start of the last `countback` buckets ending at `toSec` (inclusive), clamped
+ * at the epoch: what `countback` means on the candles endpoint and on UDF `/history` alike.
+ *
+ * @param toSec - unix seconds, the window's inclusive end
+ * @param resolution - bucket length name
+ * @param countback - how many buckets, >= 1
+ * @returns unix seconds of the window's start
+ * @example countbackStartSec(1_700_000_000, "1m", 3) // 1699999880 (three 1m buckets ending at toSec)
+ */
+export function countbackStartSec(toSec: number, resolution: Resolution, countback: number): number {
+  return Math.max(0, toSec - RESOLUTION_SECONDS[resolution] * (countback - 1));
+}

@@ -36,3 +36,21 @@ export function canonicalJson(value: unknown): string {
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
 }
+
+/**
+ * The value {@link toJsonText} would serialise, as a value: bigints become decimal strings,
+ * `undefined` fields are dropped (and `undefined` array items become null), the rest is kept. For
+ * readers in the same process (the pages) that want the wire shape without writing JSON text and
+ * parsing it back.
+ * @example jsonValue({ a: 1n, b: undefined, c: [2n] }) // { a: "1", c: ["2"] }
+ */
+export function jsonValue(value: unknown): unknown {
+  if (typeof value === "bigint") return value.toString();
+  if (Array.isArray(value)) return value.map((item) => (item === undefined ? null : jsonValue(item)));
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [key, field] of Object.entries(value)) if (field !== undefined) out[key] = jsonValue(field);
+    return out;
+  }
+  return value;
+}

@@ -1,12 +1,14 @@
 /**
- * The v1 launch routes `/api/v1/evmchain/launches/*` (spec: Endpoints, key-authenticated surface;
- * docs/launch.md "v1 launch flow"): intent (idempotent) -> build -> confirm -> status. Mounted
- * behind the v1 auth, per-key rate limit and scope table. The handlers here parse the request,
- * call the API-key use cases (`launches/apiKeyLaunches.ts`) with the authenticated key, and map
- * each result to its status code and headers; the coin flow (`./coins.ts`) reuses them under draft
- * naming. Request and response shapes: `http/openapi/launchDocs.ts`.
+ * The API-key launch flow, twice named (spec: Endpoints, key-authenticated surface; docs/launch.md
+ * "v1 launch flow" and "Coin flow"): `/api/v1/evmchain/launches/{intent,build,confirm,status}`
+ * and the coin flow `/api/v1/coins/{create-draft,create-transaction,finalize,status}` (`./coins.ts`),
+ * where a draft *is* a launch intent (`draft_id` = the launch id). Mounted behind the v1 auth,
+ * per-key rate limit and scope table. Each handler parses the request, calls the API-key use
+ * cases (`launches/apiKeyLaunches.ts`) with the authenticated key, and maps the typed result to
+ * its status code and headers: 201 created, 200 built / confirmed / found, 202 pending with
+ * `Retry-After`. Request and response shapes: `http/openapi/launchDocs.ts`.
  */
-import { Hono, type Context } from "hono";
+import { Hono } from "hono";
 import type { Hash, Hex } from "viem";
 import type { Store } from "../../../store/index";
 import { ApiError } from "../../errors";
@@ -33,36 +35,65 @@ export type LaunchRoutesDeps = {
   ipv6PrefixBits?: number;
 };
 
+/** How one surface names the flow: its id field, its four paths, its OpenAPI tag. */
+export type LaunchFlowNaming = {
+  field: IdField;
+  tag: "v1" | "coins";
+  paths: { intent: string; build: string; confirm: string; status: string };
+  /** Whether status also looks a launch up by `tx_hash` (v1 only). */
+  statusByTxHash: boolean;
+};
+
+/** `/api/v1/evmchain/launches/*` (mount at `/api/v1/evmchain`). */
+export const V1_LAUNCH_NAMING: LaunchFlowNaming = {
+  field: "launch_id",
+  tag: "v1",
+  paths: {
+    intent: "/launches/intent",
+    build: "/launches/build",
+    confirm: "/launches/confirm",
+    status: "/launches/status",
+  },
+  statusByTxHash: true,
+};
+
 /**
- * Request handlers over the API-key launch use cases, for a surface's id field (`launch_id` on
- * v1, `draft_id` in the coin flow). Each parses, calls the use case with `currentKey(c)`, and
- * answers `{ok: true, ...body}`: 201 created, 200 built / confirmed / found, 202 pending with
- * `Retry-After`. Intent and confirm pass the client IP (`clientIp(c, trust, ipv6PrefixBits)`) for
- * the per-IP daily coin quotas.
- * @param trust - the compiled `TRUST_PROXY` setting (default: no proxy)
- * @param ipv6PrefixBits - IPv6 grouping of those quotas (`CLIENT_IPV6_PREFIX_BITS`; default 64)
+ * The flow's routes under one naming:
+ * - POST intent (`Idempotency-Key` required; scope `evmchain:launch:build`): stores the launch in
+ *   `intent_created` and counts one coin against the daily "created" quotas of the key's wallet and
+ *   of the client IP (`clientIp(c, trust, ipv6PrefixBits)`); the stored idempotent answer commits
+ *   in the same transaction. 201.
+ * - POST build `{<field>, intent_signature}` (scope `evmchain:launch:build`; EIP-191 personal_sign,
+ *   EIP-1271 / ERC-6492 via viem `verifyMessage`): the one builder; repeating it replays the build.
+ * - POST confirm `{<field>, tx_hash}` (scope `evmchain:launch:confirm`): the one verifier; 202 +
+ *   `Retry-After` while not mined; counts one coin against the "finalized" quotas once.
+ * - GET status `?<field>=` (v1 also `?tx_hash=`, exactly one; scope `evmchain:launch:read`).
  */
-export function launchHandlers(
-  launches: ApiKeyLaunches,
-  field: IdField,
-  trust: ProxyTrust = false,
-  ipv6PrefixBits?: number,
-) {
-  return {
-    async intent(c: Context<TrustEnv>) {
-      const request = await parseJsonBody(c, intentRequestSchema);
-      const result = await launches.intent({
-        key: currentKey(c),
-        clientIp: clientIp(c, trust, ipv6PrefixBits),
-        field,
-        request,
-        // The stored Idempotency-Key answer commits with the launch and its quota count.
-        withinTransaction: (tx, created) =>
-          commitIdempotentResponse(c.get("idempotency"), tx, { status: 201, jsonText: okJsonText(created.body) }),
-      });
-      return sendOk(c, result.body, 201);
-    },
-    async build(c: Context<TrustEnv>) {
+export function launchFlowRoutes(deps: LaunchRoutesDeps, naming: LaunchFlowNaming) {
+  const { field, tag, paths, statusByTxHash } = naming;
+  const { launches } = deps;
+  const trust = deps.trustProxy ?? false;
+  return new Hono<TrustEnv>()
+    .post(
+      paths.intent,
+      documented({ ...intentDoc, tag }),
+      describedInput("json", intentRequestSchema),
+      idempotency({ getStore: deps.getStore }),
+      async (c) => {
+        const request = await parseJsonBody(c, intentRequestSchema);
+        const result = await launches.intent({
+          key: currentKey(c),
+          clientIp: clientIp(c, trust, deps.ipv6PrefixBits),
+          field,
+          request,
+          // The stored Idempotency-Key answer commits with the launch and its quota count.
+          withinTransaction: (tx, created) =>
+            commitIdempotentResponse(c.get("idempotency"), tx, { status: 201, jsonText: okJsonText(created.body) }),
+        });
+        return sendOk(c, result.body, 201);
+      },
+    )
+    .post(paths.build, documented({ ...buildDoc, tag }), describedInput("json", buildBodySchema(field)), async (c) => {
       const body = await parseJsonBody(c, buildBodySchema(field));
       const result = await launches.build({
         key: currentKey(c),
@@ -71,98 +102,57 @@ export function launchHandlers(
         signature: body.intent_signature as Hex,
       });
       return sendOk(c, result.body, 200);
-    },
-    async confirm(c: Context<TrustEnv>) {
-      const body = await parseJsonBody(c, confirmBodySchema(field));
-      const result = await launches.confirm({
-        key: currentKey(c),
-        clientIp: clientIp(c, trust, ipv6PrefixBits),
-        field,
-        launchId: body[field]!,
-        txHash: body.tx_hash as Hash,
-      });
-      if (result.outcome === "pending") {
-        c.header("Retry-After", String(result.retryAfterSec));
-        return sendOk(c, result.body, 202);
-      }
-      return sendOk(c, result.body, 200);
-    },
-    /** Status by id or (when `allowTxHash`) by `tx_hash`: exactly one query parameter. */
-    async status(c: Context<TrustEnv>, allowTxHash: boolean) {
-      const id = c.req.query(field);
-      const tx = allowTxHash ? c.req.query("tx_hash") : undefined;
-      const given = [id, tx].filter((v) => v !== undefined).length;
-      if (given !== 1) {
-        throw new ApiError(
-          "invalid_request",
-          allowTxHash ? `send exactly one of ${field} and tx_hash` : `${field}: required`,
+    })
+    .post(
+      paths.confirm,
+      documented({ ...confirmDoc, tag }),
+      describedInput("json", confirmBodySchema(field)),
+      async (c) => {
+        const body = await parseJsonBody(c, confirmBodySchema(field));
+        const result = await launches.confirm({
+          key: currentKey(c),
+          clientIp: clientIp(c, trust, deps.ipv6PrefixBits),
+          field,
+          launchId: body[field]!,
+          txHash: body.tx_hash as Hash,
+        });
+        if (result.outcome === "pending") {
+          c.header("Retry-After", String(result.retryAfterSec));
+          return sendOk(c, result.body, 202);
+        }
+        return sendOk(c, result.body, 200);
+      },
+    )
+    .get(
+      paths.status,
+      documented({ ...statusDoc, tag }),
+      describedInput("query", statusQuerySchema(field, statusByTxHash)),
+      async (c) => {
+        const id = c.req.query(field);
+        const tx = statusByTxHash ? c.req.query("tx_hash") : undefined;
+        const given = [id, tx].filter((v) => v !== undefined).length;
+        if (given !== 1) {
+          throw new ApiError(
+            "invalid_request",
+            statusByTxHash ? `send exactly one of ${field} and tx_hash` : `${field}: required`,
+          );
+        }
+        const parsed = statusQuerySchema(field, statusByTxHash).safeParse(
+          statusByTxHash ? { [field]: id, tx_hash: tx } : { [field]: id },
         );
-      }
-      const parsed = statusQuerySchema(field, allowTxHash).safeParse(
-        allowTxHash ? { [field]: id, tx_hash: tx } : { [field]: id },
-      );
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new ApiError("invalid_request", `${issue?.path.join(".")}: ${issue?.message}`);
-      }
-      const launchId = parsed.data[field];
-      const lookup = launchId !== undefined ? { launchId } : { txHash: parsed.data.tx_hash as Hash };
-      const result = await launches.status({ key: currentKey(c), field, lookup });
-      return sendOk(c, result.body, 200);
-    },
-  };
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0];
+          throw new ApiError("invalid_request", `${issue?.path.join(".")}: ${issue?.message}`);
+        }
+        const launchId = parsed.data[field];
+        const lookup = launchId !== undefined ? { launchId } : { txHash: parsed.data.tx_hash as Hash };
+        const result = await launches.status({ key: currentKey(c), field, lookup });
+        return sendOk(c, result.body, 200);
+      },
+    );
 }
 
 /** Builds the `/api/v1/evmchain/launches` routes (mount at `/api/v1/evmchain`). */
 export function v1LaunchRoutes(deps: LaunchRoutesDeps) {
-  const handle = launchHandlers(deps.launches, "launch_id", deps.trustProxy, deps.ipv6PrefixBits);
-  return (
-    new Hono<TrustEnv>()
-      /**
-       * POST /api/v1/evmchain/launches/intent — create a launch intent (spec: Launch intent).
-       * Headers: `Authorization: Bearer`, `Idempotency-Key` (required). Counts one coin against
-       * the key's daily "created" quota.
-       */
-      .post(
-        "/launches/intent",
-        documented({ ...intentDoc, tag: "v1" }),
-        describedInput("json", intentRequestSchema),
-        idempotency({ getStore: deps.getStore }),
-        (c) => handle.intent(c),
-      )
-      /**
-       * POST /api/v1/evmchain/launches/build `{launch_id, intent_signature}` (scope
-       * `evmchain:launch:build`; EIP-191 personal_sign, EIP-1271 / ERC-6492 via viem
-       * `verifyMessage`): the creator's signature of exactly `intent.message`, then the one
-       * builder (the same transaction as the session surface); repeating it replays the build.
-       */
-      .post(
-        "/launches/build",
-        documented({ ...buildDoc, tag: "v1" }),
-        describedInput("json", buildBodySchema("launch_id")),
-        (c) => handle.build(c),
-      )
-      /**
-       * POST /api/v1/evmchain/launches/confirm `{launch_id, tx_hash}` (scope
-       * `evmchain:launch:confirm`; spec: "What the service does" 2): the one verifier with what was
-       * built; 202 + `Retry-After` while the transaction is not mined; counts one coin against the
-       * key's daily "finalized" quota once.
-       */
-      .post(
-        "/launches/confirm",
-        documented({ ...confirmDoc, tag: "v1" }),
-        describedInput("json", confirmBodySchema("launch_id")),
-        (c) => handle.confirm(c),
-      )
-      /**
-       * GET /api/v1/evmchain/launches/status?launch_id=|tx_hash= (scope `evmchain:launch:read`):
-       * exactly one of the two; the idempotent state record of one of the key's launches.
-       */
-      .get(
-        "/launches/status",
-        documented({ ...statusDoc, tag: "v1" }),
-        describedInput("query", statusQuerySchema("launch_id", true)),
-        (c) => handle.status(c, true),
-      )
-  );
+  return launchFlowRoutes(deps, V1_LAUNCH_NAMING);
 }
