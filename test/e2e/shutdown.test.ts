@@ -32,7 +32,7 @@ import { serviceStartTimeoutMs } from "../../scripts/ponderProcess";
 import { scaledMs } from "../helpers/deadlines";
 import { startStack, type Stack } from "../helpers/harness";
 
-const ROOT = resolve(__dirname, "..");
+const ROOT = resolve(__dirname, "../..");
 const SHUTDOWN_DEADLINE_MODULE = pathToFileURL(join(ROOT, "ops", "shutdownDeadline.ts")).href;
 const TSX_LOADER = pathToFileURL(join(ROOT, "node_modules", "tsx", "dist", "loader.mjs")).href;
 const START = join(ROOT, "scripts", "start.ts");
