@@ -4,7 +4,7 @@
  */
 import type { Store } from "../store/index";
 import { mediaExists } from "../store/media";
-import { mediaIdFromUrl, type IntentRequest } from "./intent";
+import { mediaIdFromUrl, type IntentRequest } from "./intentRequest";
 import { InvalidImageUrlError } from "./errors";
 
 /**

@@ -6,7 +6,7 @@
 import { isHex, type Hash, type Hex } from "viem";
 import { z } from "zod";
 import { addressParam } from "../src/domain/wire";
-import { intentRequestSchema } from "./intent";
+import { intentRequestSchema } from "./intentRequest";
 
 /** A launch id as issued: `lnch_` + 24 lowercase hex characters. */
 export const launchIdSchema = z

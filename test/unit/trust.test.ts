@@ -6,13 +6,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { assertNoForbiddenFields, findForbiddenField } from "../../http/middleware/forbidden";
 import { looksLikeSeedPhrase } from "../../http/middleware/keyMaterial";
-import {
-  buildIntentMessage,
-  intentMetadata,
-  intentRequestSchema,
-  mediaIdFromUrl,
-  metadataSha256,
-} from "../../launches/intent";
+import { buildIntentMessage, intentMetadata, metadataSha256 } from "../../launches/intent";
+import { intentRequestSchema, mediaIdFromUrl } from "../../launches/intentRequest";
 import { scopeFor } from "../../http/middleware/auth";
 import { parseIdempotencyKey, requestFingerprint } from "../../http/middleware/idempotency";
 import { canonicalJson } from "../../src/domain/json";

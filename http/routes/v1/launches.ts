@@ -14,7 +14,7 @@ import type { Store } from "../../../store/index";
 import { ApiError } from "../../errors";
 import { sendOk } from "../../json";
 import type { ApiKeyLaunches } from "../../../launches/apiKeyLaunches";
-import { intentRequestSchema } from "../../../launches/intent";
+import { intentRequestSchema } from "../../../launches/intentRequest";
 import { buildBodySchema, confirmBodySchema, statusQuerySchema, type IdField } from "../../../launches/requestSchemas";
 import type { ProxyTrust } from "../../../config/proxyTrust";
 import { clientIp } from "../../middleware/clientIp";
