@@ -19,6 +19,9 @@ export type WebhookSubscription = typeof webhookSubscriptions.$inferSelect;
 /** A delivery attempt row. */
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
 
+/** How long delivery attempts stay in the log (`GET …/deliveries`), milliseconds: 3 days. */
+export const DELIVERY_LOG_RETENTION_MS = 3 * 86_400_000;
+
 /** Default bound on a wallet's subscriptions (`WEBHOOKS_PER_WALLET`). */
 export const MAX_WEBHOOKS_PER_WALLET = 10;
 
