@@ -254,8 +254,12 @@ describe("webhooks on the devnet", () => {
     expect(text).toMatch(/launchpad_webhook_failing_subscriptions 0/);
   });
 
-  // Skipped: in its one run the restarted service did not deliver the two events within 180 s;
-  // not yet diagnosed (the in-process crash case passes: webhooks.delivery.test.ts).
+  // Skipped: it found a loss. Passed 1 of 3 runs; in the failing ones the event in flight at the
+  // kill (30000040) was never sent again and the next one (35000040) was: after Ponder restarts it
+  // re-indexes its unfinalized blocks, and with EVENTS_CONFIRMATION_BLOCKS (3 here) below the
+  // chain's finality depth (30) the "confirmed" boundary covered blocks whose event rows were not
+  // (yet) back, so the worker's cursor moved past the missing row. The events feed's
+  // `next_since_id` rests on the same assumption. Fix pending (docs/webhooks.md "Not yet built").
   it.skip("a kill -9 mid-delivery loses nothing: after the restart the in-flight event is sent again, then the rest, in order", async () => {
     const before = events().length;
     const lastAcked = Number(
@@ -287,7 +291,28 @@ describe("webhooks on the devnet", () => {
           ? true
           : undefined,
       scaledMs(90_000),
-    );
+    ).catch(async (err) => {
+      // Show the subscription, its attempts and what the receiver got.
+      const sub = await stack.request(`/api/v1/evmchain/webhooks/${id}`);
+      const log = await stack.request(`/api/v1/evmchain/webhooks/${id}/deliveries?limit=10`);
+      console.error(
+        "DIAG",
+        JSON.stringify(
+          {
+            sub: sub.body,
+            log: log.body,
+            rest: rest.map((e) => e.id),
+            after: events()
+              .slice(before)
+              .map((d) => [d.headers["webhook-id"], d.answered]),
+            out: stack.service.output().slice(-3000),
+          },
+          null,
+          1,
+        ),
+      );
+      throw err;
+    });
     const after = events().slice(before);
     const acked = after.filter((d) => d.answered === 204).map((d) => Number(d.headers["webhook-id"]));
     expect(acked).toEqual(rest.map((e) => e.id));
