@@ -9,7 +9,7 @@
  * imports Hono. Tests (`*.test.ts`, `test/`), benchmarks, the devnet and scripts may import anything.
  */
 const TESTS = "\\.test\\.tsx?$";
-const BELOW_HTTP = "^(src|market|launches|chain|store|feeds|media|config)/";
+const BELOW_HTTP = "^(src|market|launches|webhooks|chain|store|feeds|media|config)/";
 
 /** A rule forbidding imports from `from` to anything outside `allowed` (both path regexes). */
 function onlyImports(name, from, allowed, comment) {
@@ -87,6 +87,12 @@ module.exports = {
       "^market/",
       ["market/", "store/", "src/domain/", "config/", "abis/", "ponder\\.schema\\.ts$", "ops/ponderInternals\\.ts$"],
       "Read models: plain inputs, typed rows.",
+    ),
+    onlyImports(
+      "webhooks-deliver",
+      "^webhooks/",
+      ["webhooks/", "store/", "market/", "src/domain/", "config/", "ponder\\.schema\\.ts$"],
+      "Webhook delivery: the store's outbox and the events feed, no HTTP framework.",
     ),
     onlyImports(
       "launches-use-cases",

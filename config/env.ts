@@ -228,6 +228,11 @@ export const ENV_SCHEMA = z.object({
   STREAM_MAX_PER_IP: optional(int(1, 10_000)).default(5),
   STREAM_MAX_CONNECTIONS: optional(int(1, 1_000_000)).default(1_000),
   STREAM_MAX_QUEUED_FRAMES: optional(int(2, 1_000_000)).default(1_000),
+  // Webhooks (webhooks/, docs/webhooks.md): "1" admits http:// and loopback receivers (the devnet's
+  // `npm start` sets it; never in production), subscriptions per wallet, deadline of one attempt
+  WEBHOOKS_ALLOW_LOOPBACK_HTTP: optional(flag).default("0"),
+  WEBHOOKS_PER_WALLET: optional(int(1, 1_000)).default(10),
+  WEBHOOK_ATTEMPT_TIMEOUT_MS: optional(int(100, 60_000)).default(10_000),
   // Market thresholds (config/market.ts)
   BIG_BUY_THRESHOLD_WEI: optional(wei).default("50000000000000000"),
   GRADUATION_MARKET_CAP_WEI: optional(wei).default("10000000000000000000"),

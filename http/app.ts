@@ -53,6 +53,7 @@ import { decodeQueue, type DecodeQueue } from "../media/decodeQueue";
 import { headAsGet } from "./middleware/headAsGet";
 import { compressResponses } from "./middleware/compression";
 import { cachePolicy } from "./middleware/cachePolicy";
+import type { WebhookSettings } from "../webhooks/settings";
 
 /** Dependencies of the app. */
 export type AppDeps = {
@@ -92,6 +93,8 @@ export type AppDeps = {
   redirectWaitMs?: number;
   /** The process's Server-Sent Events hub (market/streamHub.ts); absent: one per app, default settings. */
   streamHub?: StreamHub;
+  /** Webhook receiver policy and bounds (webhooks/settings.ts); absent: https + public addresses, 10 per wallet. */
+  webhooks?: WebhookSettings;
 } & TrustDeps;
 
 /**

@@ -224,6 +224,21 @@ export const ERROR_CATALOGUE = {
     meaning:
       "Image processing is at capacity (too many uploads waiting, or the wait or the decode ran out of time); nothing was stored, the image is not at fault: retry after `Retry-After` seconds.",
   },
+  // Webhooks (docs/webhooks.md)
+  webhook_not_found: {
+    status: 404,
+    meaning: "No webhook subscription with this id belongs to the API key's wallet.",
+  },
+  webhook_limit_reached: {
+    status: 409,
+    meaning:
+      "The wallet already holds the maximum number of webhook subscriptions (`WEBHOOKS_PER_WALLET`); delete one first. Nothing was created.",
+  },
+  invalid_webhook_url: {
+    status: 400,
+    meaning:
+      "The receiver URL is refused: not https, longer than 2,048 characters, with credentials, or not a public address (loopback, private, link-local and metadata ranges are refused); `message` says which. Nothing was created.",
+  },
 } as const satisfies Record<string, { status: ContentfulStatusCode; meaning: string }>;
 
 /** An error identifier from the catalogue. */

@@ -31,6 +31,9 @@ import { chainProbe } from "../ops/chainProbe";
 import { readinessMonitor } from "../ops/readiness";
 import { indexedHead } from "../market/indexedHead";
 import { streamHub } from "../market/streamHub";
+import { webhookMetricsObserver } from "../ops/metrics/registry";
+import { deliveryWorker } from "../webhooks/worker";
+import { deliveryDepthBlocks, indexedEventFeed } from "../webhooks/feedSource";
 
 // Every setting validated (ponder.config.ts already stopped the build on a bad one).
 const env = loadEnv();
@@ -163,6 +166,29 @@ const hub = streamHub({
 });
 onPonderShutdown(async () => hub.close());
 
+// Webhook delivery (webhooks/worker.ts, docs/webhooks.md): every process delivers; a lease per
+// subscription in the store makes exactly one of them deliver each subscription at a time.
+const webhookSettings = {
+  policy: { allowLoopbackHttp: env.WEBHOOKS_ALLOW_LOOPBACK_HTTP === "1" },
+  perWallet: env.WEBHOOKS_PER_WALLET,
+  attemptTimeoutMs: env.WEBHOOK_ATTEMPT_TIMEOUT_MS,
+};
+store.then(
+  (s) => {
+    const worker = deliveryWorker({
+      store: s,
+      // Never above the indexer's finalized block: a re-indexed row must not be walked past.
+      feed: indexedEventFeed(db, deliveryDepthBlocks(env.EVENTS_CONFIRMATION_BLOCKS)),
+      policy: webhookSettings.policy,
+      attemptTimeoutMs: webhookSettings.attemptTimeoutMs,
+      observer: webhookMetricsObserver(),
+    });
+    worker.start();
+    onPonderShutdown(() => worker.stop());
+  },
+  () => undefined, // reported where the store is opened
+);
+
 export default createApp({
   db,
   publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/$/, ""),
@@ -180,6 +206,7 @@ export default createApp({
   intentTtlSec: env.LAUNCH_INTENT_TTL_SEC,
   redirectWaitMs: env.LAUNCH_REDIRECT_WAIT_MS,
   streamHub: hub,
+  webhooks: webhookSettings,
   privateRpcUrls: env.INDEXER_RPC_URLS
     ? env.INDEXER_RPC_URLS.split(",")
         .map((u) => u.trim())

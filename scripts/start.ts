@@ -322,6 +322,8 @@ async function main() {
     // Ready only with every block indexed: the devnet is idle until the start is done, and one
     // block behind is one second behind here (production's default, 30, is 3 s of 100 ms blocks).
     READY_MAX_LAG_BLOCKS: process.env.READY_MAX_LAG_BLOCKS || "0",
+    // Webhooks to a receiver on this machine (http://127.0.0.1:…; docs/webhooks.md "Receiver URLs").
+    WEBHOOKS_ALLOW_LOOPBACK_HTTP: process.env.WEBHOOKS_ALLOW_LOOPBACK_HTTP || "1",
   };
   // A demo API key (dev account 0) in the fresh store, before the service holds the folder.
   step(`creating the devnet API key in a fresh offchain store (${storeDir})`);

@@ -17,12 +17,17 @@ export const API_KEY_PREFIX = "sk_live_";
 /** Shape of a well-formed key: the prefix and 43 base64url characters (32 bytes). */
 export const API_KEY_PATTERN = /^sk_live_[A-Za-z0-9_-]{43}$/;
 
-/** The four scopes every new key receives (spec: Authentication 2). */
+/**
+ * The scopes every new key receives: the spec's four (Authentication 2) and
+ * `evmchain:webhooks:manage` (docs/webhooks.md). A key keeps the scopes it was issued with: keys
+ * made before webhooks existed lack the webhook scope (docs/trust.md "Scopes").
+ */
 export const DEFAULT_SCOPES = [
   "evmchain:launch:build",
   "evmchain:launch:confirm",
   "evmchain:launch:read",
   "evmchain:market:read",
+  "evmchain:webhooks:manage",
 ] as const;
 
 /**

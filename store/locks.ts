@@ -14,6 +14,8 @@ export const LOCK_NAMESPACE = {
   sessionChallenges: 4663_0005,
   /** Open session builds per browser session (store/launches.ts). */
   sessionBuilds: 4663_0006,
+  /** Webhook subscriptions per wallet (store/webhooks.ts). */
+  walletWebhooks: 4663_0007,
 } as const;
 
 /**

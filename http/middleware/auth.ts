@@ -15,7 +15,7 @@ import { ApiError } from "../errors";
 import type { TrustEnv } from "./context";
 
 /** One row of the scope table: `METHOD path` (Hono path syntax, full path) -> required scope. */
-export type ScopeRule = { method: "GET" | "POST"; path: string; scope: Scope };
+export type ScopeRule = { method: "GET" | "POST" | "DELETE"; path: string; scope: Scope };
 
 /**
  * Every key-authenticated endpoint and the scope it needs (documented in docs/trust.md).
@@ -38,6 +38,15 @@ export const SCOPE_TABLE: readonly ScopeRule[] = [
   { method: "POST", path: "/api/v1/coins/create-transaction", scope: "evmchain:launch:build" },
   { method: "POST", path: "/api/v1/coins/finalize", scope: "evmchain:launch:confirm" },
   { method: "GET", path: "/api/v1/coins/status", scope: "evmchain:launch:read" },
+  // Webhook subscriptions (docs/webhooks.md).
+  { method: "POST", path: "/api/v1/evmchain/webhooks", scope: "evmchain:webhooks:manage" },
+  { method: "GET", path: "/api/v1/evmchain/webhooks", scope: "evmchain:webhooks:manage" },
+  { method: "GET", path: "/api/v1/evmchain/webhooks/:id", scope: "evmchain:webhooks:manage" },
+  { method: "DELETE", path: "/api/v1/evmchain/webhooks/:id", scope: "evmchain:webhooks:manage" },
+  { method: "POST", path: "/api/v1/evmchain/webhooks/:id/rotate-secret", scope: "evmchain:webhooks:manage" },
+  { method: "POST", path: "/api/v1/evmchain/webhooks/:id/test", scope: "evmchain:webhooks:manage" },
+  { method: "GET", path: "/api/v1/evmchain/webhooks/:id/deliveries", scope: "evmchain:webhooks:manage" },
+  { method: "POST", path: "/api/v1/evmchain/webhooks/:id/resume", scope: "evmchain:webhooks:manage" },
 ];
 
 const compiled = SCOPE_TABLE.map((rule) => ({

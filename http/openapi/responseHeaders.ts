@@ -96,7 +96,8 @@ export function documentedHeaders(path: string, method: string, status: string):
   const names: HeaderName[] = ["x-request-id", "ratelimit", "ratelimit-policy", "cache-control"];
   const code = Number(status);
   if (code === 429 || code === 503 || code === 202 || code === 408 || code === 409) names.push("retry-after");
-  if (code === 401) names.push("www-authenticate");
+  // 401, and the 403 `insufficient_scope` of the key surface (RFC 6750 3.1: `error="insufficient_scope"`).
+  if (code === 401 || (code === 403 && path.startsWith("/api/v1/"))) names.push("www-authenticate");
   if (code >= 300 && code < 400 && code !== 304) names.push("location");
   if (method === "post" && code < 300) names.push("idempotent-replayed");
   // ETag (and Vary) come from the caching table where validators apply (http/middleware/cachePolicy.ts,

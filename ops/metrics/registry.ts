@@ -92,6 +92,29 @@ function createMetrics() {
       buckets: RPC_DURATION_BUCKETS,
       registers,
     }),
+    // Webhook delivery (webhooks/worker.ts, docs/webhooks.md "Operations").
+    webhookDeliveries: new client.Counter({
+      name: "launchpad_webhook_deliveries_total",
+      help: "Webhook delivery attempts by outcome (delivered: 2xx; failed: retry scheduled; paused: retry window over, subscription failing; disabled: 410).",
+      labelNames: ["outcome"] as const,
+      registers,
+    }),
+    webhookLag: new client.Histogram({
+      name: "launchpad_webhook_delivery_lag_seconds",
+      help: "Time from an event's block to the receiver's 2xx, in seconds (includes the confirmation depth and any retries).",
+      buckets: [0.5, 1, 2, 3, 5, 10, 30, 60, 300, 3600, 86400],
+      registers,
+    }),
+    webhookQueue: new client.Gauge({
+      name: "launchpad_webhook_queue_subscriptions",
+      help: "Active webhook subscriptions with confirmed events not yet acknowledged (as of this process's last delivery round).",
+      registers,
+    }),
+    webhookFailing: new client.Gauge({
+      name: "launchpad_webhook_failing_subscriptions",
+      help: "Webhook subscriptions marked failing (retry window exhausted; delivery paused, probed hourly).",
+      registers,
+    }),
   };
 }
 
@@ -160,4 +183,22 @@ export function recordRateLimitRejection(limit: string): void {
  */
 export function recordUploadRejection(code: string): void {
   metrics.uploadRejections.inc({ code: outcomeLabel(code) });
+}
+
+/**
+ * The delivery worker's observer (webhooks/worker.ts) writing the webhook metrics.
+ * @example deliveryWorker({ …, observer: webhookMetricsObserver() })
+ */
+export function webhookMetricsObserver() {
+  return {
+    attempt: (outcome: string, lagSec?: number) => {
+      metrics.webhookDeliveries.inc({ outcome: outcomeLabel(outcome) });
+      if (lagSec !== undefined) metrics.webhookLag.observe(lagSec);
+    },
+    queue: (stats: { behind: number; failing: number }) => {
+      metrics.webhookQueue.set(stats.behind);
+      metrics.webhookFailing.set(stats.failing);
+    },
+    error: (err: Error) => console.error(`webhook delivery round failed: ${err.message}`),
+  };
 }

@@ -279,7 +279,7 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
         .map((r) => `${r.method} ${r.path}`);
       expect(unmapped).toEqual([]);
       expect(routes.length).toBeGreaterThanOrEqual(5);
-      expect(new Set(SCOPE_TABLE.map((r) => r.scope)).size).toBe(4);
+      expect(new Set(SCOPE_TABLE.map((r) => r.scope)).size).toBe(5);
     });
   });
 

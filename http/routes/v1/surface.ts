@@ -13,6 +13,7 @@
  *     (`./launches.ts`, docs/launch.md);
  *   - `/evmchain/media/upload`: the logo upload (`./media.ts`);
  *   - `/evmchain/swaps/build`: swap builds, also limited per wallet (http/routes/trade.ts);
+ *   - `/evmchain/webhooks/*`: webhook subscriptions (`./webhooks.ts`, docs/webhooks.md);
  *   - `/coins/*`: the coin flow (`./coins.ts`).
  */
 import { Hono, type MiddlewareHandler } from "hono";
@@ -27,6 +28,7 @@ import { type V1OpenDeps, v1OpenRoutes } from "./health";
 import { type LaunchRoutesDeps, v1LaunchRoutes } from "./launches";
 import { type V1MarketDeps, v1MarketRoutes } from "./market";
 import { type V1MediaDeps, v1MediaRoutes } from "./media";
+import { type V1WebhookDeps, v1WebhookRoutes } from "./webhooks";
 
 /**
  * What the whole `/api/v1` surface needs: the union of what its routers read (each field is
@@ -36,6 +38,7 @@ export type V1SurfaceDeps = V1OpenDeps &
   V1MarketDeps &
   LaunchRoutesDeps &
   V1MediaDeps &
+  V1WebhookDeps &
   Omit<SwapRoutesDeps, "buildsPerMinute"> & {
     deployment: Deployment;
     /** The market-read guard (http/middleware/indexAvailable.ts), run after the key check on token reads. */
@@ -80,6 +83,7 @@ export function v1Surface(deps: V1SurfaceDeps) {
       .route("/evmchain", v1LaunchRoutes(deps))
       .route("/evmchain", v1MediaRoutes(deps))
       .route("/evmchain", v1MarketRoutes(deps))
+      .route("/evmchain", v1WebhookRoutes(deps))
       // Swap builds for the key's wallet (docs/trade.md), behind the key, its limit and scope.
       .route("/evmchain", swapV1Routes({ ...deps, buildsPerMinute: limits.swapBuildsPerMinute }))
       .route("/coins", coinsRoutes(deps))
