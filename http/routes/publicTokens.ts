@@ -14,13 +14,21 @@ import type { MarketReadDeps } from "../../market/readDeps";
 import { holderList, holderPosition, tokenDetail } from "../../market/holders";
 import { candlesQuery, issuedCursorParam } from "../market/params";
 import { SEARCH_MAX_CHARS, SEARCH_TIERS, searchTokens } from "../../market/search";
-import { findToken, findTokenAddress, findTokenBySlug, tokenListPage, trendingTokens } from "../../market/tokenQueries";
+import {
+  findToken,
+  findTokenAddress,
+  findTokenBySlug,
+  findTokens,
+  TOKEN_BATCH_MAX,
+  tokenListPage,
+  trendingTokens,
+} from "../../market/tokenQueries";
 import { tokenRecord } from "../../market/tokenRecord";
 import { withStats } from "../../market/tokenStats";
 import { tradeListPage } from "../../market/tradeQueries";
 import { tradeRecord } from "../../market/tradeRecord";
 import { documented } from "../openapi/describe";
-import { addressWire, okBody, uintString } from "../../src/domain/wire";
+import { addressParam, addressWire, okBody, uintString } from "../../src/domain/wire";
 import { candlesBody, tokenPage as tokenPageWire, tokenWire, tradePage as tradePageWire } from "../../market/wire";
 import { holderListDoc, tokenDetailDoc } from "../openapi/tokenDocs";
 import { limitParam, validate } from "../validation";
@@ -44,6 +52,38 @@ const searchQuery = z.object({
     .min(1, "q must not be empty")
     .max(SEARCH_MAX_CHARS, `q must be at most ${SEARCH_MAX_CHARS} characters`),
   limit: limitParam(10, 50),
+});
+
+/**
+ * `addresses`: 1 to {@link TOKEN_BATCH_MAX} comma-separated token addresses (any case, spaces
+ * around commas allowed), no duplicates (case-insensitive); docs/public.md "Batch reads".
+ */
+export const tokenBatchQuery = z.object({
+  addresses: z
+    .string()
+    .max(TOKEN_BATCH_MAX * 50, `addresses must be at most ${TOKEN_BATCH_MAX} comma-separated addresses`)
+    .meta({ description: `1 to ${TOKEN_BATCH_MAX} comma-separated token addresses, no duplicates` })
+    .transform((v) => v.split(",").map((a) => a.trim()))
+    .pipe(
+      z
+        .array(addressParam)
+        .min(1, "addresses must name at least one address")
+        .max(TOKEN_BATCH_MAX, `addresses must be at most ${TOKEN_BATCH_MAX} comma-separated addresses`)
+        .refine((list) => new Set(list).size === list.length, { message: "addresses must not repeat an address" }),
+    ),
+});
+
+/** One item of a batch read: the address asked for and its record, or null when no token launched there. */
+export const tokenBatchBody = okBody({
+  tokens: z.array(
+    z.object({
+      address: addressWire.meta({ description: "the address asked for, checksummed" }),
+      found: z.boolean(),
+      token: tokenWire
+        .nullable()
+        .meta({ description: "the token record, null when no launched token has this address" }),
+    }),
+  ),
 });
 
 /** Builds the token routes of `/api/public`. */
@@ -92,6 +132,32 @@ export function publicTokenRoutes(deps: PublicTokenDeps) {
         async (c) => {
           const { limit, cursor } = c.req.valid("query");
           return sendOk(c, await listTokens({ sort: "new", limit, cursor }));
+        },
+      )
+      // Batch reads: docs/public.md "Batch reads".
+      .get(
+        "/tokens",
+        documented({
+          tag: "public",
+          summary: `Token records of up to ${TOKEN_BATCH_MAX} addresses in one call, in the order asked, unknown ones as found: false`,
+          description:
+            `\`addresses\`: 1 to ${TOKEN_BATCH_MAX} comma-separated addresses, no duplicates. One item per address, in ` +
+            "the order asked: `found: false` and `token: null` for an address with no launched token (never a 404 " +
+            "for the call). Each record is the token record of the lists (no `top_holders`). Cached and validated " +
+            "(ETag) like the other market reads.",
+          ok: tokenBatchBody,
+          errors: ["invalid_request", "invalid_address"],
+        }),
+        validate("query", tokenBatchQuery),
+        async (c) => {
+          const { addresses } = c.req.valid("query");
+          const rows = await findTokens(db, addresses, nowSec(), deps.storedMetadata);
+          return sendOk(c, {
+            tokens: addresses.map((address, i) => {
+              const row = rows[i] ?? null;
+              return { address, found: row !== null, token: row ? tokenRecord(row, deps) : null };
+            }),
+          });
         },
       )
       // Ranking: docs/public.md "Trending".
