@@ -12,10 +12,16 @@
  * formula written out here; only the USD volume is summed from the served trades' `eth_amount_usd`
  * (each recomputed from the reference pool in `test/e2e/usd.test.ts`).
  */
+import pg from "pg";
+import { sql } from "ponder";
+import { drizzle } from "drizzle-orm/node-postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeEventLog, getAddress, parseEther, type Address, type TransactionReceipt } from "viem";
 import { uniswapV3PoolAbi } from "../../abis/UniswapV3Pool";
 import { buyToken, launchToken, sellToken } from "../../devnet/actions";
+import * as schema from "../../ponder.schema";
+import type { MarketDb } from "../../market/db";
+import { activityWindows } from "../../market/tokenWindows";
 import { startStack, until, type Stack } from "../helpers/harness";
 import { postgresAvailable } from "../helpers/postgres";
 
@@ -245,6 +251,56 @@ describe.skipIf(!available)("activity windows and batch reads", () => {
     ] as const) {
       const { status, body } = await stack.request(`/api/public/tokens?${query}`);
       expect({ query, status, ok: body.ok, error: body.error }).toEqual({ query, status: 400, ok: false, error: code });
+    }
+  });
+
+  it("read the windows of a page from the trade indexes: the 24 h trades of the page and one row per token and window", async () => {
+    const client = new pg.Client({ connectionString: stack.serviceEnv.DATABASE_URL });
+    await client.connect();
+    try {
+      // Scans other than index scans priced out: the trade table is small here, and the plan
+      // must be the one the index allows at any size.
+      for (const off of ["enable_seqscan", "enable_bitmapscan"]) await client.query(`set ${off} = off`);
+      await client.query(`set search_path = "${stack.schema}"`);
+      const db = drizzle(client, { schema }) as unknown as MarketDb;
+      // The statement the service runs, captured and run again under EXPLAIN ANALYZE.
+      let statement: Parameters<MarketDb["execute"]>[0] | undefined;
+      const capturing = {
+        execute: async (q: Parameters<MarketDb["execute"]>[0]) => {
+          statement = q;
+          return db.execute(q);
+        },
+      } as unknown as MarketDb;
+      const nowSec = Math.floor(Date.now() / 1000);
+      expect(nowSec).toBeLessThan(horizonSec);
+      const served = await activityWindows(capturing, new Map([[token.toLowerCase(), launchPriceWei]]), nowSec);
+      expect(served.get(token.toLowerCase())!.h24.buys).toBe(expected(nowSec).h24!.buys);
+      const result = await db.execute(sql`EXPLAIN (ANALYZE, FORMAT JSON) ${statement!}`);
+      const plan = (result as unknown as { rows: Array<{ "QUERY PLAN": unknown }> }).rows[0]!["QUERY PLAN"] as Array<{
+        Plan: PlanNode;
+      }>;
+      type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] };
+      const scans: PlanNode[] = [];
+      const walk = (node: PlanNode) => {
+        if (node["Relation Name"] === "trade") scans.push(node);
+        for (const child of node.Plans ?? []) walk(child);
+      };
+      walk(plan[0]!.Plan);
+      expect(scans.length).toBeGreaterThan(0);
+      for (const scan of scans) expect(scan["Node Type"]).toMatch(/^Index( Only)? Scan$/);
+      const h24 = trades.filter((t) => t.timestampSec > BigInt(nowSec - 86_400)).length;
+      const rowsRead = (scan: PlanNode) => Number(scan["Actual Rows"]) * Number(scan["Actual Loops"]);
+      // The aggregate's scan: the token's range from the first block after the 24 h cutoff.
+      const ranges = scans.filter((s) => /block_number >=/.test(String(s["Index Cond"] ?? "")));
+      expect(ranges).toHaveLength(1);
+      expect(rowsRead(ranges[0]!)).toBe(h24);
+      expect(h24).toBeLessThan(trades.length);
+      // The price then: one row per window (four backward descents, LIMIT 1 each).
+      const descents = scans.filter((s) => /block_number </.test(String(s["Index Cond"] ?? "")));
+      expect(descents).toHaveLength(4);
+      for (const scan of descents) expect(rowsRead(scan)).toBeLessThanOrEqual(1);
+    } finally {
+      await client.end();
     }
   });
 });
