@@ -269,3 +269,16 @@ export const candlesBody = z.union([
   okBody({ ...candleRange, currency: z.literal("usd"), candles: z.array(candleUsdWire) }),
   udfBarsWire,
 ]);
+
+/** One item of a batch read: the address asked for and its record, or null when no token launched there. */
+export const tokenBatchBody = okBody({
+  tokens: z.array(
+    z.object({
+      address: addressWire.meta({ description: "the address asked for, checksummed" }),
+      found: z.boolean(),
+      token: tokenWire
+        .nullable()
+        .meta({ description: "the token record, null when no launched token has this address" }),
+    }),
+  ),
+});

@@ -12,7 +12,7 @@ import { sendOk } from "../json";
 import { candlesResponse } from "../market/candlesResponse";
 import type { MarketReadDeps } from "../../market/readDeps";
 import { holderList, holderPosition, tokenDetail } from "../../market/holders";
-import { candlesQuery, issuedCursorParam } from "../market/params";
+import { candlesQuery, issuedCursorParam, tokenBatchQuery } from "../market/params";
 import { SEARCH_MAX_CHARS, SEARCH_TIERS, searchTokens } from "../../market/search";
 import {
   findToken,
@@ -28,8 +28,14 @@ import { withStats } from "../../market/tokenStats";
 import { tradeListPage } from "../../market/tradeQueries";
 import { tradeRecord } from "../../market/tradeRecord";
 import { documented } from "../openapi/describe";
-import { addressParam, addressWire, okBody, uintString } from "../../src/domain/wire";
-import { candlesBody, tokenPage as tokenPageWire, tokenWire, tradePage as tradePageWire } from "../../market/wire";
+import { addressWire, okBody, uintString } from "../../src/domain/wire";
+import {
+  candlesBody,
+  tokenBatchBody,
+  tokenPage as tokenPageWire,
+  tokenWire,
+  tradePage as tradePageWire,
+} from "../../market/wire";
 import { holderListDoc, tokenDetailDoc } from "../openapi/tokenDocs";
 import { limitParam, validate } from "../validation";
 
@@ -52,38 +58,6 @@ const searchQuery = z.object({
     .min(1, "q must not be empty")
     .max(SEARCH_MAX_CHARS, `q must be at most ${SEARCH_MAX_CHARS} characters`),
   limit: limitParam(10, 50),
-});
-
-/**
- * `addresses`: 1 to {@link TOKEN_BATCH_MAX} comma-separated token addresses (any case, spaces
- * around commas allowed), no duplicates (case-insensitive); docs/public.md "Batch reads".
- */
-export const tokenBatchQuery = z.object({
-  addresses: z
-    .string()
-    .max(TOKEN_BATCH_MAX * 50, `addresses must be at most ${TOKEN_BATCH_MAX} comma-separated addresses`)
-    .meta({ description: `1 to ${TOKEN_BATCH_MAX} comma-separated token addresses, no duplicates` })
-    .transform((v) => v.split(",").map((a) => a.trim()))
-    .pipe(
-      z
-        .array(addressParam)
-        .min(1, "addresses must name at least one address")
-        .max(TOKEN_BATCH_MAX, `addresses must be at most ${TOKEN_BATCH_MAX} comma-separated addresses`)
-        .refine((list) => new Set(list).size === list.length, { message: "addresses must not repeat an address" }),
-    ),
-});
-
-/** One item of a batch read: the address asked for and its record, or null when no token launched there. */
-export const tokenBatchBody = okBody({
-  tokens: z.array(
-    z.object({
-      address: addressWire.meta({ description: "the address asked for, checksummed" }),
-      found: z.boolean(),
-      token: tokenWire
-        .nullable()
-        .meta({ description: "the token record, null when no launched token has this address" }),
-    }),
-  ),
 });
 
 /** Builds the token routes of `/api/public`. */

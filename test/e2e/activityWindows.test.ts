@@ -186,6 +186,7 @@ describe.skipIf(!available)("activity windows and batch reads", () => {
       (await stack.request(`/api/v1/evmchain/tokens/${token}`)).body.token,
       (await stack.request("/api/public/tokens/new?limit=5")).body.tokens[0],
       (await stack.request(`/api/public/tokens?addresses=${token}`)).body.tokens[0].token,
+      (await stack.request(`/api/v1/evmchain/tokens?addresses=${token}`)).body.tokens[0].token,
     ];
     const nowAfter = Math.floor(Date.now() / 1000);
     expect(nowAfter).toBeLessThan(horizonSec);
@@ -235,6 +236,10 @@ describe.skipIf(!available)("activity windows and batch reads", () => {
     expect(etag).toBeTruthy();
     const again = await stack.request(path, { headers: { "If-None-Match": etag! } });
     expect(again.status).toBe(304);
+    // The key-authenticated surface serves the same answer (without validators: no-store).
+    const v1 = await stack.request(`/api/v1/evmchain/tokens?addresses=${unknown},${token.toLowerCase()}`);
+    expect(v1.status, JSON.stringify(v1.body)).toBe(200);
+    expect(v1.body).toEqual(first.body);
   });
 
   it("refuse 31 addresses, a malformed address, a repeated address and an empty list with 400", async () => {
