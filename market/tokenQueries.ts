@@ -32,6 +32,32 @@ export async function findToken(db: MarketDb, address: Address, nowSec: number, 
   return row ?? null;
 }
 
+/** Most addresses one batch read takes (`GET /api/public/tokens?addresses=`, docs/public.md "Batch reads"). */
+export const TOKEN_BATCH_MAX = 30;
+
+/**
+ * The tokens with these addresses, in the order given, each with its 24 h figures, activity
+ * windows and stored metadata (`withStats`), or null for an address with no launched token. One
+ * primary-key read for the rows, then `withStats` once for all of them.
+ * @param addresses - distinct addresses (any case), at most {@link TOKEN_BATCH_MAX} (the route bounds them)
+ */
+export async function findTokens(
+  db: MarketDb,
+  addresses: readonly Address[],
+  nowSec: number,
+  storedMetadata?: MetadataSource,
+) {
+  if (addresses.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(schema.token)
+    .where(inArray(schema.token.address, addresses.map(lower)))
+    .limit(addresses.length);
+  const withFigures = await withStats(db, rows, nowSec, storedMetadata);
+  const byAddress = new Map(withFigures.map((r) => [r.address.toLowerCase(), r]));
+  return addresses.map((a) => byAddress.get(lower(a)) ?? null);
+}
+
 /**
  * The token with this address and its 24 h figures ({@link findToken}).
  * @throws TokenNotFoundError when no launched token has this address

@@ -12,9 +12,11 @@ import { tokenUrl } from "../src/domain/urls";
 import { formatUsd, weiToUsdE18 } from "../src/domain/usd";
 import { resolveTokenMetadata, type StoredTokenMetadata } from "./metadata";
 import type { EthUsdNow, Stats24h } from "./tokenStats";
+import { ACTIVITY_WINDOW_NAMES, type ActivityWindows, windowRecord } from "../src/domain/activityWindows";
 
 type TokenRow = typeof token.$inferSelect & {
   stats24h?: Stats24h;
+  windows?: ActivityWindows;
   storedMetadata?: StoredTokenMetadata;
   ethUsd?: EthUsdNow | null;
 };
@@ -79,6 +81,8 @@ export function tokenRecord(row: TokenRow, settings: RecordSettings) {
     trade_count_24h: stats ? stats.tradeCount : null,
     price_24h_ago_wei: stats ? stats.priceThenWei : null,
     price_change_24h_bps: stats ? priceChangeBps(row.priceWei, stats.priceThenWei) : null,
+    // m5, h1, h6, h24 (docs/public.md "Activity windows"); null when not attached.
+    windows: row.windows ? activityWindowsRecord(row.windows, row.priceWei, ref !== null && ref !== undefined) : null,
     liquidity: {
       // The pool's balances (both positions, plus fees not yet collected), tracked from pool events.
       reserve_wei: row.reserveWei,
@@ -107,6 +111,19 @@ export function tokenRecord(row: TokenRow, settings: RecordSettings) {
     metadata: tokenMetadata(row, settings),
     token_url: tokenUrl(settings.publicBaseUrl, address),
   };
+}
+
+/**
+ * The activity windows as served: per window the price then and its change in bps, WETH volume in
+ * wei and USD (null while no ETH/USD is known), buys, sells, unique buyers and sellers.
+ */
+function activityWindowsRecord(windows: ActivityWindows, priceNowWei: bigint, hasEthUsd: boolean) {
+  return Object.fromEntries(
+    ACTIVITY_WINDOW_NAMES.map((w) => [
+      w,
+      { ...windowRecord(windows[w], priceNowWei), volume_usd: hasEthUsd ? formatUsd(windows[w].volumeUsdE18) : null },
+    ]),
+  ) as Record<(typeof ACTIVITY_WINDOW_NAMES)[number], ReturnType<typeof windowRecord> & { volume_usd: string | null }>;
 }
 
 /**

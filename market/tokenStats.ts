@@ -7,6 +7,8 @@ import { and, eq, gte, inArray, lt, sql } from "ponder";
 import * as schema from "../ponder.schema";
 import type { MetadataSource, StoredTokenMetadata } from "./metadata";
 import { rowsOf, type MarketDb } from "./db";
+import type { ActivityWindows } from "../src/domain/activityWindows";
+import { activityWindows } from "./tokenWindows";
 
 type TokenRow = typeof schema.token.$inferSelect;
 
@@ -38,17 +40,20 @@ async function currentEthUsd(db: MarketDb): Promise<EthUsdNow | null> {
 }
 
 /**
- * A token row with its 24 h figures and the creator's stored metadata (confirmed launches only)
+ * A token row with its 24 h figures, its activity windows and the creator's stored metadata (confirmed launches only)
  * attached (what `tokenRecord` renders in full).
  */
 export type TokenWithStats = TokenRow & {
   stats24h?: Stats24h;
+  /** The activity windows m5, h1, h6, h24 (`market/tokenWindows.ts`). */
+  windows?: ActivityWindows;
   storedMetadata?: StoredTokenMetadata;
   ethUsd?: EthUsdNow | null;
 };
 
 /**
- * Attaches the 24 h figures, the current ETH/USD ({@link currentEthUsd}) and the creator metadata
+ * Attaches the 24 h figures, the activity windows (`activityWindows`, one more statement per page),
+ * the current ETH/USD ({@link currentEthUsd}) and the creator metadata
  * of confirmed launches (one store query through `storedMetadata`; none when it is not given) to
  * token rows.
  *
@@ -73,7 +78,7 @@ export async function withStats(
   const edgeEnd = edgeStart + 60n; // buckets from here on hold only trades after the cutoff
   const c = schema.candle;
   const t = schema.trade;
-  const [stored, sums, edgeTrades, ethUsdNow] = await Promise.all([
+  const [stored, sums, edgeTrades, ethUsdNow, windows] = await Promise.all([
     storedMetadata ? storedMetadata(addresses.map((a) => getAddress(a))) : new Map<string, StoredTokenMetadata>(),
     db
       .select({
@@ -100,6 +105,7 @@ export async function withStats(
       .from(t)
       .where(and(gte(t.timestampSec, edgeStart), lt(t.timestampSec, edgeEnd), inArray(t.token, addresses))),
     currentEthUsd(db),
+    activityWindows(db, new Map(rows.map((r) => [r.address.toLowerCase(), r.launchPriceWei])), nowSec),
   ]);
   const totals = new Map(
     sums.map((r) => [
@@ -155,8 +161,10 @@ export async function withStats(
   return rows.map((r) => {
     const total = totals.get(r.address);
     const meta = stored.get(r.address.toLowerCase());
+    const tokenWindows = windows.get(r.address.toLowerCase());
     return {
       ...r,
+      ...(tokenWindows ? { windows: tokenWindows } : {}),
       ...(meta ? { storedMetadata: meta } : {}),
       ethUsd: ethUsdNow,
       stats24h: {

@@ -21,6 +21,26 @@ export const tokenMetadataWire = z
   })
   .meta({ id: "TokenMetadata" });
 
+/** One activity window (docs/public.md "Activity windows"). */
+export const activityWindowWire = z
+  .object({
+    price_then_wei: uintString.meta({
+      description: "price after the last trade at or before the cutoff (now − window), else the launch price",
+    }),
+    price_change_bps: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "(price_wei − price_then_wei) × 10,000 / price_then_wei, truncated toward zero" }),
+    volume_wei: uintString.meta({ description: "WETH volume of the trades with block timestamp > now − window" }),
+    volume_usd: usdString.meta({ description: "those trades' values at their own blocks, summed" }),
+    buys: z.number().int().nonnegative(),
+    sells: z.number().int().nonnegative(),
+    unique_buyers: z.number().int().nonnegative().meta({ description: "distinct transaction senders of the buys" }),
+    unique_sellers: z.number().int().nonnegative().meta({ description: "distinct transaction senders of the sells" }),
+  })
+  .meta({ id: "ActivityWindow" });
+
 /** Token record (docs/public.md "Token record"). */
 export const tokenWire = z
   .object({
@@ -61,6 +81,10 @@ export const tokenWire = z
     trade_count_24h: z.number().int().nullable(),
     price_24h_ago_wei: uintString.nullable(),
     price_change_24h_bps: z.number().int().nullable(),
+    windows: z
+      .object({ m5: activityWindowWire, h1: activityWindowWire, h6: activityWindowWire, h24: activityWindowWire })
+      .nullable()
+      .meta({ description: "activity over the last 5 min, 1 h, 6 h and 24 h (block timestamps, seconds)" }),
     liquidity: z.object({
       reserve_wei: uintString,
       reserve_token: uintString,
@@ -245,3 +269,16 @@ export const candlesBody = z.union([
   okBody({ ...candleRange, currency: z.literal("usd"), candles: z.array(candleUsdWire) }),
   udfBarsWire,
 ]);
+
+/** One item of a batch read: the address asked for and its record, or null when no token launched there. */
+export const tokenBatchBody = okBody({
+  tokens: z.array(
+    z.object({
+      address: addressWire.meta({ description: "the address asked for, checksummed" }),
+      found: z.boolean(),
+      token: tokenWire
+        .nullable()
+        .meta({ description: "the token record, null when no launched token has this address" }),
+    }),
+  ),
+});

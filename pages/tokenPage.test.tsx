@@ -47,6 +47,7 @@ function record(metadata: Partial<TokenPageProps["token"]["metadata"]>, name = "
     trade_count_24h: null,
     price_24h_ago_wei: null,
     price_change_24h_bps: null,
+    windows: null,
     liquidity: { reserve_wei: "0", reserve_token: "0", total_value_wei: "0", total_value_usd: null },
     trade_count: 0,
     buy_count: 0,

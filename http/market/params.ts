@@ -7,6 +7,8 @@ import { RESOLUTION_SECONDS, RESOLUTIONS, type Resolution } from "../../src/doma
 import { ApiError } from "../errors";
 import { limitParam } from "../validation";
 import { UDF_RESOLUTIONS } from "../../market/udf";
+import { TOKEN_BATCH_MAX } from "../../market/tokenQueries";
+import { addressParam } from "../../src/domain/wire";
 
 /**
  * An opaque paging cursor as this service issues it (`next_cursor`): at most 400 characters, else
@@ -142,3 +144,22 @@ export function candleWindow(
   if (to - from > MAX_CANDLE_BUCKETS * size) throw new ApiError("invalid_range", CANDLE_MESSAGES.tooWide(resolution));
   return { fromSec: BigInt(from), toSec: BigInt(to) };
 }
+
+/**
+ * `addresses`: 1 to {@link TOKEN_BATCH_MAX} comma-separated token addresses (any case, spaces
+ * around commas allowed), no duplicates (case-insensitive); docs/public.md "Batch reads".
+ */
+export const tokenBatchQuery = z.object({
+  addresses: z
+    .string()
+    .max(TOKEN_BATCH_MAX * 50, `addresses must be at most ${TOKEN_BATCH_MAX} comma-separated addresses`)
+    .meta({ description: `1 to ${TOKEN_BATCH_MAX} comma-separated token addresses, no duplicates` })
+    .transform((v) => v.split(",").map((a) => a.trim()))
+    .pipe(
+      z
+        .array(addressParam)
+        .min(1, "addresses must name at least one address")
+        .max(TOKEN_BATCH_MAX, `addresses must be at most ${TOKEN_BATCH_MAX} comma-separated addresses`)
+        .refine((list) => new Set(list).size === list.length, { message: "addresses must not repeat an address" }),
+    ),
+});

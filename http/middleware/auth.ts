@@ -30,6 +30,7 @@ export const SCOPE_TABLE: readonly ScopeRule[] = [
   { method: "GET", path: "/api/v1/evmchain/launches/status", scope: "evmchain:launch:read" },
   // Building any unsigned transaction for the key's wallet (docs/trade.md "Scope").
   { method: "POST", path: "/api/v1/evmchain/swaps/build", scope: "evmchain:launch:build" },
+  { method: "GET", path: "/api/v1/evmchain/tokens", scope: "evmchain:market:read" },
   { method: "GET", path: "/api/v1/evmchain/tokens/:address", scope: "evmchain:market:read" },
   { method: "GET", path: "/api/v1/evmchain/tokens/:address/trades", scope: "evmchain:market:read" },
   { method: "GET", path: "/api/v1/evmchain/tokens/:address/candles", scope: "evmchain:market:read" },

@@ -71,6 +71,8 @@ const HEADERS: Record<HeaderName, OpenAPIV3_1.HeaderObject> = {
 
 /** The routes the read cache serves (http/market/readCache.ts; mounted in http/app.ts). */
 const READ_CACHED_PREFIXES = ["/api/public/token/", "/api/public/tokens/", "/api/public/trades/"];
+/** Read-cached routes at a prefix's own path (`/tokens/*` matches `/tokens` in Hono): the batch read. */
+const READ_CACHED_PATHS = ["/api/public/tokens"];
 
 /** How each header is spelled in the document. */
 const DISPLAY_NAMES: Record<HeaderName, string> = {
@@ -104,7 +106,12 @@ export function documentedHeaders(path: string, method: string, status: string):
   // documented by `applyCaching`); the feeds and the token list add Last-Modified themselves.
   const read = method === "get" && (code === 200 || code === 304);
   if (read && (path.startsWith("/feed/") || path.startsWith("/token-list/"))) names.push("last-modified");
-  if (read && code === 200 && READ_CACHED_PREFIXES.some((prefix) => path.startsWith(prefix))) names.push("x-cache");
+  if (
+    read &&
+    code === 200 &&
+    (READ_CACHED_PATHS.includes(path) || READ_CACHED_PREFIXES.some((prefix) => path.startsWith(prefix)))
+  )
+    names.push("x-cache");
   if (path.startsWith("/api/evm/evmchain/")) names.push("set-cookie");
   return names;
 }

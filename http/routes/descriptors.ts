@@ -31,6 +31,7 @@ const V1_ENDPOINTS = {
   launch_confirm: "POST /api/v1/evmchain/launches/confirm",
   launch_status: "GET /api/v1/evmchain/launches/status",
   swap_build: "POST /api/v1/evmchain/swaps/build",
+  tokens: "GET /api/v1/evmchain/tokens",
   token: "GET /api/v1/evmchain/tokens/{address}",
   token_trades: "GET /api/v1/evmchain/tokens/{address}/trades",
   token_candles: "GET /api/v1/evmchain/tokens/{address}/candles",

@@ -12,16 +12,30 @@ import { sendOk } from "../json";
 import { candlesResponse } from "../market/candlesResponse";
 import type { MarketReadDeps } from "../../market/readDeps";
 import { holderList, holderPosition, tokenDetail } from "../../market/holders";
-import { candlesQuery, issuedCursorParam } from "../market/params";
+import { candlesQuery, issuedCursorParam, tokenBatchQuery } from "../market/params";
 import { SEARCH_MAX_CHARS, SEARCH_TIERS, searchTokens } from "../../market/search";
-import { findToken, findTokenAddress, findTokenBySlug, tokenListPage, trendingTokens } from "../../market/tokenQueries";
+import {
+  findToken,
+  findTokenAddress,
+  findTokenBySlug,
+  findTokens,
+  TOKEN_BATCH_MAX,
+  tokenListPage,
+  trendingTokens,
+} from "../../market/tokenQueries";
 import { tokenRecord } from "../../market/tokenRecord";
 import { withStats } from "../../market/tokenStats";
 import { tradeListPage } from "../../market/tradeQueries";
 import { tradeRecord } from "../../market/tradeRecord";
 import { documented } from "../openapi/describe";
 import { addressWire, okBody, uintString } from "../../src/domain/wire";
-import { candlesBody, tokenPage as tokenPageWire, tokenWire, tradePage as tradePageWire } from "../../market/wire";
+import {
+  candlesBody,
+  tokenBatchBody,
+  tokenPage as tokenPageWire,
+  tokenWire,
+  tradePage as tradePageWire,
+} from "../../market/wire";
 import { holderListDoc, tokenDetailDoc } from "../openapi/tokenDocs";
 import { limitParam, validate } from "../validation";
 
@@ -92,6 +106,32 @@ export function publicTokenRoutes(deps: PublicTokenDeps) {
         async (c) => {
           const { limit, cursor } = c.req.valid("query");
           return sendOk(c, await listTokens({ sort: "new", limit, cursor }));
+        },
+      )
+      // Batch reads: docs/public.md "Batch reads".
+      .get(
+        "/tokens",
+        documented({
+          tag: "public",
+          summary: `Token records of up to ${TOKEN_BATCH_MAX} addresses in one call, in the order asked, unknown ones as found: false`,
+          description:
+            `\`addresses\`: 1 to ${TOKEN_BATCH_MAX} comma-separated addresses, no duplicates. One item per address, in ` +
+            "the order asked: `found: false` and `token: null` for an address with no launched token (never a 404 " +
+            "for the call). Each record is the token record of the lists (no `top_holders`). Cached and validated " +
+            "(ETag) like the other market reads.",
+          ok: tokenBatchBody,
+          errors: ["invalid_request", "invalid_address"],
+        }),
+        validate("query", tokenBatchQuery),
+        async (c) => {
+          const { addresses } = c.req.valid("query");
+          const rows = await findTokens(db, addresses, nowSec(), deps.storedMetadata);
+          return sendOk(c, {
+            tokens: addresses.map((address, i) => {
+              const row = rows[i] ?? null;
+              return { address, found: row !== null, token: row ? tokenRecord(row, deps) : null };
+            }),
+          });
         },
       )
       // Ranking: docs/public.md "Trending".

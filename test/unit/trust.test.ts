@@ -68,6 +68,7 @@ describe("safety rule on launch bodies", () => {
 
 describe("scope table", () => {
   it("maps endpoints to scopes and leaves the open ones out", () => {
+    expect(scopeFor("GET", "/api/v1/evmchain/tokens")).toBe("evmchain:market:read");
     expect(scopeFor("GET", "/api/v1/evmchain/tokens/0xabc")).toBe("evmchain:market:read");
     expect(scopeFor("HEAD", "/api/v1/evmchain/tokens/0xabc/candles")).toBe("evmchain:market:read");
     expect(scopeFor("POST", "/api/v1/evmchain/launches/intent")).toBe("evmchain:launch:build");

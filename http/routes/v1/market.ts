@@ -11,14 +11,15 @@ import { sendOk } from "../../json";
 import { candlesResponse } from "../../market/candlesResponse";
 import { decodeCursor, encodeCursor, tradeCursorShape } from "../../../market/cursor";
 import { holderList, holderPosition, tokenDetail } from "../../../market/holders";
-import { candlesQuery, tradePageQuery } from "../../market/params";
+import { candlesQuery, tokenBatchQuery, tradePageQuery } from "../../market/params";
 import { tradePage } from "../../../market/tradeQueries";
-import { findToken, findTokenAddress } from "../../../market/tokenQueries";
+import { findToken, findTokenAddress, findTokens, TOKEN_BATCH_MAX } from "../../../market/tokenQueries";
+import { tokenRecord } from "../../../market/tokenRecord";
 import type { MarketReadDeps } from "../../../market/readDeps";
 import { tradeRecord } from "../../../market/tradeRecord";
 import { documented } from "../../openapi/describe";
 import { addressWire, okBody } from "../../../src/domain/wire";
-import { candlesBody, tradeWire } from "../../../market/wire";
+import { candlesBody, tokenBatchBody, tradeWire } from "../../../market/wire";
 import { holderListDoc, tokenDetailDoc } from "../../openapi/tokenDocs";
 import { limitParam, validate } from "../../validation";
 import { addressParam } from "../../../src/domain/wire";
@@ -35,6 +36,35 @@ export function v1MarketRoutes(deps: V1MarketDeps) {
   const nowSec = deps.nowSec;
   return (
     new Hono()
+      /**
+       * GET /api/v1/evmchain/tokens?addresses=0x…,0x… — the public batch read (docs/public.md
+       * "Batch reads"): up to 30 token records in the order asked, `found: false` for unknown
+       * addresses. 200 `{ok, tokens}`; 400 `invalid_request`/`invalid_address`.
+       */
+      .get(
+        "/tokens",
+        documented({
+          tag: "v1",
+          summary: `Token records of up to ${TOKEN_BATCH_MAX} addresses in one call (as the public batch read)`,
+          description:
+            `\`addresses\`: 1 to ${TOKEN_BATCH_MAX} comma-separated addresses, no duplicates. One item per address, in ` +
+            "the order asked, `found: false` and `token: null` for an address with no launched token. The public " +
+            "batch read's answer (`GET /api/public/tokens`). Scope `evmchain:market:read`.",
+          ok: tokenBatchBody,
+          errors: ["invalid_request", "invalid_address"],
+        }),
+        validate("query", tokenBatchQuery),
+        async (c) => {
+          const { addresses } = c.req.valid("query");
+          const rows = await findTokens(deps.db, addresses, nowSec(), deps.storedMetadata);
+          return sendOk(c, {
+            tokens: addresses.map((address, i) => {
+              const row = rows[i] ?? null;
+              return { address, found: row !== null, token: row ? tokenRecord(row, deps) : null };
+            }),
+          });
+        },
+      )
       /**
        * GET /api/v1/evmchain/tokens/{address} — canonical token record with `top_holders` (the
        * public token detail record). 200 `{ok, token}`; 400 `invalid_address`; 404 `token_not_found`.

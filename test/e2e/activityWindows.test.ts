@@ -1,0 +1,311 @@
+/**
+ * Activity windows (docs/public.md "Activity windows") and batch reads ("Batch reads") on the real
+ * service over PostgreSQL. The chain's clock starts a day and an hour behind the wall clock, and
+ * trades are placed (anvil `evm_setNextBlockTimestamp`) so each window's edge separates them:
+ * before the 24 h cutoff, inside h24 only, inside h6 only, inside h1 only, and a burst of buys and
+ * sells by three wallets just ahead of the wall clock (inside every window, m5 included). Every
+ * trade is at least 600 s from any edge a request inside the test's 15-minute horizon can see,
+ * so the expected figures do not depend on the second the service reads its clock.
+ *
+ * The expected figures are recomputed from the receipts' pool Swap logs (side, WETH amount and
+ * price from the log, trader = the receipt's sender, time = the block's timestamp), with the price
+ * formula written out here; only the USD volume is summed from the served trades' `eth_amount_usd`
+ * (each recomputed from the reference pool in `test/e2e/usd.test.ts`).
+ */
+import pg from "pg";
+import { sql } from "ponder";
+import { drizzle } from "drizzle-orm/node-postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeEventLog, getAddress, parseEther, type Address, type TransactionReceipt } from "viem";
+import { uniswapV3PoolAbi } from "../../abis/UniswapV3Pool";
+import { buyToken, launchToken, sellToken } from "../../devnet/actions";
+import * as schema from "../../ponder.schema";
+import type { MarketDb } from "../../market/db";
+import { activityWindows } from "../../market/tokenWindows";
+import { startStack, until, type Stack } from "../helpers/harness";
+import { postgresAvailable } from "../helpers/postgres";
+
+const available = await postgresAvailable();
+const WINDOWS = { m5: 300, h1: 3_600, h6: 21_600, h24: 86_400 } as const;
+type Name = keyof typeof WINDOWS;
+
+type ChainTrade = {
+  side: "buy" | "sell";
+  trader: string;
+  ethAmountWei: bigint;
+  priceWei: bigint;
+  blockNumber: bigint;
+  logIndex: number;
+  timestampSec: bigint;
+};
+
+/** Wei per whole token from sqrtPriceX96 (token1/token0 = sqrtP² / 2^192), floored. */
+function priceWeiOf(sqrtPriceX96: bigint, tokenIsToken0: boolean): bigint {
+  const squared = sqrtPriceX96 ** 2n;
+  return tokenIsToken0 ? (squared * 10n ** 18n) >> 192n : ((1n << 192n) * 10n ** 18n) / squared;
+}
+
+/** The USD decimal string as 10^-18 USD. */
+function usdE18(usd: string | null): bigint {
+  if (usd === null) return 0n;
+  const [whole, frac = ""] = usd.split(".");
+  return BigInt(whole!) * 10n ** 18n + BigInt(frac.padEnd(18, "0"));
+}
+
+describe.skipIf(!available)("activity windows and batch reads", () => {
+  const startedSec = Math.floor(Date.now() / 1000);
+  /** Requests must be made before this for the windows' contents to stay fixed. */
+  const horizonSec = startedSec + 900;
+  let stack: Stack;
+  let token: Address;
+  let pool: Address;
+  let tokenIsToken0: boolean;
+  let launchPriceWei: bigint;
+  const trades: ChainTrade[] = [];
+
+  const rpc = (method: string, params: unknown[]) =>
+    stack.publicClient.request({ method: method as never, params: params as never });
+  /** Mines an empty block at `timestampSec`, so the next transaction's deadline is computed from there. */
+  const moveTo = async (timestampSec: number) => {
+    await rpc("evm_setNextBlockTimestamp", [timestampSec]);
+    await rpc("evm_mine", []);
+  };
+  const collect = async (receipt: TransactionReceipt) => {
+    const block = await stack.publicClient.getBlock({ blockNumber: receipt.blockNumber });
+    for (const log of receipt.logs) {
+      if (getAddress(log.address) !== pool) continue;
+      let decoded;
+      try {
+        decoded = decodeEventLog({ abi: uniswapV3PoolAbi, data: log.data, topics: log.topics });
+      } catch {
+        continue;
+      }
+      if (decoded.eventName !== "Swap") continue;
+      const { amount0, amount1, sqrtPriceX96 } = decoded.args;
+      const tokenDelta = tokenIsToken0 ? amount0 : amount1;
+      const wethDelta = tokenIsToken0 ? amount1 : amount0;
+      trades.push({
+        side: tokenDelta < 0n || (tokenDelta === 0n && wethDelta > 0n) ? "buy" : "sell",
+        trader: receipt.from.toLowerCase(),
+        ethAmountWei: wethDelta < 0n ? -wethDelta : wethDelta,
+        priceWei: priceWeiOf(sqrtPriceX96, tokenIsToken0),
+        blockNumber: receipt.blockNumber,
+        logIndex: log.logIndex,
+        timestampSec: block.timestamp,
+      });
+    }
+  };
+
+  /** The definition of docs/public.md over the chain trades at `nowSec`, without the USD volume. */
+  function expected(nowSec: number) {
+    const priceNow = trades.at(-1)!.priceWei;
+    return Object.fromEntries(
+      (Object.keys(WINDOWS) as Name[]).map((w) => {
+        const cutoff = BigInt(nowSec - WINDOWS[w]);
+        const inside = trades.filter((t) => t.timestampSec > cutoff);
+        const then = trades.filter((t) => t.timestampSec <= cutoff).at(-1)?.priceWei ?? launchPriceWei;
+        const buys = inside.filter((t) => t.side === "buy");
+        const sells = inside.filter((t) => t.side === "sell");
+        return [
+          w,
+          {
+            price_then_wei: then.toString(),
+            price_change_bps: Number(((priceNow - then) * 10_000n) / then),
+            volume_wei: inside.reduce((s, t) => s + t.ethAmountWei, 0n).toString(),
+            buys: buys.length,
+            sells: sells.length,
+            unique_buyers: new Set(buys.map((t) => t.trader)).size,
+            unique_sellers: new Set(sells.map((t) => t.trader)).size,
+          },
+        ];
+      }),
+    );
+  }
+
+  beforeAll(async () => {
+    stack = await startStack({
+      schema: "e2e_windows",
+      database: "postgres",
+      anvil: { genesisTimestampSec: startedSec - 86_400 - 3_600 },
+      env: { PUBLIC_RATE_LIMIT_PER_MINUTE: "100000" },
+    });
+    const [creator, a, b, c] = [stack.wallet(1), stack.wallet(2), stack.wallet(3), stack.wallet(4)];
+    const { publicClient, manifest } = stack;
+    await moveTo(startedSec - 86_400 - 1_800);
+    const launched = await launchToken(creator, publicClient, manifest, {
+      name: "Windows",
+      symbol: "WIN",
+      firstBuyWei: parseEther("0.01"),
+    });
+    token = getAddress(launched.event.token);
+    pool = getAddress(launched.event.pool);
+    tokenIsToken0 = token.toLowerCase() < manifest.contracts.weth.toLowerCase();
+    await collect(launched.receipt);
+    const buy = async (wallet: typeof a, eth: string) =>
+      collect((await buyToken(wallet, publicClient, manifest, token, parseEther(eth))).receipt);
+    const sell = async (wallet: typeof a, tokens: string) =>
+      collect((await sellToken(wallet, publicClient, manifest, token, parseEther(tokens))).receipt);
+    await buy(a, "0.02"); // before the 24 h cutoff: the h24 price then
+    await moveTo(startedSec - 86_400 + 1_500); // h24 only
+    await buy(b, "0.03");
+    await sell(a, "50000");
+    await moveTo(startedSec - 21_600 + 1_500); // h6, not h1
+    await buy(c, "0.015");
+    await moveTo(startedSec - 3_600 + 1_500); // h1, not m5
+    await sell(b, "20000");
+    await moveTo(horizonSec + 600); // inside every window until the horizon
+    await buy(a, "0.004");
+    await buy(b, "0.006");
+    await buy(a, "0.008");
+    await sell(c, "10000");
+    await sell(a, "1000");
+    const head = await publicClient.getBlockNumber({ cacheTime: 0 });
+    await until(
+      "indexed head",
+      async () => {
+        const status = (await (await fetch(`${stack.service.url}/status`)).json()) as {
+          evmchain?: { block?: { number: number } };
+        };
+        return (status.evmchain?.block?.number ?? 0) >= Number(head) ? true : undefined;
+      },
+      60_000,
+    );
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("serve each window's price change, volumes, buys, sells and unique traders as recomputed from the chain", async () => {
+    const { body: detail, status } = await stack.request(`/api/public/token/${token}`);
+    expect(status, JSON.stringify(detail)).toBe(200);
+    launchPriceWei = BigInt(detail.token.launch_price_wei);
+    const nowBefore = Math.floor(Date.now() / 1000);
+    const reads = [
+      (await stack.request(`/api/public/token/${token}`)).body.token,
+      (await stack.request(`/api/v1/evmchain/tokens/${token}`)).body.token,
+      (await stack.request("/api/public/tokens/new?limit=5")).body.tokens[0],
+      (await stack.request(`/api/public/tokens?addresses=${token}`)).body.tokens[0].token,
+      (await stack.request(`/api/v1/evmchain/tokens?addresses=${token}`)).body.tokens[0].token,
+    ];
+    const nowAfter = Math.floor(Date.now() / 1000);
+    expect(nowAfter).toBeLessThan(horizonSec);
+    // The windows' contents are the same at every second the service can have read.
+    expect(expected(nowAfter)).toEqual(expected(nowBefore));
+    const want = expected(nowBefore);
+    // Every window holds a different set of trades, and each has trades outside it.
+    expect(new Set(Object.values(want).map((w) => w.buys + w.sells)).size).toBe(4);
+    expect(want.h24!.buys + want.h24!.sells).toBeLessThan(trades.length);
+    expect(want.m5!.unique_buyers).toBe(2);
+    expect(want.m5!.unique_sellers).toBe(2);
+    const { body: tradePage } = await stack.request(`/api/public/token/${token}/trades?limit=200`);
+    expect(tradePage.trades).toHaveLength(trades.length);
+    for (const record of reads) {
+      expect(record.address).toBe(token);
+      const served = record.windows as Record<Name, Record<string, unknown>>;
+      for (const w of Object.keys(WINDOWS) as Name[]) {
+        const { volume_usd, ...rest } = served[w];
+        expect({ w, ...rest }).toEqual({ w, ...want[w] });
+        const cutoff = nowBefore - WINDOWS[w];
+        const usd = (tradePage.trades as Array<{ timestamp_sec: number; eth_amount_usd: string | null }>)
+          .filter((t) => t.timestamp_sec > cutoff)
+          .reduce((s, t) => s + usdE18(t.eth_amount_usd), 0n);
+        expect(volume_usd === null ? null : usdE18(volume_usd as string)).toBe(usd);
+      }
+      // The h24 window and the 24 h figures are the same trades.
+      expect(served.h24.volume_wei).toBe(record.volume_24h_wei);
+      expect(served.h24.price_then_wei).toBe(record.price_24h_ago_wei);
+      expect(served.h24.price_change_bps).toBe(record.price_change_24h_bps);
+    }
+  });
+
+  it("answer a batch in the order asked, unknown addresses as found: false, cached with an ETag", async () => {
+    const unknown = "0x00000000000000000000000000000000000000aa";
+    const path = `/api/public/tokens?addresses=${unknown},${token.toLowerCase()}`;
+    const first = await stack.request(path);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.tokens.map((t: { address: string; found: boolean }) => [t.address, t.found])).toEqual([
+      [getAddress(unknown), false],
+      [token, true],
+    ]);
+    expect(first.body.tokens[0].token).toBeNull();
+    const { body: single } = await stack.request(`/api/public/token/${token}`);
+    const { top_holders: _top, ...record } = single.token;
+    expect(first.body.tokens[1].token).toEqual(record);
+    const etag = first.headers.get("etag");
+    expect(etag).toBeTruthy();
+    const again = await stack.request(path, { headers: { "If-None-Match": etag! } });
+    expect(again.status).toBe(304);
+    // The key-authenticated surface serves the same answer (without validators: no-store).
+    const v1 = await stack.request(`/api/v1/evmchain/tokens?addresses=${unknown},${token.toLowerCase()}`);
+    expect(v1.status, JSON.stringify(v1.body)).toBe(200);
+    expect(v1.body).toEqual(first.body);
+  });
+
+  it("refuse 31 addresses, a malformed address, a repeated address and an empty list with 400", async () => {
+    const many = Array.from({ length: 31 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, "0")}`);
+    const thirty = await stack.request(`/api/public/tokens?addresses=${many.slice(0, 30).join(",")}`);
+    expect(thirty.status).toBe(200);
+    expect(thirty.body.tokens).toHaveLength(30);
+    for (const [query, code] of [
+      [`addresses=${many.join(",")}`, "invalid_request"],
+      [`addresses=${token},0x1234`, "invalid_address"],
+      [`addresses=${token},${token.toLowerCase()}`, "invalid_request"],
+      ["addresses=", "invalid_address"],
+      ["", "invalid_request"],
+    ] as const) {
+      const { status, body } = await stack.request(`/api/public/tokens?${query}`);
+      expect({ query, status, ok: body.ok, error: body.error }).toEqual({ query, status: 400, ok: false, error: code });
+    }
+  });
+
+  it("read the windows of a page from the trade indexes: the 24 h trades of the page and one row per token and window", async () => {
+    const client = new pg.Client({ connectionString: stack.serviceEnv.DATABASE_URL });
+    await client.connect();
+    try {
+      // Scans other than index scans priced out: the trade table is small here, and the plan
+      // must be the one the index allows at any size.
+      for (const off of ["enable_seqscan", "enable_bitmapscan"]) await client.query(`set ${off} = off`);
+      await client.query(`set search_path = "${stack.schema}"`);
+      const db = drizzle(client, { schema }) as unknown as MarketDb;
+      // The statement the service runs, captured and run again under EXPLAIN ANALYZE.
+      let statement: Parameters<MarketDb["execute"]>[0] | undefined;
+      const capturing = {
+        execute: async (q: Parameters<MarketDb["execute"]>[0]) => {
+          statement = q;
+          return db.execute(q);
+        },
+      } as unknown as MarketDb;
+      const nowSec = Math.floor(Date.now() / 1000);
+      expect(nowSec).toBeLessThan(horizonSec);
+      const served = await activityWindows(capturing, new Map([[token.toLowerCase(), launchPriceWei]]), nowSec);
+      expect(served.get(token.toLowerCase())!.h24.buys).toBe(expected(nowSec).h24!.buys);
+      const result = await db.execute(sql`EXPLAIN (ANALYZE, FORMAT JSON) ${statement!}`);
+      const plan = (result as unknown as { rows: Array<{ "QUERY PLAN": unknown }> }).rows[0]!["QUERY PLAN"] as Array<{
+        Plan: PlanNode;
+      }>;
+      type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] };
+      const scans: PlanNode[] = [];
+      const walk = (node: PlanNode) => {
+        if (node["Relation Name"] === "trade") scans.push(node);
+        for (const child of node.Plans ?? []) walk(child);
+      };
+      walk(plan[0]!.Plan);
+      expect(scans.length).toBeGreaterThan(0);
+      for (const scan of scans) expect(scan["Node Type"]).toMatch(/^Index( Only)? Scan$/);
+      const h24 = trades.filter((t) => t.timestampSec > BigInt(nowSec - 86_400)).length;
+      const rowsRead = (scan: PlanNode) => Number(scan["Actual Rows"]) * Number(scan["Actual Loops"]);
+      // The aggregate's scan: the token's range from the first block after the 24 h cutoff.
+      const ranges = scans.filter((s) => /block_number >=/.test(String(s["Index Cond"] ?? "")));
+      expect(ranges).toHaveLength(1);
+      expect(rowsRead(ranges[0]!)).toBe(h24);
+      expect(h24).toBeLessThan(trades.length);
+      // The price then: one row per window (four backward descents, LIMIT 1 each).
+      const descents = scans.filter((s) => /block_number </.test(String(s["Index Cond"] ?? "")));
+      expect(descents).toHaveLength(4);
+      for (const scan of descents) expect(rowsRead(scan)).toBeLessThanOrEqual(1);
+    } finally {
+      await client.end();
+    }
+  });
+});
