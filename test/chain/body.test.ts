@@ -26,7 +26,7 @@ import fc from "fast-check";
 import { createPublicClient, http, keccak256, toHex, type PublicClient } from "viem";
 import { answer, sessionCookieOf, signedInSession, type Answer } from "../helpers/session";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../../http/app";
+import { appFixture, type TestApp } from "../helpers/appFixture";
 import { ERROR_CATALOGUE } from "../../http/errors";
 import { BODY_LIMITS } from "../../http/middleware/jsonBody";
 import { png } from "../fixtures/images";
@@ -61,7 +61,7 @@ let publicClient: PublicClient;
 let marketClient: PGlite;
 let store: Store;
 let dir: string;
-let app: ReturnType<typeof createApp>;
+let app: TestApp;
 let apiKey: string;
 let session: { cookie: string; csrf: string };
 let knownLaunchId: string;
@@ -84,20 +84,18 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "body-routes-"));
   store = await openStore({ kind: "pglite", dir, schema: "launch_store" });
   const unlimited = 1_000_000_000;
-  app = createApp({
-    db: marketDb as unknown as MarketDb,
-    publicBaseUrl: BASE,
-    store,
-    deployment,
-    publicClient,
-    limits: {
-      v1RequestsPerMinute: unlimited,
-      sessionRequestsPerMinute: unlimited,
-      publicRequestsPerMinute: unlimited,
-      coinsCreatedPerDay: unlimited,
-      coinsFinalizedPerDay: unlimited,
+  app = appFixture(
+    { db: marketDb as unknown as MarketDb, publicBaseUrl: BASE, store, deployment, publicClient },
+    {
+      limits: {
+        v1RequestsPerMinute: unlimited,
+        sessionRequestsPerMinute: unlimited,
+        publicRequestsPerMinute: unlimited,
+        coinsCreatedPerDay: unlimited,
+        coinsFinalizedPerDay: unlimited,
+      },
     },
-  });
+  );
   apiKey = (await createApiKey(store, { wallet: CREATOR, createdVia: "cli" })).secret;
   // Signed in (EIP-4361) as the wallet the session bodies name, so fuzzed bodies reach the builder.
   session = await signedInSession(

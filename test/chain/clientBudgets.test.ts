@@ -15,7 +15,7 @@ import { drizzle } from "drizzle-orm/pglite";
 import { createPublicClient, http, type LocalAccount, type PublicClient } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../../http/app";
+import { appFixture, type AppFixtureOverrides, type TestApp } from "../helpers/appFixture";
 import type { MarketDb } from "../../market/db";
 import { consumeCoinQuota } from "../../store/coinQuotas";
 import { LIMITS } from "../../config/limits";
@@ -70,18 +70,16 @@ afterAll(async () => {
   await anvil?.stop();
 });
 
-function makeApp(overrides: Partial<Parameters<typeof createApp>[0]> = {}) {
-  return createApp({
-    db: drizzle(marketDbClient) as unknown as MarketDb,
-    publicBaseUrl: BASE,
-    store,
-    deployment,
-    publicClient,
-    nowMs: appNowMs,
-    ...overrides,
-    // The session surface's request rate is not under test here.
-    limits: { sessionRequestsPerMinute: 10_000, ...overrides.limits },
-  });
+function makeApp(overrides: AppFixtureOverrides = {}) {
+  return appFixture(
+    { db: drizzle(marketDbClient) as unknown as MarketDb, publicBaseUrl: BASE, store, deployment, publicClient },
+    {
+      nowMs: appNowMs,
+      ...overrides,
+      // The session surface's request rate is not under test here.
+      limits: { sessionRequestsPerMinute: 10_000, ...overrides.limits },
+    },
+  );
 }
 
 /** A distinct client address per test (TEST-NET-2), as the socket peer of every request. */
@@ -89,7 +87,7 @@ let nextClient = 1;
 const newClientIp = () => `198.51.100.${nextClient++}`;
 
 /** `app.request()` from the socket address `ip`. */
-function fetcherFor(app: ReturnType<typeof createApp>, ip: string): Fetcher {
+function fetcherFor(app: TestApp, ip: string): Fetcher {
   return async (path, init) => app.request(`${BASE}${path}`, init, { incoming: { socket: { remoteAddress: ip } } });
 }
 

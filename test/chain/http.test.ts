@@ -17,7 +17,7 @@ import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/pglite";
 import { createPublicClient, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../../http/app";
+import { appFixture, type TestApp } from "../helpers/appFixture";
 import type { MarketDb } from "../../market/db";
 import { deploymentSchema } from "../../config/deployment";
 import { startAnvil, type AnvilInstance } from "../../devnet/anvil";
@@ -33,7 +33,7 @@ let anvil: AnvilInstance;
 let marketClient: PGlite;
 let store: Store;
 let dir: string;
-let app: ReturnType<typeof createApp>;
+let app: TestApp;
 
 beforeAll(async () => {
   anvil = await startAnvil();
@@ -46,14 +46,16 @@ beforeAll(async () => {
   await marketDb.execute(sql`INSERT INTO "_ponder_checkpoint" VALUES ('evmchain', ${"0".repeat(75)})`);
   dir = mkdtempSync(join(tmpdir(), "http-routes-"));
   store = await openStore({ kind: "pglite", dir, schema: "http_store" });
-  app = createApp({
-    db: marketDb as unknown as MarketDb,
-    publicBaseUrl: BASE,
-    store,
-    deployment,
-    publicClient: createPublicClient({ transport: http(anvil.rpcUrl) }),
-    readCacheTtlMs: 60_000,
-  });
+  app = appFixture(
+    {
+      db: marketDb as unknown as MarketDb,
+      publicBaseUrl: BASE,
+      store,
+      deployment,
+      publicClient: createPublicClient({ transport: http(anvil.rpcUrl) }),
+    },
+    { readCacheTtlMs: 60_000 },
+  );
 });
 
 afterAll(async () => {

@@ -16,7 +16,7 @@ import { drizzle } from "drizzle-orm/pglite";
 import { createPublicClient, createWalletClient, http, type Hash, type PublicClient } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../../http/app";
+import { appFixture, type AppFixtureOverrides, type TestApp } from "../helpers/appFixture";
 import { coinQuotaBucket } from "../../store/coinQuotas";
 import type { MarketDb } from "../../market/db";
 import { deploymentSchema, type Deployment } from "../../config/deployment";
@@ -55,29 +55,20 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-function makeApp(limits: Record<string, number> = {}, onStore: Store = store) {
-  return createApp(makeAppDeps(limits, onStore));
+function makeApp(limits: Record<string, number> = {}, onStore: Store = store, overrides: AppFixtureOverrides = {}) {
+  return appFixture(
+    {
+      db: drizzle(marketDbClient) as unknown as MarketDb,
+      publicBaseUrl: BASE,
+      store: onStore,
+      deployment,
+      publicClient,
+    },
+    { nowSec: () => clock, limits, ...overrides },
+  );
 }
 
-function makeAppDeps(limits: Record<string, number> = {}, onStore: Store = store): Parameters<typeof createApp>[0] {
-  return {
-    db: drizzle(marketDbClient) as unknown as MarketDb,
-    publicBaseUrl: BASE,
-    store: onStore,
-    deployment,
-    publicClient,
-    nowSec: () => clock,
-    limits,
-  };
-}
-
-async function call(
-  app: ReturnType<typeof createApp>,
-  key: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-) {
+async function call(app: TestApp, key: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   const res = await app.request(`${BASE}${path}`, {
     method: body === undefined ? "GET" : "POST",
     headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", ...headers },
@@ -87,7 +78,7 @@ async function call(
 }
 
 let seq = 0;
-async function builtLaunch(app: ReturnType<typeof createApp>, key: string, wallet: number, name: string) {
+async function builtLaunch(app: TestApp, key: string, wallet: number, name: string) {
   const intent = await call(
     app,
     key,
@@ -170,7 +161,7 @@ describe("launch write path over app.request()", () => {
   });
 
   it("gives intents the configured lifetime and publishes it in the v1 descriptor (LAUNCH_INTENT_TTL_SEC)", async () => {
-    const app = createApp({ ...makeAppDeps(), intentTtlSec: 60 });
+    const app = makeApp({}, store, { intentTtlSec: 60 });
     const { secret } = await createApiKey(store, { wallet: freshWallet(), createdVia: "cli" });
     const intent = await call(
       app,

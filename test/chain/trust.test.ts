@@ -14,7 +14,7 @@ import sharp from "sharp";
 import { createPublicClient, http, type PublicClient } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createApp } from "../../http/app";
+import { appFixture, type AppFixtureOverrides, type TestApp } from "../helpers/appFixture";
 import * as fx from "../fixtures/images";
 import type { MarketDb } from "../../market/db";
 import { scopeFor, SCOPE_TABLE } from "../../http/middleware/auth";
@@ -79,7 +79,7 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
   }
 
   let store: Store;
-  let app: ReturnType<typeof createApp>;
+  let app: TestApp;
   let cleanup: () => Promise<void>;
   const schema = kind === "postgres" ? uniqueSchemaName("trust_store") : "launch_store";
 
@@ -105,8 +105,8 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
     await cleanup?.();
   });
 
-  function makeApp(overrides: Partial<Parameters<typeof createApp>[0]> = {}) {
-    return createApp({ db: marketDb, publicBaseUrl: BASE, store, deployment, publicClient, ...overrides });
+  function makeApp(overrides: AppFixtureOverrides = {}) {
+    return appFixture({ db: marketDb, publicBaseUrl: BASE, store, deployment, publicClient }, overrides);
   }
 
   /** A key of a fresh wallet (default): quotas and the key cap count per wallet, so tests stay independent. */
@@ -114,10 +114,7 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
     return (await createApiKey(store, { wallet, createdVia: "cli" })).secret;
   }
 
-  async function call(
-    path: string,
-    init: RequestInit & { key?: string; target?: ReturnType<typeof createApp>; socket?: string } = {},
-  ) {
+  async function call(path: string, init: RequestInit & { key?: string; target?: TestApp; socket?: string } = {}) {
     const headers = new Headers(init.headers);
     if (init.key) headers.set("Authorization", `Bearer ${init.key}`);
     // `socket`: the peer address Ponder's node server passes in `c.env.incoming` (clientIp).
@@ -141,7 +138,7 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
     ...over,
   });
 
-  function postIntent(key: string, idem: string | undefined, body: unknown, target?: ReturnType<typeof createApp>) {
+  function postIntent(key: string, idem: string | undefined, body: unknown, target?: TestApp) {
     return call("/api/v1/evmchain/launches/intent", {
       method: "POST",
       key,
@@ -202,7 +199,7 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
     await incrementCounter(store, "prune:test", 60_000, past);
     expect((await readCounter(store, "prune:test", 60_000, past)).hits).toBe(1);
     await reserveIdempotencyKey(store, { scope: "prune", key: "old", fingerprint: "f", nowMs: past });
-    await pruneExpired(store);
+    await pruneExpired(store, Date.now());
     expect((await readCounter(store, "prune:test", 60_000, past)).hits).toBe(0);
     expect(await store.db.select().from(idempotencyRecords).where(eq(idempotencyRecords.scope, "prune"))).toEqual([]);
   });
@@ -413,14 +410,22 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
 
       const wallet = privateKeyToAccount(generatePrivateKey()).address;
       for (let i = 1; i <= 3; i++)
-        expect((await consumeCoinQuota(store, wallet, "coins_finalized", { limit: 3 })).used).toBe(i);
-      await expect(consumeCoinQuota(store, wallet, "coins_finalized", { limit: 3 })).rejects.toMatchObject({
+        expect((await consumeCoinQuota(store, wallet, "coins_finalized", { limit: 3, nowMs: Date.now() })).used).toBe(
+          i,
+        );
+      await expect(
+        consumeCoinQuota(store, wallet, "coins_finalized", { limit: 3, nowMs: Date.now() }),
+      ).rejects.toMatchObject({
         name: "QuotaExceededError",
         quota: "quota_coins_finalized",
       });
       // The default is the spec's 500 per day.
       expect(
-        (await consumeCoinQuota(store, privateKeyToAccount(generatePrivateKey()).address, "coins_finalized")).limit,
+        (
+          await consumeCoinQuota(store, privateKeyToAccount(generatePrivateKey()).address, "coins_finalized", {
+            nowMs: Date.now(),
+          })
+        ).limit,
       ).toBe(500);
     });
   });
@@ -699,7 +704,7 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
   });
 
   describe('abuse limits: per-wallet quotas and keys, per-session bounds (docs/trust.md "Limits")', () => {
-    type App = ReturnType<typeof createApp>;
+    type App = TestApp;
     const fresh = () => privateKeyToAccount(generatePrivateKey());
     async function newSession(target: App, headers: Record<string, string> = {}) {
       const res = await target.request(`${BASE}/api/evm/evmchain/session`, { headers });
