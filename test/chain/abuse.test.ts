@@ -19,9 +19,9 @@ import { chainProbe } from "../../ops/chainProbe";
 import { decodeQueue } from "../../media/decodeQueue";
 import type { MarketDb } from "../../market/db";
 import { deploymentSchema, type Deployment } from "../../config/deployment";
-import { startAnvil, type AnvilInstance } from "../../devnet/anvil";
+import type { AnvilInstance } from "../../devnet/anvil";
+import { startDeployedDevnet } from "../helpers/chainDevnet";
 import { devAccount } from "../../devnet/clients";
-import { deployStack } from "../../devnet/deploy";
 import { openStore, type Store } from "../../store/index";
 import { createApiKey } from "../../store/keys";
 import { media } from "../../store/schema";
@@ -44,8 +44,9 @@ let store: Store;
 let storeDir: string;
 
 beforeAll(async () => {
-  anvil = await startAnvil();
-  deployment = deploymentSchema.parse(await deployStack({ rpcUrl: anvil.rpcUrl }));
+  const devnet = await startDeployedDevnet();
+  anvil = devnet.anvil;
+  deployment = deploymentSchema.parse(devnet.manifest);
   proxy = await startRpcProxy({ target: anvil.rpcUrl });
   publicClient = createPublicClient({ transport: http(proxy.url) });
   // An empty database stands in for Ponder's tables: these tests reach no market query.

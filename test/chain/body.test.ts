@@ -32,9 +32,9 @@ import { BODY_LIMITS } from "../../http/middleware/jsonBody";
 import { png } from "../fixtures/images";
 import type { MarketDb } from "../../market/db";
 import { deploymentSchema, type Deployment } from "../../config/deployment";
-import { startAnvil, type AnvilInstance } from "../../devnet/anvil";
+import type { AnvilInstance } from "../../devnet/anvil";
+import { startDeployedDevnet } from "../helpers/chainDevnet";
 import { devAccount } from "../../devnet/clients";
-import { deployStack } from "../../devnet/deploy";
 import * as ponderSchema from "../../ponder.schema";
 import { openStore, type Store } from "../../store/index";
 import { createApiKey } from "../../store/keys";
@@ -68,9 +68,10 @@ let knownLaunchId: string;
 let validPng: Buffer;
 
 beforeAll(async () => {
-  anvil = await startAnvil();
+  const devnet = await startDeployedDevnet();
+  anvil = devnet.anvil;
   validPng = await png();
-  deployment = deploymentSchema.parse(await deployStack({ rpcUrl: anvil.rpcUrl }));
+  deployment = deploymentSchema.parse(devnet.manifest);
   publicClient = createPublicClient({ transport: http(anvil.rpcUrl) });
   // Ponder's tables, empty, and a checkpoint at the chain's head: market queries answer normally.
   marketClient = new PGlite();

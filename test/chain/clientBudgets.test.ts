@@ -22,9 +22,9 @@ import { LIMITS } from "../../config/limits";
 import { OPENAPI_PATH } from "../../http/openapi/paths";
 import { deploymentSchema, type Deployment } from "../../config/deployment";
 import { ConfigError, loadEnv } from "../../config/env";
-import { startAnvil, type AnvilInstance } from "../../devnet/anvil";
+import type { AnvilInstance } from "../../devnet/anvil";
+import { startDeployedDevnet } from "../helpers/chainDevnet";
 import { devAccount } from "../../devnet/clients";
-import { deployStack } from "../../devnet/deploy";
 import { inTransaction, openStore, type Store } from "../../store/index";
 import { createApiKey } from "../../store/keys";
 import { apiKeys, launches } from "../../store/schema";
@@ -55,8 +55,9 @@ function toNextMinute(): void {
 }
 
 beforeAll(async () => {
-  anvil = await startAnvil();
-  deployment = deploymentSchema.parse(await deployStack({ rpcUrl: anvil.rpcUrl }));
+  const devnet = await startDeployedDevnet();
+  anvil = devnet.anvil;
+  deployment = deploymentSchema.parse(devnet.manifest);
   publicClient = createPublicClient({ transport: http(anvil.rpcUrl) });
   marketDbClient = new PGlite();
   storeDir = mkdtempSync(join(tmpdir(), "client-budgets-"));

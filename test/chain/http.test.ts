@@ -20,8 +20,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appFixture, type TestApp } from "../helpers/appFixture";
 import type { MarketDb } from "../../market/db";
 import { deploymentSchema } from "../../config/deployment";
-import { startAnvil, type AnvilInstance } from "../../devnet/anvil";
-import { deployStack } from "../../devnet/deploy";
+import type { AnvilInstance } from "../../devnet/anvil";
+import { startDeployedDevnet } from "../helpers/chainDevnet";
 import * as ponderSchema from "../../ponder.schema";
 import { openStore, type Store } from "../../store/index";
 
@@ -36,8 +36,9 @@ let dir: string;
 let app: TestApp;
 
 beforeAll(async () => {
-  anvil = await startAnvil();
-  const deployment = deploymentSchema.parse(await deployStack({ rpcUrl: anvil.rpcUrl }));
+  const devnet = await startDeployedDevnet();
+  anvil = devnet.anvil;
+  const deployment = deploymentSchema.parse(devnet.manifest);
   marketClient = new PGlite();
   const marketDb = drizzle(marketClient);
   await (await pushSchema(ponderSchema as unknown as Record<string, unknown>, marketDb as never)).apply();

@@ -18,9 +18,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appFixture, type AppFixtureOverrides, type TestApp } from "../helpers/appFixture";
 import type { MarketDb } from "../../market/db";
 import { deploymentSchema, type Deployment } from "../../config/deployment";
-import { startAnvil, type AnvilInstance } from "../../devnet/anvil";
+import type { AnvilInstance } from "../../devnet/anvil";
+import { startDeployedDevnet } from "../helpers/chainDevnet";
 import { devAccount } from "../../devnet/clients";
-import { deployStack } from "../../devnet/deploy";
 import { openStore, type Store } from "../../store/index";
 import { createApiKey } from "../../store/keys";
 import { answer, openSession, sessionPost, type Answer, type BrowserSession, type Fetcher } from "../helpers/session";
@@ -45,8 +45,9 @@ const appNowMs = (() => {
 })();
 
 beforeAll(async () => {
-  anvil = await startAnvil();
-  deployment = deploymentSchema.parse(await deployStack({ rpcUrl: anvil.rpcUrl }));
+  const devnet = await startDeployedDevnet();
+  anvil = devnet.anvil;
+  deployment = deploymentSchema.parse(devnet.manifest);
   publicClient = createPublicClient({ transport: http(anvil.rpcUrl) });
   marketDbClient = new PGlite();
   storeDir = mkdtempSync(join(tmpdir(), "ipv6-prefix-"));

@@ -20,9 +20,9 @@ import { appFixture, type AppFixtureOverrides, type TestApp } from "../helpers/a
 import { coinQuotaBucket } from "../../store/coinQuotas";
 import type { MarketDb } from "../../market/db";
 import { deploymentSchema, type Deployment } from "../../config/deployment";
-import { startAnvil, type AnvilInstance } from "../../devnet/anvil";
+import type { AnvilInstance } from "../../devnet/anvil";
+import { startDeployedDevnet } from "../helpers/chainDevnet";
 import { devAccount } from "../../devnet/clients";
-import { deployStack } from "../../devnet/deploy";
 import pg from "pg";
 import { openStore, type Store } from "../../store/index";
 import { createApiKey } from "../../store/keys";
@@ -40,8 +40,9 @@ let dir: string;
 let clock = Math.floor(Date.now() / 1000);
 
 beforeAll(async () => {
-  anvil = await startAnvil();
-  deployment = deploymentSchema.parse(await deployStack({ rpcUrl: anvil.rpcUrl }));
+  const devnet = await startDeployedDevnet();
+  anvil = devnet.anvil;
+  deployment = deploymentSchema.parse(devnet.manifest);
   publicClient = createPublicClient({ transport: http(anvil.rpcUrl) });
   marketDbClient = new PGlite();
   dir = mkdtempSync(join(tmpdir(), "launch-routes-"));

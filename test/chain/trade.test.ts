@@ -30,9 +30,9 @@ import type { MarketDb } from "../../market/db";
 import { deploymentSchema, type Deployment } from "../../config/deployment";
 import { encodePositionIds } from "../../src/domain/positions";
 import { launchToken } from "../../devnet/actions";
-import { startAnvil, type AnvilInstance } from "../../devnet/anvil";
+import type { AnvilInstance } from "../../devnet/anvil";
+import { startDeployedDevnet } from "../helpers/chainDevnet";
 import { devAccount } from "../../devnet/clients";
-import { deployStack } from "../../devnet/deploy";
 import type { DeploymentManifest } from "../../devnet/manifest";
 import * as ponderSchema from "../../ponder.schema";
 import { openStore, type Store } from "../../store/index";
@@ -61,8 +61,9 @@ let apiKey: string;
 const fetcher = async (path: string, init?: RequestInit) => app.request(`${BASE}${path}`, init);
 
 beforeAll(async () => {
-  anvil = await startAnvil();
-  manifest = await deployStack({ rpcUrl: anvil.rpcUrl });
+  const devnet = await startDeployedDevnet();
+  anvil = devnet.anvil;
+  manifest = devnet.manifest;
   deployment = deploymentSchema.parse(manifest);
   publicClient = createPublicClient({ transport: http(anvil.rpcUrl) });
   const launched = await launchToken(

@@ -23,9 +23,9 @@ import { LIMITS } from "../../config/limits";
 import { INTENT_CREATOR_RULE } from "../../http/openapi/launchDocs";
 import { deploymentSchema, type Deployment } from "../../config/deployment";
 import { compileProxyTrust } from "../../config/proxyTrust";
-import { startAnvil, type AnvilInstance } from "../../devnet/anvil";
+import type { AnvilInstance } from "../../devnet/anvil";
+import { startDeployedDevnet } from "../helpers/chainDevnet";
 import { devAccount } from "../../devnet/clients";
-import { deployStack } from "../../devnet/deploy";
 import { executeRows, openStore, type Store } from "../../store/index";
 import { reserveIdempotencyKey } from "../../store/idempotency";
 import { ActiveKeyLimitError, createApiKey, hashApiKey, listApiKeys, revokeApiKey } from "../../store/keys";
@@ -48,8 +48,9 @@ let marketDbClient: PGlite;
 let marketDb: MarketDb;
 
 beforeAll(async () => {
-  anvil = await startAnvil();
-  deployment = deploymentSchema.parse(await deployStack({ rpcUrl: anvil.rpcUrl }));
+  const devnet = await startDeployedDevnet();
+  anvil = devnet.anvil;
+  deployment = deploymentSchema.parse(devnet.manifest);
   publicClient = createPublicClient({ transport: http(anvil.rpcUrl) });
   // An empty database stands in for Ponder's tables: these tests never reach a market query.
   marketDbClient = new PGlite();
