@@ -11,7 +11,9 @@ import { timeoutScale } from "./test/helpers/deadlines";
  *   (`app.request()`) against a real anvil with the real Uniswap V3 bytecode.
  * - `e2e` (`npm run test:e2e`): `test/e2e/`: the real service process (`ponder start`, `npm start`)
  *   on anvil, PGlite or PostgreSQL, and browsers.
- * Chain-backed tests start their own anvil on a free port, so files run in parallel; timeouts are
+ * Chain-backed tests start their own anvil on a free port, so files run in parallel; the chain
+ * project's global set-up (test/helpers/chainGlobalSetup.ts) deploys the stack once per run into a
+ * saved chain that each chain file's anvil starts from (test/helpers/chainDevnet.ts); timeouts are
  * generous because a cold devnet deploy and a Ponder start take seconds on a shared machine.
  *
  * Parallelism: `TEST_MAX_FORKS` test files at once (default 4; vitest's own default is one fewer
@@ -95,7 +97,15 @@ export default defineConfig({
         extends: true,
         test: { name: "unit", include: ["**/*.test.{ts,tsx}"], exclude: [...ALWAYS_EXCLUDED, ...CHAIN, ...E2E] },
       },
-      { extends: true, test: { name: "chain", include: CHAIN, exclude: ALWAYS_EXCLUDED } },
+      {
+        extends: true,
+        test: {
+          name: "chain",
+          include: CHAIN,
+          exclude: ALWAYS_EXCLUDED,
+          globalSetup: ["test/helpers/chainGlobalSetup.ts"],
+        },
+      },
       {
         extends: true,
         test: {

@@ -1,7 +1,7 @@
 /**
  * The default limits of the trust layer (documented in docs/trust.md "Limits"): request rates per
  * surface, daily coin quotas, caps on keys, sessions, challenges and builds. Environment variables
- * override them (config/env.ts -> `createApp({ limits })`); config/env.ts takes its defaults from here,
+ * override them (config/env.ts -> `buildServices` in http/services.ts -> `resolveLimits`); config/env.ts takes its defaults from here,
  * so each default exists once.
  */
 
@@ -98,3 +98,19 @@ export type Limits = { -readonly [K in keyof typeof LIMITS]: number };
  * @example V1_CLIENT_CEILING_FACTOR * LIMITS.v1RequestsPerMinute // 240
  */
 export const V1_CLIENT_CEILING_FACTOR = 4;
+
+/**
+ * The full limits table from overrides: {@link LIMITS} with `overrides` applied, and the v1
+ * per-client ceiling derived from the per-key limit ({@link V1_CLIENT_CEILING_FACTOR} x) unless
+ * set. Called once per app by the composition root (`http/services.ts`).
+ * @param overrides - limits set by the environment or a test
+ * @example resolveLimits({ v1RequestsPerMinute: 10 }).v1ClientRequestsPerMinute // 40
+ */
+export function resolveLimits(overrides: Partial<Limits>): Limits {
+  const v1RequestsPerMinute = overrides.v1RequestsPerMinute ?? LIMITS.v1RequestsPerMinute;
+  return {
+    ...LIMITS,
+    ...overrides,
+    v1ClientRequestsPerMinute: overrides.v1ClientRequestsPerMinute ?? V1_CLIENT_CEILING_FACTOR * v1RequestsPerMinute,
+  };
+}

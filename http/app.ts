@@ -10,12 +10,12 @@ import { requestId } from "hono/request-id";
 import { observeRequests, type RequestLogger } from "../ops/metrics/http";
 import { answerErrorsWithErrorBody } from "./errorResponses";
 import { redactPrivateUrls } from "../config/redact";
-import { loadPublicConfig, type PublicConfig } from "../config/public";
+import type { PublicConfig } from "../config/public";
 import { addEthereumChainParameter } from "../chain/network";
 import type { MarketDb } from "../market/db";
 import { publicRoutes } from "./routes/public";
 import { streamRoutes } from "./routes/stream";
-import { streamHub, type StreamHub } from "../market/streamHub";
+import type { StreamHub } from "../market/streamHub";
 import { udfRoutes } from "./routes/udf";
 import { feedsRoutes } from "./routes/feeds";
 import { integrationsRoutes } from "./routes/integrations";
@@ -29,7 +29,6 @@ import { clientIp } from "./middleware/clientIp";
 import { jsonBody } from "./middleware/jsonBody";
 import { rejectControlCharactersInUrl } from "./middleware/queryText";
 import { memoryRateLimiter, storeRateLimiter } from "./middleware/rateLimit";
-import { LIMITS, V1_CLIENT_CEILING_FACTOR, type Limits } from "../config/limits";
 import { publicDescriptorRoutes } from "./routes/descriptors";
 import { mediaRoutes } from "./routes/media";
 import { sessionRoutes } from "./session/surface";
@@ -37,62 +36,52 @@ import { apiKeyLaunches } from "../launches/apiKeyLaunches";
 import type { LaunchObserver } from "../launches/launchDeps";
 import { recordLaunchBuild, recordLaunchConfirmation, recordLaunchVerification } from "../ops/metrics/registry";
 import { toApiError } from "./serviceErrors";
-import { INTENT_TTL_SEC } from "../launches/intent";
-import { REDIRECT_WAIT_MS } from "../launches/sessionLaunches";
 import { storedMetadataSource, storedMetadataVersion } from "../market/metadata";
-import { indexedCheckpoint, indexedHead } from "../market/indexedHead";
+import { indexedCheckpoint } from "../market/indexedHead";
 import { readCache } from "./market/readCache";
 import { requireIndexedData } from "./middleware/indexAvailable";
 import { openApiRoutes } from "./openapi/routes";
 import { pagesRoutes } from "../pages/routes";
 import { pageReads } from "../market/pageReads";
 import { OPENAPI_PATH, REFERENCE_PATH } from "./openapi/paths";
-import { chainProbe } from "../ops/chainProbe";
-import { readinessMonitor, type ReadinessPolicy } from "../ops/readiness";
-import { decodeQueue, type DecodeQueue } from "../media/decodeQueue";
+import type { DecodeQueue } from "../media/decodeQueue";
 import { headAsGet } from "./middleware/headAsGet";
 import { compressResponses } from "./middleware/compression";
 import { cachePolicy } from "./middleware/cachePolicy";
 import type { WebhookSettings } from "../webhooks/settings";
 
-/** Dependencies of the app. */
+/**
+ * Dependencies of the app: every shared service already built, once per process, by
+ * `buildServices` (http/services.ts) from the settings `config/env.ts` parsed; `createApp` builds
+ * none of them again.
+ */
 export type AppDeps = {
   db: MarketDb;
-  /** Base URL of the service's pages and API, without trailing slash. */
+  /** Base URL of the service's pages and API, without trailing slash (`PUBLIC_BASE_URL`). */
   publicBaseUrl: string;
-  /**
-   * Public-surface settings (`config/public.ts`): the service passes `publicConfigOf(loadEnv())`;
-   * absent: read once from `process.env` here.
-   */
-  publicConfig?: PublicConfig;
-  /** Clock in unix seconds (tests pin it); absent: `nowMs` in whole seconds. */
-  nowSec?: () => number;
-  /**
-   * Clock in unix milliseconds (session times, daily quota windows, stored upload times); absent:
-   * the wall clock.
-   */
-  nowMs?: () => number;
+  /** Public-surface settings (`config/public.ts` `publicConfigOf(env)`). */
+  publicConfig: PublicConfig;
+  /** Clock in unix seconds (tests pin it). */
+  nowSec: () => number;
+  /** Clock in unix milliseconds (session times, rate and quota windows, stored upload times). */
+  nowMs: () => number;
   /** Where request log lines go (Ponder's logger in the service; absent: not logged). */
   requestLog?: RequestLogger;
-  /** Longest a cached market-data answer is served, in milliseconds (`READ_CACHE_TTL_MS`; default 0 = off). */
-  readCacheTtlMs?: number;
+  /** Longest a cached market-data answer is served, in milliseconds (`READ_CACHE_TTL_MS`; 0 = off). */
+  readCacheTtlMs: number;
   /**
    * Private URLs besides `deployment.rpcUrl` that must never appear in a response or a log line
    * (`INDEXER_RPC_URLS`); see config/redact.ts.
    */
-  privateRpcUrls?: readonly string[];
-  /** Readiness bounds (`READY_MAX_LAG_BLOCKS`, `READY_MAX_INDEXED_AGE_SEC`) when `readiness` is not given. */
-  readinessPolicy?: ReadinessPolicy;
-  /** How long health and the session status reuse one RPC probe, in milliseconds (default 1000). */
-  chainProbeTtlMs?: number;
-  /** Bounds concurrent image decodes of the media upload (default: one per core; media/decodeQueue.ts). */
-  imageQueue?: DecodeQueue;
-  /** Launch intent lifetime, seconds (`LAUNCH_INTENT_TTL_SEC`; default 15 minutes): intents and the v1 descriptor. */
-  intentTtlSec?: number;
-  /** How long a session verify waits for the indexer's token row, ms (`LAUNCH_REDIRECT_WAIT_MS`; default 5 s). */
-  redirectWaitMs?: number;
-  /** The process's Server-Sent Events hub (market/streamHub.ts); absent: one per app, default settings. */
-  streamHub?: StreamHub;
+  privateRpcUrls: readonly string[];
+  /** Bounds concurrent image decodes of the media upload (media/decodeQueue.ts). */
+  imageQueue: DecodeQueue;
+  /** Launch intent lifetime, seconds (`LAUNCH_INTENT_TTL_SEC`): intents and the v1 descriptor. */
+  intentTtlSec: number;
+  /** How long a session verify waits for the indexer's token row, ms (`LAUNCH_REDIRECT_WAIT_MS`). */
+  redirectWaitMs: number;
+  /** The process's Server-Sent Events hub (market/streamHub.ts). */
+  streamHub: StreamHub;
   /** Webhook receiver policy and bounds (webhooks/settings.ts); absent: https + public addresses, 10 per wallet. */
   webhooks?: WebhookSettings;
 } & TrustDeps;
@@ -136,30 +125,13 @@ const LAUNCH_METRICS: LaunchObserver = {
  * @returns the app; mount it as Ponder's API (`src/api/index.ts`) or call `app.request()`
  */
 export function createApp(appDeps: AppDeps) {
-  // Settings, the clock, the store getter, the limits and the shared services: built once per
-  // app and handed to every router explicitly.
-  const publicConfig = appDeps.publicConfig ?? loadPublicConfig();
-  const nowMs = appDeps.nowMs ?? (() => Date.now());
-  const nowSec = appDeps.nowSec ?? (() => Math.floor(nowMs() / 1000));
+  // The services arrive built (http/services.ts); the store getter and the launch observer are
+  // bound here and handed to every router explicitly.
+  const { publicConfig, nowMs, nowSec, limits } = appDeps;
   const getStore = storeGetter(appDeps.store);
-  // The v1 per-client ceiling follows the per-key limit unless set (V1_CLIENT_CEILING_FACTOR x).
-  const limits: Limits = {
-    ...LIMITS,
-    ...appDeps.limits,
-    v1ClientRequestsPerMinute:
-      appDeps.limits?.v1ClientRequestsPerMinute ??
-      V1_CLIENT_CEILING_FACTOR * (appDeps.limits?.v1RequestsPerMinute ?? LIMITS.v1RequestsPerMinute),
-  };
   const deps = {
     ...appDeps,
-    publicConfig,
-    nowSec,
-    nowMs,
     getStore,
-    limits,
-    intentTtlSec: appDeps.intentTtlSec ?? INTENT_TTL_SEC,
-    redirectWaitMs: appDeps.redirectWaitMs ?? REDIRECT_WAIT_MS,
-    imageQueue: appDeps.imageQueue ?? decodeQueue(),
     // Token records merge the creator metadata of confirmed launches from the store (docs/launch.md).
     storedMetadata: storedMetadataSource(getStore),
     observe: LAUNCH_METRICS,
@@ -195,7 +167,7 @@ export function createApp(appDeps: AppDeps) {
   const publicLimiter = memoryRateLimiter({
     prefix: "public:",
     limit: limits.publicRequestsPerMinute,
-    key: (c) => clientIp(c, deps.trustProxy ?? false, deps.ipv6PrefixBits),
+    key: (c) => clientIp(c, deps.trustProxy, deps.ipv6PrefixBits),
   });
   // "/api/public/*" also matches "/api/public" itself (one count per request). The pages' scripts,
   // stylesheet and default image, and the API description with its reference page's assets, are
@@ -218,19 +190,17 @@ export function createApp(appDeps: AppDeps) {
   const pagesLimiter = memoryRateLimiter({
     prefix: "pages:",
     limit: limits.pagesRequestsPerMinute,
-    key: (c) => clientIp(c, deps.trustProxy ?? false, deps.ipv6PrefixBits),
+    key: (c) => clientIp(c, deps.trustProxy, deps.ipv6PrefixBits),
   });
   for (const path of PAGE_PATHS) app.use(path, pagesLimiter);
   // Health and the session status share one RPC probe, reused for a second (ops/chainProbe.ts).
-  const probe =
-    deps.chainProbe ??
-    chainProbe({ client: deps.publicClient, expectedChainId: deps.deployment.chainId, ttlMs: deps.chainProbeTtlMs });
+  const probe = deps.chainProbe;
   // Market-data reads: answers reused while the indexer's checkpoint is unchanged (at most
   // `readCacheTtlMs`; http/market/readCache.ts, docs/operations.md "Read cache").
   const marketReads = readCache({
     readHead: () => indexedCheckpoint(deps.db),
     contentVersion: storedMetadataVersion,
-    ttlMs: deps.readCacheTtlMs ?? 0,
+    ttlMs: deps.readCacheTtlMs,
   });
   // Market reads answer from the indexed data or 503 with Retry-After, never an empty market
   // (http/middleware/indexAvailable.ts): before the cache, so a cached answer is not served either.
@@ -239,9 +209,7 @@ export function createApp(appDeps: AppDeps) {
   for (const path of ["/api/public/token/*", "/api/public/tokens/*", "/api/public/trades/*"])
     app.use(path, marketReads.middleware);
   // One readiness check (and progress tracker) for /api/v1/ready, health and the session status.
-  const readiness =
-    deps.readiness ??
-    readinessMonitor({ indexedHead: () => indexedHead(deps.db), probe, policy: deps.readinessPolicy, nowMs });
+  const readiness = deps.readiness;
   app.route(
     "/api/v1",
     v1Surface({ ...deps, chainProbe: probe, readiness, launches: apiKeyLaunches(deps), indexedData }),
@@ -258,7 +226,7 @@ export function createApp(appDeps: AppDeps) {
         nowMs,
         prefix: "session:",
         limit: limits.sessionRequestsPerMinute,
-        key: (c) => clientIp(c, deps.trustProxy ?? false, deps.ipv6PrefixBits),
+        key: (c) => clientIp(c, deps.trustProxy, deps.ipv6PrefixBits),
       }),
     )
     .route("/", sessionRoutes({ ...deps, network, chainProbe: probe, readiness }, sessionCsrf))
@@ -272,7 +240,7 @@ export function createApp(appDeps: AppDeps) {
   app.route("/api/public", publicDescriptorRoutes({ publicBaseUrl: deps.publicBaseUrl, limits }));
   app.route("/api/public/udf", udfRoutes(deps));
   // Server-Sent Events (docs/public.md "Streams"): one shared poller per process feeds every stream.
-  const hub = deps.streamHub ?? streamHub({ db: deps.db, confirmationBlocks: publicConfig.confirmationBlocks });
+  const hub = deps.streamHub;
   app.route(
     "/api/public/stream",
     streamRoutes({ db: deps.db, hub, trustProxy: deps.trustProxy, ipv6PrefixBits: deps.ipv6PrefixBits }),
@@ -297,7 +265,7 @@ export function createApp(appDeps: AppDeps) {
   app.route("/", openApiRoutes(app, deps.publicBaseUrl));
 
   // Error text may quote the RPC URL (viem's messages do): it leaves redacted, in bodies and logs.
-  const privateUrls = [deps.deployment.rpcUrl, ...(deps.privateRpcUrls ?? [])];
+  const privateUrls = [deps.deployment.rpcUrl, ...deps.privateRpcUrls];
   answerErrorsWithErrorBody(app, (text) => redactPrivateUrls(text, privateUrls));
   return app;
 }

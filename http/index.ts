@@ -2,20 +2,19 @@
  * The app as Ponder serves it: wired to Ponder's read-only database, the offchain store (opened
  * lazily: the first request that needs it awaits the open + migrations, which also start right
  * away) and a viem client on the deployment's RPC. Loaded only by Ponder (through
- * `src/api/index.ts`); tests build their own app with `createApp`.
+ * `src/api/index.ts`); tests build theirs with the same `buildServices` (test/helpers/appFixture.ts).
  */
 import { db } from "ponder:api";
 import { createPublicClient } from "viem";
 import { loadDeployment } from "../config/deployment";
 import { ConfigError, loadEnv } from "../config/env";
-import { publicConfigOf } from "../config/public";
 import { HOUSEKEEPING_INTERVAL_MS, pruneExpired } from "../store/housekeeping";
 import { loadStoreConfig, openStore, type Store } from "../store/index";
 import { createApp } from "./app";
 import { isPublicCorsPath } from "./middleware/cors";
 import { stripPonderCorsOutsidePublic } from "../ops/corsSeam";
+import { buildServices } from "./services";
 import { defaultPonderHostname, onPonderShutdown, ponderApiPort } from "../ops/ponderInternals";
-import { decodeQueue } from "../media/decodeQueue";
 import { compileProxyTrust } from "../config/proxyTrust";
 import { instrumentedHttp } from "../ops/metrics/rpc";
 import { wireOperations } from "../ops/metrics/service";
@@ -27,10 +26,6 @@ import { routeProcessWarnings } from "../ops/processWarnings";
 import { replicaConfigProblems } from "../ops/replicaConfig";
 import { httpServerGuard } from "../ops/httpServerLimits";
 import { peerIdentity } from "./middleware/peerIdentity";
-import { chainProbe } from "../ops/chainProbe";
-import { readinessMonitor } from "../ops/readiness";
-import { indexedHead } from "../market/indexedHead";
-import { streamHub } from "../market/streamHub";
 import { webhookMetricsObserver } from "../ops/metrics/registry";
 import { deliveryWorker } from "../webhooks/worker";
 import { deliveryDepthBlocks, indexedEventFeed } from "../webhooks/feedSource";
@@ -82,7 +77,6 @@ registerHttpServerHook(
   ),
 );
 const deployment = loadDeployment();
-const port = env.PORT;
 // One store per process, even if the module is evaluated again (a PGlite folder must not be
 // opened twice).
 const shared = globalThis as { __launchStore?: Promise<Store>; __launchHousekeeping?: NodeJS.Timeout };
@@ -91,32 +85,15 @@ if (!shared.__launchStore) {
   shared.__launchStore.then(
     (s) => {
       const prune = () =>
-        pruneExpired(s).catch((err: Error) => console.error(`store housekeeping failed: ${err.message}`));
+        pruneExpired(s, services.nowMs()).catch((err: Error) =>
+          console.error(`store housekeeping failed: ${err.message}`),
+        );
       shared.__launchHousekeeping = setInterval(prune, HOUSEKEEPING_INTERVAL_MS).unref();
     },
     (err: Error) => console.error(`offchain store failed to open: ${err.message}`),
   );
 }
 const store = shared.__launchStore;
-const limits = {
-  v1RequestsPerMinute: env.V1_RATE_LIMIT_PER_MINUTE,
-  // unset: createApp derives it from the per-key limit (V1_CLIENT_CEILING_FACTOR x)
-  ...(env.V1_CLIENT_RATE_LIMIT_PER_MINUTE === undefined
-    ? {}
-    : { v1ClientRequestsPerMinute: env.V1_CLIENT_RATE_LIMIT_PER_MINUTE }),
-  keysPerSessionPerHour: env.KEYS_PER_SESSION_PER_HOUR,
-  keysPerIpPerHour: env.KEYS_PER_IP_PER_HOUR,
-  coinsCreatedPerIpPerDay: env.COINS_CREATED_PER_IP_PER_DAY,
-  coinsFinalizedPerIpPerDay: env.COINS_FINALIZED_PER_IP_PER_DAY,
-  publicRequestsPerMinute: env.PUBLIC_RATE_LIMIT_PER_MINUTE,
-  sessionRequestsPerMinute: env.SESSION_RATE_LIMIT_PER_MINUTE,
-  activeKeysPerWallet: env.API_KEYS_PER_WALLET,
-  pagesRequestsPerMinute: env.PAGES_RATE_LIMIT_PER_MINUTE,
-  healthRequestsPerMinute: env.HEALTH_RATE_LIMIT_PER_MINUTE,
-  readyRequestsPerMinute: env.READY_RATE_LIMIT_PER_MINUTE,
-  openV1RequestsPerMinute: env.PUBLIC_RATE_LIMIT_PER_MINUTE,
-  mediaBytesPerWalletPerDay: env.MEDIA_BYTES_PER_WALLET_PER_DAY,
-};
 // RPC calls of the API are counted (launchpad_rpc_requests_total, launchpad_rpc_errors_total; docs/operations.md).
 // Each attempt times out after API_RPC_TIMEOUT_MS, with API_RPC_RETRY_COUNT retries, so a stalled
 // RPC fails a build with 503 chain_unavailable in bounded time (viem's defaults: 10 s x 4 attempts).
@@ -126,24 +103,21 @@ const publicClient = createPublicClient({
     retryCount: env.API_RPC_RETRY_COUNT,
   }),
 });
-// One RPC probe (cached 1 s) and one readiness check (with its progress tracker) per process,
-// shared by /api/v1/ready, health, the session status and the status gauges (ops/readiness.ts).
-const probe = chainProbe({ client: publicClient, expectedChainId: deployment.chainId });
-const readiness = readinessMonitor({
-  indexedHead: () => indexedHead(db),
-  probe,
-  policy: { maxLagBlocks: env.READY_MAX_LAG_BLOCKS, maxIndexedAgeSec: env.READY_MAX_INDEXED_AGE_SEC },
-});
+// Every shared service, built once from the parsed settings (http/services.ts): public settings,
+// limits, one RPC probe (cached 1 s) and one readiness check per process (shared by
+// /api/v1/ready, health, the session status and the status gauges), the Server-Sent Events hub,
+// the image decode queue.
+const services = buildServices(env, { db, store, deployment, publicClient });
 // Ponder's server answers preflights and its own routes with `Access-Control-Allow-Origin: *`
 // before the app sees them: the seam takes CORS headers off every non-public path (docs/trust.md "CORS").
-stripPonderCorsOutsidePublic(() => ponderApiPort() ?? port, isPublicCorsPath);
+stripPonderCorsOutsidePublic(() => ponderApiPort() ?? env.PORT, isPublicCorsPath);
 // Metrics into Ponder's /metrics, scrape-time gauges, request logs, drain + store close on SIGTERM.
 const requestLog = wireOperations({
   db,
   publicClient,
   store,
   confirmationBlocks: env.EVENTS_CONFIRMATION_BLOCKS,
-  readiness,
+  readiness: services.readiness,
   // `ponder dev` reloads after a shutdown: the next evaluation opens the store again.
   onShutdown: () => {
     clearInterval(shared.__launchHousekeeping);
@@ -151,20 +125,9 @@ const requestLog = wireOperations({
   },
 });
 
-// One Server-Sent Events hub per process (one checkpoint poller for every stream); its streams end
-// with a `: shutdown` comment when Ponder shuts the API down (clients reconnect with Last-Event-ID).
-const hub = streamHub({
-  db,
-  confirmationBlocks: env.EVENTS_CONFIRMATION_BLOCKS,
-  settings: {
-    pollIntervalMs: env.STREAM_POLL_INTERVAL_MS,
-    keepAliveMs: env.STREAM_KEEPALIVE_SEC * 1000,
-    maxPerIp: env.STREAM_MAX_PER_IP,
-    maxConnections: env.STREAM_MAX_CONNECTIONS,
-    maxQueuedFrames: env.STREAM_MAX_QUEUED_FRAMES,
-  },
-});
-onPonderShutdown(async () => hub.close());
+// The Server-Sent Events hub's streams end with a `: shutdown` comment when Ponder shuts the API
+// down (clients reconnect with Last-Event-ID).
+onPonderShutdown(async () => services.streamHub.close());
 
 // Webhook delivery (webhooks/worker.ts, docs/webhooks.md): every process delivers; a lease per
 // subscription in the store makes exactly one of them deliver each subscription at a time.
@@ -189,32 +152,4 @@ store.then(
   () => undefined, // reported where the store is opened
 );
 
-export default createApp({
-  db,
-  publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/$/, ""),
-  publicConfig: publicConfigOf(env),
-  store,
-  deployment,
-  publicClient,
-  chainProbe: probe,
-  readiness,
-  limits,
-  trustProxy,
-  ipv6PrefixBits: env.CLIENT_IPV6_PREFIX_BITS,
-  requestLog,
-  readCacheTtlMs: env.READ_CACHE_TTL_MS,
-  intentTtlSec: env.LAUNCH_INTENT_TTL_SEC,
-  redirectWaitMs: env.LAUNCH_REDIRECT_WAIT_MS,
-  streamHub: hub,
-  webhooks: webhookSettings,
-  privateRpcUrls: env.INDEXER_RPC_URLS
-    ? env.INDEXER_RPC_URLS.split(",")
-        .map((u) => u.trim())
-        .filter(Boolean)
-    : [],
-  imageQueue: decodeQueue({
-    concurrency: env.IMAGE_DECODE_CONCURRENCY,
-    maxQueued: env.IMAGE_DECODE_QUEUE_MAX,
-    maxWaitMs: env.IMAGE_DECODE_WAIT_MS,
-  }),
-});
+export default createApp({ ...services, requestLog, webhooks: webhookSettings });

@@ -48,7 +48,7 @@ export function coinQuotaIpBucket(kind: CoinQuotaKind, ip: string): string {
  * @param options.limit - per wallet; default {@link LIMITS} (500 per day for either kind)
  * @param options.client - the client IP (`clientIp`) and its daily limit (default {@link LIMITS}:
  *   `coinsCreatedPerIpPerDay` / `coinsFinalizedPerIpPerDay`); absent: no per-IP count
- * @param options.nowMs - the app's clock, unix milliseconds (default: the wall clock)
+ * @param options.nowMs - the app's clock, unix milliseconds (`AppDeps.nowMs`)
  * @returns the wallet's count today (including this one), its limit and when the day ends (unix ms)
  * @throws QuotaExceededError whose `retryAfterSec` (seconds to the next UTC midnight) the HTTP
  *   layer sends as `Retry-After` (429 `quota_exceeded`)
@@ -58,10 +58,10 @@ export async function consumeCoinQuota(
   store: Store,
   wallet: string,
   kind: CoinQuotaKind,
-  options: { limit?: number; nowMs?: number; client?: { ip: string; limit?: number } } = {},
+  options: { limit?: number; nowMs: number; client?: { ip: string; limit?: number } },
 ): Promise<{ used: number; limit: number; resetAtMs: number }> {
   const limit = options.limit ?? (kind === "coins_created" ? LIMITS.coinsCreatedPerDay : LIMITS.coinsFinalizedPerDay);
-  const nowMs = options.nowMs ?? Date.now();
+  const { nowMs } = options;
   const resetAtMs = nowMs - (nowMs % DAY_MS) + DAY_MS;
   const refuse = (what: "wallet" | "client", bound: number) =>
     new QuotaExceededError(

@@ -17,13 +17,14 @@ export function windowStart(nowMs: number, windowMs: number): number {
 
 /**
  * Adds one hit to `bucket` in the window containing `nowMs`.
+ * @param nowMs - the app's clock (unix ms; `AppDeps.nowMs`), so windows follow a pinned test clock
  * @returns hits so far in this window (including this one) and when the window ends
  */
 export async function incrementCounter(
   store: Store,
   bucket: string,
   windowMs: number,
-  nowMs = Date.now(),
+  nowMs: number,
 ): Promise<WindowCount> {
   const start = windowStart(nowMs, windowMs);
   const resetAtMs = start + windowMs;
@@ -37,6 +38,7 @@ export async function incrementCounter(
 
 /**
  * Adds one hit only while the window's count is below `limit` (no overshoot under concurrency).
+ * @param nowMs - the app's clock (unix ms)
  * @returns the new count, or `null` when the limit was already reached
  */
 export async function incrementCounterBelow(
@@ -44,7 +46,7 @@ export async function incrementCounterBelow(
   bucket: string,
   windowMs: number,
   limit: number,
-  nowMs = Date.now(),
+  nowMs: number,
 ): Promise<WindowCount | null> {
   if (limit < 1) return null;
   const start = windowStart(nowMs, windowMs);
@@ -61,13 +63,8 @@ export async function incrementCounterBelow(
   return rows[0] ? { hits: rows[0].hits, windowStartMs: start, resetAtMs } : null;
 }
 
-/** Reads the current window's count (0 when absent). */
-export async function readCounter(
-  store: Store,
-  bucket: string,
-  windowMs: number,
-  nowMs = Date.now(),
-): Promise<WindowCount> {
+/** Reads the count of the window containing `nowMs` (the app's clock, unix ms; 0 when absent). */
+export async function readCounter(store: Store, bucket: string, windowMs: number, nowMs: number): Promise<WindowCount> {
   const start = windowStart(nowMs, windowMs);
   const rows = await store.db
     .select({ hits: counters.hits })
@@ -76,13 +73,8 @@ export async function readCounter(
   return { hits: rows[0]?.hits ?? 0, windowStartMs: start, resetAtMs: start + windowMs };
 }
 
-/** Removes one hit from the current window, never below zero. */
-export async function decrementCounter(
-  store: Store,
-  bucket: string,
-  windowMs: number,
-  nowMs = Date.now(),
-): Promise<void> {
+/** Removes one hit from the window containing `nowMs` (the app's clock, unix ms), never below zero. */
+export async function decrementCounter(store: Store, bucket: string, windowMs: number, nowMs: number): Promise<void> {
   const start = windowStart(nowMs, windowMs);
   await store.db
     .update(counters)

@@ -19,9 +19,9 @@ export const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
 /**
  * Runs every prune once.
  * @param nowMs - the clock (unix ms); rows that expired before it are deleted
- * @example await pruneExpired(store) // expired sessions, challenges, stale session builds… gone
+ * @example await pruneExpired(store, Date.now()) // expired sessions, challenges, stale session builds… gone
  */
-export async function pruneExpired(store: Store, nowMs = Date.now()): Promise<void> {
+export async function pruneExpired(store: Store, nowMs: number): Promise<void> {
   await pruneCounters(store, nowMs);
   await pruneIdempotencyRecords(store, nowMs);
   await pruneSessions(store, nowMs);

@@ -131,7 +131,7 @@ export async function openStore(config: StoreConfig): Promise<Store> {
  * @param work - the writes; receives a store whose `db` is the transaction (`close` refuses)
  * @returns what `work` returns, once committed
  * @throws what `work` throws, after the rollback
- * @example await inTransaction(store, async (tx) => incrementCounter(tx, "quota:x", 86_400_000)) // { hits: 1, … }
+ * @example await inTransaction(store, async (tx) => incrementCounter(tx, "quota:x", 86_400_000, nowMs)) // { hits: 1, … }
  */
 export async function inTransaction<T>(store: Store, work: (tx: Store) => Promise<T>): Promise<T> {
   return store.db.transaction(async (tx) =>

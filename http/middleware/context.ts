@@ -76,20 +76,17 @@ export type TrustDeps = {
   deployment: Deployment;
   /** viem client on the deployment's RPC (signature verification, health). */
   publicClient: PublicClient;
-  /** Overrides of the default limits (tests; `*_PER_MINUTE` environment in production). */
-  limits?: Partial<Limits>;
+  /** The limits table (config/limits.ts `resolveLimits`: defaults, environment, test overrides). */
+  limits: Limits;
   /** Which peers are trusted proxies for per-IP limits (`TRUST_PROXY`, `compileProxyTrust`). */
-  trustProxy?: ProxyTrust;
-  /** IPv6 prefix length per-IP budgets group by (`CLIENT_IPV6_PREFIX_BITS`; default 64). */
-  ipv6PrefixBits?: number;
-  /**
-   * The shared, cached RPC probe of health and the session status (`ops/chainProbe.ts`);
-   * `createApp` builds one per app when absent.
-   */
-  chainProbe?: () => Promise<ChainProbeResult>;
+  trustProxy: ProxyTrust;
+  /** IPv6 prefix length per-IP budgets group by (`CLIENT_IPV6_PREFIX_BITS`). */
+  ipv6PrefixBits: number;
+  /** The shared, cached RPC probe of health and the session status (`ops/chainProbe.ts`). */
+  chainProbe: () => Promise<ChainProbeResult>;
   /**
    * The service's readiness check (`ops/readiness.ts`: indexed head against the chain head, one
-   * progress tracker per process); `createApp` builds one from `db` and the probe when absent.
+   * progress tracker per process).
    */
-  readiness?: () => Promise<Readiness>;
+  readiness: () => Promise<Readiness>;
 };

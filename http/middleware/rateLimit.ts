@@ -223,9 +223,9 @@ function windowEnd(nowMs: number, windowMs: number): number {
  * Turns a store bound (`BoundReachedError`: open challenges or session builds per session) into
  * 429 `session_limit_reached`, setting `Retry-After` to the seconds until a slot frees up.
  * @returns the error to throw
- * @example throw sessionBoundError(c, err) // 429 {error: "session_limit_reached", message: "at most 5 open key challenges per session; …"}
+ * @example throw sessionBoundError(c, err, deps.nowMs()) // 429 {error: "session_limit_reached", message: "at most 5 open key challenges per session; …"}
  */
-export function sessionBoundError(c: Context, err: BoundReachedError, nowMs = Date.now()): ApiError {
+export function sessionBoundError(c: Context, err: BoundReachedError, nowMs: number): ApiError {
   recordRateLimitRejection("session_bound");
   c.header("Retry-After", String(Math.max(1, Math.ceil((err.retryAtMs - nowMs) / 1000))));
   return new ApiError("session_limit_reached", `${err.message}; finish or wait for one to expire (Retry-After)`);
@@ -242,7 +242,7 @@ export async function consumeNewSession(
   c: Context,
   ip: string,
   limit: number,
-  nowMs = Date.now(),
+  nowMs: number,
 ): Promise<void> {
   const hourMs = HOUR_MS;
   if (await incrementCounterBelow(store, `session_new:${ip}`, hourMs, limit, nowMs)) return;

@@ -6,6 +6,8 @@
 import { createPublicClient, http, zeroAddress } from "viem";
 import type { Deployment } from "../../config/deployment";
 import { createApp } from "../app";
+import { buildServices } from "../services";
+import { loadEnv } from "../../config/env";
 import type { MarketDb } from "../../market/db";
 
 /** A deployment of placeholder addresses: the document names no address of a real deployment. */
@@ -33,11 +35,11 @@ const placeholderDeployment: Deployment = {
  * @example await placeholderApp("http://localhost:42069").request("/api/openapi.json") // 200, the document
  */
 export function placeholderApp(publicBaseUrl = "http://localhost:42069") {
-  return createApp({
+  const services = buildServices(loadEnv(), {
     db: {} as MarketDb,
-    publicBaseUrl,
     store: new Promise(() => {}),
     deployment: placeholderDeployment,
     publicClient: createPublicClient({ transport: http(placeholderDeployment.rpcUrl) }),
   });
+  return createApp({ ...services, publicBaseUrl });
 }

@@ -14,14 +14,14 @@ import { drizzle } from "drizzle-orm/pglite";
 import sharp from "sharp";
 import { createPublicClient, http, type PublicClient } from "viem";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createApp } from "../../http/app";
+import { appFixture, type AppFixtureOverrides, type TestApp } from "../helpers/appFixture";
 import { chainProbe } from "../../ops/chainProbe";
 import { decodeQueue } from "../../media/decodeQueue";
 import type { MarketDb } from "../../market/db";
 import { deploymentSchema, type Deployment } from "../../config/deployment";
-import { startAnvil, type AnvilInstance } from "../../devnet/anvil";
+import type { AnvilInstance } from "../../devnet/anvil";
+import { startDeployedDevnet } from "../helpers/chainDevnet";
 import { devAccount } from "../../devnet/clients";
-import { deployStack } from "../../devnet/deploy";
 import { openStore, type Store } from "../../store/index";
 import { createApiKey } from "../../store/keys";
 import { media } from "../../store/schema";
@@ -44,8 +44,9 @@ let store: Store;
 let storeDir: string;
 
 beforeAll(async () => {
-  anvil = await startAnvil();
-  deployment = deploymentSchema.parse(await deployStack({ rpcUrl: anvil.rpcUrl }));
+  const devnet = await startDeployedDevnet();
+  anvil = devnet.anvil;
+  deployment = deploymentSchema.parse(devnet.manifest);
   proxy = await startRpcProxy({ target: anvil.rpcUrl });
   publicClient = createPublicClient({ transport: http(proxy.url) });
   // An empty database stands in for Ponder's tables: these tests reach no market query.
@@ -63,23 +64,18 @@ afterAll(async () => {
   await anvil?.stop();
 });
 
-function makeApp(overrides: Partial<Parameters<typeof createApp>[0]> = {}) {
-  return createApp({
-    db: marketDb,
-    publicBaseUrl: BASE,
-    store,
-    deployment,
-    publicClient,
-    trustProxy: true,
-    ...overrides,
-  });
+function makeApp(overrides: AppFixtureOverrides = {}) {
+  return appFixture(
+    { db: marketDb, publicBaseUrl: BASE, store, deployment, publicClient },
+    { trustProxy: true, ...overrides },
+  );
 }
 
 /**
  * A request as Ponder's node server passes it: the socket's peer (the one trusted proxy, loopback)
  * in `c.env.incoming`, so `X-Forwarded-For` names the client.
  */
-async function call(app: ReturnType<typeof createApp>, path: string, init: RequestInit = {}) {
+async function call(app: TestApp, path: string, init: RequestInit = {}) {
   return answer(await app.request(`${BASE}${path}`, init, { incoming: { socket: { remoteAddress: "127.0.0.1" } } }));
 }
 

@@ -26,15 +26,15 @@ import fc from "fast-check";
 import { createPublicClient, http, keccak256, toHex, type PublicClient } from "viem";
 import { answer, sessionCookieOf, signedInSession, type Answer } from "../helpers/session";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../../http/app";
+import { appFixture, type TestApp } from "../helpers/appFixture";
 import { ERROR_CATALOGUE } from "../../http/errors";
 import { BODY_LIMITS } from "../../http/middleware/jsonBody";
 import { png } from "../fixtures/images";
 import type { MarketDb } from "../../market/db";
 import { deploymentSchema, type Deployment } from "../../config/deployment";
-import { startAnvil, type AnvilInstance } from "../../devnet/anvil";
+import type { AnvilInstance } from "../../devnet/anvil";
+import { startDeployedDevnet } from "../helpers/chainDevnet";
 import { devAccount } from "../../devnet/clients";
-import { deployStack } from "../../devnet/deploy";
 import * as ponderSchema from "../../ponder.schema";
 import { openStore, type Store } from "../../store/index";
 import { createApiKey } from "../../store/keys";
@@ -61,16 +61,17 @@ let publicClient: PublicClient;
 let marketClient: PGlite;
 let store: Store;
 let dir: string;
-let app: ReturnType<typeof createApp>;
+let app: TestApp;
 let apiKey: string;
 let session: { cookie: string; csrf: string };
 let knownLaunchId: string;
 let validPng: Buffer;
 
 beforeAll(async () => {
-  anvil = await startAnvil();
+  const devnet = await startDeployedDevnet();
+  anvil = devnet.anvil;
   validPng = await png();
-  deployment = deploymentSchema.parse(await deployStack({ rpcUrl: anvil.rpcUrl }));
+  deployment = deploymentSchema.parse(devnet.manifest);
   publicClient = createPublicClient({ transport: http(anvil.rpcUrl) });
   // Ponder's tables, empty, and a checkpoint at the chain's head: market queries answer normally.
   marketClient = new PGlite();
@@ -84,20 +85,18 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "body-routes-"));
   store = await openStore({ kind: "pglite", dir, schema: "launch_store" });
   const unlimited = 1_000_000_000;
-  app = createApp({
-    db: marketDb as unknown as MarketDb,
-    publicBaseUrl: BASE,
-    store,
-    deployment,
-    publicClient,
-    limits: {
-      v1RequestsPerMinute: unlimited,
-      sessionRequestsPerMinute: unlimited,
-      publicRequestsPerMinute: unlimited,
-      coinsCreatedPerDay: unlimited,
-      coinsFinalizedPerDay: unlimited,
+  app = appFixture(
+    { db: marketDb as unknown as MarketDb, publicBaseUrl: BASE, store, deployment, publicClient },
+    {
+      limits: {
+        v1RequestsPerMinute: unlimited,
+        sessionRequestsPerMinute: unlimited,
+        publicRequestsPerMinute: unlimited,
+        coinsCreatedPerDay: unlimited,
+        coinsFinalizedPerDay: unlimited,
+      },
     },
-  });
+  );
   apiKey = (await createApiKey(store, { wallet: CREATOR, createdVia: "cli" })).secret;
   // Signed in (EIP-4361) as the wallet the session bodies name, so fuzzed bodies reach the builder.
   session = await signedInSession(

@@ -15,16 +15,16 @@ import { drizzle } from "drizzle-orm/pglite";
 import { createPublicClient, http, type LocalAccount, type PublicClient } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../../http/app";
+import { appFixture, type AppFixtureOverrides, type TestApp } from "../helpers/appFixture";
 import type { MarketDb } from "../../market/db";
 import { consumeCoinQuota } from "../../store/coinQuotas";
 import { LIMITS } from "../../config/limits";
 import { OPENAPI_PATH } from "../../http/openapi/paths";
 import { deploymentSchema, type Deployment } from "../../config/deployment";
 import { ConfigError, loadEnv } from "../../config/env";
-import { startAnvil, type AnvilInstance } from "../../devnet/anvil";
+import type { AnvilInstance } from "../../devnet/anvil";
+import { startDeployedDevnet } from "../helpers/chainDevnet";
 import { devAccount } from "../../devnet/clients";
-import { deployStack } from "../../devnet/deploy";
 import { inTransaction, openStore, type Store } from "../../store/index";
 import { createApiKey } from "../../store/keys";
 import { apiKeys, launches } from "../../store/schema";
@@ -55,8 +55,9 @@ function toNextMinute(): void {
 }
 
 beforeAll(async () => {
-  anvil = await startAnvil();
-  deployment = deploymentSchema.parse(await deployStack({ rpcUrl: anvil.rpcUrl }));
+  const devnet = await startDeployedDevnet();
+  anvil = devnet.anvil;
+  deployment = deploymentSchema.parse(devnet.manifest);
   publicClient = createPublicClient({ transport: http(anvil.rpcUrl) });
   marketDbClient = new PGlite();
   storeDir = mkdtempSync(join(tmpdir(), "client-budgets-"));
@@ -70,18 +71,16 @@ afterAll(async () => {
   await anvil?.stop();
 });
 
-function makeApp(overrides: Partial<Parameters<typeof createApp>[0]> = {}) {
-  return createApp({
-    db: drizzle(marketDbClient) as unknown as MarketDb,
-    publicBaseUrl: BASE,
-    store,
-    deployment,
-    publicClient,
-    nowMs: appNowMs,
-    ...overrides,
-    // The session surface's request rate is not under test here.
-    limits: { sessionRequestsPerMinute: 10_000, ...overrides.limits },
-  });
+function makeApp(overrides: AppFixtureOverrides = {}) {
+  return appFixture(
+    { db: drizzle(marketDbClient) as unknown as MarketDb, publicBaseUrl: BASE, store, deployment, publicClient },
+    {
+      nowMs: appNowMs,
+      ...overrides,
+      // The session surface's request rate is not under test here.
+      limits: { sessionRequestsPerMinute: 10_000, ...overrides.limits },
+    },
+  );
 }
 
 /** A distinct client address per test (TEST-NET-2), as the socket peer of every request. */
@@ -89,7 +88,7 @@ let nextClient = 1;
 const newClientIp = () => `198.51.100.${nextClient++}`;
 
 /** `app.request()` from the socket address `ip`. */
-function fetcherFor(app: ReturnType<typeof createApp>, ip: string): Fetcher {
+function fetcherFor(app: TestApp, ip: string): Fetcher {
   return async (path, init) => app.request(`${BASE}${path}`, init, { incoming: { socket: { remoteAddress: ip } } });
 }
 

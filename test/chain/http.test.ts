@@ -17,11 +17,11 @@ import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/pglite";
 import { createPublicClient, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../../http/app";
+import { appFixture, type TestApp } from "../helpers/appFixture";
 import type { MarketDb } from "../../market/db";
 import { deploymentSchema } from "../../config/deployment";
-import { startAnvil, type AnvilInstance } from "../../devnet/anvil";
-import { deployStack } from "../../devnet/deploy";
+import type { AnvilInstance } from "../../devnet/anvil";
+import { startDeployedDevnet } from "../helpers/chainDevnet";
 import * as ponderSchema from "../../ponder.schema";
 import { openStore, type Store } from "../../store/index";
 
@@ -33,11 +33,12 @@ let anvil: AnvilInstance;
 let marketClient: PGlite;
 let store: Store;
 let dir: string;
-let app: ReturnType<typeof createApp>;
+let app: TestApp;
 
 beforeAll(async () => {
-  anvil = await startAnvil();
-  const deployment = deploymentSchema.parse(await deployStack({ rpcUrl: anvil.rpcUrl }));
+  const devnet = await startDeployedDevnet();
+  anvil = devnet.anvil;
+  const deployment = deploymentSchema.parse(devnet.manifest);
   marketClient = new PGlite();
   const marketDb = drizzle(marketClient);
   await (await pushSchema(ponderSchema as unknown as Record<string, unknown>, marketDb as never)).apply();
@@ -46,14 +47,16 @@ beforeAll(async () => {
   await marketDb.execute(sql`INSERT INTO "_ponder_checkpoint" VALUES ('evmchain', ${"0".repeat(75)})`);
   dir = mkdtempSync(join(tmpdir(), "http-routes-"));
   store = await openStore({ kind: "pglite", dir, schema: "http_store" });
-  app = createApp({
-    db: marketDb as unknown as MarketDb,
-    publicBaseUrl: BASE,
-    store,
-    deployment,
-    publicClient: createPublicClient({ transport: http(anvil.rpcUrl) }),
-    readCacheTtlMs: 60_000,
-  });
+  app = appFixture(
+    {
+      db: marketDb as unknown as MarketDb,
+      publicBaseUrl: BASE,
+      store,
+      deployment,
+      publicClient: createPublicClient({ transport: http(anvil.rpcUrl) }),
+    },
+    { readCacheTtlMs: 60_000 },
+  );
 });
 
 afterAll(async () => {

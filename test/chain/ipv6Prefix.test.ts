@@ -15,12 +15,12 @@ import { drizzle } from "drizzle-orm/pglite";
 import { createPublicClient, http, type LocalAccount, type PublicClient } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../../http/app";
+import { appFixture, type AppFixtureOverrides, type TestApp } from "../helpers/appFixture";
 import type { MarketDb } from "../../market/db";
 import { deploymentSchema, type Deployment } from "../../config/deployment";
-import { startAnvil, type AnvilInstance } from "../../devnet/anvil";
+import type { AnvilInstance } from "../../devnet/anvil";
+import { startDeployedDevnet } from "../helpers/chainDevnet";
 import { devAccount } from "../../devnet/clients";
-import { deployStack } from "../../devnet/deploy";
 import { openStore, type Store } from "../../store/index";
 import { createApiKey } from "../../store/keys";
 import { answer, openSession, sessionPost, type Answer, type BrowserSession, type Fetcher } from "../helpers/session";
@@ -45,8 +45,9 @@ const appNowMs = (() => {
 })();
 
 beforeAll(async () => {
-  anvil = await startAnvil();
-  deployment = deploymentSchema.parse(await deployStack({ rpcUrl: anvil.rpcUrl }));
+  const devnet = await startDeployedDevnet();
+  anvil = devnet.anvil;
+  deployment = deploymentSchema.parse(devnet.manifest);
   publicClient = createPublicClient({ transport: http(anvil.rpcUrl) });
   marketDbClient = new PGlite();
   storeDir = mkdtempSync(join(tmpdir(), "ipv6-prefix-"));
@@ -60,21 +61,15 @@ afterAll(async () => {
   await anvil?.stop();
 });
 
-function makeApp(limits: Parameters<typeof createApp>[0]["limits"]) {
-  return createApp({
-    db: drizzle(marketDbClient) as unknown as MarketDb,
-    publicBaseUrl: BASE,
-    store,
-    deployment,
-    publicClient,
-    nowMs: appNowMs,
-    ipv6PrefixBits: PREFIX_BITS,
-    limits: { sessionRequestsPerMinute: 10_000, ...limits },
-  });
+function makeApp(limits: AppFixtureOverrides["limits"]) {
+  return appFixture(
+    { db: drizzle(marketDbClient) as unknown as MarketDb, publicBaseUrl: BASE, store, deployment, publicClient },
+    { nowMs: appNowMs, ipv6PrefixBits: PREFIX_BITS, limits: { sessionRequestsPerMinute: 10_000, ...limits } },
+  );
 }
 
 /** `app.request()` from the socket address `ip`. */
-function fetcherFor(app: ReturnType<typeof createApp>, ip: string): Fetcher {
+function fetcherFor(app: TestApp, ip: string): Fetcher {
   return async (path, init) => app.request(`${BASE}${path}`, init, { incoming: { socket: { remoteAddress: ip } } });
 }
 

@@ -16,13 +16,13 @@ import { drizzle } from "drizzle-orm/pglite";
 import { createPublicClient, createWalletClient, http, type Hash, type PublicClient } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../../http/app";
+import { appFixture, type AppFixtureOverrides, type TestApp } from "../helpers/appFixture";
 import { coinQuotaBucket } from "../../store/coinQuotas";
 import type { MarketDb } from "../../market/db";
 import { deploymentSchema, type Deployment } from "../../config/deployment";
-import { startAnvil, type AnvilInstance } from "../../devnet/anvil";
+import type { AnvilInstance } from "../../devnet/anvil";
+import { startDeployedDevnet } from "../helpers/chainDevnet";
 import { devAccount } from "../../devnet/clients";
-import { deployStack } from "../../devnet/deploy";
 import pg from "pg";
 import { openStore, type Store } from "../../store/index";
 import { createApiKey } from "../../store/keys";
@@ -40,8 +40,9 @@ let dir: string;
 let clock = Math.floor(Date.now() / 1000);
 
 beforeAll(async () => {
-  anvil = await startAnvil();
-  deployment = deploymentSchema.parse(await deployStack({ rpcUrl: anvil.rpcUrl }));
+  const devnet = await startDeployedDevnet();
+  anvil = devnet.anvil;
+  deployment = deploymentSchema.parse(devnet.manifest);
   publicClient = createPublicClient({ transport: http(anvil.rpcUrl) });
   marketDbClient = new PGlite();
   dir = mkdtempSync(join(tmpdir(), "launch-routes-"));
@@ -55,29 +56,20 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-function makeApp(limits: Record<string, number> = {}, onStore: Store = store) {
-  return createApp(makeAppDeps(limits, onStore));
+function makeApp(limits: Record<string, number> = {}, onStore: Store = store, overrides: AppFixtureOverrides = {}) {
+  return appFixture(
+    {
+      db: drizzle(marketDbClient) as unknown as MarketDb,
+      publicBaseUrl: BASE,
+      store: onStore,
+      deployment,
+      publicClient,
+    },
+    { nowSec: () => clock, limits, ...overrides },
+  );
 }
 
-function makeAppDeps(limits: Record<string, number> = {}, onStore: Store = store): Parameters<typeof createApp>[0] {
-  return {
-    db: drizzle(marketDbClient) as unknown as MarketDb,
-    publicBaseUrl: BASE,
-    store: onStore,
-    deployment,
-    publicClient,
-    nowSec: () => clock,
-    limits,
-  };
-}
-
-async function call(
-  app: ReturnType<typeof createApp>,
-  key: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-) {
+async function call(app: TestApp, key: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   const res = await app.request(`${BASE}${path}`, {
     method: body === undefined ? "GET" : "POST",
     headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", ...headers },
@@ -87,7 +79,7 @@ async function call(
 }
 
 let seq = 0;
-async function builtLaunch(app: ReturnType<typeof createApp>, key: string, wallet: number, name: string) {
+async function builtLaunch(app: TestApp, key: string, wallet: number, name: string) {
   const intent = await call(
     app,
     key,
@@ -170,7 +162,7 @@ describe("launch write path over app.request()", () => {
   });
 
   it("gives intents the configured lifetime and publishes it in the v1 descriptor (LAUNCH_INTENT_TTL_SEC)", async () => {
-    const app = createApp({ ...makeAppDeps(), intentTtlSec: 60 });
+    const app = makeApp({}, store, { intentTtlSec: 60 });
     const { secret } = await createApiKey(store, { wallet: freshWallet(), createdVia: "cli" });
     const intent = await call(
       app,

@@ -19,9 +19,10 @@ import {
 import { launchFactoryAbi } from "../../abis/LaunchFactory";
 import { deploymentSchema, type Deployment } from "../../config/deployment";
 import { launchToken } from "../../devnet/actions";
-import { startAnvil, type AnvilInstance } from "../../devnet/anvil";
+import type { AnvilInstance } from "../../devnet/anvil";
+import { startDeployedDevnet } from "../helpers/chainDevnet";
 import { devAccount } from "../../devnet/clients";
-import { deployLookAlikeFactory, deployStack } from "../../devnet/deploy";
+import { deployLookAlikeFactory } from "../../devnet/deploy";
 import { buildLaunchTransaction, type BuiltLaunch } from "../../chain/build";
 import { verifyLaunch } from "../../chain/verify";
 
@@ -47,9 +48,10 @@ async function sendAsWallet(index: number, built: BuiltLaunch): Promise<Hash> {
 }
 
 beforeAll(async () => {
-  anvil = await startAnvil();
+  const devnet = await startDeployedDevnet();
+  anvil = devnet.anvil;
   client = createPublicClient({ transport: http(anvil.rpcUrl) });
-  deployment = deploymentSchema.parse(await deployStack({ rpcUrl: anvil.rpcUrl }));
+  deployment = deploymentSchema.parse(devnet.manifest);
 });
 
 afterAll(async () => {

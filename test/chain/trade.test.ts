@@ -25,14 +25,14 @@ import {
 } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { swapRouterAbi } from "../../abis/SwapRouter";
-import { createApp } from "../../http/app";
+import { appFixture, type TestApp } from "../helpers/appFixture";
 import type { MarketDb } from "../../market/db";
 import { deploymentSchema, type Deployment } from "../../config/deployment";
 import { encodePositionIds } from "../../src/domain/positions";
 import { launchToken } from "../../devnet/actions";
-import { startAnvil, type AnvilInstance } from "../../devnet/anvil";
+import type { AnvilInstance } from "../../devnet/anvil";
+import { startDeployedDevnet } from "../helpers/chainDevnet";
 import { devAccount } from "../../devnet/clients";
-import { deployStack } from "../../devnet/deploy";
 import type { DeploymentManifest } from "../../devnet/manifest";
 import * as ponderSchema from "../../ponder.schema";
 import { openStore, type Store } from "../../store/index";
@@ -53,7 +53,7 @@ let publicClient: PublicClient;
 let marketClient: PGlite;
 let store: Store;
 let dir: string;
-let app: ReturnType<typeof createApp>;
+let app: TestApp;
 let token: Address;
 let session: BrowserSession;
 let apiKey: string;
@@ -61,8 +61,9 @@ let apiKey: string;
 const fetcher = async (path: string, init?: RequestInit) => app.request(`${BASE}${path}`, init);
 
 beforeAll(async () => {
-  anvil = await startAnvil();
-  manifest = await deployStack({ rpcUrl: anvil.rpcUrl });
+  const devnet = await startDeployedDevnet();
+  anvil = devnet.anvil;
+  manifest = devnet.manifest;
   deployment = deploymentSchema.parse(manifest);
   publicClient = createPublicClient({ transport: http(anvil.rpcUrl) });
   const launched = await launchToken(
@@ -78,14 +79,10 @@ beforeAll(async () => {
   await marketDb.insert(ponderSchema.token).values(tokenRow(launched.event, launched.receipt.blockNumber));
   dir = mkdtempSync(join(tmpdir(), "trade-routes-"));
   store = await openStore({ kind: "pglite", dir, schema: "trade_store" });
-  app = createApp({
-    db: marketDb as unknown as MarketDb,
-    publicBaseUrl: BASE,
-    store,
-    deployment,
-    publicClient,
-    limits: { swapBuildsPerMinute: 1_000 },
-  });
+  app = appFixture(
+    { db: marketDb as unknown as MarketDb, publicBaseUrl: BASE, store, deployment, publicClient },
+    { limits: { swapBuildsPerMinute: 1_000 } },
+  );
   session = await signedInSession(fetcher, BASE, TRADER);
   apiKey = (await createApiKey(store, { wallet: OTHER.address, createdVia: "cli" })).secret;
 });
@@ -400,14 +397,10 @@ describe("swap builds refuse what they must, changing nothing", () => {
   });
 
   it("more builds per wallet and minute than the limit", async () => {
-    const limited = createApp({
-      db: drizzle(marketClient) as unknown as MarketDb,
-      publicBaseUrl: BASE,
-      store,
-      deployment,
-      publicClient,
-      limits: { swapBuildsPerMinute: 2 },
-    });
+    const limited = appFixture(
+      { db: drizzle(marketClient) as unknown as MarketDb, publicBaseUrl: BASE, store, deployment, publicClient },
+      { limits: { swapBuildsPerMinute: 2 } },
+    );
     const { secret } = await createApiKey(store, { wallet: devAccount(3).address, createdVia: "cli" });
     // Fixed one-minute windows: keep the three requests inside one.
     const left = 60_000 - (Date.now() % 60_000);

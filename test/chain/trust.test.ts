@@ -14,7 +14,7 @@ import sharp from "sharp";
 import { createPublicClient, http, type PublicClient } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createApp } from "../../http/app";
+import { appFixture, type AppFixtureOverrides, type TestApp } from "../helpers/appFixture";
 import * as fx from "../fixtures/images";
 import type { MarketDb } from "../../market/db";
 import { scopeFor, SCOPE_TABLE } from "../../http/middleware/auth";
@@ -23,9 +23,9 @@ import { LIMITS } from "../../config/limits";
 import { INTENT_CREATOR_RULE } from "../../http/openapi/launchDocs";
 import { deploymentSchema, type Deployment } from "../../config/deployment";
 import { compileProxyTrust } from "../../config/proxyTrust";
-import { startAnvil, type AnvilInstance } from "../../devnet/anvil";
+import type { AnvilInstance } from "../../devnet/anvil";
+import { startDeployedDevnet } from "../helpers/chainDevnet";
 import { devAccount } from "../../devnet/clients";
-import { deployStack } from "../../devnet/deploy";
 import { executeRows, openStore, type Store } from "../../store/index";
 import { reserveIdempotencyKey } from "../../store/idempotency";
 import { ActiveKeyLimitError, createApiKey, hashApiKey, listApiKeys, revokeApiKey } from "../../store/keys";
@@ -48,8 +48,9 @@ let marketDbClient: PGlite;
 let marketDb: MarketDb;
 
 beforeAll(async () => {
-  anvil = await startAnvil();
-  deployment = deploymentSchema.parse(await deployStack({ rpcUrl: anvil.rpcUrl }));
+  const devnet = await startDeployedDevnet();
+  anvil = devnet.anvil;
+  deployment = deploymentSchema.parse(devnet.manifest);
   publicClient = createPublicClient({ transport: http(anvil.rpcUrl) });
   // An empty database stands in for Ponder's tables: these tests never reach a market query.
   marketDbClient = new PGlite();
@@ -79,7 +80,7 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
   }
 
   let store: Store;
-  let app: ReturnType<typeof createApp>;
+  let app: TestApp;
   let cleanup: () => Promise<void>;
   const schema = kind === "postgres" ? uniqueSchemaName("trust_store") : "launch_store";
 
@@ -105,8 +106,8 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
     await cleanup?.();
   });
 
-  function makeApp(overrides: Partial<Parameters<typeof createApp>[0]> = {}) {
-    return createApp({ db: marketDb, publicBaseUrl: BASE, store, deployment, publicClient, ...overrides });
+  function makeApp(overrides: AppFixtureOverrides = {}) {
+    return appFixture({ db: marketDb, publicBaseUrl: BASE, store, deployment, publicClient }, overrides);
   }
 
   /** A key of a fresh wallet (default): quotas and the key cap count per wallet, so tests stay independent. */
@@ -114,10 +115,7 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
     return (await createApiKey(store, { wallet, createdVia: "cli" })).secret;
   }
 
-  async function call(
-    path: string,
-    init: RequestInit & { key?: string; target?: ReturnType<typeof createApp>; socket?: string } = {},
-  ) {
+  async function call(path: string, init: RequestInit & { key?: string; target?: TestApp; socket?: string } = {}) {
     const headers = new Headers(init.headers);
     if (init.key) headers.set("Authorization", `Bearer ${init.key}`);
     // `socket`: the peer address Ponder's node server passes in `c.env.incoming` (clientIp).
@@ -141,7 +139,7 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
     ...over,
   });
 
-  function postIntent(key: string, idem: string | undefined, body: unknown, target?: ReturnType<typeof createApp>) {
+  function postIntent(key: string, idem: string | undefined, body: unknown, target?: TestApp) {
     return call("/api/v1/evmchain/launches/intent", {
       method: "POST",
       key,
@@ -202,7 +200,7 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
     await incrementCounter(store, "prune:test", 60_000, past);
     expect((await readCounter(store, "prune:test", 60_000, past)).hits).toBe(1);
     await reserveIdempotencyKey(store, { scope: "prune", key: "old", fingerprint: "f", nowMs: past });
-    await pruneExpired(store);
+    await pruneExpired(store, Date.now());
     expect((await readCounter(store, "prune:test", 60_000, past)).hits).toBe(0);
     expect(await store.db.select().from(idempotencyRecords).where(eq(idempotencyRecords.scope, "prune"))).toEqual([]);
   });
@@ -413,14 +411,22 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
 
       const wallet = privateKeyToAccount(generatePrivateKey()).address;
       for (let i = 1; i <= 3; i++)
-        expect((await consumeCoinQuota(store, wallet, "coins_finalized", { limit: 3 })).used).toBe(i);
-      await expect(consumeCoinQuota(store, wallet, "coins_finalized", { limit: 3 })).rejects.toMatchObject({
+        expect((await consumeCoinQuota(store, wallet, "coins_finalized", { limit: 3, nowMs: Date.now() })).used).toBe(
+          i,
+        );
+      await expect(
+        consumeCoinQuota(store, wallet, "coins_finalized", { limit: 3, nowMs: Date.now() }),
+      ).rejects.toMatchObject({
         name: "QuotaExceededError",
         quota: "quota_coins_finalized",
       });
       // The default is the spec's 500 per day.
       expect(
-        (await consumeCoinQuota(store, privateKeyToAccount(generatePrivateKey()).address, "coins_finalized")).limit,
+        (
+          await consumeCoinQuota(store, privateKeyToAccount(generatePrivateKey()).address, "coins_finalized", {
+            nowMs: Date.now(),
+          })
+        ).limit,
       ).toBe(500);
     });
   });
@@ -699,7 +705,7 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
   });
 
   describe('abuse limits: per-wallet quotas and keys, per-session bounds (docs/trust.md "Limits")', () => {
-    type App = ReturnType<typeof createApp>;
+    type App = TestApp;
     const fresh = () => privateKeyToAccount(generatePrivateKey());
     async function newSession(target: App, headers: Record<string, string> = {}) {
       const res = await target.request(`${BASE}/api/evm/evmchain/session`, { headers });

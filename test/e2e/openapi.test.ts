@@ -9,7 +9,7 @@ import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { createTestClient, http, parseEther, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../../http/app";
+import { appFixture } from "../helpers/appFixture";
 import type { MarketDb } from "../../market/db";
 import { loadDeployment } from "../../config/deployment";
 import { buyToken, launchToken, sellToken } from "../../devnet/actions";
@@ -58,7 +58,7 @@ afterAll(async () => {
 function servedRoutes(): Set<string> {
   // Built only to read its route table: no request is served by this instance, so the store and
   // database handles are never used.
-  const app = createApp({
+  const app = appFixture({
     db: {} as MarketDb,
     publicBaseUrl: stack.service.url,
     store: new Promise(() => {}),
