@@ -84,13 +84,13 @@ try {
     { name: "candles (JSON)", path: `/api/public/token/${token}/candles?resolution=1m` },
     {
       name: "candles (UDF)",
-      path: `/api/public/udf/history?symbol=${token}&resolution=1&from=0&to=${toSec}`,
+      path: `/api/public/token/${token}/candles?resolution=1m&format=udf&countback=1440`,
     },
     { name: "events feed", path: "/api/public/events?include_pending=1&limit=500" },
     { name: "RSS feed", path: "/feed/new-launches.xml" },
     { name: "token list JSON", path: "/token-list/evmchain.json" },
     { name: "home page", path: "/" },
-    { name: "token page", path: slug ? `/t/${slug}` : `/token/${token}` },
+    { name: "token page", path: `/token/${token}` },
     { name: "page script", path: "/assets/token.js" },
     // The seed uploads no image, so the one image every page links stands in for `/media/…`.
     { name: "image (PNG)", path: "/static/token-default.png", image: true },
