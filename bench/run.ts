@@ -2,7 +2,7 @@ export {};
 
 /**
  * `npm run bench -- <name> [flags]`: runs one benchmark from `bench/` (kept out of `npm test`).
- * Benchmarks: `backfill`, `live`, `read`, `build`, `search`, `scale`, `scale-live`, `rewards`.
+ * Benchmarks: `backfill`, `live`, `read`, `build`, `search`, `scale`, `scale-live`, `rewards`, `compression`.
  */
 const name = process.argv[2];
 const benchmarks: Record<string, () => Promise<unknown>> = {
@@ -14,6 +14,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   scale: () => import("./scale"),
   "scale-live": () => import("./scaleLive"),
   rewards: () => import("./rewards"),
+  compression: () => import("./compression"),
 };
 const run = name ? benchmarks[name] : undefined;
 if (!run) {
