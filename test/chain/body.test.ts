@@ -474,6 +474,12 @@ describe("the body rules hold on every route", () => {
         `${'{"a":'.repeat(BODY_LIMITS.maxDepth + 1)}1${"}".repeat(BODY_LIMITS.maxDepth + 1)}`,
       ]) {
         const res = await send({ path, headers: { "Content-Type": "application/json" }, body: text });
+        // A route on a resource (`:id`) that does not exist answers 404 from its path before it
+        // reads any body (bodies are read only after a route's checks); every other route parses.
+        if (path.includes("/:") && res.status === 404) {
+          expect({ path, error: res.json?.error }).toEqual({ path, error: "webhook_not_found" });
+          continue;
+        }
         expect({ path, status: res.status, message: res.json?.message }).toEqual({
           path,
           status: 400,
@@ -676,6 +682,11 @@ const BASES: Record<string, () => Record<string, unknown>> = {
   "/api/evm/evmchain/sign-in/challenge": () => ({ wallet: devAccount(5).address, create_api_key: true }),
   "/api/evm/evmchain/sign-in": () => ({ wallet: devAccount(5).address, signature: SIGNATURE, label: "fuzz" }),
   "/api/evm/evmchain/sign-out": () => ({}),
+  // A public IP literal: the receiver check needs no DNS (docs/webhooks.md "Safety").
+  "/api/v1/evmchain/webhooks": () => ({ url: "https://93.184.216.34/hook", events: ["launch", "trade"] }),
+  "/api/v1/evmchain/webhooks/:id/resume": () => ({}),
+  "/api/v1/evmchain/webhooks/:id/rotate-secret": () => ({}),
+  "/api/v1/evmchain/webhooks/:id/test": () => ({}),
 };
 /** Routes whose real input is multipart: the fuzz also sends them generated forms. */
 const MULTIPART_ROUTES = new Set(["/api/v1/evmchain/media/upload"]);

@@ -167,6 +167,8 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
         "launches",
         "media",
         "sessions",
+        "webhook_deliveries",
+        "webhook_subscriptions",
       ]);
       if (kind === "postgres") {
         const again = await openStore({ kind: "postgres", url: TEST_DATABASE_URL, schema });

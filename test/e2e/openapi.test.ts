@@ -106,7 +106,7 @@ describe("OpenAPI document", () => {
       for (const [method, op] of Object.entries(item)) {
         if (path.startsWith("/api/v1/evmchain/") || path.startsWith("/api/v1/coins/")) {
           expect(op.security, `${method} ${path}`).toEqual([
-            { apiKey: [expect.stringMatching(/^evmchain:(launch|market):/)] },
+            { apiKey: [expect.stringMatching(/^evmchain:(launch|market|webhooks):/)] },
           ]);
           expect(op.responses["401"], `${method} ${path}`).toBeDefined();
         } else if (path.startsWith("/api/evm/evmchain/") && method === "post") {

@@ -65,6 +65,7 @@ describe("trust layer through the real service", () => {
       "evmchain:launch:confirm",
       "evmchain:launch:read",
       "evmchain:market:read",
+      "evmchain:webhooks:manage",
     ]);
 
     // The same signature again: the challenge is consumed.
