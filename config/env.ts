@@ -20,88 +20,21 @@
  * single place that rejects a bad value before anything runs, and `test/e2e/opsConfig.test.ts`
  * checks that every variable the code reads is declared here and in `.env.example`.
  */
-import { LIMITS } from "./limits";
-import { getAddress, isAddress } from "viem";
 import { z } from "zod";
-import { compileProxyTrust } from "./proxyTrust";
-
-/** Empty strings are "unset" (the default applies). */
-const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
-
-const int = (min: number, max = Number.MAX_SAFE_INTEGER, hint?: string) =>
-  z
-    .string()
-    .refine(
-      (v) => /^-?\d+$/.test(v) && Number(v) >= min && Number(v) <= max,
-      hint ??
-        (max === Number.MAX_SAFE_INTEGER ? `must be an integer >= ${min}` : `must be an integer from ${min} to ${max}`),
-    )
-    .transform(Number);
-
-const wei = z.string().regex(/^\d+$/, "must be a decimal integer in wei");
-/**
- * What is wrong with an address setting, or `undefined` when it is fine: 20 bytes of hex, and when
- * written in mixed case, a correct EIP-55 checksum (viem's strict `isAddress`); all-lowercase or
- * all-uppercase hex carries no checksum and is accepted.
- */
-function addressProblem(value: string): string | undefined {
-  if (!isAddress(value, { strict: false })) return "must be a 20-byte hex address (0x + 40 hex digits)";
-  if (!isAddress(value))
-    return `has a wrong EIP-55 checksum (mixed case): the checksummed form is ${getAddress(value)}`;
-  return undefined;
-}
-const address = z.string().superRefine((v, ctx) => {
-  const problem = addressProblem(v);
-  if (problem) ctx.addIssue({ code: "custom", message: problem });
-});
-const url = (protocols: string[], what: string) =>
-  z.string().refine((v) => {
-    try {
-      return protocols.includes(new URL(v).protocol);
-    } catch {
-      return false;
-    }
-  }, `must be ${what}`);
-const urlList = (protocols: string[], what: string) =>
-  z.string().refine(
-    (v) =>
-      v
-        .split(",")
-        .map((u) => u.trim())
-        .filter(Boolean)
-        .every((u) => {
-          try {
-            return protocols.includes(new URL(u).protocol);
-          } catch {
-            return false;
-          }
-        }),
-    `must be ${what}`,
-  );
-/** `TRUST_PROXY`: `0`, a hop count, or a list of proxy addresses / CIDR ranges / names (config/proxyTrust.ts). */
-const proxyTrust = z.string().superRefine((v, ctx) => {
-  try {
-    compileProxyTrust(v);
-  } catch (err) {
-    ctx.addIssue({
-      code: "custom",
-      message: `must be 0, a hop count from 1 to 32, or comma-separated proxy addresses, CIDR ranges and loopback/linklocal/uniquelocal (${(err as Error).message})`,
-    });
-  }
-});
-const flag = z.enum(["0", "1"], { message: 'must be "0" or "1"' });
-const pgIdentifier = (max: number) =>
-  z
-    .string()
-    .regex(
-      new RegExp(`^[a-z_][a-z0-9_]{0,${max - 1}}$`),
-      `must be a lowercase identifier ([a-z_][a-z0-9_]*), at most ${max} characters`,
-    );
-const slug = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, "must be 1-40 characters of [a-z0-9-], starting with a letter or digit")
-  .refine((v) => v !== "evmchain", 'must not be "evmchain"');
+import {
+  address,
+  addressProblem,
+  flag,
+  int,
+  optional,
+  pgIdentifier,
+  proxyTrust,
+  slug,
+  url,
+  urlList,
+  wei,
+} from "./envValues";
+import { LIMITS } from "./limits";
 
 /** Addresses and values required once `LAUNCH_FACTORY_ADDRESS` switches to a configured chain. */
 const PRODUCTION_REQUIRED = [
@@ -168,7 +101,7 @@ export const ENV_SCHEMA = z.object({
   INDEXER_RPC_URLS: optional(urlList(["http:", "https:"], "comma-separated http(s) URLs")),
   API_RPC_TIMEOUT_MS: optional(int(100)).default(5000),
   API_RPC_RETRY_COUNT: optional(int(0, 10)).default(1),
-  TRUST_PROXY: optional(proxyTrust).default("0"),
+  TRUST_PROXY: optional(proxyTrust).default(false),
   // Per-IP budgets group IPv6 clients by this prefix length (http/middleware/clientIp.ts)
   CLIENT_IPV6_PREFIX_BITS: optional(int(16, 128)).default(64),
   // HTTP server bounds (ops/httpServerLimits.ts, docs/operations.md "HTTP server bounds"): headers

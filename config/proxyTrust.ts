@@ -1,6 +1,6 @@
 /**
  * The `TRUST_PROXY` setting: which peers are reverse proxies whose `X-Forwarded-For` entries are
- * believed. Parsed once per process (`http/index.ts`) and validated at start (`config/env.ts`);
+ * believed. Validated and compiled once per process by `loadEnv` (`config/env.ts`: `Env.TRUST_PROXY`);
  * applied per request by `clientIp` (`http/middleware/clientIp.ts`) with `proxy-addr`'s
  * trusted-hop semantics. docs/operations.md "Client addresses behind a proxy".
  */

@@ -5,7 +5,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { erc20Abi, parseEther, type Address } from "viem";
 import { launchFactoryAbi } from "../abis/LaunchFactory.js";
-import { buyToken, collectFees, launchToken, sellToken, transferToken } from "./actions.js";
+import { buyToken, launchToken, sellToken, transferToken } from "./actions.js";
+import { collectFees } from "./feeActions.js";
 import { createDevnetClients, devAccount } from "./clients.js";
 import { tradeEthUsd } from "./ethUsd.js";
 import type { DeploymentManifest } from "./manifest.js";

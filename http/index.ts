@@ -15,7 +15,6 @@ import { isPublicCorsPath } from "./middleware/cors";
 import { stripPonderCorsOutsidePublic } from "../ops/corsSeam";
 import { buildServices } from "./services";
 import { defaultPonderHostname, onPonderShutdown, ponderApiPort } from "../ops/ponderInternals";
-import { compileProxyTrust } from "../config/proxyTrust";
 import { instrumentedHttp } from "../ops/metrics/rpc";
 import { wireOperations } from "../ops/metrics/service";
 import { guardPonderMetrics, isIndexerProcess } from "../ops/metrics/access";
@@ -60,7 +59,6 @@ guardPonderMetrics(env.METRICS_TOKEN, {
 });
 // Connection and time bounds of the server Ponder creates: per-client connection cap, minimum
 // body rate, Node's timeouts and maxConnections below the open-file limit (ops/httpServerLimits.ts).
-const trustProxy = compileProxyTrust(env.TRUST_PROXY);
 registerHttpServerHook(
   "limits",
   httpServerGuard(
@@ -73,7 +71,7 @@ registerHttpServerHook(
       bodyMinBytesPerSec: env.HTTP_BODY_MIN_BYTES_PER_SEC,
       bodyGraceMs: env.HTTP_BODY_GRACE_MS,
     },
-    peerIdentity(trustProxy, env.CLIENT_IPV6_PREFIX_BITS),
+    peerIdentity(env.TRUST_PROXY, env.CLIENT_IPV6_PREFIX_BITS),
   ),
 );
 const deployment = loadDeployment();

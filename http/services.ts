@@ -8,7 +8,6 @@ import type { PublicClient } from "viem";
 import type { Deployment } from "../config/deployment";
 import type { Env } from "../config/env";
 import { resolveLimits, type Limits } from "../config/limits";
-import { compileProxyTrust } from "../config/proxyTrust";
 import { publicConfigOf } from "../config/public";
 import type { MarketDb } from "../market/db";
 import { indexedHead } from "../market/indexedHead";
@@ -75,7 +74,6 @@ export function configuredLimits(env: Env): Partial<Limits> {
  * @param replace - what a test changes: `limits` over the environment's, a `chainProbe` of its own
  *   (the readiness check is then built on it)
  * @returns the app's dependencies without the request logger: `createApp({ ...services, requestLog })`
- * @throws TypeError on an unusable `TRUST_PROXY` (loadEnv has already refused it)
  */
 export function buildServices(
   env: Env,
@@ -117,7 +115,7 @@ export function buildServices(
     nowMs,
     nowSec,
     limits: resolveLimits({ ...configuredLimits(env), ...replace.limits }),
-    trustProxy: compileProxyTrust(env.TRUST_PROXY),
+    trustProxy: env.TRUST_PROXY,
     ipv6PrefixBits: env.CLIENT_IPV6_PREFIX_BITS,
     chainProbe: probe,
     readiness,

@@ -8,6 +8,7 @@
  */
 import pg from "pg";
 import { createPublicClient, http } from "viem";
+import type { Env } from "../config/env";
 
 /** What to check; an absent setting is not checked. */
 export type Dependencies = {
@@ -104,4 +105,42 @@ export async function checkDependencies(deps: Dependencies): Promise<string[]> {
     deps.database ? checkDatabase(deps.database, deps.timeoutMs) : undefined,
   ]);
   return results.filter((r): r is string => r !== undefined);
+}
+
+/** Thrown when a configured dependency fails its check; the message is one line per problem. */
+export class DependencyError extends Error {
+  override name = "DependencyError" as const;
+}
+
+/** The settings {@link checkConfiguredDependencies} reads. */
+type DependencySettings = Pick<
+  Env,
+  "RPC_URL" | "CHAIN_ID" | "DATABASE_URL" | "DATABASE_SCHEMA" | "STORE_SCHEMA" | "START_DEPENDENCY_TIMEOUT_MS"
+>;
+
+/**
+ * Checks the configured RPC (production, i.e. `LAUNCH_FACTORY_ADDRESS` set: `RPC_URL` answers
+ * `CHAIN_ID`) and `DATABASE_URL` (connect, schema permission) within `START_DEPENDENCY_TIMEOUT_MS`,
+ * announcing what it checks through `step`. Nothing configured: nothing checked.
+ * @throws {DependencyError} with one line per problem, each naming its setting
+ */
+export async function checkConfiguredDependencies(
+  env: DependencySettings,
+  step: (message: string) => void,
+  production = Boolean(process.env.LAUNCH_FACTORY_ADDRESS),
+): Promise<void> {
+  const rpc = production && env.RPC_URL ? { url: env.RPC_URL, chainId: env.CHAIN_ID, setting: "RPC_URL" } : undefined;
+  const database = env.DATABASE_URL
+    ? { url: env.DATABASE_URL, schemas: [env.DATABASE_SCHEMA, env.STORE_SCHEMA] }
+    : undefined;
+  if (!rpc && !database) return;
+  const what = [rpc && `RPC_URL (chain id ${env.CHAIN_ID})`, database && "DATABASE_URL (connect, schema permission)"];
+  step(
+    `checking ${what.filter(Boolean).join(" and ")}, up to ${env.START_DEPENDENCY_TIMEOUT_MS} ms (START_DEPENDENCY_TIMEOUT_MS)`,
+  );
+  const problems = await checkDependencies({ rpc, database, timeoutMs: env.START_DEPENDENCY_TIMEOUT_MS });
+  if (problems.length > 0)
+    throw new DependencyError(
+      `cannot start (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n  ${problems.join("\n  ")}`,
+    );
 }

@@ -20,16 +20,12 @@
  * A second SIGINT/SIGTERM forces the exit at once (children get SIGKILL). If the service exits by
  * itself, this process stops the rest and exits with its code.
  *
- * Flags: `--no-seed` (no demo activity), `--port <n>` (HTTP, default 42069 or `PORT`),
- * `--rpc-port <n>` (anvil, default 8545), `--block-time <sec>` (interval mining after seeding,
- * default 1), `--trade-interval-ms <n>` (demo trading pace, default 2000; 0 disables),
- * `--data-dir <path>` (devnet folder, default `DEVNET_DIR` or `.devnet`).
+ * Flags: scripts/startFlags.ts (`--no-seed`, `--port`, `--rpc-port`, `--block-time`,
+ * `--trade-interval-ms`, `--data-dir`); a bad flag is refused before anything starts.
  */
 import "../config/dotenv";
 import { randomBytes } from "node:crypto";
-import { rmSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { createTestClient, http } from "viem";
 import { AnvilPortInUseError, startAnvil } from "../devnet/anvil";
 import { assertPortFree, PortInUseError } from "../ops/portGuard";
@@ -38,15 +34,18 @@ import { writeManifest } from "../devnet/manifest";
 import { copyPgliteTemplate, ensurePgliteTemplate } from "../devnet/pgliteTemplate";
 import { acquireDevnetLock, type DevnetInstance, DevnetLockedError, processStartTicks } from "../devnet/instanceLock";
 import { startChildReaper } from "./childReaper";
-import { checkDependencies } from "./dependencyCheck";
+import { checkConfiguredDependencies, DependencyError } from "./dependencyCheck";
+import { clearDataFolder, DataFolderError } from "./dataFolder";
+import { parseStartFlags, StartFlagError, type StartFlags } from "./startFlags";
 import { seedDemo, startRandomTrading } from "../devnet/seed";
-import { exitCause, SERVICE_READY_PATH, startPonder, waitReady, type PonderProcess } from "./ponderProcess";
-import { rpcAnswers, superviseIndexer } from "./indexerSupervisor";
+import { SERVICE_READY_PATH, startPonder, waitReady } from "./ponderProcess";
+import { startKeptService } from "./serviceKeeper";
 import { ConfigError, loadEnv, type Env } from "../config/env";
 import { loadStoreConfig, openStore } from "../store/index";
 import { createApiKey } from "../store/keys";
 import { devAccount } from "../devnet/clients";
-import { installStopSequence, type StopStep } from "./stopSequence";
+import { devnetReadyBanner } from "./startBanner";
+import { installStopSequence } from "./stopSequence";
 
 let env: Env;
 try {
@@ -57,31 +56,15 @@ try {
   process.exit(1);
 }
 
-const { values: flags } = parseArgs({
-  options: {
-    "no-seed": { type: "boolean", default: false },
-    port: { type: "string", default: String(env.PORT) },
-    "rpc-port": { type: "string", default: "8545" },
-    "block-time": { type: "string", default: "1" },
-    "trade-interval-ms": { type: "string", default: "2000" },
-    "data-dir": { type: "string", default: env.DEVNET_DIR },
-  },
-});
-
-for (const name of ["port", "rpc-port", "block-time", "trade-interval-ms"] as const) {
-  const value = flags[name];
-  if (!/^\d+$/.test(value) || (name.endsWith("port") && (Number(value) < 1 || Number(value) > 65535))) {
-    console.error(
-      `invalid flag --${name}: expected ${name.endsWith("port") ? "a port from 1 to 65535" : "a non-negative integer"}, got "${value}"`,
-    );
-    process.exit(1);
-  }
-}
-if (!flags["data-dir"]) {
-  console.error('invalid flag --data-dir: expected a folder path, got ""');
+let flags: StartFlags;
+try {
+  flags = parseStartFlags(env);
+} catch (err) {
+  if (!(err instanceof StartFlagError)) throw err;
+  console.error(err.message);
   process.exit(1);
 }
-const port = Number(flags.port);
+const port = flags.port;
 const schema = env.DATABASE_SCHEMA;
 const startedAt = Date.now();
 
@@ -95,83 +78,6 @@ const ANVIL_STOP_RESERVE_MS = 1_000;
 /** What was started, stopped in reverse order on a signal or a fatal event (scripts/stopSequence.ts). */
 const stops = installStopSequence({ shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS, step });
 
-/** The supervisor is replacing the service: its exit is expected. */
-let restartingService = false;
-
-/**
- * The service must not die unnoticed: exit with its code (1 when killed by a signal), after the
- * lines of its output that say why (e.g. EADDRINUSE), also when its output is not echoed.
- */
-function exitWithService(service: Pick<PonderProcess, "exited" | "output">) {
-  void service.exited.then((code) => {
-    if (stops.stopping() || restartingService) return;
-    if (env.LOG_PONDER !== "1") console.error(`the service's last lines:\n${exitCause(service.output())}`);
-    console.error(`the service exited with code ${code ?? "null (signal)"}; stopping`);
-    void stops.stopAll(code || 1, "the service exited");
-  });
-}
-
-/** The service's stop step: SIGTERM, SIGKILL once its share of the budget is spent (the current process, after restarts too). */
-function serviceStep(current: { service: PonderProcess }): StopStep {
-  return {
-    name: "the service",
-    stop: (budgetMs) => current.service.stop(Math.max(0, budgetMs - 500)),
-    kill: () => current.service.child.kill("SIGKILL"),
-  };
-}
-
-/**
- * Restarts the service when it stalls while the chain advances (`INDEXER_RESTART_STALLED_SEC`;
- * scripts/indexerSupervisor.ts): a new `ponder start` on the same database resumes from its
- * checkpoint. Stopped first on shutdown.
- */
-function supervise(current: { service: PonderProcess }, start: () => Promise<PonderProcess>, indexerRpcUrls: string[]) {
-  if (env.INDEXER_RESTART_STALLED_SEC === 0) return;
-  const supervisor = superviseIndexer({
-    serviceUrl: () => current.service.url,
-    restartAfterSec: env.INDEXER_RESTART_STALLED_SEC,
-    indexerRpcAnswers: () => rpcAnswers(indexerRpcUrls),
-    onEvent: step,
-    restart: async () => {
-      restartingService = true;
-      try {
-        await current.service.stop(Math.max(1_000, env.SHUTDOWN_TIMEOUT_MS - 500));
-        if (stops.stopping()) return;
-        current.service = await start().catch((err: Error) => {
-          void stops.stopAll(1, "restarting the service failed");
-          throw err;
-        });
-      } finally {
-        restartingService = false;
-      }
-      exitWithService(current.service);
-      step(`the service is back on ${current.service.url} (restart ${supervisor.restarts()})`);
-    },
-  });
-  stops.register({ name: "the indexer supervisor", stop: async () => supervisor.stop() });
-}
-
-/** Thrown when a data folder cannot be cleared; the message says which and what to do. */
-class DataFolderError extends Error {
-  override name = "DataFolderError" as const;
-}
-
-/**
- * Removes a devnet data folder (possibly half-written by a killed run), retrying while a process
- * that is ending still writes into it (ENOTEMPTY, EBUSY).
- * @throws {DataFolderError} naming the folder and the error code, without a stack trace
- */
-function clearDataFolder(dir: string): void {
-  try {
-    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    throw new DataFolderError(
-      `could not clear the data folder ${dir} (${code}): another process may still write into it; stop it, or delete the folder, then start again`,
-    );
-  }
-}
-
 /** How to pick another HTTP port, named when the one asked for is taken. */
 const PORT_SETTING = "--port <n> (or PORT in the environment or .env)";
 /** How to pick another anvil port. */
@@ -183,52 +89,23 @@ const RPC_PORT_SETTING = "--rpc-port <n>";
  */
 const reaper = startChildReaper();
 
-/** Thrown when a configured dependency fails its check; the message is one line per problem. */
-class DependencyError extends Error {
-  override name = "DependencyError" as const;
-}
-
-/**
- * Checks the configured RPC (production: `RPC_URL` answers `CHAIN_ID`) and `DATABASE_URL`
- * (connect, schema permission) within `START_DEPENDENCY_TIMEOUT_MS` (scripts/dependencyCheck.ts).
- * @throws {DependencyError} with one line per problem, each naming its setting
- */
-async function checkConfiguredDependencies(): Promise<void> {
-  const production = Boolean(process.env.LAUNCH_FACTORY_ADDRESS);
-  const rpc = production && env.RPC_URL ? { url: env.RPC_URL, chainId: env.CHAIN_ID, setting: "RPC_URL" } : undefined;
-  const database = env.DATABASE_URL
-    ? { url: env.DATABASE_URL, schemas: [env.DATABASE_SCHEMA, env.STORE_SCHEMA] }
-    : undefined;
-  if (!rpc && !database) return;
-  step(
-    `checking ${[rpc && `RPC_URL (chain id ${env.CHAIN_ID})`, database && "DATABASE_URL (connect, schema permission)"].filter(Boolean).join(" and ")}, up to ${env.START_DEPENDENCY_TIMEOUT_MS} ms (START_DEPENDENCY_TIMEOUT_MS)`,
-  );
-  const problems = await checkDependencies({ rpc, database, timeoutMs: env.START_DEPENDENCY_TIMEOUT_MS });
-  if (problems.length > 0)
-    throw new DependencyError(
-      `cannot start (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n  ${problems.join("\n  ")}`,
-    );
-}
-
 async function main() {
   // A taken port is refused before anything starts: never deploy to, seed on or report from a
   // process this run did not start (anvil and Ponder also check for themselves: the port can be
   // taken between this check and their listen).
   await assertPortFree(port, "127.0.0.1", PORT_SETTING);
-  await checkConfiguredDependencies();
+  await checkConfiguredDependencies(env, step);
   if (process.env.LAUNCH_FACTORY_ADDRESS) {
     step(`starting the service (production configuration), waiting for http://127.0.0.1:${port}/health`);
     const startService = () =>
       startPonder({ port, schema, inheritOutput: true, onWait: step, onSpawn: (pid) => reaper.watch(pid) });
-    const current = { service: await startService() };
-    const service = current.service;
-    stops.register(serviceStep(current));
-    exitWithService(service);
+    const kept = await startKeptService({ env, stops, step, start: startService });
+    const service = kept.service;
     const indexerUrls = (env.INDEXER_RPC_URLS || env.RPC_URL || "")
       .split(",")
       .map((u) => u.trim())
       .filter(Boolean);
-    supervise(current, startService, indexerUrls);
+    kept.supervise(indexerUrls);
     step(`service on ${service.url} (production configuration)`);
     console.log(
       env.METRICS_TOKEN
@@ -238,8 +115,8 @@ async function main() {
     return;
   }
 
-  await assertPortFree(Number(flags["rpc-port"]), "127.0.0.1", RPC_PORT_SETTING);
-  const devnetDir = resolve(flags["data-dir"]!);
+  await assertPortFree(flags.rpcPort, "127.0.0.1", RPC_PORT_SETTING);
+  const devnetDir = resolve(flags.dataDir);
   // Before anything in the folder is touched: a second start on it must not break the first.
   // A lock left by a killed start is taken over after its own children are ended.
   const lock = acquireDevnetLock(devnetDir, {});
@@ -262,8 +139,8 @@ async function main() {
   const pgliteTemplate = ensurePgliteTemplate();
   pgliteTemplate.catch(() => {}); // its error is thrown where it is awaited
 
-  step(`starting anvil on 127.0.0.1:${flags["rpc-port"]}`);
-  const anvil = await startAnvil({ port: Number(flags["rpc-port"]) }).catch((err: unknown) => {
+  step(`starting anvil on 127.0.0.1:${flags.rpcPort}`);
+  const anvil = await startAnvil({ port: flags.rpcPort }).catch((err: unknown) => {
     if (err instanceof AnvilPortInUseError) throw new PortInUseError(err.port, "127.0.0.1", RPC_PORT_SETTING);
     throw err;
   });
@@ -289,9 +166,11 @@ async function main() {
     `deployed: launch factory ${manifest.contracts.launchFactory}, fee locker ${manifest.contracts.feeLocker}, ETH/USD pool ${manifest.ethUsdPool} (3,000 USD/ETH)`,
   );
 
-  if (!flags["no-seed"]) {
+  let exampleToken: string | undefined;
+  if (!flags.noSeed) {
     step("seeding demo activity (3 launches, 12 trades, 4 ETH/USD trades, token transfers, 1 fee collection)");
     const seeded = await seedDemo(manifest, { signal: stops.lifetime });
+    exampleToken = seeded.tokens[0]?.token;
     step(
       `seeded: ${seeded.tokens.map((t) => `${t.symbol} ${t.token}`).join(", ")}; ${seeded.buys} buys, ${seeded.sells} sells, ${seeded.ethUsdTrades} ETH/USD trades, ${seeded.transfers} transfers`,
     );
@@ -346,10 +225,8 @@ async function main() {
       onWait: step,
       onSpawn: (pid) => recordChild("the service", pid),
     });
-  const current = { service: await startService() };
-  const service = current.service;
-  stops.register(serviceStep(current));
-  exitWithService(service);
+  const kept = await startKeptService({ env, stops, step, start: startService });
+  const service = kept.service;
   lock.update({ serviceUrl: service.url });
   // The seeded history must be served before we say "ready": the service's own readiness
   // (/api/v1/ready; on the devnet READY_MAX_LAG_BLOCKS is 0 unless set: every seeded block
@@ -368,28 +245,25 @@ async function main() {
     },
   });
   const devnetClient = createTestClient({ mode: "anvil", transport: http(anvil.rpcUrl, { timeout: 5_000 }) });
-  supervise(current, startService, [anvil.rpcUrl]);
+  kept.supervise([anvil.rpcUrl]);
 
-  await devnetClient.setIntervalMining({ interval: Number(flags["block-time"]) });
-  const intervalMs = Number(flags["trade-interval-ms"]);
-  if (!flags["no-seed"] && intervalMs > 0) {
+  await devnetClient.setIntervalMining({ interval: flags.blockTimeSec });
+  const intervalMs = flags.tradeIntervalMs;
+  if (!flags.noSeed && intervalMs > 0) {
     const trading = startRandomTrading(manifest, { intervalMs, signal: stops.lifetime });
     stops.register({ name: "the demo trading", stop: () => trading.stop() }); // stopped first, before the service and anvil
   }
 
-  const base = service.url;
-  step(`ready: ${base}`);
+  step(`ready: ${service.url}`);
   console.log(
-    [
-      `  curl -s ${base}/api/public/tokens/new?limit=5`,
-      `  curl -s ${base}/api/public/trades/recent?limit=5`,
-      `  curl -s -H "Authorization: Bearer ${devnetKey}" "${base}/api/v1/evmchain/tokens/<address>/candles?resolution=1m"`,
-      `  curl -s -H "Authorization: Bearer ${metricsToken}" ${base}/metrics`,
-      `devnet API key (dev account 0): ${devnetKey}`,
-      `devnet key store: ${storeDir} (held by the running service; cleared at the next start).`,
-      `  more keys while it runs: npm run keys -- create --wallet <dev account address>${flags["data-dir"] === ".devnet" ? "" : ` --data-dir ${flags["data-dir"]}`}`,
-      "Ctrl-C stops the trading, the service and anvil (a second Ctrl-C forces it).",
-    ].join("\n"),
+    devnetReadyBanner({
+      baseUrl: service.url,
+      devnetKey,
+      metricsToken,
+      storeDir,
+      dataDir: flags.dataDir,
+      exampleToken,
+    }),
   );
 }
 

@@ -5,7 +5,7 @@
  * session surface (`./surface.ts`); `createApp` mounts the per-IP session limit over all of these.
  */
 import { Hono, type Context, type MiddlewareHandler } from "hono";
-import { isHex, type Address, type Hex, type PublicClient } from "viem";
+import type { Address, Hex, PublicClient } from "viem";
 import { z } from "zod";
 import type { Deployment } from "../../config/deployment";
 import type { Store } from "../../store/index";
@@ -28,7 +28,17 @@ import {
   type SignInPurpose,
 } from "./signInFlow";
 import { validate } from "../validation";
-import { addressParam } from "../../src/domain/wire";
+import {
+  challengeBody,
+  challengeResponse,
+  challengeWire,
+  keyFields,
+  keyWire,
+  SIGNATURE_ERRORS,
+  signatureBody,
+  signInChallengeBody,
+  signOutBody,
+} from "./signInWire";
 
 /** What the sign-in routes need (built once by `createApp`). */
 export type SignInRoutesDeps = {
@@ -48,64 +58,10 @@ export type SignInRoutesDeps = {
   nowMs: () => number;
 };
 
-const challengeBody = z.object({ wallet: addressParam, csrf_token: z.string() });
-const signInChallengeBody = challengeBody.extend({ create_api_key: z.boolean().default(false) });
-const signatureBody = z.object({
-  wallet: addressParam,
-  signature: z.string().refine((v) => isHex(v) && v.length >= 132, "must be a 0x-prefixed hex signature"),
-  csrf_token: z.string(),
-  label: z.string().max(100, "must be at most 100 characters").optional(),
-});
-const signOutBody = z.object({ csrf_token: z.string() });
-
-const challengeWire = okBody({
-  message: z.string(),
-  nonce: z.string(),
-  purpose: z.enum(["sign_in", "sign_in_and_create_key"]),
-  issued_at_sec: z.number().int(),
-  expires_at_sec: z.number().int(),
-});
-const keyWire = z.looseObject({ id: z.string(), prefix: z.string(), wallet: addressWire, scopes: z.array(z.string()) });
-
-function challengeResponse(c: Context, issued: Awaited<ReturnType<typeof issueSignInChallenge>>) {
-  c.header("Cache-Control", "no-store");
-  return sendOk(c, {
-    message: issued.message,
-    nonce: issued.nonce,
-    purpose: issued.purpose,
-    issued_at_sec: Math.floor(issued.issuedAtMs / 1000),
-    expires_at_sec: Math.floor(issued.expiresAtMs / 1000),
-  });
-}
-
-function keyFields({ secret, key }: NonNullable<SignedIn["apiKey"]>) {
-  return {
-    api_key: secret,
-    key: {
-      id: key.id,
-      prefix: key.displayPrefix,
-      wallet: key.wallet,
-      scopes: key.scopes,
-      created_at_sec: Math.floor(key.createdAtMs / 1000),
-    },
-  };
-}
-
-/** What the two routes that take the signed challenge (sign-in, key creation) can answer. */
-const SIGNATURE_ERRORS = [
-  "invalid_request",
-  "invalid_address",
-  "challenge_not_found",
-  "invalid_signature",
-  "key_limit_reached",
-  "rate_limited",
-] as const;
-
 /**
  * Builds the sign-in, sign-out and key-creation routes (mount at `/api/evm/evmchain`).
  * @param csrf - the session surface's `requireCsrf` guard
  */
-
 export function signInRoutes(deps: SignInRoutesDeps, csrf: MiddlewareHandler<TrustEnv>) {
   const { getStore, limits } = deps;
   const party: SignInParty = { publicBaseUrl: deps.publicBaseUrl, chainId: deps.deployment.chainId };

@@ -24,7 +24,8 @@ import { nonfungiblePositionManagerAbi } from "../../abis/NonfungiblePositionMan
 import { uniswapV3FactoryAbi } from "../../abis/UniswapV3Factory.js";
 import { uniswapV3PoolAbi } from "../../abis/UniswapV3Pool.js";
 import { weth9Abi } from "../../abis/WETH9.js";
-import { buyToken, collectFees, launchToken, sellToken } from "../../devnet/actions.js";
+import { buyToken, launchToken, sellToken } from "../../devnet/actions.js";
+import { collectFees } from "../../devnet/feeActions.js";
 import { startAnvil, type AnvilInstance } from "../../devnet/anvil.js";
 import { createDevnetClients, devAccount, type DevnetClients } from "../../devnet/clients.js";
 import { deployStack } from "../../devnet/deploy.js";
