@@ -5,27 +5,18 @@
  * (`test/helpers/rpcProxy.ts`) so every JSON-RPC request the app makes is counted. No mocks: the decode
  * queue is the real one with small bounds, and a slot is held by a task the test releases.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { count } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/pglite";
 import sharp from "sharp";
-import { createPublicClient, http, type PublicClient } from "viem";
+import { createPublicClient, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { appFixture, type AppFixtureOverrides, type TestApp } from "../helpers/appFixture";
 import { chainProbe } from "../../ops/chainProbe";
 import { decodeQueue } from "../../media/decodeQueue";
-import type { MarketDb } from "../../market/db";
-import { deploymentSchema, type Deployment } from "../../config/deployment";
-import type { AnvilInstance } from "../../devnet/anvil";
-import { startDeployedDevnet } from "../helpers/chainDevnet";
+import { routeTestHandles } from "../helpers/routeTestHandles";
 import { devAccount } from "../../devnet/clients";
-import { openStore, type Store } from "../../store/index";
 import { createApiKey } from "../../store/keys";
 import { media } from "../../store/schema";
-import { diffCounts, startRpcProxy, type RpcProxy } from "../helpers/rpcProxy";
+import { diffCounts, startRpcProxy } from "../helpers/rpcProxy";
 import { answer } from "../helpers/session";
 import { request as httpRequest } from "node:http";
 import { serve, type ServerType } from "@hono/node-server";
@@ -33,42 +24,16 @@ import { compileProxyTrust } from "../../config/proxyTrust";
 import { scaledMs } from "../helpers/deadlines";
 
 const BASE = "http://localhost:42069";
-
-let anvil: AnvilInstance;
-let proxy: RpcProxy;
-let deployment: Deployment;
-let publicClient: PublicClient;
-let marketDbClient: PGlite;
-let marketDb: MarketDb;
-let store: Store;
-let storeDir: string;
-
-beforeAll(async () => {
-  const devnet = await startDeployedDevnet();
-  anvil = devnet.anvil;
-  deployment = deploymentSchema.parse(devnet.manifest);
-  proxy = await startRpcProxy({ target: anvil.rpcUrl });
-  publicClient = createPublicClient({ transport: http(proxy.url) });
-  // An empty database stands in for Ponder's tables: these tests reach no market query.
-  marketDbClient = new PGlite();
-  marketDb = drizzle(marketDbClient) as unknown as MarketDb;
-  storeDir = mkdtempSync(join(tmpdir(), "abuse-store-"));
-  store = await openStore({ kind: "pglite", dir: storeDir, schema: "launch_store" });
-});
-
-afterAll(async () => {
-  await store?.close();
-  if (storeDir) rmSync(storeDir, { recursive: true, force: true });
-  await marketDbClient?.close();
-  await proxy?.stop();
-  await anvil?.stop();
-});
+/** anvil on the saved devnet, the app's RPC through a counting proxy, an empty market database and a PGlite store. */
+const h = routeTestHandles({ storePrefix: "abuse-store-", rpcProxy: true });
+/** The counting proxy between the app and anvil. */
+const rpcProxy = () => {
+  if (!h.proxy) throw new Error("the RPC proxy starts in beforeAll");
+  return h.proxy;
+};
 
 function makeApp(overrides: AppFixtureOverrides = {}) {
-  return appFixture(
-    { db: marketDb, publicBaseUrl: BASE, store, deployment, publicClient },
-    { trustProxy: true, ...overrides },
-  );
+  return appFixture(h.app(BASE), { trustProxy: true, ...overrides });
 }
 
 /**
@@ -246,8 +211,8 @@ describe("the RPC part of health and the session status is one shared probe per 
     // The probe's own deadline is not under test here: generous, so a loaded machine cannot turn a
     // slow answer into a failed probe.
     const probe = chainProbe({
-      client: publicClient,
-      expectedChainId: deployment.chainId,
+      client: h.publicClient,
+      expectedChainId: h.deployment.chainId,
       nowMs: () => nowMs,
       timeoutMs: 30_000,
     });
@@ -261,31 +226,31 @@ describe("the RPC part of health and the session status is one shared probe per 
     });
     const headers = { "X-Forwarded-For": clientIp() };
 
-    const before = { ...proxy.counts().pass };
+    const before = { ...rpcProxy().counts().pass };
     const burst = await Promise.all([
       ...Array.from({ length: 20 }, () => call(app, "/api/v1/health", { headers })),
       ...Array.from({ length: 5 }, () => call(app, "/api/evm/evmchain/status", { headers })),
     ]);
     for (const res of burst.slice(0, 20))
-      expect(res.body.rpc).toMatchObject({ ok: true, chain_id: deployment.chainId });
+      expect(res.body.rpc).toMatchObject({ ok: true, chain_id: h.deployment.chainId });
     for (const res of burst.slice(20))
-      expect(res.body.readiness.rpc).toMatchObject({ ok: true, chain_id: deployment.chainId });
-    const afterBurst = { ...proxy.counts().pass };
+      expect(res.body.readiness.rpc).toMatchObject({ ok: true, chain_id: h.deployment.chainId });
+    const afterBurst = { ...rpcProxy().counts().pass };
     expect(probes(diffCounts(before, afterBurst))).toEqual({ eth_chainId: 1, eth_blockNumber: 1 });
 
     // Within the second: sequential calls are answered from the probe, no RPC request.
     nowMs += 999;
     for (let i = 0; i < 5; i++) await call(app, i % 2 ? "/api/evm/evmchain/status" : "/api/v1/health", { headers });
-    const within = { ...proxy.counts().pass };
+    const within = { ...rpcProxy().counts().pass };
     expect(probes(diffCounts(afterBurst, within))).toEqual({ eth_chainId: 0, eth_blockNumber: 0 });
 
     // After it: one new probe, shared again; it sees the newest block.
     nowMs += 2;
-    const direct = createPublicClient({ transport: http(anvil.rpcUrl) });
+    const direct = createPublicClient({ transport: http(h.anvil.rpcUrl) });
     await direct.request({ method: "evm_mine" } as never);
     const head = Number(await direct.getBlockNumber({ cacheTime: 0 }));
     const fresh = await Promise.all(Array.from({ length: 5 }, () => call(app, "/api/v1/health", { headers })));
-    expect(probes(diffCounts(within, { ...proxy.counts().pass }))).toEqual({ eth_chainId: 1, eth_blockNumber: 1 });
+    expect(probes(diffCounts(within, { ...rpcProxy().counts().pass }))).toEqual({ eth_chainId: 1, eth_blockNumber: 1 });
     for (const res of fresh) expect(res.body.rpc.block_number).toBe(head);
   });
 
@@ -294,7 +259,7 @@ describe("the RPC part of health and the session status is one shared probe per 
     // A node that answers 503 (the connection closes after each answer), and a client without
     // transport retries: one probe is exactly one request per method, counted where it is sent
     // (viem's transport hook) and where it arrives (the proxy).
-    const down = await startRpcProxy({ target: anvil.rpcUrl, mode: "refuse", refuseWith: 503 });
+    const down = await startRpcProxy({ target: h.anvil.rpcUrl, mode: "refuse", refuseWith: 503 });
     const sent: string[] = [];
     const client = createPublicClient({
       transport: http(down.url, {
@@ -303,7 +268,7 @@ describe("the RPC part of health and the session status is one shared probe per 
           void sent.push((JSON.parse(String(init.body)) as { method: string }).method),
       }),
     });
-    const probe = chainProbe({ client, expectedChainId: deployment.chainId, nowMs: () => nowMs });
+    const probe = chainProbe({ client, expectedChainId: h.deployment.chainId, nowMs: () => nowMs });
     const app = makeApp({ chainProbe: probe, limits: { healthRequestsPerMinute: 1_000 } });
     const headers = { "X-Forwarded-For": clientIp() };
     const tally = () => ({ sent: [...sent].sort(), arrived: { ...down.counts().refuse } });
@@ -344,9 +309,9 @@ describe("image decodes are bounded: overload is 503 with Retry-After, never the
     async () => {
       const queue = decodeQueue({ concurrency: 1, maxQueued: 2, maxWaitMs: 120_000, retryAfterSec: 2 });
       const app = makeApp({ imageQueue: queue });
-      const key = (await createApiKey(store, { wallet: devAccount(1).address, createdVia: "cli" })).secret;
+      const key = (await createApiKey(h.store, { wallet: devAccount(1).address, createdVia: "cli" })).secret;
       const images = [await largeWebp(10), await largeWebp(200)];
-      const rows = async () => (await store.db.select({ n: count() }).from(media))[0]!.n;
+      const rows = async () => (await h.store.db.select({ n: count() }).from(media))[0]!.n;
       const rowsBefore = await rows();
 
       // Hold the only decode slot, so exactly `maxQueued` uploads can wait and the rest overflow.
@@ -398,7 +363,7 @@ describe("image decodes are bounded: overload is 503 with Retry-After, never the
   it("answers an upload that waited longer than the queue's wait with 503 image_processing_busy, and still 400 for a corrupt image", async () => {
     const queue = decodeQueue({ concurrency: 1, maxQueued: 1, maxWaitMs: 25, retryAfterSec: 2 });
     const app = makeApp({ imageQueue: queue });
-    const key = (await createApiKey(store, { wallet: devAccount(1).address, createdVia: "cli" })).secret;
+    const key = (await createApiKey(h.store, { wallet: devAccount(1).address, createdVia: "cli" })).secret;
     const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#336699" } })
       .png()
       .toBuffer();

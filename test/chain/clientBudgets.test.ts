@@ -6,40 +6,28 @@
  * (Sign-In with Ethereum signatures are verified through it). The app's clock is injected: the
  * tests move it across window boundaries instead of waiting.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { count, eq, inArray } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/pglite";
-import { createPublicClient, http, type LocalAccount, type PublicClient } from "viem";
+import type { LocalAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { appFixture, type AppFixtureOverrides, type TestApp } from "../helpers/appFixture";
-import type { MarketDb } from "../../market/db";
 import { consumeCoinQuota } from "../../store/coinQuotas";
 import { LIMITS } from "../../config/limits";
 import { OPENAPI_PATH } from "../../http/openapi/paths";
-import { deploymentSchema, type Deployment } from "../../config/deployment";
 import { ConfigError, loadEnv } from "../../config/env";
-import type { AnvilInstance } from "../../devnet/anvil";
-import { startDeployedDevnet } from "../helpers/chainDevnet";
+import { routeTestHandles } from "../helpers/routeTestHandles";
 import { devAccount } from "../../devnet/clients";
-import { inTransaction, openStore, type Store } from "../../store/index";
+import { inTransaction } from "../../store/index";
 import { createApiKey } from "../../store/keys";
 import { apiKeys, launches } from "../../store/schema";
 import { answer, openSession, sessionPost, type Answer, type BrowserSession, type Fetcher } from "../helpers/session";
 
 const BASE = "http://localhost:42069";
+/** anvil on the saved devnet, an empty market database and a PGlite store, per file. */
+const h = routeTestHandles({ storePrefix: "client-budgets-" });
 const ORIGIN = new URL(BASE).origin;
 const HOUR_MS = 3_600_000;
 
-let anvil: AnvilInstance;
-let deployment: Deployment;
-let publicClient: PublicClient;
-let marketDbClient: PGlite;
-let store: Store;
-let storeDir: string;
 /**
  * The app's clock (unix ms): the wall clock moved to 10 minutes past the next full hour, so a
  * test's hourly and per-minute windows stay one window; tests move it on by `offsetMs`. (Sessions
@@ -54,33 +42,13 @@ function toNextMinute(): void {
   offsetMs += now - (now % 60_000) + 61_000 - now;
 }
 
-beforeAll(async () => {
-  const devnet = await startDeployedDevnet();
-  anvil = devnet.anvil;
-  deployment = deploymentSchema.parse(devnet.manifest);
-  publicClient = createPublicClient({ transport: http(anvil.rpcUrl) });
-  marketDbClient = new PGlite();
-  storeDir = mkdtempSync(join(tmpdir(), "client-budgets-"));
-  store = await openStore({ kind: "pglite", dir: storeDir, schema: "launch_store" });
-});
-
-afterAll(async () => {
-  await store?.close();
-  if (storeDir) rmSync(storeDir, { recursive: true, force: true });
-  await marketDbClient?.close();
-  await anvil?.stop();
-});
-
 function makeApp(overrides: AppFixtureOverrides = {}) {
-  return appFixture(
-    { db: drizzle(marketDbClient) as unknown as MarketDb, publicBaseUrl: BASE, store, deployment, publicClient },
-    {
-      nowMs: appNowMs,
-      ...overrides,
-      // The session surface's request rate is not under test here.
-      limits: { sessionRequestsPerMinute: 10_000, ...overrides.limits },
-    },
-  );
+  return appFixture(h.app(BASE), {
+    nowMs: appNowMs,
+    ...overrides,
+    // The session surface's request rate is not under test here.
+    limits: { sessionRequestsPerMinute: 10_000, ...overrides.limits },
+  });
 }
 
 /** A distinct client address per test (TEST-NET-2), as the socket peer of every request. */
@@ -109,7 +77,7 @@ async function signInWithKey(fetch: Fetcher, session: BrowserSession, account: L
 }
 
 const keysOf = async (wallets: string[]) =>
-  (await store.db.select({ n: count() }).from(apiKeys).where(inArray(apiKeys.wallet, wallets)))[0]!.n;
+  (await h.store.db.select({ n: count() }).from(apiKeys).where(inArray(apiKeys.wallet, wallets)))[0]!.n;
 
 /** The IETF rate-limit headers and `Retry-After` of a refusal. */
 function expectRateLimitHeaders(res: Answer, limit: number, windowSec: number) {
@@ -200,7 +168,7 @@ describe("v1 has a per-client ceiling beside the per-key limit", () => {
     const keys = await Promise.all(
       Array.from(
         { length: 5 },
-        async () => (await createApiKey(store, { wallet: freshAccount().address, createdVia: "cli" })).secret,
+        async () => (await createApiKey(h.store, { wallet: freshAccount().address, createdVia: "cli" })).secret,
       ),
     );
     const get = (f: Fetcher, key: string) =>
@@ -218,7 +186,7 @@ describe("v1 has a per-client ceiling beside the per-key limit", () => {
       expectRateLimitHeaders(r, ceiling, 60);
     }
     // A fresh key from the same client is refused too; the same fresh key from another IP is served.
-    const fresh = (await createApiKey(store, { wallet: freshAccount().address, createdVia: "cli" })).secret;
+    const fresh = (await createApiKey(h.store, { wallet: freshAccount().address, createdVia: "cli" })).secret;
     expect((await get(fetch, fresh)).status).toBe(429);
     expect((await get(fetcherFor(app, newClientIp()), fresh)).status).toBe(404);
     // The next minute of the app's clock serves the client again.
@@ -250,7 +218,7 @@ describe("the daily coin quota cannot be multiplied by minting wallets from one 
     const fetch = fetcherFor(app, newClientIp());
     const wallets = Array.from({ length: 6 }, () => freshAccount().address);
     const keys = await Promise.all(
-      wallets.map(async (wallet) => (await createApiKey(store, { wallet, createdVia: "cli" })).secret),
+      wallets.map(async (wallet) => (await createApiKey(h.store, { wallet, createdVia: "cli" })).secret),
     );
     const answers: Answer[] = [];
     for (const [i, key] of keys.entries()) {
@@ -265,11 +233,11 @@ describe("the daily coin quota cannot be multiplied by minting wallets from one 
       expect(retryAfter).toBeLessThanOrEqual(86_400);
     }
     const keyIds = (
-      await store.db.select({ id: apiKeys.id }).from(apiKeys).where(inArray(apiKeys.wallet, wallets))
+      await h.store.db.select({ id: apiKeys.id }).from(apiKeys).where(inArray(apiKeys.wallet, wallets))
     ).map((r) => r.id);
-    expect((await store.db.select({ n: count() }).from(launches).where(inArray(launches.apiKeyId, keyIds)))[0]!.n).toBe(
-      perIp,
-    );
+    expect(
+      (await h.store.db.select({ n: count() }).from(launches).where(inArray(launches.apiKeyId, keyIds)))[0]!.n,
+    ).toBe(perIp);
     // The same (refused) key from another client is served.
     const again = await post(
       fetcherFor(app, newClientIp()),
@@ -280,10 +248,10 @@ describe("the daily coin quota cannot be multiplied by minting wallets from one 
     );
     expect(again.status).toBe(201);
     const refusedKeyId = (
-      await store.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.wallet, wallets[perIp]!))
+      await h.store.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.wallet, wallets[perIp]!))
     )[0]!.id;
     expect(
-      (await store.db.select({ n: count() }).from(launches).where(eq(launches.apiKeyId, refusedKeyId)))[0]!.n,
+      (await h.store.db.select({ n: count() }).from(launches).where(eq(launches.apiKeyId, refusedKeyId)))[0]!.n,
     ).toBe(1);
   });
 
@@ -291,7 +259,7 @@ describe("the daily coin quota cannot be multiplied by minting wallets from one 
     const ip = newClientIp();
     const nowMs = appNowMs();
     const consume = (wallet: string) =>
-      inTransaction(store, (tx) =>
+      inTransaction(h.store, (tx) =>
         consumeCoinQuota(tx, wallet, "coins_finalized", { nowMs, client: { ip, limit: 2 } }),
       );
     await consume(freshAccount().address);
@@ -305,7 +273,7 @@ describe("the daily coin quota cannot be multiplied by minting wallets from one 
     const wallet = freshAccount().address;
     await expect(consume(wallet)).rejects.toMatchObject({ name: "QuotaExceededError" });
     expect(
-      (await inTransaction(store, (tx) => consumeCoinQuota(tx, wallet, "coins_finalized", { nowMs, limit: 1 }))).used,
+      (await inTransaction(h.store, (tx) => consumeCoinQuota(tx, wallet, "coins_finalized", { nowMs, limit: 1 }))).used,
     ).toBe(1);
   });
 });

@@ -7,36 +7,23 @@
  * client), a real store (PGlite in a temporary folder) and a real anvil (sign-in signatures are
  * verified through it); the app's clock is injected.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { drizzle } from "drizzle-orm/pglite";
-import { createPublicClient, http, type LocalAccount, type PublicClient } from "viem";
+import type { LocalAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { appFixture, type AppFixtureOverrides, type TestApp } from "../helpers/appFixture";
-import type { MarketDb } from "../../market/db";
-import { deploymentSchema, type Deployment } from "../../config/deployment";
-import type { AnvilInstance } from "../../devnet/anvil";
-import { startDeployedDevnet } from "../helpers/chainDevnet";
+import { routeTestHandles } from "../helpers/routeTestHandles";
 import { devAccount } from "../../devnet/clients";
-import { openStore, type Store } from "../../store/index";
 import { createApiKey } from "../../store/keys";
 import { answer, openSession, sessionPost, type Answer, type BrowserSession, type Fetcher } from "../helpers/session";
 
 const BASE = "http://localhost:42069";
+/** anvil on the saved devnet, an empty market database and a PGlite store, per file. */
+const h = routeTestHandles({ storePrefix: "ipv6-prefix-" });
 const ORIGIN = new URL(BASE).origin;
 const HOUR_MS = 3_600_000;
 /** The configured grouping under test: a /48, not the default /64. */
 const PREFIX_BITS = 48;
 
-let anvil: AnvilInstance;
-let deployment: Deployment;
-let publicClient: PublicClient;
-let marketDbClient: PGlite;
-let store: Store;
-let storeDir: string;
 /** The app's clock: 10 minutes past the next full hour, so each test's hourly window stays one window. */
 const appNowMs = (() => {
   const start = Date.now() - (Date.now() % HOUR_MS) + HOUR_MS + 10 * 60_000;
@@ -44,28 +31,12 @@ const appNowMs = (() => {
   return () => Date.now() + offset;
 })();
 
-beforeAll(async () => {
-  const devnet = await startDeployedDevnet();
-  anvil = devnet.anvil;
-  deployment = deploymentSchema.parse(devnet.manifest);
-  publicClient = createPublicClient({ transport: http(anvil.rpcUrl) });
-  marketDbClient = new PGlite();
-  storeDir = mkdtempSync(join(tmpdir(), "ipv6-prefix-"));
-  store = await openStore({ kind: "pglite", dir: storeDir, schema: "launch_store" });
-});
-
-afterAll(async () => {
-  await store?.close();
-  if (storeDir) rmSync(storeDir, { recursive: true, force: true });
-  await marketDbClient?.close();
-  await anvil?.stop();
-});
-
 function makeApp(limits: AppFixtureOverrides["limits"]) {
-  return appFixture(
-    { db: drizzle(marketDbClient) as unknown as MarketDb, publicBaseUrl: BASE, store, deployment, publicClient },
-    { nowMs: appNowMs, ipv6PrefixBits: PREFIX_BITS, limits: { sessionRequestsPerMinute: 10_000, ...limits } },
-  );
+  return appFixture(h.app(BASE), {
+    nowMs: appNowMs,
+    ipv6PrefixBits: PREFIX_BITS,
+    limits: { sessionRequestsPerMinute: 10_000, ...limits },
+  });
 }
 
 /** `app.request()` from the socket address `ip`. */
@@ -118,7 +89,7 @@ describe("CLIENT_IPV6_PREFIX_BITS reaches the key-creation and coin budgets", ()
       first_buy_wei: "1000000000000000",
     };
     const post = async (ip: string, path: string, idem: string) => {
-      const key = (await createApiKey(store, { wallet: freshAccount().address, createdVia: "cli" })).secret;
+      const key = (await createApiKey(h.store, { wallet: freshAccount().address, createdVia: "cli" })).secret;
       return fetcherFor(app, ip)(path, {
         method: "POST",
         headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Idempotency-Key": idem },

@@ -7,21 +7,13 @@
  * the test PostgreSQL, when reachable) a process losing its store connections in the middle of the
  * confirm's write: the quota count and the launch commit together or not at all.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { and, eq } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/pglite";
-import { createPublicClient, createWalletClient, http, type Hash, type PublicClient } from "viem";
+import { createWalletClient, http, type Hash } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appFixture, type AppFixtureOverrides, type TestApp } from "../helpers/appFixture";
 import { coinQuotaBucket } from "../../store/coinQuotas";
-import type { MarketDb } from "../../market/db";
-import { deploymentSchema, type Deployment } from "../../config/deployment";
-import type { AnvilInstance } from "../../devnet/anvil";
-import { startDeployedDevnet } from "../helpers/chainDevnet";
+import { routeTestHandles } from "../helpers/routeTestHandles";
 import { devAccount } from "../../devnet/clients";
 import pg from "pg";
 import { openStore, type Store } from "../../store/index";
@@ -30,43 +22,13 @@ import { counters, launches } from "../../store/schema";
 import { dropSchema, postgresAvailable, TEST_DATABASE_URL, uniqueSchemaName } from "../helpers/postgres";
 
 const BASE = "http://localhost:42069";
+/** anvil on the saved devnet, an empty market database and a PGlite store, per file. */
+const h = routeTestHandles({ storePrefix: "launch-routes-" });
 
-let anvil: AnvilInstance;
-let deployment: Deployment;
-let publicClient: PublicClient;
-let marketDbClient: PGlite;
-let store: Store;
-let dir: string;
 let clock = Math.floor(Date.now() / 1000);
 
-beforeAll(async () => {
-  const devnet = await startDeployedDevnet();
-  anvil = devnet.anvil;
-  deployment = deploymentSchema.parse(devnet.manifest);
-  publicClient = createPublicClient({ transport: http(anvil.rpcUrl) });
-  marketDbClient = new PGlite();
-  dir = mkdtempSync(join(tmpdir(), "launch-routes-"));
-  store = await openStore({ kind: "pglite", dir, schema: "launch_store" });
-});
-
-afterAll(async () => {
-  await store?.close();
-  await marketDbClient?.close();
-  await anvil?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
-function makeApp(limits: Record<string, number> = {}, onStore: Store = store, overrides: AppFixtureOverrides = {}) {
-  return appFixture(
-    {
-      db: drizzle(marketDbClient) as unknown as MarketDb,
-      publicBaseUrl: BASE,
-      store: onStore,
-      deployment,
-      publicClient,
-    },
-    { nowSec: () => clock, limits, ...overrides },
-  );
+function makeApp(limits: Record<string, number> = {}, onStore: Store = h.store, overrides: AppFixtureOverrides = {}) {
+  return appFixture({ ...h.app(BASE), store: onStore }, { nowSec: () => clock, limits, ...overrides });
 }
 
 async function call(app: TestApp, key: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
@@ -101,7 +63,7 @@ async function sendBuilt(
   wallet: number,
   tx: { to: `0x${string}`; data: `0x${string}`; value: `0x${string}`; gas: `0x${string}` },
 ): Promise<Hash> {
-  const client = createWalletClient({ account: devAccount(wallet), transport: http(anvil.rpcUrl) });
+  const client = createWalletClient({ account: devAccount(wallet), transport: http(h.anvil.rpcUrl) });
   const hash = await client.sendTransaction({
     chain: null,
     to: tx.to,
@@ -109,12 +71,12 @@ async function sendBuilt(
     value: BigInt(tx.value),
     gas: BigInt(tx.gas),
   });
-  await publicClient.waitForTransactionReceipt({ hash });
+  await h.publicClient.waitForTransactionReceipt({ hash });
   return hash;
 }
 
 /** The finalized-coin count of a wallet (all its keys) over every stored window. */
-const finalizedToday = async (wallet: string, onStore: Store = store) =>
+const finalizedToday = async (wallet: string, onStore: Store = h.store) =>
   (
     await onStore.db
       .select()
@@ -128,7 +90,7 @@ const freshWallet = () => privateKeyToAccount(generatePrivateKey()).address;
 describe("launch write path over app.request()", () => {
   it("expires an intent exactly at expires_at_sec on a pinned clock", async () => {
     const app = makeApp();
-    const { secret } = await createApiKey(store, { wallet: freshWallet(), createdVia: "cli" });
+    const { secret } = await createApiKey(h.store, { wallet: freshWallet(), createdVia: "cli" });
     const intent = await call(
       app,
       secret,
@@ -156,14 +118,14 @@ describe("launch write path over app.request()", () => {
     } finally {
       clock = saved;
     }
-    const row = (await store.db.select().from(launches).where(eq(launches.id, intent.body.launch_id)))[0]!;
+    const row = (await h.store.db.select().from(launches).where(eq(launches.id, intent.body.launch_id)))[0]!;
     expect(row.state).toBe("expired");
     expect(row.build).toBeNull();
   });
 
   it("gives intents the configured lifetime and publishes it in the v1 descriptor (LAUNCH_INTENT_TTL_SEC)", async () => {
-    const app = makeApp({}, store, { intentTtlSec: 60 });
-    const { secret } = await createApiKey(store, { wallet: freshWallet(), createdVia: "cli" });
+    const app = makeApp({}, h.store, { intentTtlSec: 60 });
+    const { secret } = await createApiKey(h.store, { wallet: freshWallet(), createdVia: "cli" });
     const intent = await call(
       app,
       secret,
@@ -181,7 +143,7 @@ describe("launch write path over app.request()", () => {
 
   it("counts one finalized coin per confirmed launch; over the quota nothing is persisted", async () => {
     const app = makeApp({ coinsFinalizedPerDay: 1 });
-    const { secret, key } = await createApiKey(store, { wallet: freshWallet(), createdVia: "cli" });
+    const { secret, key } = await createApiKey(h.store, { wallet: freshWallet(), createdVia: "cli" });
     const a = await builtLaunch(app, secret, 2, "Quota A");
     const b = await builtLaunch(app, secret, 3, "Quota B");
     const txA = await sendBuilt(2, a.built.transaction);
@@ -196,14 +158,14 @@ describe("launch write path over app.request()", () => {
     expect(await finalizedToday(key.wallet)).toBe(1);
     const over = await call(app, secret, "/api/v1/evmchain/launches/confirm", { launch_id: b.launchId, tx_hash: txB });
     expect({ status: over.status, error: over.body.error }).toEqual({ status: 429, error: "quota_exceeded" });
-    const row = (await store.db.select().from(launches).where(eq(launches.id, b.launchId)))[0]!;
+    const row = (await h.store.db.select().from(launches).where(eq(launches.id, b.launchId)))[0]!;
     expect(row.state).toBe("built");
     expect(row.tokenAddress).toBeNull();
   });
 
   it("persists one record and counts the quota once under concurrent confirms", async () => {
     const app = makeApp();
-    const { secret, key } = await createApiKey(store, { wallet: freshWallet(), createdVia: "cli" });
+    const { secret, key } = await createApiKey(h.store, { wallet: freshWallet(), createdVia: "cli" });
     const l = await builtLaunch(app, secret, 4, "Race");
     const tx = await sendBuilt(4, l.built.transaction);
     const results = await Promise.all(
@@ -213,7 +175,7 @@ describe("launch write path over app.request()", () => {
     );
     for (const r of results) expect(r.status).toBe(200);
     expect(new Set(results.map((r) => JSON.stringify(r.body))).size).toBe(1);
-    const confirmed = await store.db
+    const confirmed = await h.store.db
       .select()
       .from(launches)
       .where(and(eq(launches.txHash, tx.toLowerCase()), eq(launches.state, "confirmed")));
@@ -225,7 +187,7 @@ describe("launch write path over app.request()", () => {
     const app = makeApp();
     const walletA = devAccount(7);
     const creatorB = devAccount(8);
-    const { secret } = await createApiKey(store, { wallet: walletA.address, createdVia: "cli" });
+    const { secret } = await createApiKey(h.store, { wallet: walletA.address, createdVia: "cli" });
     const intent = await call(
       app,
       secret,
@@ -254,7 +216,7 @@ describe("launch write path over app.request()", () => {
       intent_signature: await creatorB.signMessage({ message: tampered }),
     });
     expect(byBOther.status).toBe(401);
-    const row = (await store.db.select().from(launches).where(eq(launches.id, launchId)))[0]!;
+    const row = (await h.store.db.select().from(launches).where(eq(launches.id, launchId)))[0]!;
     expect({ state: row.state, build: row.build }).toEqual({ state: "intent_created", build: null });
     // B's signature of the intent's message builds a transaction that only B can send.
     const byB = await call(app, secret, "/api/v1/evmchain/launches/build", {
@@ -267,8 +229,8 @@ describe("launch write path over app.request()", () => {
 
   it("hides a launch from other API keys (404) and returns the same build to its own key", async () => {
     const app = makeApp();
-    const mine = await createApiKey(store, { wallet: freshWallet(), createdVia: "cli" });
-    const theirs = await createApiKey(store, { wallet: freshWallet(), createdVia: "cli" });
+    const mine = await createApiKey(h.store, { wallet: freshWallet(), createdVia: "cli" });
+    const theirs = await createApiKey(h.store, { wallet: freshWallet(), createdVia: "cli" });
     const l = await builtLaunch(app, mine.secret, 5, "Private");
     const peek = await call(app, theirs.secret, `/api/v1/evmchain/launches/status?launch_id=${l.launchId}`);
     expect({ status: peek.status, error: peek.body.error }).toEqual({ status: 404, error: "launch_not_found" });
@@ -285,80 +247,83 @@ describe("launch write path over app.request()", () => {
   });
 });
 
-describe.skipIf(!(await postgresAvailable()))("a confirm whose process loses the store mid-write (PostgreSQL)", () => {
-  const schema = uniqueSchemaName("launch_routes_store");
-  // `locker` holds the row lock; `watcher` reads pg_stat_activity (outside the locker's
-  // transaction, whose view of it would stay frozen at its first read).
-  let locker: pg.Client;
-  let watcher: pg.Client;
+describe.skipIf(!(await postgresAvailable()))(
+  "a confirm whose process loses the h.store mid-write (PostgreSQL)",
+  () => {
+    const schema = uniqueSchemaName("launch_routes_store");
+    // `locker` holds the row lock; `watcher` reads pg_stat_activity (outside the locker's
+    // transaction, whose view of it would stay frozen at its first read).
+    let locker: pg.Client;
+    let watcher: pg.Client;
 
-  beforeAll(async () => {
-    locker = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    watcher = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await locker.connect();
-    await watcher.connect();
-  });
+    beforeAll(async () => {
+      locker = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      watcher = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await locker.connect();
+      await watcher.connect();
+    });
 
-  afterAll(async () => {
-    await locker?.end().catch(() => undefined);
-    await watcher?.end().catch(() => undefined);
-    await dropSchema(schema);
-  });
+    afterAll(async () => {
+      await locker?.end().catch(() => undefined);
+      await watcher?.end().catch(() => undefined);
+      await dropSchema(schema);
+    });
 
-  it("counts the finalized coin only together with the persisted launch; the retry counts it once", async () => {
-    // The "process" that dies: an app on its own store (its own connection pool).
-    const first = await openStore({ kind: "postgres", url: TEST_DATABASE_URL, schema });
-    const { secret, key } = await createApiKey(first, { wallet: freshWallet(), createdVia: "cli" });
-    const app = makeApp({}, first);
-    const l = await builtLaunch(app, secret, 6, "Torn");
-    const tx = await sendBuilt(6, l.built.transaction);
+    it("counts the finalized coin only together with the persisted launch; the retry counts it once", async () => {
+      // The "process" that dies: an app on its own store (its own connection pool).
+      const first = await openStore({ kind: "postgres", url: TEST_DATABASE_URL, schema });
+      const { secret, key } = await createApiKey(first, { wallet: freshWallet(), createdVia: "cli" });
+      const app = makeApp({}, first);
+      const l = await builtLaunch(app, secret, 6, "Torn");
+      const tx = await sendBuilt(6, l.built.transaction);
 
-    // Hold the launch row so the confirm's UPDATE blocks after verification and the quota count.
-    await locker.query("begin");
-    await locker.query(`select id from "${schema}".launches where id = $1 for update`, [l.launchId]);
-    const lockerPid = (await locker.query("select pg_backend_pid() as pid")).rows[0].pid as number;
-    const inFlight = call(app, secret, "/api/v1/evmchain/launches/confirm", { launch_id: l.launchId, tx_hash: tx });
-    let blockedPid: number | undefined;
-    for (let i = 0; i < 200 && blockedPid === undefined; i++) {
-      const rows = await watcher.query(
-        `select pid from pg_stat_activity where wait_event_type = 'Lock' and $1 = any(pg_blocking_pids(pid)) and query ilike 'update "launches"%'`,
-        [lockerPid],
-      );
-      blockedPid = rows.rows[0]?.pid;
-      if (blockedPid === undefined) await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(blockedPid, "the confirm's UPDATE never blocked on the row lock").toBeDefined();
+      // Hold the launch row so the confirm's UPDATE blocks after verification and the quota count.
+      await locker.query("begin");
+      await locker.query(`select id from "${schema}".launches where id = $1 for update`, [l.launchId]);
+      const lockerPid = (await locker.query("select pg_backend_pid() as pid")).rows[0].pid as number;
+      const inFlight = call(app, secret, "/api/v1/evmchain/launches/confirm", { launch_id: l.launchId, tx_hash: tx });
+      let blockedPid: number | undefined;
+      for (let i = 0; i < 200 && blockedPid === undefined; i++) {
+        const rows = await watcher.query(
+          `select pid from pg_stat_activity where wait_event_type = 'Lock' and $1 = any(pg_blocking_pids(pid)) and query ilike 'update "launches"%'`,
+          [lockerPid],
+        );
+        blockedPid = rows.rows[0]?.pid;
+        if (blockedPid === undefined) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(blockedPid, "the confirm's UPDATE never blocked on the row lock").toBeDefined();
 
-    // The process dies: its pool takes no new connection and its blocked session is ended, so
-    // nothing it still meant to do (a later statement, a compensating write) reaches the store.
-    const closing = first.close();
-    await locker.query("select pg_terminate_backend($1)", [blockedPid]);
-    const died = await inFlight;
-    expect(died.status).toBe(500);
-    await closing;
-    await locker.query("rollback");
+      // The process dies: its pool takes no new connection and its blocked session is ended, so
+      // nothing it still meant to do (a later statement, a compensating write) reaches the store.
+      const closing = first.close();
+      await locker.query("select pg_terminate_backend($1)", [blockedPid]);
+      const died = await inFlight;
+      expect(died.status).toBe(500);
+      await closing;
+      await locker.query("rollback");
 
-    // The next process on the same store sees neither the launch confirmed nor a coin counted.
-    const second = await openStore({ kind: "postgres", url: TEST_DATABASE_URL, schema });
-    try {
-      const row = (await second.db.select().from(launches).where(eq(launches.id, l.launchId)))[0]!;
-      expect(row.state).toBe("built");
-      expect(await finalizedToday(key.wallet, second)).toBe(0);
-      // Its retry confirms, and the coin is counted once.
-      const retry = await call(makeApp({}, second), secret, "/api/v1/evmchain/launches/confirm", {
-        launch_id: l.launchId,
-        tx_hash: tx,
-      });
-      expect(retry.status, JSON.stringify(retry.body)).toBe(200);
-      expect(retry.body).toMatchObject({ state: "confirmed", tx_hash: tx });
-      expect(await finalizedToday(key.wallet, second)).toBe(1);
-      const confirmed = await second.db
-        .select()
-        .from(launches)
-        .where(and(eq(launches.txHash, tx.toLowerCase()), eq(launches.state, "confirmed")));
-      expect(confirmed).toHaveLength(1);
-    } finally {
-      await second.close();
-    }
-  });
-});
+      // The next process on the same store sees neither the launch confirmed nor a coin counted.
+      const second = await openStore({ kind: "postgres", url: TEST_DATABASE_URL, schema });
+      try {
+        const row = (await second.db.select().from(launches).where(eq(launches.id, l.launchId)))[0]!;
+        expect(row.state).toBe("built");
+        expect(await finalizedToday(key.wallet, second)).toBe(0);
+        // Its retry confirms, and the coin is counted once.
+        const retry = await call(makeApp({}, second), secret, "/api/v1/evmchain/launches/confirm", {
+          launch_id: l.launchId,
+          tx_hash: tx,
+        });
+        expect(retry.status, JSON.stringify(retry.body)).toBe(200);
+        expect(retry.body).toMatchObject({ state: "confirmed", tx_hash: tx });
+        expect(await finalizedToday(key.wallet, second)).toBe(1);
+        const confirmed = await second.db
+          .select()
+          .from(launches)
+          .where(and(eq(launches.txHash, tx.toLowerCase()), eq(launches.state, "confirmed")));
+        expect(confirmed).toHaveLength(1);
+      } finally {
+        await second.close();
+      }
+    });
+  },
+);

@@ -41,7 +41,7 @@ describe("loadEnv", () => {
       EVENTS_CONFIRMATION_BLOCKS: 30,
       POLLING_INTERVAL_MS: 100,
       LOG_FORMAT: "json",
-      TRUST_PROXY: "0",
+      TRUST_PROXY: false, // compiled once by loadEnv: no proxy trusted
     });
     expect(env.DATABASE_URL).toBeUndefined();
   });
