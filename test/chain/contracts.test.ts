@@ -26,11 +26,11 @@ import { uniswapV3PoolAbi } from "../../abis/UniswapV3Pool.js";
 import { weth9Abi } from "../../abis/WETH9.js";
 import { buyToken, launchToken, sellToken } from "../../devnet/actions.js";
 import { collectFees } from "../../devnet/feeActions.js";
-import { startAnvil, type AnvilInstance } from "../../devnet/anvil.js";
+import type { AnvilInstance } from "../../devnet/anvil.js";
 import { createDevnetClients, devAccount, type DevnetClients } from "../../devnet/clients.js";
-import { deployStack } from "../../devnet/deploy.js";
 import type { DeploymentManifest } from "../../devnet/manifest.js";
 import { compileSolidity } from "../../scripts/compile.js";
+import { startDeployedDevnet } from "../helpers/chainDevnet.js";
 import { nameForOrientation as nameForOrientationOn, precreateHostilePool } from "../helpers/hostilePool.js";
 
 const MAX_UINT128 = 2n ** 128n - 1n;
@@ -39,7 +39,8 @@ const DEAD: Address = "0x000000000000000000000000000000000000dEaD";
 let anvil: AnvilInstance;
 let manifest: DeploymentManifest;
 let minimumWei: bigint;
-const protocol = devAccount(9);
+/** A bystander: reads through its clients, and receives a transfer in the holder-log test. */
+const reader = devAccount(9);
 
 function clientsFor(account: Account): DevnetClients {
   return createDevnetClients(anvil.rpcUrl, manifest.chainId, account);
@@ -67,16 +68,16 @@ async function nameForOrientation(
   base: string,
   tokenIsToken0: boolean,
 ): Promise<{ name: string; symbol: string; predicted: Address }> {
-  return nameForOrientationOn(clientsFor(protocol).publicClient, manifest, creator, base, tokenIsToken0);
+  return nameForOrientationOn(clientsFor(reader).publicClient, manifest, creator, base, tokenIsToken0);
 }
 
 async function erc20Balance(token: Address, owner: Address): Promise<bigint> {
-  const { publicClient } = clientsFor(protocol);
+  const { publicClient } = clientsFor(reader);
   return publicClient.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [owner] });
 }
 
 async function position(id: bigint) {
-  const { publicClient } = clientsFor(protocol);
+  const { publicClient } = clientsFor(reader);
   const p = await publicClient.readContract({
     address: manifest.contracts.nonfungiblePositionManager,
     abi: nonfungiblePositionManagerAbi,
@@ -87,13 +88,13 @@ async function position(id: bigint) {
 }
 
 async function slot0(pool: Address) {
-  const { publicClient } = clientsFor(protocol);
+  const { publicClient } = clientsFor(reader);
   const s = await publicClient.readContract({ address: pool, abi: uniswapV3PoolAbi, functionName: "slot0" });
   return { sqrtPriceX96: s[0], tick: s[1] };
 }
 
 async function startSqrtPrice(tokenIsToken0: boolean): Promise<bigint> {
-  const { publicClient } = clientsFor(protocol);
+  const { publicClient } = clientsFor(reader);
   return publicClient.readContract({
     address: manifest.contracts.launchFactory,
     abi: launchFactoryAbi,
@@ -125,8 +126,9 @@ function wethFromFactory(receipt: TransactionReceipt, pool: Address): { to: Addr
 }
 
 beforeAll(async () => {
-  anvil = await startAnvil();
-  manifest = await deployStack({ rpcUrl: anvil.rpcUrl, protocolFeeRecipient: protocol.address });
+  // The run's saved deployed devnet (test/helpers/chainDevnet.ts): its protocol fee recipient is
+  // the deployer (dev account 0), which sends nothing in this file.
+  ({ anvil, manifest } = await startDeployedDevnet());
   minimumWei = BigInt(manifest.launchFactory.minimumPoolLiquidityWei);
 });
 
@@ -157,7 +159,7 @@ describe("FeeLocker", () => {
     ).toEqual([]);
 
     // The deployed bytecode contains none of the position manager's selectors that move or unwind an NFT.
-    const { publicClient } = clientsFor(protocol);
+    const { publicClient } = clientsFor(reader);
     const code = (await publicClient.getCode({ address: manifest.contracts.feeLocker })) ?? "0x";
     expect(code.length).toBeGreaterThan(1000);
     const dangerous = nonfungiblePositionManagerAbi
@@ -240,10 +242,10 @@ describe("FeeLocker", () => {
     const tokens = [event.token, manifest.contracts.weth] as const;
     const balances = async (who: Address) => Promise.all(tokens.map((t) => erc20Balance(t, who)));
     const creatorBefore = await balances(creator.address);
-    const protocolBefore = await balances(protocol.address);
+    const protocolBefore = await balances(manifest.protocolFeeRecipient);
     const { events } = await collectFees(collector.walletClient, collector.publicClient, manifest, event.positionIds);
     const creatorAfter = await balances(creator.address);
-    const protocolAfter = await balances(protocol.address);
+    const protocolAfter = await balances(manifest.protocolFeeRecipient);
 
     expect(events).toHaveLength(2);
     const sums = { creatorToken: 0n, creatorWeth: 0n, protocolToken: 0n, protocolWeth: 0n };
@@ -290,7 +292,7 @@ describe("FeeLocker", () => {
 
 describe("LaunchFactory", () => {
   it("exposes the configured parameters", async () => {
-    const { publicClient } = clientsFor(protocol);
+    const { publicClient } = clientsFor(reader);
     const read = <
       F extends "POOL_FEE" | "TICK_SPACING" | "startTick" | "minimumPoolLiquidityWei" | "feeLocker" | "weth",
     >(
@@ -631,13 +633,13 @@ contract BaselineToken is ERC20 {
         ...token,
         account: alice,
         functionName: "transferFrom",
-        args: [creator.address, protocol.address, 7n],
+        args: [creator.address, reader.address, 7n],
       }),
     );
     expect(holderLogs(r, event.token).map((l) => l.args)).toEqual([
       {
         from: creator.address,
-        to: protocol.address,
+        to: reader.address,
         fromBalanceWei: await erc20Balance(event.token, creator.address),
         toBalanceWei: 7n,
       },
