@@ -40,54 +40,34 @@ const CARRIED_HEADERS = [
  */
 export function answerErrorsWithErrorBody(app: Hono, redact: (text: string) => string): void {
   const notFound = (c: Context) =>
-    errorResponse(
-      c.get("requestId"),
-      new ApiError("not_found", `no route for ${c.req.method} ${c.req.path}`),
-      c.res.headers,
-      redact,
-    );
+    errorResponse(c, new ApiError("not_found", `no route for ${c.req.method} ${c.req.path}`), redact);
   // Ponder mounts this app with `route("/", app)`, which drops a sub-app's `notFound`: an unknown
   // path then got Ponder's plain-text "404 Not Found". The last catch-all keeps the error shape.
   app.all("*", notFound);
   app.notFound(notFound);
   app.onError((err, c) => {
-    const requestIdValue = c.get("requestId");
-    const carried = c.res.headers;
-    const udf = c.req.path.startsWith(UDF_PREFIX);
     // A daily coin quota refused the request: counted like the per-minute limiters' refusals.
     if (err instanceof QuotaExceededError) recordRateLimitRejection(err.quota);
     const known = toApiError(err);
-    if (known) return errorResponse(requestIdValue, known, carried, redact, udf);
-    if (err instanceof HTTPException && err.status < 500) {
-      return errorResponse(
-        requestIdValue,
-        new ApiError("invalid_request", err.message || "invalid request"),
-        carried,
-        redact,
-        udf,
-      );
-    }
-    console.error(redact(`request ${requestIdValue} failed: ${inspect(err)}`));
-    return errorResponse(
-      requestIdValue,
-      new ApiError("internal_error", "internal error; safe to retry"),
-      carried,
-      redact,
-      udf,
-    );
+    if (known) return errorResponse(c, known, redact);
+    if (err instanceof HTTPException && err.status < 500)
+      return errorResponse(c, new ApiError("invalid_request", err.message || "invalid request"), redact);
+    console.error(redact(`request ${c.get("requestId")} failed: ${inspect(err)}`));
+    return errorResponse(c, new ApiError("internal_error", "internal error; safe to retry"), redact);
   });
 }
 
-function errorResponse(
-  requestIdValue: string | undefined,
-  err: ApiError,
-  carried?: Headers,
-  redact: (text: string) => string = (t) => t,
-  udf = false,
-): Response {
+/**
+ * The error answer of one request: the catalogue body with the request id, the headers a refusal
+ * must keep from the response under way (CARRIED_HEADERS, e.g. rate-limit and CORS headers) and
+ * `Retry-After` when the error has one; under the UDF datafeed also UDF's `s: "error"` / `errmsg`.
+ */
+function errorResponse(c: Context, err: ApiError, redact: (text: string) => string): Response {
+  const requestIdValue: string | undefined = c.get("requestId");
+  const carried = c.res.headers;
   const message = redact(err.message);
   const body: ErrorBody = {
-    ...(udf ? { s: "error", errmsg: message } : {}),
+    ...(c.req.path.startsWith(UDF_PREFIX) ? { s: "error", errmsg: message } : {}),
     ...err.extra,
     ok: false,
     error: err.code,
@@ -99,8 +79,8 @@ function errorResponse(
     ...(requestIdValue ? { "x-request-id": requestIdValue } : {}),
   });
   for (const name of CARRIED_HEADERS) {
-    if (name === "set-cookie") for (const cookie of carried?.getSetCookie() ?? []) headers.append(name, cookie);
-    else if (carried?.has(name)) headers.set(name, carried.get(name)!);
+    if (name === "set-cookie") for (const cookie of carried.getSetCookie()) headers.append(name, cookie);
+    else if (carried.has(name)) headers.set(name, carried.get(name)!);
   }
   if (err.hints.retryAfterSec !== undefined) headers.set("retry-after", String(err.hints.retryAfterSec));
   return new Response(toJsonText(body), { status: err.status, headers });

@@ -17,108 +17,35 @@
  * Deadlines: `LIFECYCLE_STOP_DEADLINE_MS` (default 10,000: the required bound) for the stop, and
  * `SERVICE_START_TIMEOUT_MS` (default 180,000, read by `scripts/ponderProcess.ts`) x 2 for a start.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { findFreePort } from "../../devnet/anvil";
 import { devAccount } from "../../devnet/clients";
 import { serviceStartTimeoutMs } from "../../scripts/ponderProcess";
 import { runToExit } from "../helpers/runToExit";
+import {
+  groupAlive,
+  groupProcesses,
+  killStartedGroups,
+  pollUntil,
+  ROOT,
+  type Started,
+  startScript,
+} from "../helpers/npmStart";
 
-const ROOT = resolve(__dirname, "../..");
 const TSX_CLI = join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
-/** tsx as a module loader, what `npm start` runs the script with (`node --import tsx`). */
-const TSX_LOADER = pathToFileURL(join(ROOT, "node_modules", "tsx", "dist", "loader.mjs")).href;
-const START = join(ROOT, "scripts", "start.ts");
 const KEYS = join(ROOT, "scripts", "keys.ts");
 const STOP_DEADLINE_MS = Number(process.env.LIFECYCLE_STOP_DEADLINE_MS ?? 10_000);
 const START_DEADLINE_MS = 2 * serviceStartTimeoutMs();
 const ROUNDS = 5;
 
-/**
- * A started `npm start` process group; `exited` resolves with the script's exit code once its
- * output is read to the end.
- */
-type Started = { child: ChildProcess; output: () => string; exited: Promise<number | null> };
-
-const groups: ChildProcess[] = [];
 const dirs: string[] = [];
 afterAll(() => {
-  for (const child of groups) if (groupAlive(child.pid!)) process.kill(-child.pid!, "SIGKILL");
+  killStartedGroups();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
-
-/** True while any process of the group exists. */
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** Polls `check` every 50 ms until it returns a value other than `undefined`, or throws after `timeoutMs`. */
-async function pollUntil<T>(
-  what: string,
-  timeoutMs: number,
-  check: () => T | undefined | Promise<T | undefined>,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/**
- * Runs `scripts/start.ts` in `cwd` as the leader of a new process group, as `npm start` runs it:
- * one Node process with tsx as its module loader (the `tsx` command's parent process would
- * SIGKILL the script when it acknowledges a Ctrl-C late; docs/operations.md).
- */
-function startScript(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Started {
-  const childEnv = { ...process.env, ...env };
-  // The variables under test come from the `.env` in `cwd`, not from this process.
-  delete childEnv.PORT;
-  delete childEnv.DEVNET_DIR;
-  const child = spawn(process.execPath, ["--import", TSX_LOADER, START, ...args], {
-    cwd,
-    env: childEnv,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  groups.push(child);
-  let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  // "close", not "exit": it comes once the process has exited and its stdout and stderr are read to
-  // the end, so `output()` then holds every line it wrote ("exit" can come before the last lines
-  // are read).
-  const exited = new Promise<number | null>((r) => child.once("close", (code) => r(code)));
-  return { child, output: () => output, exited };
-}
-
-/** PIDs of the group's processes whose command line contains `needle` (Linux `/proc`). */
-function groupProcesses(pgid: number, needle: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[2]) !== pgid) continue; // field 5 of stat: process group
-      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(needle)) found.push(Number(entry));
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return found;
-}
 
 /** Starts a devnet without demo activity in `cwd` and waits for "ready". */
 async function startQuiet(cwd: string, env: NodeJS.ProcessEnv): Promise<Started & { pgid: number }> {

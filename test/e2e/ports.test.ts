@@ -9,12 +9,10 @@
  * - `kill -9` of `npm start` ends its anvil and its service within 10 s, and the next start on the
  *   same data folder works.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { join } from "node:path";
 import { createPublicClient, http } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
 import { findFreePort, startAnvil } from "../../devnet/anvil";
@@ -22,10 +20,10 @@ import { serviceStartTimeoutMs } from "../../scripts/ponderProcess";
 import { startStack } from "../helpers/harness";
 import { scaledMs } from "../helpers/deadlines";
 import { runToExit } from "../helpers/runToExit";
+import { alive, childrenOf, exitWithin, killStartedGroups, pollUntil, ROOT, startScript } from "../helpers/npmStart";
 
-const ROOT = resolve(__dirname, "../..");
-const TSX_LOADER = pathToFileURL(join(ROOT, "node_modules", "tsx", "dist", "loader.mjs")).href;
-const START = join(ROOT, "scripts", "start.ts");
+/** The service logs JSON lines, as in production. */
+const JSON_LOGS = { LOG_FORMAT: "json" };
 const PONDER_CLI = join(ROOT, "node_modules", "ponder", "dist", "esm", "bin", "ponder.js");
 const START_DEADLINE_MS = 2 * serviceStartTimeoutMs();
 /** A refused port is reported within this long (the node and the service are never started). */
@@ -33,63 +31,13 @@ const REFUSAL_DEADLINE_MS = 15_000;
 /** The issue's bound for the children of a killed `npm start`. */
 const ORPHAN_DEADLINE_MS = 10_000;
 
-type Started = { child: ChildProcess; output: () => string; exited: Promise<number | null> };
-
-const groups: ChildProcess[] = [];
 const dirs: string[] = [];
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
 afterAll(async () => {
-  for (const child of groups) {
-    try {
-      process.kill(-child.pid!, "SIGKILL");
-    } catch {
-      // gone
-    }
-  }
+  killStartedGroups();
   for (const cleanup of cleanups) await cleanup();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
-
-/** Runs `scripts/start.ts` in `cwd` as the leader of a new process group, as `npm start` runs it. */
-function startScript(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Started {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_FORMAT: "json", ...env };
-  delete childEnv.PORT;
-  delete childEnv.DEVNET_DIR;
-  const child = spawn(process.execPath, ["--import", TSX_LOADER, START, ...args], {
-    cwd,
-    env: childEnv,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  groups.push(child);
-  let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((r) => child.once("close", (code) => r(code)));
-  return { child, output: () => output, exited };
-}
-
-/** Polls `check` every 50 ms until it returns a value other than `undefined`; throws after `timeoutMs`. */
-async function pollUntil<T>(what: string, timeoutMs: number, check: () => T | undefined | Promise<T | undefined>) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** Resolves with the exit code, or `"still running"` once `timeoutMs` has passed. */
-async function exitWithin(started: Started, timeoutMs: number): Promise<number | null | "still running"> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<"still running">((r) => {
-    timer = setTimeout(() => r("still running"), timeoutMs);
-  });
-  const result = await Promise.race([started.exited, late]);
-  clearTimeout(timer);
-  return result;
-}
 
 /** A plain TCP server holding `127.0.0.1:<free port>` (answers nothing). */
 async function squatPort(): Promise<{ port: number; server: Server }> {
@@ -98,33 +46,6 @@ async function squatPort(): Promise<{ port: number; server: Server }> {
   cleanups.push(() => new Promise((r) => server.close(r)));
   const address = server.address();
   return { port: typeof address === "object" && address ? address.port : 0, server };
-}
-
-/** PIDs of the live children of `pid` whose command line contains `needle` (Linux `/proc`). */
-function childrenOf(pid: number, needle: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[1]) !== pid || fields[0] === "Z") continue; // field 4: parent pid; field 3: state
-      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(needle)) found.push(Number(entry));
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return found;
-}
-
-/** True while `pid` exists and is not a zombie. */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
 }
 
 describe("npm start: a taken port is refused, never borrowed", () => {
@@ -137,13 +58,11 @@ describe("npm start: a taken port is refused, never borrowed", () => {
     const blockBefore = await client.getBlockNumber();
 
     const startedAt = Date.now();
-    const started = startScript(cwd, [
-      "--no-seed",
-      "--rpc-port",
-      String(squatter.port),
-      "--port",
-      String(await findFreePort()),
-    ]);
+    const started = startScript(
+      cwd,
+      ["--no-seed", "--rpc-port", String(squatter.port), "--port", String(await findFreePort())],
+      JSON_LOGS,
+    );
     const code = await exitWithin(started, REFUSAL_DEADLINE_MS);
     const output = started.output();
     expect(code, output).not.toBe("still running");
@@ -162,7 +81,11 @@ describe("npm start: a taken port is refused, never borrowed", () => {
     dirs.push(cwd);
     const { port } = await squatPort();
     const startedAt = Date.now();
-    const started = startScript(cwd, ["--no-seed", "--rpc-port", String(await findFreePort()), "--port", String(port)]);
+    const started = startScript(
+      cwd,
+      ["--no-seed", "--rpc-port", String(await findFreePort()), "--port", String(port)],
+      JSON_LOGS,
+    );
     const code = await exitWithin(started, REFUSAL_DEADLINE_MS);
     const output = started.output();
     expect(code, output).not.toBe("still running");
@@ -223,7 +146,7 @@ describe("npm start: kill -9 leaves nothing behind", () => {
       const run = async () => {
         const port = await findFreePort();
         writeFileSync(join(cwd, ".env"), `PORT=${port}\n`);
-        const started = startScript(cwd, ["--no-seed", "--rpc-port", String(await findFreePort())]);
+        const started = startScript(cwd, ["--no-seed", "--rpc-port", String(await findFreePort())], JSON_LOGS);
         await pollUntil(`"ready" not printed (output:\n${started.output().slice(-3000)})`, START_DEADLINE_MS, () => {
           if (started.child.exitCode !== null)
             throw new Error(`start exited with ${started.child.exitCode}:\n${started.output().slice(-3000)}`);

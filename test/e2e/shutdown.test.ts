@@ -31,6 +31,7 @@ import { stopDeadlineMs } from "../../ops/shutdownDeadline";
 import { serviceStartTimeoutMs } from "../../scripts/ponderProcess";
 import { scaledMs } from "../helpers/deadlines";
 import { startStack, type Stack } from "../helpers/harness";
+import { groupAlive, pollUntil } from "../helpers/npmStart";
 
 const ROOT = resolve(__dirname, "../..");
 const SHUTDOWN_DEADLINE_MODULE = pathToFileURL(join(ROOT, "ops", "shutdownDeadline.ts")).href;
@@ -52,27 +53,6 @@ afterAll(async () => {
   for (const child of groups) if (groupAlive(child.pid!)) process.kill(-child.pid!, "SIGKILL");
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
-
-/** True while any process of the group exists. */
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** Polls `check` every 50 ms until it returns a value other than `undefined`, or throws after `timeoutMs`. */
-async function pollUntil<T>(what: string, timeoutMs: number, check: () => T | undefined): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** A raw client connection: what it received and whether the server closed it. */
 type Held = { socket: net.Socket; received: string; closed: boolean; what: string };
