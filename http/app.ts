@@ -32,7 +32,7 @@ import { memoryRateLimiter, storeRateLimiter } from "./middleware/rateLimit";
 import { publicDescriptorRoutes } from "./routes/descriptors";
 import { mediaRoutes } from "./routes/media";
 import { sessionRoutes } from "./session/surface";
-import { apiKeyLaunches } from "../launches/apiKeyLaunches";
+import { launchService } from "../launches/service";
 import type { LaunchObserver } from "../launches/launchDeps";
 import { recordLaunchBuild, recordLaunchConfirmation, recordLaunchVerification } from "../ops/metrics/registry";
 import { toApiError } from "./serviceErrors";
@@ -136,6 +136,8 @@ export function createApp(appDeps: AppDeps) {
     storedMetadata: storedMetadataSource(getStore),
     observe: LAUNCH_METRICS,
   };
+  // One launch service for both surfaces (launches/service.ts).
+  const launches = launchService(deps);
   const network = addEthereumChainParameter(deps.deployment.chainId, publicConfig.network);
   const app = new Hono();
   // CORS only on the public read surface (http/middleware/cors.ts, docs/trust.md "CORS"): first
@@ -210,10 +212,7 @@ export function createApp(appDeps: AppDeps) {
     app.use(path, marketReads.middleware);
   // One readiness check (and progress tracker) for /api/v1/ready, health and the session status.
   const readiness = deps.readiness;
-  app.route(
-    "/api/v1",
-    v1Surface({ ...deps, chainProbe: probe, readiness, launches: apiKeyLaunches(deps), indexedData }),
-  );
+  app.route("/api/v1", v1Surface({ ...deps, chainProbe: probe, readiness, launches: launches.apiKey, indexedData }));
   // Session surface (docs/trust.md): one sub-app whose per-IP limit (store-backed) covers every
   // route under the prefix, and one CSRF guard (same origin, session cookie, the session's token
   // in header and body) that every session POST names: sign-in, keys, launches, swaps, rewards.
@@ -229,7 +228,10 @@ export function createApp(appDeps: AppDeps) {
         key: (c) => clientIp(c, deps.trustProxy, deps.ipv6PrefixBits),
       }),
     )
-    .route("/", sessionRoutes({ ...deps, network, chainProbe: probe, readiness }, sessionCsrf))
+    .route(
+      "/",
+      sessionRoutes({ ...deps, network, chainProbe: probe, readiness, launches: launches.session }, sessionCsrf),
+    )
     // Creator rewards: the claim builder behind the same guard and sign-in rule.
     .route(
       "/",

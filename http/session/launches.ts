@@ -3,22 +3,15 @@
  * "Session surface"): `build-direct-v3-launch` and `verify-direct-v3-launch`. Each checks the CSRF
  * token and that the session signed in as `creator` (403 `sign_in_required` / `wallet_mismatch`;
  * docs/security.md), parses the body, calls the session launch use cases
- * (`launches/sessionLaunches.ts`) and maps the result to its status code and headers.
+ * (the launch service's session side, `launches/service.ts`) and maps the result to its status code and headers.
  */
 import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
-import type { PublicClient } from "viem";
-import type { Deployment } from "../../config/deployment";
-import type { PublicConfig } from "../../config/public";
-import type { Store } from "../../store/index";
 import { BoundReachedError } from "../../store/locks";
 import { sendOk } from "../json";
-import { launchDepsFor, type LaunchObserver } from "../../launches/launchDeps";
 import { sessionBuildSchema, sessionVerifySchema } from "../../launches/requestSchemas";
-import { sessionBuild, sessionVerify } from "../../launches/sessionLaunches";
-import type { MarketDb } from "../../market/db";
+import type { LaunchService } from "../../launches/service";
 import type { TrustEnv } from "../middleware/context";
-import type { Limits } from "../../config/limits";
 import { assertSessionWallet } from "./csrf";
 import { sessionBoundError } from "../middleware/rateLimit";
 import { documented } from "../openapi/describe";
@@ -32,21 +25,10 @@ import { describedInput, parseJsonBody } from "../validation";
 
 /** What the session launch routes need (built once by `createApp`). */
 export type SessionLaunchRoutesDeps = {
-  db: MarketDb;
-  publicBaseUrl: string;
-  publicConfig: PublicConfig;
-  deployment: Deployment;
-  publicClient: PublicClient;
-  getStore: () => Promise<Store>;
-  limits: Pick<Limits, "openBuildsPerSession">;
-  /** Clock, unix seconds. */
-  nowSec: () => number;
+  /** The launch service's session use cases (launches/service.ts). */
+  launches: LaunchService["session"];
   /** Clock, unix milliseconds (`Retry-After` of a session bound). */
   nowMs: () => number;
-  /** How long verify waits for the indexer's token row, ms (`LAUNCH_REDIRECT_WAIT_MS`). */
-  redirectWaitMs: number;
-  /** Where the launch steps report their outcomes (the service's metrics). */
-  observe: LaunchObserver;
 };
 
 /**
@@ -54,7 +36,6 @@ export type SessionLaunchRoutesDeps = {
  * @param csrf - the session surface's `requireCsrf` guard
  */
 export function sessionLaunchRoutes(deps: SessionLaunchRoutesDeps, csrf: MiddlewareHandler<TrustEnv>) {
-  const stepDeps = () => launchDepsFor(deps);
   return (
     new Hono<TrustEnv>()
       /**
@@ -86,11 +67,9 @@ export function sessionLaunchRoutes(deps: SessionLaunchRoutesDeps, csrf: Middlew
         async (c) => {
           const body = await parseJsonBody(c, sessionBuildSchema);
           assertSessionWallet(c, body.creator);
-          let result: Awaited<ReturnType<typeof sessionBuild>>;
+          let result: Awaited<ReturnType<LaunchService["session"]["build"]>>;
           try {
-            result = await sessionBuild(await stepDeps(), c.get("session")!.id, body, {
-              maxOpenBuilds: deps.limits.openBuildsPerSession,
-            });
+            result = await deps.launches.build(c.get("session")!.id, body);
           } catch (err) {
             throw err instanceof BoundReachedError ? sessionBoundError(c, err, deps.nowMs()) : err;
           }
@@ -149,11 +128,7 @@ export function sessionLaunchRoutes(deps: SessionLaunchRoutesDeps, csrf: Middlew
         async (c) => {
           const body = await parseJsonBody(c, sessionVerifySchema);
           assertSessionWallet(c, body.creator);
-          const result = await sessionVerify(
-            { ...(await stepDeps()), redirectWaitMs: deps.redirectWaitMs },
-            c.get("session")!.id,
-            body,
-          );
+          const result = await deps.launches.verify(c.get("session")!.id, body);
           if (result.outcome === "pending") c.header("Retry-After", String(result.retryAfterSec));
           c.header("Cache-Control", "no-store");
           return sendOk(c, result.body, result.outcome === "pending" ? 202 : 200);

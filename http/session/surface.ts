@@ -21,7 +21,7 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import type { TrustEnv } from "../middleware/context";
 import type { Limits } from "../../config/limits";
-import { swapSessionRoutes } from "../routes/trade";
+import { type SwapRoutesDeps, swapSessionRoutes } from "../routes/trade";
 import { browserSessionRoutes, type BrowserSessionDeps } from "./browserSession";
 import { sessionLaunchRoutes, type SessionLaunchRoutesDeps } from "./launches";
 import { signInRoutes, type SignInRoutesDeps } from "./signIn";
@@ -31,7 +31,8 @@ import { sessionStatusRoutes, type SessionStatusDeps } from "./status";
 export type SessionDeps = BrowserSessionDeps &
   SignInRoutesDeps &
   SessionStatusDeps &
-  SessionLaunchRoutesDeps & { limits: Limits };
+  SessionLaunchRoutesDeps &
+  Omit<SwapRoutesDeps, "buildsPerMinute"> & { limits: Limits };
 
 /**
  * Builds the `/api/evm/evmchain` session router (mount at `/api/evm/evmchain`).
