@@ -10,7 +10,8 @@
  */
 import { index, onchainEnum, onchainTable, primaryKey, sql } from "ponder";
 
-// Holder balances, prelaunch holder counts and launch integrity (one module per table group).
+// Table groups in src/schema/: Ponder reads this module's exports (re-exports included) and hashes
+// every file under src/ into its build id, so a change there re-indexes as one here would.
 export { holder, prelaunchHolderCount, tokenIntegrity } from "./src/schema/holders";
 
 /** Side of a trade from the launched token's point of view. */
