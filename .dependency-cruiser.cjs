@@ -62,6 +62,12 @@ module.exports = {
     },
     onlyImports("domain-is-pure", "^src/domain/", ["src/domain/"], "Pure math and rules import nothing of ours."),
     onlyImports(
+      "schema-is-tables",
+      "^src/schema/",
+      ["src/schema/"],
+      "Table groups of ponder.schema.ts import nothing of ours.",
+    ),
+    onlyImports(
       "indexing-imports-domain",
       "^src/indexing/",
       ["src/domain/", "src/indexing/", "config/", "abis/", "ponder\\.schema\\.ts$", "ponder\\.config\\.ts$"],

@@ -10,6 +10,10 @@
  */
 import { index, onchainEnum, onchainTable, primaryKey, sql } from "ponder";
 
+// Table groups in src/schema/: Ponder reads this module's exports (re-exports included) and hashes
+// every file under src/ into its build id, so a change there re-indexes as one here would.
+export { holder, prelaunchHolderCount, tokenIntegrity } from "./src/schema/holders";
+
 /** Side of a trade from the launched token's point of view. */
 export const tradeSide = onchainEnum("trade_side", ["buy", "sell"]);
 
@@ -105,45 +109,6 @@ export const token = onchainTable(
     poolIdx: index().on(table.pool),
   }),
 );
-
-/**
- * One balance of a launched token, from the token's `HolderBalances` events (the balance after
- * each change, so every row equals `balanceOf` at its block). The token's holders are its rows
- * with a balance > 0: a balance that drops to 0 keeps its row at 0 (no delete, which Ponder would
- * run against the database at once; src/indexing/LaunchToken.ts), and every read filters on
- * `balance_wei > 0`. The zero address never has a row.
- */
-export const holder = onchainTable(
-  "holder",
-  (t) => ({
-    token: t.hex().notNull(),
-    address: t.hex().notNull(),
-    /** Token base units (18 decimals); 0 for a former holder. */
-    balanceWei: t.bigint().notNull(),
-    /** Chain position of the event that set this balance. */
-    blockNumber: t.bigint().notNull(),
-    logIndex: t.integer().notNull(),
-    timestampSec: t.bigint().notNull(),
-  }),
-  (table) => ({
-    pk: primaryKey({ columns: [table.token, table.address] }),
-    // Top holders and the holders list: balance descending, address ascending, within a token.
-    // `nullsFirst` matches `ORDER BY balance_wei DESC` (drizzle would write DESC NULLS LAST, an
-    // order PostgreSQL does not use for it); test/e2e/holders.test.ts checks a page needs no sort.
-    balanceIdx: index("holder_balance_idx").on(table.token, table.balanceWei.desc().nullsFirst(), table.address),
-  }),
-);
-
-/**
- * Holder counts of tokens whose launch is not indexed yet. The token's mint and the launch's own
- * transfers (liquidity, dust, first buy) precede `TokenLaunched` in the launch transaction, so the
- * holder handler cannot count them on the token row; it counts them here and the launch handler
- * takes the count, leaving 0 (as `prelaunchPoolLogs` does for pool logs).
- */
-export const prelaunchHolderCount = onchainTable("prelaunch_holder_count", (t) => ({
-  token: t.hex().primaryKey(),
-  holderCount: t.integer().notNull(),
-}));
 
 /** Pool -> token lookup for the Swap handler (a pool exists here only once its launch is indexed). */
 export const pool = onchainTable("pool", (t) => ({

@@ -10,6 +10,7 @@
  * - token: `/api/public/token/{address}`
  * - trades: `/api/public/token/{address}/trades?limit=100`
  * - candles: `/api/public/token/{address}/candles?resolution=1m` over the history's busiest day
+ * - integrity: `/api/public/token/{address}/integrity` (docs/public.md "Launch integrity")
  * Targets: each >= 0.5x the baseline's requests/s, p99 <= 20 ms; peak RSS <= 500 MB.
  *
  * Usage: `npm run bench -- read [--launches 100] [--swaps 1000000] [--swaps-per-transaction 500]
@@ -243,7 +244,7 @@ function serviceEnv(manifestPath: string, dataDir: string, databaseUrl: string):
   };
 }
 
-/** Loads the baseline and the three read endpoints with autocannon; writes the results file. */
+/** Loads the baseline and the four read endpoints with autocannon; writes the results file. */
 async function loadPhase(serviceUrl: string, run: Indexed): Promise<void> {
   const hot = run.hotToken;
   const tradesPage = (
@@ -255,6 +256,7 @@ async function loadPhase(serviceUrl: string, run: Indexed): Promise<void> {
   runs.push(await load("token", `${serviceUrl}/api/public/token/${hot}`));
   runs.push(await load("trades", `${serviceUrl}/api/public/token/${hot}/trades?limit=100`));
   runs.push(await load("candles", `${serviceUrl}${run.candlesPath}`));
+  runs.push(await load("integrity", `${serviceUrl}/api/public/token/${hot}/integrity`));
   runs.push(await load("baseline", `${serviceUrl}/api/public`));
   const baselines = runs.filter((r) => r.name === "baseline");
   const baselineRps = baselines.reduce((sum, r) => sum + r.requestsPerSecond, 0) / baselines.length;

@@ -17,6 +17,7 @@ import { decodeCursor, encodeCursor } from "./cursor";
 import { findTokenHolderFacts } from "./tokenQueries";
 import { tokenRecord } from "./tokenRecord";
 import { TokenNotFoundError } from "./errors";
+import { tokenIntegrity } from "./integrity";
 
 type HolderRow = typeof schema.holder.$inferSelect;
 
@@ -137,7 +138,7 @@ export async function holderList(
 
 /**
  * The token detail record the public and v1 token endpoints serve: the token record with
- * `top_holders` (the {@link TOP_HOLDERS} largest balances).
+ * `top_holders` (the {@link TOP_HOLDERS} largest balances) and `integrity` (market/integrity.ts).
  * @param row - a token row with its 24 h figures (`findToken`, or `withStats`)
  * @param settings - base URL and public settings of the record presenter
  */
@@ -148,5 +149,7 @@ export async function tokenDetail(
   deployment: Pick<Deployment, "contracts">,
 ) {
   const top = await topHolders(db, row, deployment);
-  return { ...tokenRecord(row, settings), top_holders: top };
+  const integrity = await tokenIntegrity(db, row.address, deployment);
+  if (!integrity) throw new TokenNotFoundError(`no launched token at ${row.address}`);
+  return { ...tokenRecord(row, settings), top_holders: top, integrity };
 }

@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { HOLDER_LABELS } from "../src/domain/holders";
+import { integrityWire } from "./integrityWire";
 import { addressWire, blockNumber, cursor, hashWire, okBody, uintString, unixSec, usdString } from "../src/domain/wire";
 
 /** Off-chain token metadata (creator values or platform defaults). */
@@ -135,8 +136,11 @@ export const holderWire = z
 
 /** Token detail record: the token record with its ten largest holders. */
 export const tokenDetailWire = tokenWire
-  .extend({ top_holders: z.array(holderWire).max(10) })
-  .meta({ id: "TokenDetail", description: "A token record with its ten largest holders (balance desc, address asc)." });
+  .extend({ top_holders: z.array(holderWire).max(10), integrity: integrityWire })
+  .meta({
+    id: "TokenDetail",
+    description: "A token record with its ten largest holders (balance desc, address asc) and its launch integrity.",
+  });
 
 /** A page of a token's holders. */
 export const holderPageWire = okBody({

@@ -35,6 +35,7 @@ export const SCOPE_TABLE: readonly ScopeRule[] = [
   { method: "GET", path: "/api/v1/evmchain/tokens/:address/trades", scope: "evmchain:market:read" },
   { method: "GET", path: "/api/v1/evmchain/tokens/:address/candles", scope: "evmchain:market:read" },
   { method: "GET", path: "/api/v1/evmchain/tokens/:address/holders", scope: "evmchain:market:read" },
+  { method: "GET", path: "/api/v1/evmchain/tokens/:address/integrity", scope: "evmchain:market:read" },
   { method: "POST", path: "/api/v1/coins/create-draft", scope: "evmchain:launch:build" },
   { method: "POST", path: "/api/v1/coins/create-transaction", scope: "evmchain:launch:build" },
   { method: "POST", path: "/api/v1/coins/finalize", scope: "evmchain:launch:confirm" },

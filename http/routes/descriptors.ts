@@ -36,6 +36,7 @@ const V1_ENDPOINTS = {
   token_trades: "GET /api/v1/evmchain/tokens/{address}/trades",
   token_candles: "GET /api/v1/evmchain/tokens/{address}/candles",
   token_holders: "GET /api/v1/evmchain/tokens/{address}/holders",
+  token_integrity: "GET /api/v1/evmchain/tokens/{address}/integrity",
   coins_create_draft: "POST /api/v1/coins/create-draft",
   coins_create_transaction: "POST /api/v1/coins/create-transaction",
   coins_finalize: "POST /api/v1/coins/finalize",
@@ -141,6 +142,7 @@ function publicDescriptor(publicBaseUrl: string, limits: Limits) {
       token: "GET /api/public/token/{address_or_slug}",
       token_trades: "GET /api/public/token/{address_or_slug}/trades?limit=<n>",
       token_holders: "GET /api/public/token/{address_or_slug}/holders?limit=<n>",
+      token_integrity: "GET /api/public/token/{address_or_slug}/integrity",
       token_candles:
         "GET /api/public/token/{address_or_slug}/candles?resolution=<1m|5m|15m|1h|4h|1d>&from=<unix_sec>&to=<unix_sec>",
       trades_recent: "GET /api/public/trades/recent?limit=<n>",

@@ -36,7 +36,8 @@ import {
   tokenWire,
   tradePage as tradePageWire,
 } from "../../market/wire";
-import { holderListDoc, tokenDetailDoc } from "../openapi/tokenDocs";
+import { holderListDoc, integrityDoc, tokenDetailDoc } from "../openapi/tokenDocs";
+import { tokenIntegrity } from "../../market/integrity";
 import { limitParam, validate } from "../validation";
 
 /** What the token routes read (the deployment's fee locker and position manager label holders). */
@@ -194,6 +195,18 @@ export function publicTokenRoutes(deps: PublicTokenDeps) {
         async (c) => {
           const row = await resolveToken(c.req.valid("param").address_or_slug);
           return sendOk(c, { token: await tokenDetail(db, row, deps, deps.deployment) });
+        },
+      )
+      // Source: token_integrity and the holder index (docs/public.md "Launch integrity").
+      .get(
+        "/token/:address_or_slug/integrity",
+        documented(integrityDoc("public", ["invalid_request", "token_not_found"])),
+        validate("param", tokenPath),
+        async (c) => {
+          const address = await resolveTokenAddress(c.req.valid("param").address_or_slug);
+          const integrity = await tokenIntegrity(db, address, deps.deployment);
+          if (!integrity) throw new ApiError("token_not_found", `no launched token at ${address}`);
+          return sendOk(c, { integrity });
         },
       )
       // Source: the tokens' `HolderBalances` events (docs/public.md "Holders").

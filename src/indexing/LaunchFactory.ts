@@ -27,6 +27,7 @@ import { isToken0, marketCapWei, priceWeiPerToken } from "../domain/price";
 import { assignSlug, slugBase } from "../domain/slug";
 import { takePrelaunchLogs } from "./prelaunchLogs";
 import { recordTrade } from "./recordTrade";
+import { openIntegrity } from "./integrity";
 import { lower } from "../domain/hex";
 
 const { deployment, thresholds } = indexerConfig();
@@ -155,6 +156,7 @@ ponder.on("LaunchFactory:TokenLaunched", async ({ event, context }) => {
     holderCount: prelaunchHolders?.holderCount ?? 0,
   });
   await context.db.insert(pool).values({ address: poolAddress, token: tokenAddress, tokenIsToken0 });
+  await openIntegrity(context.db, tokenAddress, lower(args.creator));
 
   await context.db.insert(eventTable).values({
     id: eventId(event.block.number, event.log.logIndex, 0),

@@ -12,6 +12,7 @@ import { zeroAddress } from "viem";
 import { holder, prelaunchHolderCount, token } from "../../ponder.schema";
 import { lower } from "../domain/hex";
 import { holderCountDelta } from "../domain/holders";
+import { moveHeldSums } from "./integrity";
 
 ponder.on("LaunchToken:HolderBalances", async ({ event, context }) => {
   const tokenAddress = lower(event.log.address);
@@ -21,8 +22,11 @@ ponder.on("LaunchToken:HolderBalances", async ({ event, context }) => {
   const setBalance = async (address: `0x${string}`, balanceWei: bigint): Promise<number> => {
     const key = { token: tokenAddress, address: lower(address) };
     const before = await context.db.find(holder, key);
-    if (before) await context.db.update(holder, key).set({ balanceWei, ...at });
-    else if (balanceWei > 0n) await context.db.insert(holder).values({ ...key, balanceWei, ...at });
+    if (before) {
+      await moveHeldSums(context.db, before, balanceWei);
+      await context.db.update(holder, key).set({ balanceWei, ...at });
+    } else if (balanceWei > 0n)
+      await context.db.insert(holder).values({ ...key, balanceWei, ...at, sniper: false, bundled: false });
     return holderCountDelta(before !== null && before.balanceWei > 0n, balanceWei);
   };
 

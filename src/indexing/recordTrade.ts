@@ -11,6 +11,7 @@
 import type { Context } from "ponder:registry";
 import { candle, ethUsd, event, token, trade } from "../../ponder.schema";
 import { indexerConfig } from "./indexerConfig";
+import { recordEarlyBuy } from "./integrity";
 import type { MarketThresholds } from "../../config/market";
 import { bucketStartSec, RESOLUTIONS } from "../domain/candles";
 import { encodeEventPayload, eventId } from "../domain/events";
@@ -137,6 +138,18 @@ export async function recordTrade(
         volumeUsdE18: addOrNull(row.volumeUsdE18, ethAmountUsdE18),
       }));
   }
+
+  if (side === "buy")
+    await recordEarlyBuy(db, {
+      token: tokenAddress,
+      creator: tokenRow.creator,
+      launchBlock: tokenRow.launchBlockNumber,
+      recipient: swap.recipient,
+      blockNumber: swap.blockNumber,
+      tokensWei: tokenAmount,
+      timestampSec: swap.timestampSec,
+      logIndex: swap.logIndex,
+    });
 
   const graduates = tokenRow.graduatedAtSec === null && mcapWei >= thresholds.graduationMarketCapWei;
   await db.update(token, { address: tokenAddress }).set((row) => ({

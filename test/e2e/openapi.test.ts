@@ -162,6 +162,7 @@ describe("real responses validate against the document", () => {
       [`/api/public/token/${token}`, "/api/public/token/{address_or_slug}"],
       [`/api/public/token/${token}/trades?limit=2`, "/api/public/token/{address_or_slug}/trades"],
       [`/api/public/token/${token}/holders?limit=2`, "/api/public/token/{address_or_slug}/holders"],
+      [`/api/public/token/${token}/integrity`, "/api/public/token/{address_or_slug}/integrity"],
       ["/api/public/tokens/new", "/api/public/tokens/new"],
       ["/api/public/tokens/trending", "/api/public/tokens/trending"],
       ["/api/public/tokens/graduating", "/api/public/tokens/graduating"],
@@ -172,6 +173,7 @@ describe("real responses validate against the document", () => {
       [`/api/v1/evmchain/tokens/${token}`, "/api/v1/evmchain/tokens/{address}"],
       [`/api/v1/evmchain/tokens/${token}/trades?limit=100`, "/api/v1/evmchain/tokens/{address}/trades"],
       [`/api/v1/evmchain/tokens/${token}/holders?limit=100`, "/api/v1/evmchain/tokens/{address}/holders"],
+      [`/api/v1/evmchain/tokens/${token}/integrity`, "/api/v1/evmchain/tokens/{address}/integrity"],
       [`/api/v1/evmchain/tokens/${token}/candles?resolution=1m`, "/api/v1/evmchain/tokens/{address}/candles"],
       ["/api/public/integrations/evmchain/launches?sort=volume", "/api/public/integrations/evmchain/launches"],
       [

@@ -2,9 +2,10 @@
  * End to end, the events feed across a chain reorganisation (anvil `anvil_reorg`): a buy is seen
  * as *pending*, the block holding it is replaced by one holding another buy, and a client that
  * follows `next_since_id` sees only the replacement, once it is confirmed — never the dropped buy.
+ * Launch integrity (an early buy's sniper figures) rolls back with the rest.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { encodeFunctionData, getAddress, parseEther, type Address, type Hash } from "viem";
+import { encodeFunctionData, erc20Abi, getAddress, parseEther, type Address, type Hash } from "viem";
 import { swapRouterAbi } from "../../abis/SwapRouter";
 import { buyToken, launchToken } from "../../devnet/actions";
 import { startStack, until, type Stack } from "../helpers/harness";
@@ -12,6 +13,7 @@ import { startStack, until, type Stack } from "../helpers/harness";
 const CONFIRMATIONS = 3;
 let stack: Stack;
 let token: Address;
+let launchBlock: bigint;
 
 type Ev = { id: number; kind: string; tx_hash: string; block_number: number; confirmed: boolean };
 
@@ -30,12 +32,31 @@ beforeAll(async () => {
     firstBuyWei: parseEther("0.01"),
   });
   token = getAddress(launched.event.token);
+  launchBlock = launched.receipt.blockNumber;
   await rpc("anvil_mine", [`0x${(CONFIRMATIONS + 1).toString(16)}`]);
 });
 
 afterAll(async () => {
   await stack?.stop();
 });
+
+/** `balanceOf` of a wallet that held none of the token before `blockNumber`: the tokens its buys there bought. */
+async function tokensOf(wallet: Address, blockNumber: bigint) {
+  return stack.publicClient.readContract({
+    address: token,
+    abi: erc20Abi,
+    functionName: "balanceOf",
+    args: [wallet],
+    blockNumber,
+  });
+}
+
+/** The served sniper figures (docs/public.md "Launch integrity"). */
+async function snipers() {
+  const { body } = await stack.request(`/api/public/token/${token}/integrity`);
+  const { count, tokens_bought_wei, held_wei } = body.integrity.snipers;
+  return { count, tokens_bought_wei, held_wei };
+}
 
 /** A client following the confirmed stream with `since_id`. */
 async function follow(sinceId: number): Promise<{ events: Ev[]; next: number }> {
@@ -74,6 +95,11 @@ describe("events feed across a reorg", () => {
     expect(pendingX.pending.every((e: Ev) => e.confirmed === false && e.id > pendingX.next_since_id)).toBe(true);
     const xIds = pendingX.pending.filter((e: Ev) => e.tx_hash === x.hash).map((e: Ev) => e.id);
     expect((await follow(first.next)).events).toEqual([]);
+    // X is an early buy (within the sniper window of the launch): launch integrity counts its buyer.
+    expect(n - launchBlock).toBeLessThanOrEqual(10n);
+    const xTokens = await tokensOf(stack.wallet(2).account.address, n);
+    expect(xTokens).toBeGreaterThan(0n);
+    expect(await snipers()).toEqual({ count: 1, tokens_bought_wei: String(xTokens), held_wei: String(xTokens) });
 
     // Replace block n with a block holding buy Y from another wallet.
     const buyer = stack.wallet(3).account.address;
@@ -129,6 +155,10 @@ describe("events feed across a reorg", () => {
     const yIds = pendingY.pending.filter((e: Ev) => e.tx_hash === yHash).map((e: Ev) => e.id);
     // Same chain position, so the same id: why pending ids are never a cursor.
     expect(yIds).toEqual(xIds);
+    // Launch integrity rolled back with the rest: Y's buyer is the one sniper, X's is gone.
+    const yTokens = await tokensOf(buyer, n);
+    expect(yTokens).not.toBe(xTokens);
+    expect(await snipers()).toEqual({ count: 1, tokens_bought_wei: String(yTokens), held_wei: String(yTokens) });
 
     // Once Y is confirmed, the cursor-following client receives it — and never saw X.
     await rpc("anvil_mine", [`0x${CONFIRMATIONS.toString(16)}`]);

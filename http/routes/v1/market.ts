@@ -20,7 +20,8 @@ import { tradeRecord } from "../../../market/tradeRecord";
 import { documented } from "../../openapi/describe";
 import { addressWire, okBody } from "../../../src/domain/wire";
 import { candlesBody, tokenBatchBody, tradeWire } from "../../../market/wire";
-import { holderListDoc, tokenDetailDoc } from "../../openapi/tokenDocs";
+import { holderListDoc, integrityDoc, tokenDetailDoc } from "../../openapi/tokenDocs";
+import { tokenIntegrity } from "../../../market/integrity";
 import { limitParam, validate } from "../../validation";
 import { addressParam } from "../../../src/domain/wire";
 
@@ -80,6 +81,22 @@ export function v1MarketRoutes(deps: V1MarketDeps) {
           const row = await findToken(deps.db, address, nowSec(), deps.storedMetadata);
           if (!row) throw new ApiError("token_not_found", `no launched token at ${address}`);
           return sendOk(c, { token: await tokenDetail(deps.db, row, deps, deps.deployment) });
+        },
+      )
+      /**
+       * GET /api/v1/evmchain/tokens/{address}/integrity — the public launch-integrity record
+       * (docs/public.md "Launch integrity"). 200 `{ok, integrity}`; 400 `invalid_address`; 404
+       * `token_not_found`.
+       */
+      .get(
+        "/tokens/:address/integrity",
+        documented(integrityDoc("v1", ["invalid_address", "token_not_found"])),
+        validate("param", addressPath),
+        async (c) => {
+          const { address } = c.req.valid("param");
+          const integrity = await tokenIntegrity(deps.db, address, deps.deployment);
+          if (!integrity) throw new ApiError("token_not_found", `no launched token at ${address}`);
+          return sendOk(c, { integrity });
         },
       )
       /**
