@@ -11,6 +11,7 @@ import { getAddress, parseEther, type Address, type Hash } from "viem";
 import {
   createLaunchClient,
   LaunchApiError,
+  RateLimitedError,
   type LaunchClient,
   type LaunchStep,
   type TradeFrame,
@@ -19,10 +20,11 @@ import { startStack, until, type Stack } from "../helpers/harness";
 import { scaledMs } from "../helpers/deadlines";
 
 const CONFIRMATIONS = 3;
+const STREAMS_PER_IP = 2;
 let stack: Stack;
 let client: LaunchClient;
 /** Every stream request the client made: its URL and `Last-Event-ID`. */
-const streamRequests: Array<{ url: string; lastEventId: string | null }> = [];
+const streamRequests: Array<{ url: string; lastEventId: string | null; status?: number }> = [];
 let launched: { launchId: string; tokenAddress: Address; txHash: Hash; tokenUrl: string };
 
 const mine = (blocks: number) =>
@@ -59,6 +61,7 @@ beforeAll(async () => {
       STREAM_POLL_INTERVAL_MS: "20",
       // Ready (and so `restart` resolved) only with every block indexed.
       READY_MAX_LAG_BLOCKS: "0",
+      STREAM_MAX_PER_IP: String(STREAMS_PER_IP),
     },
   });
   client = createLaunchClient({
@@ -66,11 +69,17 @@ beforeAll(async () => {
     apiKey: stack.apiKey,
     walletClient: stack.wallet(0),
     publicClient: stack.publicClient,
-    fetch: (input, init) => {
+    fetch: async (input, init) => {
       const url = String(input instanceof Request ? input.url : input);
-      if (url.includes("/stream/"))
-        streamRequests.push({ url, lastEventId: new Headers(init?.headers).get("Last-Event-ID") });
-      return fetch(input, init);
+      if (!url.includes("/stream/")) return fetch(input, init);
+      const request: (typeof streamRequests)[number] = {
+        url,
+        lastEventId: new Headers(init?.headers).get("Last-Event-ID"),
+      };
+      streamRequests.push(request);
+      const response = await fetch(input, init);
+      request.status = response.status;
+      return response;
     },
   });
 });
@@ -98,7 +107,7 @@ describe("launchToken", () => {
     expect(steps.at(-1)).toBe("confirmed");
     expect(launched.tokenUrl).toContain(launched.tokenAddress);
     const code = await stack.publicClient.getCode({ address: launched.tokenAddress });
-    expect(code && code.length).toBeGreaterThan(2);
+    expect(code?.length).toBeGreaterThan(2);
     const status = await client.getLaunch({ txHash: launched.txHash });
     expect(status.state).toBe("confirmed");
     expect(status.launch_id).toBe(launched.launchId);
@@ -285,6 +294,46 @@ describe("watchTrades", () => {
     } finally {
       abort.abort();
       await reading;
+    }
+  });
+});
+
+describe("rate limits", () => {
+  it("a 429 is a RateLimitedError with the Retry-After seconds, and a watcher waits it out", async () => {
+    const held = new AbortController();
+    const opened = await Promise.all(
+      Array.from({ length: STREAMS_PER_IP }, () =>
+        fetch(`${stack.service.url}/api/public/stream/events`, { signal: held.signal }),
+      ),
+    );
+    expect(opened.map((r) => r.status)).toEqual(Array(STREAMS_PER_IP).fill(200));
+    try {
+      const refused = await client
+        .watchEvents({ maxReconnects: 0 })
+        .next()
+        .catch((err: unknown) => err);
+      expect(refused).toBeInstanceOf(RateLimitedError);
+      expect((refused as RateLimitedError).code).toBe("too_many_streams");
+      expect((refused as RateLimitedError).retryAfterSec).toBeGreaterThan(0);
+
+      // A watcher that may retry: refused first, it opens once a slot frees.
+      const before = streamRequests.length;
+      const abort = new AbortController();
+      const watcher = client.watchEvents({ signal: abort.signal, sinceId: 0 });
+      const first = watcher.next();
+      await until("the watcher refused once", async () =>
+        streamRequests.slice(before).some((r) => r.status === 429) ? true : undefined,
+      );
+      held.abort();
+      const frame = await first;
+      expect(frame.done).toBe(false);
+      const statuses = streamRequests.slice(before).map((r) => r.status);
+      expect(statuses[0]).toBe(429);
+      expect(statuses.at(-1)).toBe(200);
+      abort.abort();
+      await watcher.return(undefined);
+    } finally {
+      held.abort();
     }
   });
 });
