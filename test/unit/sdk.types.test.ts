@@ -14,7 +14,7 @@ import { runToExit } from "../helpers/runToExit";
 const TSC = "node_modules/typescript/bin/tsc";
 const EXAMPLES = "sdk/examples/typeChecks.ts";
 
-describe("sdk types", () => {
+describe.concurrent("sdk types", () => {
   it("the package and its compile-time examples type-check on their own (tsc -p sdk)", async () => {
     const result = await runToExit("node", [TSC, "-p", "sdk/tsconfig.json", "--noEmit"], { timeout: 120_000 });
     expect(result.status, result.stdout + result.stderr).toBe(0);

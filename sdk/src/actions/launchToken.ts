@@ -104,7 +104,7 @@ export async function launchToken(
       to: tx.to as Address,
       data: tx.data as Hash,
       value: BigInt(tx.value),
-      gas: typeof tx.gas === "string" ? BigInt(tx.gas) : undefined,
+      gas: tx.gas ? BigInt(tx.gas) : undefined,
     });
     await step({ step: "sent", launchId, txHash });
     return txHash;

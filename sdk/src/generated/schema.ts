@@ -1638,6 +1638,8 @@ export type components = {
             /** @description hex quantity in wei */
             value: string;
             data: string;
+            /** @description hex quantity: the gas limit the service estimated; send it unchanged */
+            gas?: string;
         } & {
             [key: string]: unknown;
         };
