@@ -6,6 +6,7 @@
  * built by the helpers and mined, and `watchTrades` receiving a trade made during the test, then
  * resuming with `Last-Event-ID` after the service restarts (the server closes the stream).
  */
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getAddress, parseEther, type Address, type Hash } from "viem";
 import {
@@ -89,19 +90,23 @@ afterAll(async () => {
 });
 
 describe("launchToken", () => {
-  it("launches a token with a first buy: intent, signature, build, send, confirm", async () => {
+  it("launches a token with a first buy: upload, intent, signature, build, send, confirm", async () => {
     const steps: LaunchStep["step"][] = [];
     const firstBuyWei = parseEther("0.01");
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#3366ff" } })
+      .png()
+      .toBuffer();
     launched = await client.launchToken({
       name: "Sdk Coin",
       symbol: "SDKC",
       firstBuyWei,
+      image: new Blob([new Uint8Array(png)], { type: "image/png" }),
       metadata: { description: "Launched by the SDK." },
       onStep: (s) => {
         steps.push(s.step);
       },
     });
-    expect(steps[0]).toBe("intent");
+    expect(steps.slice(0, 2)).toEqual(["uploaded", "intent"]);
     expect(steps).toContain("built");
     expect(steps).toContain("sent");
     expect(steps.at(-1)).toBe("confirmed");
@@ -114,6 +119,10 @@ describe("launchToken", () => {
     expect(getAddress(status.token_address!)).toBe(launched.tokenAddress);
     expect(status.first_buy_wei).toBe(firstBuyWei.toString());
     expect(status.metadata.description).toBe("Launched by the SDK.");
+    // The uploaded image is the launch's image, served by the service.
+    expect(status.metadata.image_url).toMatch(/\/media\//);
+    const image = await fetch(new URL(status.metadata.image_url!, stack.service.url));
+    expect(image.status).toBe(200);
     // The first buy is the launch transaction's Swap: the creator holds tokens.
     const receipt = await stack.publicClient.getTransactionReceipt({ hash: launched.txHash });
     expect(receipt.status).toBe("success");
