@@ -6,7 +6,7 @@
  * and `ops/` (metrics, readiness, every reach into Ponder or Node internals) is imported only by
  * `http/`, `pages/` and `scripts/`, with one exception: the read models read Ponder's checkpoint
  * through `ops/ponderInternals.ts`, the one seam that knows its format. Nothing below `http/`
- * imports Hono. Tests (`*.test.ts`, `test/`), benchmarks, the devnet and scripts may import anything.
+ * imports Hono. `sdk/` (the published client) imports nothing of the service. Tests (`*.test.ts`, `test/`), benchmarks, the devnet and scripts may import anything.
  */
 const TESTS = "\\.test\\.tsx?$";
 const BELOW_HTTP = "^(src|market|launches|webhooks|chain|store|feeds|media|config)/";
@@ -115,6 +115,12 @@ module.exports = {
         "ponder\\.schema\\.ts$",
       ],
       "Launch and swap use cases: typed results, no HTTP.",
+    ),
+    onlyImports(
+      "sdk-is-standalone",
+      "^sdk/",
+      ["sdk/"],
+      "The published client imports only itself and its packages: the service's types reach it only as generated files.",
     ),
   ],
   options: {

@@ -18,6 +18,11 @@ export const transactionWire = z
       .regex(/^0x[0-9a-f]+$/)
       .meta({ description: "hex quantity in wei" }),
     data: z.string().regex(/^0x[0-9a-f]*$/i),
+    gas: z
+      .string()
+      .regex(/^0x[0-9a-f]+$/)
+      .optional()
+      .meta({ description: "hex quantity: the gas limit the service estimated; send it unchanged" }),
   })
   .meta({ id: "Transaction" });
 

@@ -5,7 +5,8 @@
  * must exit 0 and print something, and nothing it prints may be `undefined` (a field the tour
  * names that the service no longer serves). So the tour cannot drift from the service. The wallet
  * examples of docs/api.md (a v1 launch, a swap build, run with node + viem as the wallet) run the same
- * way, with the stack's API key of dev account 0 as `KEY`.
+ * way, with the stack's API key of dev account 0 as `KEY`, and so does the SDK's quick start
+ * (sdk/README.md: builds the package, launches a token through it and prints its first trade).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../devnet/seed";
@@ -20,6 +21,8 @@ const blocks = readmeTourBlocks();
 const walletExamples = shellBlocks(readFileSync("docs/api.md", "utf8")).filter((b) =>
   b.includes("node --input-type=module"),
 );
+/** sdk/README.md's quick start: build the SDK, then a node script that uses it. */
+const sdkQuickStart = shellBlocks(readFileSync("sdk/README.md", "utf8"));
 let stack: Stack;
 
 beforeAll(async () => {
@@ -81,4 +84,35 @@ describe("docs/api.md wallet examples", () => {
       expect(result.stdout, report).not.toMatch(/\bundefined\b/);
     },
   );
+});
+
+describe("sdk/README.md quick start", () => {
+  it("has one block", () => {
+    expect(sdkQuickStart).toHaveLength(1);
+  });
+
+  it("runs as written: launches a token through the SDK and prints its first trade", async () => {
+    const block = sdkQuickStart[0]!;
+    const result = await runToExit("bash", ["-c", `set -euo pipefail\n${block}`], {
+      env: { ...process.env, API: stack.service.url, KEY: stack.apiKey },
+      timeout: scaledMs(120_000),
+    });
+    const report = `${block}\n--- stdout:\n${result.stdout}\n--- stderr:\n${result.stderr}`;
+    expect(result.status, report).toBe(0);
+    const launched = result.stdout.match(/^launched (0x[0-9a-fA-F]{40}) (\S+)$/m);
+    expect(launched, report).not.toBeNull();
+    expect(launched![2], report).toContain(launched![1]!);
+    // The first buy of 0.01 ETH, pushed by the trades stream.
+    expect(result.stdout, report).toMatch(/^first trade buy 10000000000000000 wei$/m);
+    // The service serves the launched token under its symbol.
+    const token = await until(
+      "the quick start's token served",
+      async () => {
+        const { status, body } = await stack.request(`/api/v1/evmchain/tokens/${launched![1]}`);
+        return status === 200 ? body.token : undefined;
+      },
+      scaledMs(60_000),
+    );
+    expect(token.symbol).toBe("QUICK");
+  });
 });
