@@ -200,6 +200,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/evmchain/tokens/{address}/integrity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A token's launch integrity: creator share, snipers, bundled buys, top-10 concentration
+         * @description Shares in basis points of the total supply (rounded down), amounts in token base units; updated per indexed block. Snipers: recipients other than the creator of a buy in the launch block or the next 10 blocks; bundled: of a buy in the launch block. `creator_funded` is not measured (see its `reason`). Definitions: docs/public.md "Launch integrity". Scope `evmchain:market:read`.
+         */
+        get: operations["getApiV1EvmchainTokensByAddressIntegrity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/evmchain/tokens/{address}/holders": {
         parameters: {
             query?: never;
@@ -1020,6 +1040,26 @@ export type paths = {
          * @description One token record by checksummed or any-case address, or by slug, with its top holders. 404 `token_not_found` for an address no accepted factory launched.
          */
         get: operations["getApiPublicTokenByAddressOrSlug"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/token/{address_or_slug}/integrity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A token's launch integrity: creator share, snipers, bundled buys, top-10 concentration
+         * @description Shares in basis points of the total supply (rounded down), amounts in token base units; updated per indexed block. Snipers: recipients other than the creator of a buy in the launch block or the next 10 blocks; bundled: of a buy in the launch block. `creator_funded` is not measured (see its `reason`). Definitions: docs/public.md "Launch integrity".
+         */
+        get: operations["getApiPublicTokenByAddressOrSlugIntegrity"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1894,7 +1934,7 @@ export type components = {
             /** @description distinct transaction senders of the sells */
             unique_sellers: number;
         };
-        /** @description A token record with its ten largest holders (balance desc, address asc). */
+        /** @description A token record with its ten largest holders (balance desc, address asc) and its launch integrity. */
         TokenDetail: {
             /**
              * @description EIP-55 checksummed address
@@ -2093,6 +2133,7 @@ export type components = {
             metadata: components["schemas"]["TokenMetadata"];
             token_url: string;
             top_holders: components["schemas"]["Holder"][];
+            integrity: components["schemas"]["TokenIntegrity"];
         };
         Holder: {
             /**
@@ -2113,6 +2154,87 @@ export type components = {
             updated_block_number: number;
             /** @description unix time in seconds */
             updated_timestamp_sec: number;
+        };
+        /** @description Launch integrity figures of one token (docs: Launch integrity). */
+        TokenIntegrity: {
+            /**
+             * @description EIP-55 checksummed address
+             * @example 0x1D84b75127c5e16B0980f0C678886a13A7bD17Fc
+             */
+            token: string;
+            /**
+             * @description EIP-55 checksummed address
+             * @example 0x1D84b75127c5e16B0980f0C678886a13A7bD17Fc
+             */
+            creator: string;
+            launch_block_number: number;
+            /**
+             * @description token base units
+             * @example 75000000000000000
+             */
+            total_supply: string;
+            /**
+             * @description the creator's balance now (token base units)
+             * @example 75000000000000000
+             */
+            creator_balance_wei: string;
+            /** @description creator_balance_wei / total_supply, bps rounded down */
+            creator_balance_bps: number;
+            /**
+             * @description the creator's balance right after the launch transaction, its first buy included
+             * @example 75000000000000000
+             */
+            creator_balance_at_launch_wei: string;
+            /** @description creator_balance_at_launch_wei / total_supply, bps */
+            creator_balance_at_launch_bps: number;
+            /** @description recipients other than the creator of a buy in the launch block or the next window_blocks blocks (1 s at 100 ms blocks) */
+            snipers: {
+                /** @description a buy in the launch block or the next window_blocks blocks makes its recipient a sniper */
+                window_blocks: number;
+                /** @description addresses in the group */
+                count: number;
+                /**
+                 * @description tokens (base units) the pool sent to the group's addresses by the buys that qualified them
+                 * @example 75000000000000000
+                 */
+                tokens_bought_wei: string;
+                /**
+                 * @description the group's current balances, summed (token base units)
+                 * @example 75000000000000000
+                 */
+                held_wei: string;
+                /** @description held_wei / total_supply in basis points, rounded down */
+                held_bps: number;
+            };
+            /** @description recipients other than the creator of a buy in the launch block (the launch transaction included) */
+            bundled: {
+                /** @description addresses in the group */
+                count: number;
+                /**
+                 * @description tokens (base units) the pool sent to the group's addresses by the buys that qualified them
+                 * @example 75000000000000000
+                 */
+                tokens_bought_wei: string;
+                /**
+                 * @description the group's current balances, summed (token base units)
+                 * @example 75000000000000000
+                 */
+                held_wei: string;
+                /** @description held_wei / total_supply in basis points, rounded down */
+                held_bps: number;
+            };
+            /** @description the ten largest balances other than the token's pool and the fee locker, summed, / total_supply */
+            top10_balance_bps: number;
+            /** @description addresses holding a non-zero balance */
+            holder_count: number;
+            /** @description wallets that received native ETH from the creator before their first buy: not measured (native transfers are not indexed), see reason */
+            creator_funded: {
+                /** @constant */
+                available: false;
+                count: null;
+                held_bps: null;
+                reason: string;
+            };
         };
         Trade: {
             id: string;
@@ -4258,6 +4380,177 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         token: components["schemas"]["TokenDetail"];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_address`: An address is not a 20-byte hex address. */
+            400: {
+                headers: {
+                    /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
+                    "X-Request-Id"?: string;
+                    /** @description The budget this request counted against (IETF RateLimit header fields, draft 7): `limit=60, remaining=59, reset=42` (reset in seconds). */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `60;w=60` (requests per window of seconds). */
+                    "RateLimit-Policy"?: string;
+                    /** @description How long and by whom the answer may be cached (RFC 9111); chosen per endpoint (docs/public.md). */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: No `Authorization: Bearer <API_KEY>` header on a key-authenticated endpoint.
+             *
+             *     `invalid_api_key`: The bearer key is malformed, unknown or revoked.
+             */
+            401: {
+                headers: {
+                    /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
+                    "X-Request-Id"?: string;
+                    /** @description The budget this request counted against (IETF RateLimit header fields, draft 7): `limit=60, remaining=59, reset=42` (reset in seconds). */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `60;w=60` (requests per window of seconds). */
+                    "RateLimit-Policy"?: string;
+                    /** @description How long and by whom the answer may be cached (RFC 9111); chosen per endpoint (docs/public.md). */
+                    "Cache-Control"?: string;
+                    /** @description The authentication scheme to use (RFC 6750: `Bearer realm=…`). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_scope`: The key lacks the scope this endpoint requires; `message` names it. */
+            403: {
+                headers: {
+                    /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
+                    "X-Request-Id"?: string;
+                    /** @description The budget this request counted against (IETF RateLimit header fields, draft 7): `limit=60, remaining=59, reset=42` (reset in seconds). */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `60;w=60` (requests per window of seconds). */
+                    "RateLimit-Policy"?: string;
+                    /** @description How long and by whom the answer may be cached (RFC 9111); chosen per endpoint (docs/public.md). */
+                    "Cache-Control"?: string;
+                    /** @description The authentication scheme to use (RFC 6750: `Bearer realm=…`). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `token_not_found`: No launched token has this address or slug. */
+            404: {
+                headers: {
+                    /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
+                    "X-Request-Id"?: string;
+                    /** @description The budget this request counted against (IETF RateLimit header fields, draft 7): `limit=60, remaining=59, reset=42` (reset in seconds). */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `60;w=60` (requests per window of seconds). */
+                    "RateLimit-Policy"?: string;
+                    /** @description How long and by whom the answer may be cached (RFC 9111); chosen per endpoint (docs/public.md). */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `rate_limited`: Too many requests in the current window; retry after `Retry-After` seconds.
+             *
+             *     `too_many_connections`: This client already holds `HTTP_MAX_CONNECTIONS_PER_CLIENT` open connections; the new one is answered and closed before its request is read (ops/httpServerLimits.ts). Retry after `Retry-After`.
+             */
+            429: {
+                headers: {
+                    /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
+                    "X-Request-Id"?: string;
+                    /** @description The budget this request counted against (IETF RateLimit header fields, draft 7): `limit=60, remaining=59, reset=42` (reset in seconds). */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `60;w=60` (requests per window of seconds). */
+                    "RateLimit-Policy"?: string;
+                    /** @description How long and by whom the answer may be cached (RFC 9111); chosen per endpoint (docs/public.md). */
+                    "Cache-Control"?: string;
+                    /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: Unexpected server fault; safe to retry. */
+            500: {
+                headers: {
+                    /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
+                    "X-Request-Id"?: string;
+                    /** @description The budget this request counted against (IETF RateLimit header fields, draft 7): `limit=60, remaining=59, reset=42` (reset in seconds). */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `60;w=60` (requests per window of seconds). */
+                    "RateLimit-Policy"?: string;
+                    /** @description How long and by whom the answer may be cached (RFC 9111); chosen per endpoint (docs/public.md). */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: A dependency (store, RPC, the indexed data) is unavailable; nothing was served from it. Safe to retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
+                    "X-Request-Id"?: string;
+                    /** @description The budget this request counted against (IETF RateLimit header fields, draft 7): `limit=60, remaining=59, reset=42` (reset in seconds). */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `60;w=60` (requests per window of seconds). */
+                    "RateLimit-Policy"?: string;
+                    /** @description How long and by whom the answer may be cached (RFC 9111); chosen per endpoint (docs/public.md). */
+                    "Cache-Control"?: string;
+                    /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1EvmchainTokensByAddressIntegrity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                address: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A token's launch integrity: creator share, snipers, bundled buys, top-10 concentration */
+            200: {
+                headers: {
+                    /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
+                    "X-Request-Id"?: string;
+                    /** @description The budget this request counted against (IETF RateLimit header fields, draft 7): `limit=60, remaining=59, reset=42` (reset in seconds). */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `60;w=60` (requests per window of seconds). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `no-store` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        integrity: components["schemas"]["TokenIntegrity"];
                     } & {
                         [key: string]: unknown;
                     };
@@ -13051,6 +13344,155 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         token: components["schemas"]["TokenDetail"];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` names the current `ETag`; no body */
+            304: {
+                headers: {
+                    /** @description `public, no-cache` */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator of the uncompressed body (weak `W/…` when compressed) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: A parameter or body field is missing or malformed (including a body that is not one JSON object, nests deeper than 16 levels, or holds control characters or, in `name`/`symbol`, invisible formatting characters); `message` names it. */
+            400: {
+                headers: {
+                    /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
+                    "X-Request-Id"?: string;
+                    /** @description The budget this request counted against (IETF RateLimit header fields, draft 7): `limit=60, remaining=59, reset=42` (reset in seconds). */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `60;w=60` (requests per window of seconds). */
+                    "RateLimit-Policy"?: string;
+                    /** @description How long and by whom the answer may be cached (RFC 9111); chosen per endpoint (docs/public.md). */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `token_not_found`: No launched token has this address or slug. */
+            404: {
+                headers: {
+                    /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
+                    "X-Request-Id"?: string;
+                    /** @description The budget this request counted against (IETF RateLimit header fields, draft 7): `limit=60, remaining=59, reset=42` (reset in seconds). */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `60;w=60` (requests per window of seconds). */
+                    "RateLimit-Policy"?: string;
+                    /** @description How long and by whom the answer may be cached (RFC 9111); chosen per endpoint (docs/public.md). */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `rate_limited`: Too many requests in the current window; retry after `Retry-After` seconds.
+             *
+             *     `too_many_connections`: This client already holds `HTTP_MAX_CONNECTIONS_PER_CLIENT` open connections; the new one is answered and closed before its request is read (ops/httpServerLimits.ts). Retry after `Retry-After`.
+             */
+            429: {
+                headers: {
+                    /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
+                    "X-Request-Id"?: string;
+                    /** @description The budget this request counted against (IETF RateLimit header fields, draft 7): `limit=60, remaining=59, reset=42` (reset in seconds). */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `60;w=60` (requests per window of seconds). */
+                    "RateLimit-Policy"?: string;
+                    /** @description How long and by whom the answer may be cached (RFC 9111); chosen per endpoint (docs/public.md). */
+                    "Cache-Control"?: string;
+                    /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: Unexpected server fault; safe to retry. */
+            500: {
+                headers: {
+                    /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
+                    "X-Request-Id"?: string;
+                    /** @description The budget this request counted against (IETF RateLimit header fields, draft 7): `limit=60, remaining=59, reset=42` (reset in seconds). */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `60;w=60` (requests per window of seconds). */
+                    "RateLimit-Policy"?: string;
+                    /** @description How long and by whom the answer may be cached (RFC 9111); chosen per endpoint (docs/public.md). */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: A dependency (store, RPC, the indexed data) is unavailable; nothing was served from it. Safe to retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
+                    "X-Request-Id"?: string;
+                    /** @description The budget this request counted against (IETF RateLimit header fields, draft 7): `limit=60, remaining=59, reset=42` (reset in seconds). */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `60;w=60` (requests per window of seconds). */
+                    "RateLimit-Policy"?: string;
+                    /** @description How long and by whom the answer may be cached (RFC 9111); chosen per endpoint (docs/public.md). */
+                    "Cache-Control"?: string;
+                    /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiPublicTokenByAddressOrSlugIntegrity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier answer: 304 without a body when it is still current */
+                "If-None-Match"?: string;
+            };
+            path: {
+                address_or_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A token's launch integrity: creator share, snipers, bundled buys, top-10 concentration */
+            200: {
+                headers: {
+                    /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
+                    "X-Request-Id"?: string;
+                    /** @description The budget this request counted against (IETF RateLimit header fields, draft 7): `limit=60, remaining=59, reset=42` (reset in seconds). */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `60;w=60` (requests per window of seconds). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `public, no-cache` */
+                    "Cache-Control"?: string;
+                    /** @description `hit` when served from the read cache (at the same indexed block), `miss` when computed. */
+                    "X-Cache"?: "hit" | "miss";
+                    /** @description Strong validator of the uncompressed body (weak `W/…` when compressed) */
+                    ETag?: string;
+                    /** @description `Accept-Encoding`: the body is gzip- or br-compressed when asked for */
+                    Vary?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        integrity: components["schemas"]["TokenIntegrity"];
                     } & {
                         [key: string]: unknown;
                     };
