@@ -12,6 +12,7 @@ import { launchTokenAbi } from "./abis/LaunchToken";
 import { uniswapV3PoolAbi } from "./abis/UniswapV3Pool";
 import { loadDeployment } from "./config/deployment";
 import { loadEnv } from "./config/env";
+import { indexerRpcUrls, rpcBudgetEnv } from "./config/indexerRpc";
 
 // Every setting is validated before Ponder builds anything: a bad value stops `ponder start` /
 // `ponder serve` here (exit code 1) with a message naming the variable (config/env.ts).
@@ -19,6 +20,10 @@ const env = loadEnv();
 const deployment = loadDeployment();
 const startBlock = deployment.startBlock;
 const isProduction = Boolean(env.LAUNCH_FACTORY_ADDRESS);
+const rpcUrls = indexerRpcUrls(env, deployment.rpcUrl);
+// The provider budget (INDEXER_RPC_MAX_RPS / INDEXER_RPC_START_RPS): Ponder's config has no knob for
+// it, so the patched RPC client reads it from these variables when it is created, after this file.
+Object.assign(process.env, rpcBudgetEnv(env, rpcUrls.length));
 
 /** The ETH/USD reference pool: one address, not a factory (src/indexing/EthUsdPool.ts). */
 const ethUsdPoolContract = (address: `0x${string}`) => ({
@@ -37,13 +42,9 @@ export default createConfig({
   chains: {
     evmchain: {
       id: deployment.chainId,
-      // Several providers (INDEXER_RPC_URLS): Ponder balances over them, each with its own
-      // adaptive rate limit (which starts at 20 requests/s per URL).
-      rpc: env.INDEXER_RPC_URLS
-        ? env.INDEXER_RPC_URLS.split(",")
-            .map((u) => u.trim())
-            .filter(Boolean)
-        : deployment.rpcUrl,
+      // Several providers (INDEXER_RPC_URLS): Ponder balances over them, each with its own rate
+      // limit (20 requests/s at first, or the operator's budget: INDEXER_RPC_MAX_RPS).
+      rpc: env.INDEXER_RPC_URLS ? rpcUrls : deployment.rpcUrl,
       // The production chain makes a block every ~100 ms; poll at that pace.
       pollingInterval: env.POLLING_INTERVAL_MS,
       // A devnet reuses chain id 4663 with different history on every start: never cache it.

@@ -36,6 +36,14 @@ import {
 } from "./envValues";
 import { LIMITS } from "./limits";
 
+/** A request rate per RPC URL: one integer for every URL, or one per URL, comma-separated. */
+const rpsList = z
+  .string()
+  .refine(
+    (v) => v.split(",").every((n) => /^\d+$/.test(n.trim()) && Number(n) >= 1 && Number(n) <= 100_000),
+    "must be requests/s from 1 to 100000: one integer, or one per INDEXER_RPC_URLS entry, comma-separated",
+  );
+
 /** Addresses and values required once `LAUNCH_FACTORY_ADDRESS` switches to a configured chain. */
 const PRODUCTION_REQUIRED = [
   "RPC_URL",
@@ -99,6 +107,9 @@ export const ENV_SCHEMA = z.object({
   PUBLIC_BASE_URL: optional(url(["http:", "https:"], "an http(s) URL (origin of the public site, no trailing path)")),
   POLLING_INTERVAL_MS: optional(int(1)).default(100),
   INDEXER_RPC_URLS: optional(urlList(["http:", "https:"], "comma-separated http(s) URLs")),
+  // The indexer's provider budget (config/indexerRpc.ts): unset, Ponder's adaptive limit (20/s, +5 %)
+  INDEXER_RPC_MAX_RPS: optional(rpsList),
+  INDEXER_RPC_START_RPS: optional(rpsList),
   API_RPC_TIMEOUT_MS: optional(int(100)).default(5000),
   API_RPC_RETRY_COUNT: optional(int(0, 10)).default(1),
   TRUST_PROXY: optional(proxyTrust).default(false),

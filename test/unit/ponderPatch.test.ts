@@ -170,6 +170,102 @@ describe("Ponder patch", () => {
     expect(block, "the realtime loop's block case").toContain("await new Promise(setImmediate);");
   });
 
+  describe("provider budget (PONDER_RPC_MAX_RPS, PONDER_RPC_START_RPS)", () => {
+    const names = ["PONDER_RPC_MAX_RPS", "PONDER_RPC_START_RPS"] as const;
+    const saved = names.map((name) => process.env[name]);
+    afterEach(() => {
+      names.forEach((name, i) => {
+        if (saved[i] === undefined) delete process.env[name];
+        else process.env[name] = saved[i];
+      });
+    });
+
+    /**
+     * Sends `count` `eth_chainId` requests at once through Ponder's real RPC client to a local HTTP
+     * node that answers each at once (or with 429 while `throttle()` says so), and returns the most
+     * requests the node received within one wall-clock second (Ponder's limiter counts per second)
+     * and the limits Ponder logged on each 429.
+     */
+    const burst = async (count: number, throttle = () => false) => {
+      const arrivals: number[] = [];
+      const server = createServer((req, res) => {
+        req.resume();
+        arrivals.push(Date.now());
+        if (throttle()) {
+          res.writeHead(429, { "content-type": "application/json" });
+          return res.end(JSON.stringify({ jsonrpc: "2.0", id: 1, error: { code: 429, message: "rate limited" } }));
+        }
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ jsonrpc: "2.0", id: 1, result: "0x1" }));
+      });
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const limits: number[] = [];
+      const ignore = () => {};
+      const logger = {
+        info: ignore,
+        warn: ignore,
+        error: ignore,
+        trace: ignore,
+        debug: (entry: { msg?: string; rps_limit?: number }) => {
+          if (entry.msg === "JSON-RPC provider rate limited") limits.push(entry.rps_limit!);
+        },
+        child: () => logger,
+      };
+      const common = {
+        logger,
+        metrics: { ponder_rpc_request_duration: { observe: ignore }, ponder_rpc_request_error_total: { inc: ignore } },
+        shutdown: { add: ignore, isKilled: false },
+      };
+      const { createRpc } = (await import(pathToFileURL(join(ponderDir, "dist/esm/rpc/index.js")).href)) as {
+        createRpc: (a: object) => { request: (body: { method: string }) => Promise<unknown> };
+      };
+      const rpc = createRpc({ common, chain: { name: "budget", id: 1, pollingInterval: 1_000, rpc: url } });
+      try {
+        await Promise.all(Array.from({ length: count }, () => rpc.request({ method: "eth_chainId" })));
+      } finally {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+      const perSecond = new Map<number, number>();
+      for (const at of arrivals) perSecond.set(Math.floor(at / 1000), (perSecond.get(Math.floor(at / 1000)) ?? 0) + 1);
+      return { maxPerSecond: Math.max(...perSecond.values()), limits, requests: arrivals.length };
+    };
+
+    it("unset: Ponder's limiter starts each URL at 20 requests/s", async () => {
+      for (const name of names) delete process.env[name];
+      const { maxPerSecond } = await burst(50);
+      expect(maxPerSecond).toBeGreaterThanOrEqual(15);
+      expect(maxPerSecond).toBeLessThanOrEqual(22);
+    });
+
+    it("set: starts at the budget and stays within it", async () => {
+      process.env.PONDER_RPC_MAX_RPS = "120";
+      delete process.env.PONDER_RPC_START_RPS;
+      const { maxPerSecond } = await burst(260);
+      // Unpatched, no second would see more than ~20.
+      expect(maxPerSecond).toBeGreaterThanOrEqual(80);
+      expect(maxPerSecond).toBeLessThanOrEqual(125);
+    });
+
+    it("starts at PONDER_RPC_START_RPS below the max", async () => {
+      process.env.PONDER_RPC_MAX_RPS = "200";
+      process.env.PONDER_RPC_START_RPS = "50";
+      const { maxPerSecond } = await burst(110);
+      expect(maxPerSecond).toBeGreaterThanOrEqual(35);
+      expect(maxPerSecond).toBeLessThanOrEqual(53);
+    });
+
+    it("backs off from the budget on a 429 (by Ponder's 5 %)", async () => {
+      process.env.PONDER_RPC_MAX_RPS = "100";
+      delete process.env.PONDER_RPC_START_RPS;
+      let throttled = 0;
+      const { limits, requests } = await burst(5, () => throttled++ < 1);
+      expect(limits[0], `limits logged on 429: ${limits.join(", ")}`).toBe(95);
+      expect(requests).toBe(6);
+    });
+  });
+
   describe("PONDER_FACTORY_ADDRESS_COUNT_THRESHOLD", () => {
     const saved = process.env.PONDER_FACTORY_ADDRESS_COUNT_THRESHOLD;
     afterEach(() => {
