@@ -18,7 +18,7 @@
  * `--trade-rows-floor` adds a third floor: Ponder writing one trade row per swap and nothing else
  * (`PONDER_FLOOR_WRITES=trades`, bench/ponder-floor), the least any service that serves trades
  * writes, so its ratio to the plain floor bounds how close to it a service can come.
- * Results: `bench/results/backfill[-postgres][-Nrpc][-ponder-floor][-swaps].json`.
+ * Results: `bench/results/latest/backfill[-postgres][-Nrpc][-ponder-floor][-swaps].json`.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";

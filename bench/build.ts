@@ -26,7 +26,7 @@
  * shows the API's own share.
  *
  * Usage: `npm run bench -- build [--launches 200] [--warmup 2] [--wait-indexed]`.
- * Result: `bench/results/build[-indexed].json` (latencies in milliseconds, RPC requests per call by
+ * Result: `bench/results/latest/build[-indexed].json` (latencies in milliseconds, RPC requests per call by
  * method; the warm-up launches' build times are listed apart and left out of the figures).
  */
 import { mkdtempSync, rmSync } from "node:fs";

@@ -10,7 +10,7 @@
  * identity bytes (lower is better, 1 = not compressed).
  *
  * Usage: `npm run bench -- compression [--trades 12]`.
- * Result: `bench/results/compression.json` (bytes; ratios rounded to 3 places).
+ * Result: `bench/results/latest/compression.json` (bytes; ratios rounded to 3 places).
  */
 import { request as httpRequest } from "node:http";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";

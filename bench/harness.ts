@@ -4,7 +4,6 @@
  * defaults, the load-average sampler, the scale history's first node and launches, and the
  * service start-up for a live measurement.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
 import type { PublicClient } from "viem";
@@ -13,6 +12,7 @@ import { createDevnetClients, devAccount } from "../devnet/clients";
 import { deployLookAlikeFactory } from "../devnet/deploy";
 import type { DeploymentManifest } from "../devnet/manifest";
 import { type PonderProcess, startPonder, waitReady } from "../scripts/ponderProcess";
+import { writeLatestResult } from "./latest";
 import { captureStageLines, lagReader, waitCaughtUp } from "./liveMeasure";
 import { type Launched, launchMany } from "./scaleHistory";
 
@@ -318,11 +318,10 @@ export async function startLiveService(options: LiveServiceOptions): Promise<{
 }
 
 /**
- * Prints a benchmark's result and writes it to `bench/results/<fileBase>.json` (pretty JSON, one
- * trailing newline).
+ * Prints a benchmark's result and writes it as the current one, `bench/results/latest/<fileBase>.json`
+ * (bench/latest.ts: the commit and, unless recorded, the load are added; the previous file moves to
+ * `bench/results/history/`).
  */
-export function writeBenchResult(fileBase: string, result: unknown): void {
-  console.log(JSON.stringify(result, null, 2));
-  mkdirSync("bench/results", { recursive: true });
-  writeFileSync(`bench/results/${fileBase}.json`, `${JSON.stringify(result, null, 2)}\n`);
+export function writeBenchResult(fileBase: string, result: Record<string, unknown>): void {
+  writeLatestResult(fileBase, result);
 }

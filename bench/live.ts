@@ -19,7 +19,7 @@
  * 150 ms, p99 <= 500 ms.
  * Usage: `npm run bench -- live [--duration-sec 60] [--trade-interval-ms 200] [--http-poll-ms 50] [--rpc-urls 1] [--database pglite|postgres] [--stages] [--cpu-prof-dir D] [--out name]`.
  * `--cpu-prof-dir` writes the service's V8 CPU profile there (start-up included).
- * Results: `bench/results/live[-postgres][-Nrpc].json`, or `bench/results/<name>.json` with `--out`.
+ * Results: `bench/results/latest/live[-postgres][-Nrpc].json`, or `bench/results/latest/<name>.json` with `--out`.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";

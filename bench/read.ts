@@ -17,7 +17,7 @@
  * [--database postgres|pglite] [--duration-sec 15] [--connections 64] [--cache-mb N] [--heap-mb N]
  * [--keep]`. `--cache-mb` sets Ponder's indexing cache (`PONDER_CACHE_BYTES`), `--heap-mb` the
  * service's V8 heap limit (`--max-old-space-size`); `--cpu-prof-dir D` writes the service's CPU
- * profile (V8 `.cpuprofile`) to D when it stops. Results: `bench/results/read.json`.
+ * profile (V8 `.cpuprofile`) to D when it stops. Results: `bench/results/latest/read.json`.
  *
  * Anvil keeps historical states for only a few thousand blocks, and the indexer reads state at
  * every launch block, so the history must stay short in blocks: swaps are batched

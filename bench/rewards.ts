@@ -21,7 +21,7 @@
  *   baseline simulations per GET sent to anvil instead (before).
  *
  * Usage: `npm run bench -- rewards [--launches 100] [--attack-sec 20] [--rate 3]`.
- * Result: `bench/results/rewards.json`.
+ * Result: `bench/results/latest/rewards.json`.
  */
 import { loadavg } from "node:os";
 import { createPublicClient, http, maxUint128, parseEther, type Address } from "viem";

@@ -2,7 +2,7 @@ export {};
 
 /**
  * `npm run bench -- <name> [flags]`: runs one benchmark from `bench/` (kept out of `npm test`).
- * Benchmarks: `backfill`, `live`, `read`, `build`, `search`, `scale`, `scale-live`, `rewards`, `compression`.
+ * Benchmarks: `backfill`, `live`, `read`, `build`, `search`, `scale`, `scale-live`, `rewards`, `compression`, `rpc`.
  */
 const name = process.argv[2];
 const benchmarks: Record<string, () => Promise<unknown>> = {
@@ -15,6 +15,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   "scale-live": () => import("./scaleLive"),
   rewards: () => import("./rewards"),
   compression: () => import("./compression"),
+  rpc: () => import("./rpc"),
 };
 const run = name ? benchmarks[name] : undefined;
 if (!run) {

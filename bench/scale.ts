@@ -27,7 +27,7 @@
  * Usage: `npm run bench -- scale [--launches 1010] [--swaps 10000] [--foreign-factor 10] [--variants unpatched,threshold,ponder-floor] [--single-node] [--no-warmup] [--cpu-prof-dir D] [--out name]`.
  * `--cpu-prof-dir` writes the V8 CPU profile of the backfill with foreign traffic (the service, or
  * the floor for the `ponder-floor` variant) there, to see where the time over the floor goes.
- * Results: `bench/results/scale-<launches>.json`, or `bench/results/<name>.json` with `--out`.
+ * Results: `bench/results/latest/scale-<launches>.json`, or `bench/results/latest/<name>.json` with `--out`.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";

@@ -22,7 +22,7 @@
  * Targets (issue 20), on the `foreign` phase: lag does not grow; p99 block mined -> trade visible
  * <= 250 ms. The `baseline` phase (same history and trading, no foreign swaps) is the comparison.
  * Usage: `npm run bench -- scale-live [--duration-sec 600] [--launches 1010] [--swaps 1000] [--foreign-pools 20] [--foreign-swaps-per-transaction 3] [--foreign-interval-ms 50] [--rpc-urls 4] [--phases baseline,foreign] [--trade-interval-ms 200] [--http-poll-ms 50] [--stages] [--out name]`.
- * Results: `bench/results/scale-live-<launches>.json`, or `bench/results/<name>.json` with `--out`.
+ * Results: `bench/results/latest/scale-live-<launches>.json`, or `bench/results/latest/<name>.json` with `--out`.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

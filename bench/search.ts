@@ -16,11 +16,9 @@
  * show what the indexes buy.
  *
  * Usage: `npm run bench -- search [--tokens 100000] [--runs 200]`.
- * Result: `bench/results/search.json` (milliseconds; ratios = p50 of a kind / p50 of the baseline).
+ * Result: `bench/results/latest/search.json` (milliseconds; ratios = p50 of a kind / p50 of the baseline).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { drizzle } from "drizzle-orm/node-postgres";
@@ -28,6 +26,7 @@ import { eq } from "drizzle-orm";
 import { parseEther } from "viem";
 import * as schema from "../ponder.schema";
 import type { MarketDb } from "../market/db";
+import { writeLatestResult } from "./latest";
 import { searchTokens } from "../market/search";
 import { launchToken } from "../devnet/actions";
 import { startStack, until } from "../test/helpers/harness";
@@ -180,8 +179,7 @@ try {
     indexed,
     withoutIndexes,
   };
-  mkdirSync(join(import.meta.dirname, "results"), { recursive: true });
-  writeFileSync(join(import.meta.dirname, "results", "search.json"), `${JSON.stringify(result, null, 2)}\n`);
+  writeLatestResult("search", result);
   console.log(JSON.stringify(result, null, 2));
 } finally {
   await pool.end();
