@@ -36,7 +36,7 @@ export type ProviderCounts = {
   calls: Record<string, number>;
   /** Most requests that arrived within one wall-clock second (429s included). */
   maxArrivalsPerSecond: number;
-  /** Most requests served within one wall-clock second. */
+  /** Most requests admitted (not answered 429) within one wall-clock second of their arrival. */
   maxServedPerSecond: number;
   /** Bytes of the answers relayed. */
   responseBytes: number;
@@ -105,8 +105,6 @@ export async function startProviderProxy(options: ProviderProxyOptions): Promise
   let second = 0;
   let arrivals = 0;
   let admitted = 0;
-  let servedSecond = 0;
-  let servedInSecond = 0;
   const sockets = new Set<Socket>();
   let inFlight = 0;
   let busySince = 0;
@@ -142,9 +140,6 @@ export async function startProviderProxy(options: ProviderProxyOptions): Promise
             });
           }
           counts.served++;
-          const now = Math.floor(Date.now() / 1000);
-          if (now !== servedSecond) [servedSecond, servedInSecond] = [now, 0];
-          counts.maxServedPerSecond = Math.max(counts.maxServedPerSecond, ++servedInSecond);
           for (const method of methodsOf(body)) counts.calls[method] = (counts.calls[method] ?? 0) + 1;
           counts.responseBytes += answer.length;
           res.writeHead(up.statusCode ?? 502, { "content-type": "application/json" });
@@ -177,7 +172,7 @@ export async function startProviderProxy(options: ProviderProxyOptions): Promise
         );
         return;
       }
-      admitted++;
+      counts.maxServedPerSecond = Math.max(counts.maxServedPerSecond, ++admitted);
       setTimeout(() => forward(body, res), roundTripMs);
     });
   });
