@@ -4,7 +4,7 @@
  * The limiter's behaviour under them is tested on Ponder's real RPC client in
  * `test/unit/ponderPatch.test.ts`.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ConfigError, loadEnv } from "../../config/env";
 import { indexerRpcUrls, rpcBudgetEnv } from "../../config/indexerRpc";
 
@@ -40,5 +40,46 @@ describe("indexer RPC budget settings", () => {
       "http://b:2",
     ]);
     expect(indexerRpcUrls(loadEnv({}), "http://c:3")).toEqual(["http://c:3"]);
+  });
+
+  describe("ponder.config.ts", () => {
+    const production = {
+      LAUNCH_FACTORY_ADDRESS: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+      RPC_URL: "https://rpc.example",
+      START_BLOCK: "1",
+      FEE_LOCKER_ADDRESS: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+      PROTOCOL_FEE_RECIPIENT: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+      WETH_ADDRESS: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+      UNISWAP_V3_FACTORY_ADDRESS: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+      NONFUNGIBLE_POSITION_MANAGER_ADDRESS: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+      SWAP_ROUTER_ADDRESS: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+      QUOTER_V2_ADDRESS: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+      INDEXER_RPC_URLS: "https://a.example,https://b.example",
+      INDEXER_RPC_MAX_RPS: "300,150",
+      INDEXER_RPC_START_RPS: "",
+      PONDER_RPC_MAX_RPS: undefined,
+      PONDER_RPC_START_RPS: undefined,
+    };
+    const saved = Object.fromEntries(Object.keys(production).map((name) => [name, process.env[name]]));
+    afterEach(() => {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    });
+
+    it("hands the budget, one rate per URL, to the patched Ponder before it builds its RPC clients", async () => {
+      for (const [name, value] of Object.entries(production)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+      vi.resetModules();
+      const config = (await import("../../ponder.config")).default as unknown as {
+        chains: { evmchain: { rpc: unknown } };
+      };
+      expect(config.chains.evmchain.rpc).toEqual(["https://a.example", "https://b.example"]);
+      expect(process.env.PONDER_RPC_MAX_RPS).toBe("300,150");
+      expect(process.env.PONDER_RPC_START_RPS).toBeUndefined();
+    });
   });
 });
