@@ -140,7 +140,7 @@ store.then(
   (s) => {
     const worker = deliveryWorker({
       store: s,
-      // Never above the indexer's safe block: a row re-indexed after a crash must not be walked past.
+      // Never above the indexer's finalized block: a row re-indexed after a crash must not be walked past.
       feed: indexedEventFeed(db, env.EVENTS_CONFIRMATION_BLOCKS),
       policy: webhookSettings.policy,
       attemptTimeoutMs: webhookSettings.attemptTimeoutMs,

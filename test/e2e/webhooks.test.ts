@@ -25,7 +25,7 @@ import { jsonPost, startStack, until, type Stack } from "../helpers/harness";
 const CONFIRMATIONS = 3;
 /**
  * Blocks to mine past an event before a webhook may deliver it: webhooks deliver nothing above the
- * indexer's safe block (webhooks/feedSource.ts), which Ponder moves to head − 30 once the head is
+ * indexer's finalized block (webhooks/feedSource.ts), which Ponder moves to head − 30 once the head is
  * 60 past it, so it trails the head by at most 59 blocks.
  */
 const DELIVERY_DEPTH = 60;

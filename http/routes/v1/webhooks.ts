@@ -74,6 +74,10 @@ const createBody = z.strictObject({
     description:
       "deliver confirmed events with an id above this (a replay from the events feed); default: the feed's confirmed boundary now (only events confirmed from now on)",
   }),
+  include_unconfirmed: z.boolean().optional().meta({
+    description:
+      "true: send events as soon as they are indexed, before their confirmation depth, and an `event.retracted` (data: the retracted event's id, kind, token, tx_hash, block_number) when a reorg removes one that was sent; default false: confirmed events only",
+  }),
 });
 
 const webhookWire = z
@@ -83,6 +87,9 @@ const webhookWire = z
     events: z.array(z.enum(WEBHOOK_EVENT_KINDS)),
     token_address: addressWire.nullable(),
     description: z.string().nullable(),
+    include_unconfirmed: z
+      .boolean()
+      .meta({ description: "events sent as indexed, with `event.retracted` after a reorg (docs/webhooks.md)" }),
     status: z.enum(["active", "failing", "disabled"]),
     status_reason: z.string().nullable(),
     created_at_sec: unixSec,
@@ -90,7 +97,11 @@ const webhookWire = z
       .number()
       .int()
       .meta({ description: "every matching event with an id up to this one is acknowledged (2xx)" }),
-    pending_event_id: z.number().int().nullable().meta({ description: "the event being retried, if any" }),
+    pending_event_id: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "the event being retried (or whose retraction is), if any" }),
     attempts: z.number().int().nonnegative().meta({ description: "failed attempts of the pending event" }),
     next_attempt_at_sec: unixSec.nullable(),
     previous_secret_expires_at_sec: unixSec
@@ -102,7 +113,9 @@ const webhookWire = z
 const deliveryWire = z
   .object({
     id: z.number().int(),
-    message_id: z.string().meta({ description: "the `webhook-id` sent: the event id, or `ping_…`" }),
+    message_id: z
+      .string()
+      .meta({ description: "the `webhook-id` sent: the event id, `retracted_<id>_<tx_hash>` or `ping_…`" }),
     event_id: z.number().int().nullable(),
     type: z.string(),
     attempt: z.number().int().positive(),
@@ -126,6 +139,7 @@ function webhookRecord(row: WebhookSubscription) {
     events: row.events,
     token_address: row.tokenAddress,
     description: row.description,
+    include_unconfirmed: row.includeUnconfirmed,
     status: row.status,
     status_reason: row.statusReason,
     created_at_sec: Math.floor(row.createdAtMs / 1000),
@@ -176,7 +190,7 @@ export function v1WebhookRoutes(deps: V1WebhookDeps) {
   return (
     new Hono<TrustEnv>()
       /**
-       * POST /api/v1/evmchain/webhooks `{url, events, token_address?, description?, since_id?}` —
+       * POST /api/v1/evmchain/webhooks `{url, events, token_address?, description?, since_id?, include_unconfirmed?}` —
        * 201 `{ok, webhook, secret}`: the `whsec_…` signing secret is shown only here. 400
        * `invalid_webhook_url` / `invalid_request`, 409 `webhook_limit_reached`; nothing stored then.
        */
@@ -187,7 +201,7 @@ export function v1WebhookRoutes(deps: V1WebhookDeps) {
           status: 201,
           summary: "Create a webhook subscription (the signing secret is shown once)",
           description:
-            "Subscribes a receiver URL to event kinds of the events feed (optionally one token's). Each confirmed event is POSTed as `{type, timestamp, data}` (`data`: the record of GET /api/public/events), signed per Standard Webhooks (`webhook-id` = event id), at least once and in id order; see docs/webhooks.md. The `whsec_…` secret appears only in this answer. Delivery starts after `since_id`, by default at the feed's confirmed boundary now. Needs scope `evmchain:webhooks:manage`.",
+            "Subscribes a receiver URL to event kinds of the events feed (optionally one token's). Each confirmed event is POSTed as `{type, timestamp, data}` (`data`: the record of GET /api/public/events), signed per Standard Webhooks (`webhook-id` = event id), at least once and in id order; see docs/webhooks.md. The `whsec_…` secret appears only in this answer. Delivery starts after `since_id`, by default at the feed's confirmed boundary now. `include_unconfirmed: true` sends events as they are indexed and an `event.retracted` when a reorg removes one. Needs scope `evmchain:webhooks:manage`.",
           ok: okBody({
             webhook: webhookWire,
             secret: z
@@ -216,6 +230,7 @@ export function v1WebhookRoutes(deps: V1WebhookDeps) {
               description: body.description ?? null,
               secret,
               cursorEventId: start < 0n ? 0n : start,
+              includeUnconfirmed: body.include_unconfirmed ?? false,
               nowMs: deps.nowMs(),
               maxPerWallet: settings.perWallet,
             });
