@@ -15,6 +15,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   "scale-live": () => import("./scaleLive"),
   rewards: () => import("./rewards"),
   compression: () => import("./compression"),
+  webhooks: () => import("./webhooks"),
 };
 const run = name ? benchmarks[name] : undefined;
 if (!run) {
