@@ -1,15 +1,13 @@
 /**
  * Webhook subscriptions and their delivery attempts in the store (docs/webhooks.md). The owner
  * reads (`*ForWallet`) match the id *and* the wallet, so another wallet's key sees nothing (the
- * route answers 404). The delivery worker (`webhooks/worker.ts`) claims due subscriptions with a
- * lease ({@link claimDueSubscriptions}: `FOR UPDATE SKIP LOCKED`, then a lease token and expiry on
- * the row) and writes each attempt's outcome only while it still holds the lease
- * ({@link recordAttempt}), so with several processes on one PostgreSQL exactly one delivers a
- * subscription at a time. The worker's side of the rows (claims, outcomes, unconfirmed events sent)
- * is in `store/webhookDelivery.ts`.
+ * route answers 404). The delivery worker's side of the rows is `store/webhookDelivery.ts`:
+ * claims with a lease (`FOR UPDATE SKIP LOCKED`, then a lease token and expiry on the row),
+ * outcomes written only while the lease is held (so with several processes on one PostgreSQL
+ * exactly one delivers a subscription at a time), and the unconfirmed events sent.
  */
 import { randomBytes } from "node:crypto";
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, lte, or } from "drizzle-orm";
+import { and, asc, count, desc, eq, lt } from "drizzle-orm";
 import { getAddress } from "viem";
 import { inTransaction, type Store } from "./index";
 import { LOCK_NAMESPACE, lockOwner } from "./locks";
