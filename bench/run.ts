@@ -16,6 +16,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   rewards: () => import("./rewards"),
   compression: () => import("./compression"),
   rpc: () => import("./rpc"),
+  webhooks: () => import("./webhooks"),
 };
 const run = name ? benchmarks[name] : undefined;
 if (!run) {

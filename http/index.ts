@@ -27,7 +27,7 @@ import { httpServerGuard } from "../ops/httpServerLimits";
 import { peerIdentity } from "./middleware/peerIdentity";
 import { webhookMetricsObserver } from "../ops/metrics/registry";
 import { deliveryWorker } from "../webhooks/worker";
-import { deliveryDepthBlocks, indexedEventFeed } from "../webhooks/feedSource";
+import { indexedEventFeed } from "../webhooks/feedSource";
 
 // Every setting validated (ponder.config.ts already stopped the build on a bad one).
 const env = loadEnv();
@@ -138,8 +138,8 @@ store.then(
   (s) => {
     const worker = deliveryWorker({
       store: s,
-      // Never above the indexer's finalized block: a re-indexed row must not be walked past.
-      feed: indexedEventFeed(db, deliveryDepthBlocks(env.EVENTS_CONFIRMATION_BLOCKS)),
+      // Never above the indexer's finalized block: a row re-indexed after a crash must not be walked past.
+      feed: indexedEventFeed(db, env.EVENTS_CONFIRMATION_BLOCKS),
       policy: webhookSettings.policy,
       attemptTimeoutMs: webhookSettings.attemptTimeoutMs,
       observer: webhookMetricsObserver(),

@@ -12,7 +12,18 @@
  * `store/migrations/`; `openStore` applies pending migrations at start.
  */
 import { sql } from "drizzle-orm";
-import { bigint, customType, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { LAUNCH_STATES } from "../src/domain/launchStates";
 
 /** `bytea` as `Uint8Array` on both drivers (node-postgres returns a Buffer, which is one). */
@@ -220,6 +231,9 @@ export const media = pgTable("media", {
  * delivering it now (claimed with `FOR UPDATE SKIP LOCKED`, one process per subscription).
  * `status`: `active`, `failing` (retry window exhausted: paused, probed hourly), `disabled`
  * (the receiver answered 410). The secret is kept as is: it signs every request.
+ * `include_unconfirmed`: events are sent as soon as they are indexed; `cursor_event_id` then only
+ * moves over final events, the unconfirmed ones sent are remembered in `webhook_unconfirmed_sent`,
+ * and `pending_retraction` says the event in flight is the `event.retracted` of `pending_event_id`.
  */
 export const webhookSubscriptions = pgTable(
   "webhook_subscriptions",
@@ -243,6 +257,8 @@ export const webhookSubscriptions = pgTable(
     statusReason: text("status_reason"),
     cursorEventId: bigint("cursor_event_id", { mode: "bigint" }).notNull(),
     pendingEventId: bigint("pending_event_id", { mode: "bigint" }),
+    includeUnconfirmed: boolean("include_unconfirmed").notNull().default(false),
+    pendingRetraction: boolean("pending_retraction").notNull().default(false),
     attempts: integer("attempts").notNull().default(0),
     firstAttemptAtMs: ms("first_attempt_at_ms"),
     nextAttemptAtMs: ms("next_attempt_at_ms").notNull(),
@@ -255,6 +271,28 @@ export const webhookSubscriptions = pgTable(
     index("webhook_subscriptions_wallet_idx").on(t.wallet),
     index("webhook_subscriptions_due_idx").on(t.nextAttemptAtMs),
   ],
+);
+
+/**
+ * Unconfirmed events acknowledged by an `include_unconfirmed` subscription's receiver, kept until
+ * their block is final: then the same id with the same transaction is still indexed (the row is
+ * dropped) or it is not (an `event.retracted` is sent, then the row is dropped). One row per
+ * subscription and event id.
+ */
+export const webhookUnconfirmedSent = pgTable(
+  "webhook_unconfirmed_sent",
+  {
+    subscriptionId: text("subscription_id").notNull(),
+    eventId: bigint("event_id", { mode: "bigint" }).notNull(),
+    kind: text("kind").notNull(),
+    /** Checksummed token address. */
+    token: text("token").notNull(),
+    txHash: text("tx_hash").notNull(),
+    blockNumber: bigint("block_number", { mode: "bigint" }).notNull(),
+    /** Block time, unix seconds. */
+    timestampSec: bigint("timestamp_sec", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.subscriptionId, t.eventId] })],
 );
 
 /**

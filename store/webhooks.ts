@@ -1,21 +1,22 @@
 /**
  * Webhook subscriptions and their delivery attempts in the store (docs/webhooks.md). The owner
  * reads (`*ForWallet`) match the id *and* the wallet, so another wallet's key sees nothing (the
- * route answers 404). The delivery worker (`webhooks/worker.ts`) claims due subscriptions with a
- * lease ({@link claimDueSubscriptions}: `FOR UPDATE SKIP LOCKED`, then a lease token and expiry on
- * the row) and writes each attempt's outcome only while it still holds the lease
- * ({@link recordAttempt}), so with several processes on one PostgreSQL exactly one delivers a
- * subscription at a time.
+ * route answers 404). The delivery worker's side of the rows is `store/webhookDelivery.ts`:
+ * claims with a lease (`FOR UPDATE SKIP LOCKED`, then a lease token and expiry on the row),
+ * outcomes written only while the lease is held (so with several processes on one PostgreSQL
+ * exactly one delivers a subscription at a time), and the unconfirmed events sent.
  */
 import { randomBytes } from "node:crypto";
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, lte, or } from "drizzle-orm";
+import { and, asc, count, desc, eq, lt } from "drizzle-orm";
 import { getAddress } from "viem";
 import { inTransaction, type Store } from "./index";
 import { LOCK_NAMESPACE, lockOwner } from "./locks";
-import { webhookDeliveries, webhookSubscriptions } from "./schema";
+import { webhookDeliveries, webhookSubscriptions, webhookUnconfirmedSent } from "./schema";
 
 /** A subscription row as the store holds it. */
 export type WebhookSubscription = typeof webhookSubscriptions.$inferSelect;
+/** An unconfirmed event an `include_unconfirmed` subscription's receiver acknowledged. */
+export type UnconfirmedSent = typeof webhookUnconfirmedSent.$inferSelect;
 /** A delivery attempt row. */
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
 
@@ -57,6 +58,8 @@ export async function createSubscription(
     description: string | null;
     secret: string;
     cursorEventId: bigint;
+    /** Send events as they are indexed, and `event.retracted` when a reorg removes one. */
+    includeUnconfirmed?: boolean;
     nowMs: number;
     maxPerWallet: number;
   },
@@ -76,6 +79,8 @@ export async function createSubscription(
     statusReason: null,
     cursorEventId: input.cursorEventId,
     pendingEventId: null,
+    includeUnconfirmed: input.includeUnconfirmed ?? false,
+    pendingRetraction: false,
     attempts: 0,
     firstAttemptAtMs: null,
     nextAttemptAtMs: input.nowMs,
@@ -135,6 +140,7 @@ export async function deleteSubscriptionForWallet(store: Store, id: string, wall
       .returning({ id: webhookSubscriptions.id });
     if (gone.length === 0) return false;
     await tx.db.delete(webhookDeliveries).where(eq(webhookDeliveries.subscriptionId, id));
+    await tx.db.delete(webhookUnconfirmedSent).where(eq(webhookUnconfirmedSent.subscriptionId, id));
     return true;
   });
 }
@@ -215,112 +221,9 @@ export async function listDeliveries(
     .limit(limit);
 }
 
-/**
- * Claims up to `limit` subscriptions that have work: `active` or `failing`, due
- * (`next_attempt_at_ms <= now`), not leased by anyone (or the lease expired), and either an event
- * in flight or a cursor below `confirmedCursor`. Rows are picked with `FOR UPDATE SKIP LOCKED`
- * (concurrent claimers take disjoint sets) and stamped with `leaseToken` until `now + leaseMs`.
- * @returns the claimed rows (lease fields as stamped)
- */
-export async function claimDueSubscriptions(
-  store: Store,
-  input: { nowMs: number; leaseMs: number; leaseToken: string; limit: number; confirmedCursor: bigint },
-): Promise<WebhookSubscription[]> {
-  const s = webhookSubscriptions;
-  return inTransaction(store, async (tx) => {
-    const rows = await tx.db
-      .select()
-      .from(s)
-      .where(
-        and(
-          inArray(s.status, ["active", "failing"]),
-          lte(s.nextAttemptAtMs, input.nowMs),
-          or(isNull(s.leaseUntilMs), lt(s.leaseUntilMs, input.nowMs)),
-          or(isNotNull(s.pendingEventId), lt(s.cursorEventId, input.confirmedCursor)),
-        ),
-      )
-      .orderBy(asc(s.nextAttemptAtMs))
-      .limit(input.limit)
-      .for("update", { skipLocked: true });
-    if (rows.length === 0) return [];
-    const leaseUntilMs = input.nowMs + input.leaseMs;
-    await tx.db
-      .update(s)
-      .set({ leaseToken: input.leaseToken, leaseUntilMs })
-      .where(
-        inArray(
-          s.id,
-          rows.map((r) => r.id),
-        ),
-      );
-    return rows.map((r) => ({ ...r, leaseToken: input.leaseToken, leaseUntilMs }));
-  });
-}
-
-/** The delivery state a worker writes after a step (only the fields it changes). */
-export type DeliveryStatePatch = Partial<
-  Pick<
-    WebhookSubscription,
-    | "status"
-    | "statusReason"
-    | "cursorEventId"
-    | "pendingEventId"
-    | "attempts"
-    | "firstAttemptAtMs"
-    | "nextAttemptAtMs"
-    | "leaseToken"
-    | "leaseUntilMs"
-  >
->;
-
-/**
- * Writes a worker's step for a subscription it holds: the state patch and (optionally) the
- * attempt row, in one transaction, only if the row still carries `leaseToken` (a deleted
- * subscription or a lease taken over after expiry writes nothing).
- * @returns false when the lease was lost (the caller stops delivering this subscription)
- */
-export async function recordAttempt(
-  store: Store,
-  input: {
-    id: string;
-    leaseToken: string;
-    nowMs: number;
-    patch: DeliveryStatePatch;
-    attempt?: Omit<WebhookDelivery, "id" | "subscriptionId">;
-  },
-): Promise<boolean> {
-  return inTransaction(store, async (tx) => {
-    const updated = await tx.db
-      .update(webhookSubscriptions)
-      .set({ ...input.patch, updatedAtMs: input.nowMs })
-      .where(and(eq(webhookSubscriptions.id, input.id), eq(webhookSubscriptions.leaseToken, input.leaseToken)))
-      .returning({ id: webhookSubscriptions.id });
-    if (updated.length === 0) return false;
-    if (input.attempt) await tx.db.insert(webhookDeliveries).values({ ...input.attempt, subscriptionId: input.id });
-    return true;
-  });
-}
-
 /** Logs an attempt outside the delivery order (a `ping` from `POST …/test`). */
 export async function insertDelivery(store: Store, attempt: Omit<WebhookDelivery, "id">): Promise<void> {
   await store.db.insert(webhookDeliveries).values(attempt);
-}
-
-/**
- * Queue figures for the metrics: subscriptions (`active`) with confirmed events not yet
- * acknowledged, and subscriptions marked `failing`.
- */
-export async function deliveryQueueStats(
-  store: Store,
-  confirmedCursor: bigint,
-): Promise<{ behind: number; failing: number }> {
-  const s = webhookSubscriptions;
-  const [behind] = await store.db
-    .select({ n: count() })
-    .from(s)
-    .where(and(eq(s.status, "active"), or(isNotNull(s.pendingEventId), lt(s.cursorEventId, confirmedCursor))));
-  const [failing] = await store.db.select({ n: count() }).from(s).where(eq(s.status, "failing"));
-  return { behind: Number(behind?.n ?? 0), failing: Number(failing?.n ?? 0) };
 }
 
 /** Deletes attempt rows older than `beforeMs` (housekeeping). @returns rows deleted */

@@ -1,16 +1,15 @@
 /**
  * The webhook delivery worker (docs/webhooks.md "Delivery"): at least once, in event-id order per
- * subscription, one event in flight per subscription.
+ * subscription, one item in flight per subscription.
  *
- * Each {@link DeliveryWorker.tick}: read the confirmed boundary of the events feed once; claim due
- * subscriptions with a lease (store/webhooks.ts, `FOR UPDATE SKIP LOCKED`: with N processes on
- * one PostgreSQL, each subscription is delivered by one of them at a time); for each, in parallel,
- * deliver its next matching confirmed event (`id > cursor`), and on a 2xx advance the cursor and
- * go on with the next one. A failure keeps the event in flight and schedules a retry
- * (`backoff.ts`); after the retry window the subscription is `failing` (paused, probed hourly with
- * the same event); a 410 disables it. The cursor only moves past an event once it was
- * acknowledged, or past events that do not match the subscription's filter, so nothing is
- * skipped; a crash repeats at most the event in flight.
+ * Each {@link DeliveryWorker.tick}: read the feed's boundaries once; claim due subscriptions with
+ * a lease (store/webhookDelivery.ts, `FOR UPDATE SKIP LOCKED`: with N processes on one
+ * PostgreSQL, each subscription is delivered by one of them at a time); for each, in parallel,
+ * deliver its next item, and on a 2xx go on with the one after. Confirmed mode: the next matching
+ * confirmed event (`id > cursor`); the cursor moves past an event once it was acknowledged, or
+ * past events that do not match, so nothing is skipped. `include_unconfirmed`: see
+ * `unconfirmed.ts` (events as indexed, then retractions). A failure keeps the item in flight
+ * (`outcome.ts`); a crash repeats at most the item in flight.
  *
  * No HTTP framework and no reach into the indexer here: events come from an {@link EventFeed}
  * (`feedSource.ts` in the service), time from injected clocks (tests advance `nowMs` by hours).
@@ -21,50 +20,22 @@ import {
   claimDueSubscriptions,
   type DeliveryStatePatch,
   deliveryQueueStats,
+  listUnconfirmedSent,
   recordAttempt,
-  type WebhookSubscription,
-} from "../store/webhooks";
-import { nextAfterFailure } from "./backoff";
-import { type AttemptResult, ATTEMPT_TIMEOUT_MS, sendWebhook } from "./send";
+} from "../store/webhookDelivery";
+import type { UnconfirmedSent, WebhookSubscription } from "../store/webhooks";
+import type { EventFeed, FeedEvent } from "./feed";
+import { type AttemptOutcome, attemptOutcome } from "./outcome";
+import { ATTEMPT_TIMEOUT_MS, sendWebhook } from "./send";
 import { signMessage, webhookPayload } from "./signing";
+import { nextUnconfirmedStep, retractionData, retractionMessageId, sentRow } from "./unconfirmed";
 import type { UrlPolicy } from "./urlSafety";
 
-/** One event as the feed serves it. */
-export type FeedEvent = {
-  id: bigint;
-  kind: string;
-  /** Checksummed token address. */
-  token: string;
-  /** Block time, unix seconds. */
-  timestampSec: number;
-  /** The record exactly as `GET /api/public/events` serves it. */
-  record: Record<string, unknown>;
-};
-
-/** Where confirmed events come from. */
-export type EventFeed = {
-  /**
-   * The highest event id that is final: every event with a smaller or equal id is confirmed and
-   * will never change. `null` before the indexer recorded a block.
-   */
-  confirmedCursor: () => Promise<bigint | null>;
-  /** The first event with `afterId < id <= uptoId` of one of `kinds` (and of `token` when given). */
-  nextEvent: (q: {
-    afterId: bigint;
-    uptoId: bigint;
-    kinds: readonly string[];
-    token: string | null;
-  }) => Promise<FeedEvent | null>;
-  /** One event by id (the one in flight; confirmed events never change). */
-  eventById: (id: bigint) => Promise<FeedEvent | null>;
-};
-
-/** Outcomes counted per attempt (`launchpad_webhook_deliveries_total{outcome}`). */
-export type AttemptOutcome = "delivered" | "failed" | "paused" | "disabled";
+export type { AttemptOutcome } from "./outcome";
 
 /** Where the worker reports (metrics in the service; absent: nothing). */
 export type DeliveryObserver = {
-  /** One attempt; `lagSec` (block time to 2xx) when delivered. */
+  /** One attempt; `lagSec` (block time to 2xx) when an event was delivered. */
   attempt?: (outcome: AttemptOutcome, lagSec?: number) => void;
   /** After each tick: subscriptions behind the confirmed head, subscriptions `failing`. */
   queue?: (stats: { behind: number; failing: number }) => void;
@@ -87,7 +58,7 @@ export type DeliveryWorkerDeps = {
   attemptTimeoutMs?: number;
   /** Subscriptions claimed per tick (delivered concurrently; default 16). */
   concurrency?: number;
-  /** Events delivered per claimed subscription before its lease is handed back (default 100). */
+  /** Items delivered per claimed subscription before its lease is handed back (default 100). */
   maxEventsPerClaim?: number;
   /** Pause between ticks that found nothing to do, ms (default 250). */
   idleMs?: number;
@@ -117,7 +88,12 @@ export function activeSecrets(
   return secrets;
 }
 
-const is2xx = (r: AttemptResult) => r.statusCode !== undefined && r.statusCode >= 200 && r.statusCode < 300;
+/** One item to send: an event, or the retraction of an unconfirmed event sent before. */
+type Item = { event: FeedEvent; retract?: undefined } | { retract: UnconfirmedSent; event?: undefined };
+/** The cursor move and remembered rows a step settles once its item is acknowledged. */
+type Settle = { cursor?: bigint; settled?: bigint[] };
+/** The feed's boundaries for one tick. */
+type Bounds = { confirmed: bigint; indexed: bigint | null };
 
 /**
  * Builds a delivery worker.
@@ -128,182 +104,155 @@ export function deliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   const wallClockMs = deps.wallClockMs ?? (() => Date.now());
   const random = deps.random ?? Math.random;
   const attemptTimeoutMs = deps.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
-  // A lease outlives one attempt with room to write its outcome; it is renewed after each event.
+  // A lease outlives one attempt with room to write its outcome; it is renewed after each item.
   const leaseMs = attemptTimeoutMs + 20_000;
   const concurrency = deps.concurrency ?? 16;
   const maxEventsPerClaim = deps.maxEventsPerClaim ?? 100;
   const observer = deps.observer ?? {};
 
-  /** Delivers one claimed subscription's events in order; returns attempts made. */
-  async function deliver(claimed: WebhookSubscription, confirmedCursor: bigint): Promise<number> {
+  /** Writes a step that sends nothing; false when the lease was lost. */
+  const write = (sub: WebhookSubscription, patch: DeliveryStatePatch, settled?: bigint[]) =>
+    recordAttempt(deps.store, {
+      id: sub.id,
+      leaseToken: sub.leaseToken!,
+      nowMs: nowMs(),
+      patch,
+      settledEventIds: settled,
+    });
+
+  /** The next item of `sub`, or null when it is idle (its lease then written back). */
+  async function nextItem(sub: WebhookSubscription, bounds: Bounds): Promise<(Item & Settle) | null | false> {
+    if (sub.pendingEventId !== null) {
+      const pending = sub.pendingEventId;
+      if (sub.pendingRetraction) {
+        const row = (await listUnconfirmedSent(deps.store, sub.id)).find((s) => s.eventId === pending);
+        if (row) return { retract: row };
+      } else {
+        const event = await deps.feed.eventById(pending);
+        if (event) return { event };
+      }
+      // Gone: a confirmed event cannot vanish (if the index was rebuilt without it, move on from
+      // it); an unconfirmed one was never acknowledged, so the walk finds whatever is there now.
+      const patch: DeliveryStatePatch = {
+        pendingEventId: null,
+        pendingRetraction: false,
+        attempts: 0,
+        firstAttemptAtMs: null,
+      };
+      if (!sub.includeUnconfirmed) patch.cursorEventId = pending;
+      if (!(await write(sub, patch))) return false;
+      Object.assign(sub, patch);
+      return nextItem(sub, bounds);
+    }
+    if (sub.includeUnconfirmed && bounds.indexed !== null) {
+      const sent = await listUnconfirmedSent(deps.store, sub.id);
+      const step = await nextUnconfirmedStep(deps.feed, sub, sent, {
+        confirmed: bounds.confirmed,
+        indexed: bounds.indexed,
+      });
+      const settle = { cursor: step.cursor, settled: step.settled };
+      if (step.next && "retract" in step.next) return { retract: step.next.retract, ...settle };
+      if (step.next) return { event: step.next.send, ...settle };
+      await write(sub, { cursorEventId: step.cursor, leaseToken: null, leaseUntilMs: null }, step.settled);
+      return null;
+    }
+    const event =
+      sub.cursorEventId < bounds.confirmed
+        ? await deps.feed.nextEvent({
+            afterId: sub.cursorEventId,
+            uptoId: bounds.confirmed,
+            kinds: sub.events,
+            token: sub.tokenAddress,
+          })
+        : null;
+    if (event) return { event };
+    // Nothing (more) matches up to the confirmed boundary: the cursor moves there, the lease ends.
+    const cursor = bounds.confirmed > sub.cursorEventId ? bounds.confirmed : sub.cursorEventId;
+    await write(sub, { cursorEventId: cursor, leaseToken: null, leaseUntilMs: null });
+    return null;
+  }
+
+  /** Delivers one claimed subscription's items in order; returns attempts made. */
+  async function deliver(claimed: WebhookSubscription, bounds: Bounds): Promise<number> {
     const sub = { ...claimed };
-    const token = sub.leaseToken!;
     let attempts = 0;
     for (let n = 0; n < maxEventsPerClaim; n++) {
-      let event: FeedEvent | null;
-      if (sub.pendingEventId !== null) {
-        event = await deps.feed.eventById(sub.pendingEventId);
-        if (!event) {
-          // A confirmed event cannot vanish; if the index was rebuilt without it, move on from it.
-          const ok = await recordAttempt(deps.store, {
-            id: sub.id,
-            leaseToken: token,
-            nowMs: nowMs(),
-            patch: { pendingEventId: null, cursorEventId: sub.pendingEventId, attempts: 0, firstAttemptAtMs: null },
-          });
-          if (!ok) return attempts;
-          sub.cursorEventId = sub.pendingEventId;
-          sub.pendingEventId = null;
-          continue;
-        }
-      } else {
-        event =
-          sub.cursorEventId < confirmedCursor
-            ? await deps.feed.nextEvent({
-                afterId: sub.cursorEventId,
-                uptoId: confirmedCursor,
-                kinds: sub.events,
-                token: sub.tokenAddress,
-              })
-            : null;
-        if (!event) {
-          // Nothing (more) matches up to the confirmed boundary: the cursor moves there, the lease ends.
-          await recordAttempt(deps.store, {
-            id: sub.id,
-            leaseToken: token,
-            nowMs: nowMs(),
-            patch: {
-              cursorEventId: confirmedCursor > sub.cursorEventId ? confirmedCursor : sub.cursorEventId,
-              leaseToken: null,
-              leaseUntilMs: null,
-            },
-          });
-          return attempts;
-        }
-      }
-
-      const sentAtMs = wallClockMs();
-      const message = signMessage(
-        event.id.toString(),
-        sentAtMs,
-        webhookPayload(event.kind, event.timestampSec, event.record),
-        activeSecrets(sub, nowMs()),
-      );
+      const item = await nextItem(sub, bounds);
+      if (!item) return attempts;
+      const eventId = item.event ? item.event.id : item.retract.eventId;
+      const messageId = item.event ? eventId.toString() : retractionMessageId(item.retract);
+      const type = item.event ? item.event.kind : "event.retracted";
+      const body = item.event
+        ? webhookPayload(
+            item.event.kind,
+            item.event.timestampSec,
+            // As the feed's `include_pending` serves it: not yet confirmed above the boundary.
+            item.event.id > bounds.confirmed ? { ...item.event.record, confirmed: false } : item.event.record,
+          )
+        : webhookPayload(type, item.retract.timestampSec, retractionData(item.retract));
+      const message = signMessage(messageId, wallClockMs(), body, activeSecrets(sub, nowMs()));
       const result = await sendWebhook({ url: sub.url, message, policy: deps.policy, timeoutMs: attemptTimeoutMs });
       attempts++;
       const at = nowMs();
-      const attemptNumber = (sub.pendingEventId === event.id ? sub.attempts : 0) + 1;
-      const base = {
-        messageId: event.id.toString(),
-        eventId: event.id,
-        eventType: event.kind,
-        attempt: attemptNumber,
-        statusCode: result.statusCode ?? null,
-        error: result.error ?? null,
-        durationMs: result.durationMs,
-        responsePrefix: result.responsePrefix,
-        attemptedAtMs: at,
-      };
-      let patch: DeliveryStatePatch;
-      let outcome: AttemptOutcome;
-      let nextAttemptAtMs: number | null = null;
-      if (is2xx(result)) {
-        outcome = "delivered";
-        patch = {
-          status: "active",
-          statusReason: null,
-          cursorEventId: event.id,
-          pendingEventId: null,
-          attempts: 0,
-          firstAttemptAtMs: null,
-          nextAttemptAtMs: at,
-          leaseUntilMs: at + leaseMs,
-        };
-      } else if (result.statusCode === 410) {
-        outcome = "disabled";
-        patch = {
-          status: "disabled",
-          statusReason: "the receiver answered 410 Gone",
-          pendingEventId: event.id,
-          attempts: attemptNumber,
-          firstAttemptAtMs: sub.firstAttemptAtMs ?? at,
-          leaseToken: null,
-          leaseUntilMs: null,
-        };
-      } else {
-        const firstAttemptAtMs =
-          sub.pendingEventId === event.id && sub.firstAttemptAtMs !== null ? sub.firstAttemptAtMs : at;
-        const decision = nextAfterFailure({
-          failedAttempts: attemptNumber,
-          firstAttemptAtMs,
-          nowMs: at,
-          random: random(),
-        });
-        const reason = result.statusCode !== undefined ? `HTTP ${result.statusCode}` : (result.error ?? "failed");
-        if (decision.kind === "retry") {
-          outcome = "failed";
-          nextAttemptAtMs = decision.atMs;
-          patch = {
-            // A failing subscription stays failing until a 2xx (its hourly probe failed again).
-            ...(sub.status === "failing" ? {} : { status: "active" as const }),
-            pendingEventId: event.id,
-            attempts: attemptNumber,
-            firstAttemptAtMs,
-            nextAttemptAtMs,
-            leaseToken: null,
-            leaseUntilMs: null,
-          };
-        } else {
-          outcome = "paused";
-          nextAttemptAtMs = decision.probeAtMs;
-          patch = {
-            status: "failing",
-            statusReason: `event ${event.id} not acknowledged for 24 hours (last: ${reason}); delivery paused, probed hourly`,
-            pendingEventId: event.id,
-            attempts: attemptNumber,
-            firstAttemptAtMs,
-            nextAttemptAtMs,
-            leaseToken: null,
-            leaseUntilMs: null,
-          };
-        }
-      }
+      const decided = attemptOutcome({
+        sub,
+        item: { eventId, retraction: !item.event },
+        result,
+        atMs: at,
+        leaseMs,
+        random: random(),
+      });
+      const delivered = decided.outcome === "delivered";
+      const patch: DeliveryStatePatch = { ...decided.patch };
+      if (delivered && item.cursor !== undefined) patch.cursorEventId = item.cursor;
+      else if (delivered && !sub.includeUnconfirmed) patch.cursorEventId = eventId;
+      const settled = delivered ? [...(item.settled ?? []), ...(item.retract ? [eventId] : [])] : undefined;
       const ok = await recordAttempt(deps.store, {
         id: sub.id,
-        leaseToken: token,
+        leaseToken: sub.leaseToken!,
         nowMs: at,
         patch,
-        attempt: { ...base, outcome, nextAttemptAtMs },
+        settledEventIds: settled,
+        sent: delivered && item.event && sub.includeUnconfirmed ? sentRow(item.event) : undefined,
+        attempt: {
+          messageId,
+          eventId,
+          eventType: type,
+          attempt: decided.attempt,
+          statusCode: result.statusCode ?? null,
+          error: result.error ?? null,
+          durationMs: result.durationMs,
+          responsePrefix: result.responsePrefix,
+          attemptedAtMs: at,
+          outcome: decided.outcome,
+          nextAttemptAtMs: decided.nextAttemptAtMs,
+        },
       });
-      observer.attempt?.(
-        outcome,
-        outcome === "delivered" ? Math.max(0, (wallClockMs() - event.timestampSec * 1000) / 1000) : undefined,
-      );
-      if (!ok || outcome !== "delivered") return attempts;
+      const lagSec =
+        delivered && item.event ? Math.max(0, (wallClockMs() - item.event.timestampSec * 1000) / 1000) : undefined;
+      observer.attempt?.(decided.outcome, lagSec);
+      if (!ok || !delivered) return attempts;
       Object.assign(sub, patch);
     }
     // The claim's share is used up: hand the lease back so the next tick (or process) continues.
-    await recordAttempt(deps.store, {
-      id: sub.id,
-      leaseToken: token,
-      nowMs: nowMs(),
-      patch: { leaseToken: null, leaseUntilMs: null },
-    });
+    await write(sub, { leaseToken: null, leaseUntilMs: null });
     return attempts;
   }
 
   async function tick(): Promise<number> {
-    const confirmedCursor = await deps.feed.confirmedCursor();
-    if (confirmedCursor === null) return 0;
+    const confirmed = await deps.feed.confirmedCursor();
+    if (confirmed === null) return 0;
+    const indexed = deps.feed.indexedCursor ? await deps.feed.indexedCursor() : null;
     const claimed = await claimDueSubscriptions(deps.store, {
       nowMs: nowMs(),
       leaseMs,
       leaseToken: `lease_${randomBytes(12).toString("hex")}`,
       limit: concurrency,
-      confirmedCursor,
+      confirmedCursor: confirmed,
+      indexedCursor: indexed ?? confirmed,
     });
-    const counts = await Promise.all(claimed.map((sub) => deliver(sub, confirmedCursor)));
-    observer.queue?.(await deliveryQueueStats(deps.store, confirmedCursor));
+    const counts = await Promise.all(claimed.map((sub) => deliver(sub, { confirmed, indexed })));
+    observer.queue?.(await deliveryQueueStats(deps.store, confirmed));
     return counts.reduce((a, b) => a + b, 0);
   }
 

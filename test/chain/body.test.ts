@@ -80,7 +80,7 @@ beforeAll(async () => {
   const head = await publicClient.getBlock();
   const checkpoint = `${String(head.timestamp).padStart(10, "0")}${"0".repeat(16)}${String(head.number).padStart(16, "0")}${"0".repeat(33)}`;
   await marketClient.exec(
-    `CREATE TABLE _ponder_checkpoint (chain_name text, chain_id bigint, safe_checkpoint varchar(75), latest_checkpoint varchar(75)); INSERT INTO _ponder_checkpoint VALUES ('evmchain', ${deployment.chainId}, '${checkpoint}', '${checkpoint}');`,
+    `CREATE TABLE _ponder_checkpoint (chain_name text, chain_id bigint, safe_checkpoint varchar(75), latest_checkpoint varchar(75), finalized_checkpoint varchar(75)); INSERT INTO _ponder_checkpoint VALUES ('evmchain', ${deployment.chainId}, '${checkpoint}', '${checkpoint}', '${checkpoint}');`,
   );
   dir = mkdtempSync(join(tmpdir(), "body-routes-"));
   store = await openStore({ kind: "pglite", dir, schema: "launch_store" });

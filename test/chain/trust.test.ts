@@ -169,6 +169,7 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
         "sessions",
         "webhook_deliveries",
         "webhook_subscriptions",
+        "webhook_unconfirmed_sent",
       ]);
       if (kind === "postgres") {
         const again = await openStore({ kind: "postgres", url: TEST_DATABASE_URL, schema });

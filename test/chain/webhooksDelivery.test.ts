@@ -22,7 +22,8 @@ import {
 import { webhookSubscriptions } from "../../store/schema";
 import { RETRY_WINDOW_MS } from "../../webhooks/backoff";
 import { newSigningSecret } from "../../webhooks/signing";
-import { deliveryWorker, type EventFeed, type FeedEvent } from "../../webhooks/worker";
+import type { EventFeed, FeedEvent } from "../../webhooks/feed";
+import { deliveryWorker } from "../../webhooks/worker";
 import { dropSchema, postgresAvailable, TEST_DATABASE_URL, uniqueSchemaName } from "../helpers/postgres";
 
 const WALLET = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";

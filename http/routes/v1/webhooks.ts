@@ -18,28 +18,31 @@ import {
   listSubscriptionsForWallet,
   resumeSubscriptionForWallet,
   rotateSecretForWallet,
-  type WebhookDelivery,
   WebhookLimitError,
   type WebhookSubscription,
 } from "../../../store/webhooks";
 import { indexedEventFeed } from "../../../webhooks/feedSource";
 import { sendPing } from "../../../webhooks/ping";
-import {
-  DEFAULT_WEBHOOK_SETTINGS,
-  SECRET_ROTATION_OVERLAP_MS,
-  WEBHOOK_EVENT_KINDS,
-  type WebhookSettings,
-} from "../../../webhooks/settings";
+import { DEFAULT_WEBHOOK_SETTINGS, SECRET_ROTATION_OVERLAP_MS, type WebhookSettings } from "../../../webhooks/settings";
 import { newSigningSecret } from "../../../webhooks/signing";
-import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH } from "../../../webhooks/urlSafety";
+import {
+  createBody,
+  deliveriesQuery,
+  deliveryRecord,
+  deliveryWire,
+  ID_PATTERN,
+  idParam,
+  webhookRecord,
+  webhookWire,
+} from "./webhookWire";
+import { checkWebhookUrl } from "../../../webhooks/urlSafety";
 import { ApiError } from "../../errors";
 import { sendOk } from "../../json";
 import type { MarketDb } from "../../../market/db";
 import { currentKey, type TrustEnv } from "../../middleware/context";
 import { documented } from "../../openapi/describe";
-import { addressWire, cursor as cursorWire, okBody, unixSec } from "../../../src/domain/wire";
-import { describedInput, limitParam, parseJsonBody, validate } from "../../validation";
-import { addressParam } from "../../../src/domain/wire";
+import { cursor as cursorWire, okBody } from "../../../src/domain/wire";
+import { describedInput, parseJsonBody, validate } from "../../validation";
 
 /** What the webhook routes need. */
 export type V1WebhookDeps = {
@@ -52,116 +55,6 @@ export type V1WebhookDeps = {
   /** Receiver URL policy and bounds (absent: {@link DEFAULT_WEBHOOK_SETTINGS}). */
   webhooks?: WebhookSettings;
 };
-
-const ID_PATTERN = /^wh_[0-9a-f]{24}$/;
-/** Longest `description`, characters. */
-const MAX_DESCRIPTION_LENGTH = 200;
-
-const createBody = z.strictObject({
-  url: z
-    .string()
-    .max(MAX_WEBHOOK_URL_LENGTH)
-    .meta({ description: "receiver URL: https and a public address (the devnet also admits http://127.0.0.1)" }),
-  events: z
-    .array(z.enum(WEBHOOK_EVENT_KINDS))
-    .min(1)
-    .max(WEBHOOK_EVENT_KINDS.length)
-    .refine((kinds) => new Set(kinds).size === kinds.length, "events must not repeat a kind")
-    .meta({ description: "event kinds to deliver (kinds of the events feed), each at most once" }),
-  token_address: addressParam.optional().meta({ description: "only events of this token" }),
-  description: z.string().max(MAX_DESCRIPTION_LENGTH).optional(),
-  since_id: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().meta({
-    description:
-      "deliver confirmed events with an id above this (a replay from the events feed); default: the feed's confirmed boundary now (only events confirmed from now on)",
-  }),
-});
-
-const webhookWire = z
-  .object({
-    id: z.string().meta({ description: "`wh_` + 24 hex characters" }),
-    url: z.string(),
-    events: z.array(z.enum(WEBHOOK_EVENT_KINDS)),
-    token_address: addressWire.nullable(),
-    description: z.string().nullable(),
-    status: z.enum(["active", "failing", "disabled"]),
-    status_reason: z.string().nullable(),
-    created_at_sec: unixSec,
-    cursor_event_id: z
-      .number()
-      .int()
-      .meta({ description: "every matching event with an id up to this one is acknowledged (2xx)" }),
-    pending_event_id: z.number().int().nullable().meta({ description: "the event being retried, if any" }),
-    attempts: z.number().int().nonnegative().meta({ description: "failed attempts of the pending event" }),
-    next_attempt_at_sec: unixSec.nullable(),
-    previous_secret_expires_at_sec: unixSec
-      .nullable()
-      .meta({ description: "until then requests carry a second signature with the secret before the last rotation" }),
-  })
-  .meta({ id: "Webhook" });
-
-const deliveryWire = z
-  .object({
-    id: z.number().int(),
-    message_id: z.string().meta({ description: "the `webhook-id` sent: the event id, or `ping_…`" }),
-    event_id: z.number().int().nullable(),
-    type: z.string(),
-    attempt: z.number().int().positive(),
-    outcome: z.enum(["delivered", "failed", "paused", "disabled"]),
-    status_code: z.number().int().nullable(),
-    error: z.string().nullable(),
-    duration_ms: z.number().int().nonnegative(),
-    response_prefix: z.string().nullable().meta({ description: "first 256 bytes of the receiver's answer" }),
-    next_attempt_at_sec: unixSec.nullable(),
-    attempted_at_sec: unixSec,
-  })
-  .meta({ id: "WebhookDelivery" });
-
-const sec = (ms: number | null) => (ms === null ? null : Math.floor(ms / 1000));
-
-/** The subscription as the API shows it (never the secret). */
-function webhookRecord(row: WebhookSubscription) {
-  return {
-    id: row.id,
-    url: row.url,
-    events: row.events,
-    token_address: row.tokenAddress,
-    description: row.description,
-    status: row.status,
-    status_reason: row.statusReason,
-    created_at_sec: Math.floor(row.createdAtMs / 1000),
-    cursor_event_id: Number(row.cursorEventId),
-    pending_event_id: row.pendingEventId === null ? null : Number(row.pendingEventId),
-    attempts: row.attempts,
-    next_attempt_at_sec: row.status === "disabled" ? null : sec(row.nextAttemptAtMs),
-    previous_secret_expires_at_sec: sec(row.previousSecretExpiresAtMs),
-  };
-}
-
-function deliveryRecord(row: WebhookDelivery) {
-  return {
-    id: row.id,
-    message_id: row.messageId,
-    event_id: row.eventId === null ? null : Number(row.eventId),
-    type: row.eventType,
-    attempt: row.attempt,
-    outcome: row.outcome,
-    status_code: row.statusCode,
-    error: row.error,
-    duration_ms: row.durationMs,
-    response_prefix: row.responsePrefix,
-    next_attempt_at_sec: sec(row.nextAttemptAtMs),
-    attempted_at_sec: Math.floor(row.attemptedAtMs / 1000),
-  };
-}
-
-const idParam = z.object({ id: z.string().meta({ description: "`wh_` + 24 hex characters" }) });
-const deliveriesQuery = z.object({
-  cursor: z
-    .string()
-    .regex(/^[1-9][0-9]{0,15}$/, "cursor must be a next_cursor this endpoint returned")
-    .optional(),
-  limit: limitParam(50, 200),
-});
 
 /** Builds the webhook routes (mount at `/api/v1/evmchain`). */
 export function v1WebhookRoutes(deps: V1WebhookDeps) {
@@ -176,7 +69,7 @@ export function v1WebhookRoutes(deps: V1WebhookDeps) {
   return (
     new Hono<TrustEnv>()
       /**
-       * POST /api/v1/evmchain/webhooks `{url, events, token_address?, description?, since_id?}` —
+       * POST /api/v1/evmchain/webhooks `{url, events, token_address?, description?, since_id?, include_unconfirmed?}` —
        * 201 `{ok, webhook, secret}`: the `whsec_…` signing secret is shown only here. 400
        * `invalid_webhook_url` / `invalid_request`, 409 `webhook_limit_reached`; nothing stored then.
        */
@@ -187,7 +80,7 @@ export function v1WebhookRoutes(deps: V1WebhookDeps) {
           status: 201,
           summary: "Create a webhook subscription (the signing secret is shown once)",
           description:
-            "Subscribes a receiver URL to event kinds of the events feed (optionally one token's). Each confirmed event is POSTed as `{type, timestamp, data}` (`data`: the record of GET /api/public/events), signed per Standard Webhooks (`webhook-id` = event id), at least once and in id order; see docs/webhooks.md. The `whsec_…` secret appears only in this answer. Delivery starts after `since_id`, by default at the feed's confirmed boundary now. Needs scope `evmchain:webhooks:manage`.",
+            "Subscribes a receiver URL to event kinds of the events feed (optionally one token's). Each confirmed event is POSTed as `{type, timestamp, data}` (`data`: the record of GET /api/public/events), signed per Standard Webhooks (`webhook-id` = event id), at least once and in id order; see docs/webhooks.md. The `whsec_…` secret appears only in this answer. Delivery starts after `since_id`, by default at the feed's confirmed boundary now. `include_unconfirmed: true` sends events as they are indexed and an `event.retracted` when a reorg removes one. Needs scope `evmchain:webhooks:manage`.",
           ok: okBody({
             webhook: webhookWire,
             secret: z
@@ -216,6 +109,7 @@ export function v1WebhookRoutes(deps: V1WebhookDeps) {
               description: body.description ?? null,
               secret,
               cursorEventId: start < 0n ? 0n : start,
+              includeUnconfirmed: body.include_unconfirmed ?? false,
               nowMs: deps.nowMs(),
               maxPerWallet: settings.perWallet,
             });
