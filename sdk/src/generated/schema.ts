@@ -295,7 +295,7 @@ export type paths = {
         put?: never;
         /**
          * Create a webhook subscription (the signing secret is shown once)
-         * @description Subscribes a receiver URL to event kinds of the events feed (optionally one token's). Each confirmed event is POSTed as `{type, timestamp, data}` (`data`: the record of GET /api/public/events), signed per Standard Webhooks (`webhook-id` = event id), at least once and in id order; see docs/webhooks.md. The `whsec_…` secret appears only in this answer. Delivery starts after `since_id`, by default at the feed's confirmed boundary now. Needs scope `evmchain:webhooks:manage`.
+         * @description Subscribes a receiver URL to event kinds of the events feed (optionally one token's). Each confirmed event is POSTed as `{type, timestamp, data}` (`data`: the record of GET /api/public/events), signed per Standard Webhooks (`webhook-id` = event id), at least once and in id order; see docs/webhooks.md. The `whsec_…` secret appears only in this answer. Delivery starts after `since_id`, by default at the feed's confirmed boundary now. `include_unconfirmed: true` sends events as they are indexed and an `event.retracted` when a reorg removes one. Needs scope `evmchain:webhooks:manage`.
          */
         post: operations["postApiV1EvmchainWebhooks"];
         delete?: never;
@@ -2403,6 +2403,8 @@ export type components = {
             events: ("launch" | "trade" | "big_buy" | "graduation" | "fee_claim")[];
             token_address: string | null;
             description: string | null;
+            /** @description events sent as indexed, with `event.retracted` after a reorg (docs/webhooks.md) */
+            include_unconfirmed: boolean;
             /** @enum {string} */
             status: "active" | "failing" | "disabled";
             status_reason: string | null;
@@ -2410,7 +2412,7 @@ export type components = {
             created_at_sec: number;
             /** @description every matching event with an id up to this one is acknowledged (2xx) */
             cursor_event_id: number;
-            /** @description the event being retried, if any */
+            /** @description the event being retried (or whose retraction is), if any */
             pending_event_id: number | null;
             /** @description failed attempts of the pending event */
             attempts: number;
@@ -2420,7 +2422,7 @@ export type components = {
         };
         WebhookDelivery: {
             id: number;
-            /** @description the `webhook-id` sent: the event id, or `ping_…` */
+            /** @description the `webhook-id` sent: the event id, `retracted_<id>_<tx_hash>` or `ping_…` */
             message_id: string;
             event_id: number | null;
             type: string;
@@ -5450,6 +5452,8 @@ export interface operations {
                     description?: string;
                     /** @description deliver confirmed events with an id above this (a replay from the events feed); default: the feed's confirmed boundary now (only events confirmed from now on) */
                     since_id?: number;
+                    /** @description true: send events as soon as they are indexed, before their confirmation depth, and an `event.retracted` (data: the retracted event's id, kind, token, tx_hash, block_number) when a reorg removes one that was sent; default false: confirmed events only */
+                    include_unconfirmed?: boolean;
                 };
             };
         };
