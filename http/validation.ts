@@ -117,3 +117,17 @@ export async function parseJsonBody<T extends z.ZodType>(c: Context, schema: T):
   }
   return parsed.data;
 }
+
+/** The one body a bodiless action accepts when a body is sent anyway. */
+const NO_FIELDS = z.object({}).strict();
+
+/**
+ * For POST routes that act on a resource and take no input (resume, rotate-secret, test): a
+ * request without a JSON body passes; one with a JSON body must be `{}`, read with the same caps
+ * and rules as every other body (a hostile body answers 400/413 here too, never 200).
+ * @throws ApiError 400 `invalid_request` (a field, bad JSON, too deep), 413 `body_too_large`
+ */
+export async function noJsonBody(c: Context): Promise<void> {
+  if (!c.get("jsonBodyRead") || c.req.raw.body === null || c.req.header("content-length") === "0") return;
+  await parseJsonBody(c, NO_FIELDS);
+}

@@ -134,3 +134,12 @@ export const deliveriesQuery = z.object({
     .optional(),
   limit: limitParam(50, 200),
 });
+
+/** What `POST …/webhooks/{id}/test` answers: the receiver's answer to the ping (status or error) and its duration. */
+export const pingResultWire = {
+  delivered: z.boolean().meta({ description: "the receiver answered 2xx" }),
+  message_id: z.string(),
+  status_code: z.number().int().nullable(),
+  error: z.string().nullable(),
+  duration_ms: z.number().int().nonnegative(),
+};

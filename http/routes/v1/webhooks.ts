@@ -32,6 +32,7 @@ import {
   deliveryWire,
   ID_PATTERN,
   idParam,
+  pingResultWire,
   webhookRecord,
   webhookWire,
 } from "./webhookWire";
@@ -42,7 +43,7 @@ import type { MarketDb } from "../../../market/db";
 import { currentKey, type TrustEnv } from "../../middleware/context";
 import { documented } from "../../openapi/describe";
 import { cursor as cursorWire, okBody } from "../../../src/domain/wire";
-import { describedInput, parseJsonBody, validate } from "../../validation";
+import { describedInput, noJsonBody, parseJsonBody, validate } from "../../validation";
 
 /** What the webhook routes need. */
 export type V1WebhookDeps = {
@@ -183,13 +184,14 @@ export function v1WebhookRoutes(deps: V1WebhookDeps) {
           description:
             "Returns a new `whsec_…` secret, shown once. For 24 hours every request carries two signatures in `webhook-signature` (new and previous secret), so a receiver can switch without losing a message.",
           ok: okBody({ webhook: webhookWire, secret: z.string() }),
-          errors: ["webhook_not_found"],
+          errors: ["webhook_not_found", "invalid_request"],
         }),
         validate("param", idParam),
         async (c) => {
           const { id } = c.req.valid("param");
           const store = await deps.getStore();
           await owned(store, id, currentKey(c).wallet);
+          await noJsonBody(c);
           const secret = newSigningSecret();
           const row = await rotateSecretForWallet(store, {
             id,
@@ -214,19 +216,14 @@ export function v1WebhookRoutes(deps: V1WebhookDeps) {
           summary: "Send a signed ping to the receiver now",
           description:
             'Sends `{type: "ping", timestamp, data: {webhook_id}}` once, outside the event order, with `webhook-id` `ping_…`; answers 200 with what the receiver answered (status or error) and logs the attempt.',
-          ok: okBody({
-            delivered: z.boolean().meta({ description: "the receiver answered 2xx" }),
-            message_id: z.string(),
-            status_code: z.number().int().nullable(),
-            error: z.string().nullable(),
-            duration_ms: z.number().int().nonnegative(),
-          }),
-          errors: ["webhook_not_found"],
+          ok: okBody(pingResultWire),
+          errors: ["webhook_not_found", "invalid_request"],
         }),
         validate("param", idParam),
         async (c) => {
           const store = await deps.getStore();
           const sub = await owned(store, c.req.valid("param").id, currentKey(c).wallet);
+          await noJsonBody(c);
           const { messageId, result } = await sendPing({
             store,
             sub,
@@ -285,15 +282,16 @@ export function v1WebhookRoutes(deps: V1WebhookDeps) {
           description:
             "Marks the subscription `active` with a fresh 24-hour retry window; the next attempt is the first event not yet acknowledged (nothing was skipped while it was paused).",
           ok: one,
-          errors: ["webhook_not_found"],
+          errors: ["webhook_not_found", "invalid_request"],
         }),
         validate("param", idParam),
         async (c) => {
           const { id } = c.req.valid("param");
-          const row = ID_PATTERN.test(id)
-            ? await resumeSubscriptionForWallet(await deps.getStore(), id, currentKey(c).wallet, deps.nowMs())
-            : null;
-          if (!row) throw new ApiError("webhook_not_found", `no webhook ${id.slice(0, 40)} for this API key's wallet`);
+          const store = await deps.getStore();
+          await owned(store, id, currentKey(c).wallet);
+          await noJsonBody(c);
+          const row = await resumeSubscriptionForWallet(store, id, currentKey(c).wallet, deps.nowMs());
+          if (!row) throw new ApiError("webhook_not_found", `no webhook ${id} for this API key's wallet`);
           return sendOk(c, { webhook: webhookRecord(row) });
         },
       )
