@@ -11,6 +11,7 @@ import { decodePositionIds } from "../src/domain/positions";
 import { tokenUrl } from "../src/domain/urls";
 import { formatUsd, weiToUsdE18 } from "../src/domain/usd";
 import { resolveTokenMetadata, type StoredTokenMetadata } from "./metadata";
+import type { AsOf } from "./snapshot";
 import type { EthUsdNow, Stats24h } from "./tokenStats";
 import { ACTIVITY_WINDOW_NAMES, type ActivityWindows, windowRecord } from "../src/domain/activityWindows";
 
@@ -19,6 +20,7 @@ type TokenRow = typeof token.$inferSelect & {
   windows?: ActivityWindows;
   storedMetadata?: StoredTokenMetadata;
   ethUsd?: EthUsdNow | null;
+  asOf?: AsOf;
 };
 
 /**
@@ -110,6 +112,9 @@ export function tokenRecord(row: TokenRow, settings: RecordSettings) {
     holder_count: row.holderCount,
     metadata: tokenMetadata(row, settings),
     token_url: tokenUrl(settings.publicBaseUrl, address),
+    // The block of the one snapshot every figure above was read in (market/snapshot.ts).
+    as_of_block: row.asOf ? Number(row.asOf.blockNumber) : null,
+    as_of_timestamp_sec: row.asOf ? Number(row.asOf.timestampSec) : null,
   };
 }
 

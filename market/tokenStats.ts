@@ -8,6 +8,7 @@ import * as schema from "../ponder.schema";
 import type { MetadataSource, StoredTokenMetadata } from "./metadata";
 import { rowsOf, type MarketDb } from "./db";
 import type { ActivityWindows } from "../src/domain/activityWindows";
+import type { AsOf } from "./snapshot";
 import { activityWindows } from "./tokenWindows";
 
 type TokenRow = typeof schema.token.$inferSelect;
@@ -49,6 +50,8 @@ export type TokenWithStats = TokenRow & {
   windows?: ActivityWindows;
   storedMetadata?: StoredTokenMetadata;
   ethUsd?: EthUsdNow | null;
+  /** The indexed block the row and its figures were read at (`market/snapshot.ts`); absent outside a snapshot. */
+  asOf?: AsOf;
 };
 
 /**

@@ -107,6 +107,11 @@ export const tokenWire = z
     holder_count: z.number().int().nonnegative().meta({ description: "addresses holding a non-zero balance" }),
     metadata: tokenMetadataWire,
     token_url: z.string(),
+    as_of_block: blockNumber.nullable().meta({
+      description:
+        'the indexed block every figure of this record was read at (one snapshot; docs/public.md "One record, one block"); null before the first indexed block',
+    }),
+    as_of_timestamp_sec: unixSec.nullable().meta({ description: "that block's timestamp (unix seconds)" }),
   })
   .meta({
     id: "Token",
