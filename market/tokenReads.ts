@@ -14,7 +14,7 @@ import type { MetadataSource } from "./metadata";
 import { atOneBlock } from "./snapshot";
 import { sortKey, type TokenSort, tokenPage, trendingTokens } from "./tokenLists";
 import type { TokenRow } from "./tokenLookups";
-import { type TokenWithStats, withStats } from "./tokenStats";
+import { type EthUsdNow, ethUsdAgeAt, type TokenWithStats, withStats } from "./tokenStats";
 
 /** Most addresses one batch read takes (`GET /api/public/tokens?addresses=`, docs/public.md "Batch reads"). */
 export const TOKEN_BATCH_MAX = 30;
@@ -36,7 +36,10 @@ export async function itemsAtOneBlock<T>(
   return atOneBlock(db, async (tx, asOf) => {
     const items = await select(tx);
     const rows = await withStats(tx, items.map(rowOf), nowSec, storedMetadata);
-    return items.map((item, i) => ({ item, token: { ...rows[i]!, asOf } }));
+    // The reference price's age is measured at the snapshot's head: one answer for one block.
+    const aged = (ref: EthUsdNow | null | undefined) =>
+      ref && asOf ? ethUsdAgeAt(ref, Number(asOf.timestampSec)) : ref;
+    return items.map((item, i) => ({ item, token: { ...rows[i]!, ethUsd: aged(rows[i]!.ethUsd), asOf } }));
   });
 }
 

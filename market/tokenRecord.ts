@@ -74,6 +74,9 @@ export function tokenRecord(row: TokenRow, settings: RecordSettings) {
     volume_wei: row.volumeWei,
     volume_token: row.volumeToken,
     eth_price_usd: ref ? formatUsd(weiToUsdE18(10n ** 18n, ref.sqrtPriceX96, ref)) : null,
+    // How old the reference price is at the service's clock, and whether that is past the threshold.
+    usd_source_age_sec: ref?.ageSec ?? null,
+    usd_stale: ref?.stale ?? null,
     price_usd: usd(row.priceWei),
     market_cap_usd: usd(row.marketCapWei),
     volume_usd: ref ? formatUsd(row.volumeUsdE18) : null,

@@ -25,6 +25,9 @@ type Rec = {
   trade_count_24h: number | null;
   windows: { h24: { volume_wei: string; buys: number; sells: number } } | null;
   as_of_block: number | null;
+  price_usd: string | null;
+  usd_stale: boolean | null;
+  usd_source_age_sec: number | null;
 };
 
 describe("one record, one block", () => {
@@ -70,6 +73,9 @@ describe("one record, one block", () => {
       const h24 = r.windows?.h24;
       if (!h24 || h24.buys + h24.sells !== r.trade_count || h24.volume_wei !== r.volume_wei)
         violations.push(`${tag}: h24 ${JSON.stringify(h24)} vs ${r.trade_count} / ${r.volume_wei}`);
+      // The devnet's reference pool was priced minutes ago: a live source, a non-zero USD price.
+      if (r.usd_stale !== false || !(Number(r.price_usd) > 0) || r.usd_source_age_sec === null)
+        violations.push(`${tag}: usd ${r.price_usd} stale ${r.usd_stale} age ${r.usd_source_age_sec}`);
       if (BigInt(r.volume_24h_wei ?? "0") > BigInt(r.volume_wei)) violations.push(`${tag}: 24 h volume above all-time`);
     };
 
