@@ -15,6 +15,7 @@ import { indexedHead } from "../market/indexedHead";
 import { streamHub } from "../market/streamHub";
 import { decodeQueue } from "../media/decodeQueue";
 import { chainProbe } from "../ops/chainProbe";
+import { observeIndexedHead, observeStreamEmit } from "../ops/metrics/freshness";
 import { readinessMonitor } from "../ops/readiness";
 import type { AppDeps } from "./app";
 import type { StoreSource } from "./middleware/context";
@@ -106,6 +107,9 @@ export function buildServices(
       maxConnections: env.STREAM_MAX_CONNECTIONS,
       maxQueuedFrames: env.STREAM_MAX_QUEUED_FRAMES,
     },
+    // Freshness histograms (ops/metrics/freshness.ts).
+    onEmit: (stream, frame, blockTimestampSec) => observeStreamEmit(stream, frame, blockTimestampSec),
+    onHead: observeIndexedHead,
   });
   return {
     db,

@@ -112,8 +112,12 @@ describe("one record, one block", () => {
       for (let round = 0; round < 30 && Date.now() < deadline; round++) {
         tradesAtRound.push(tradesMade);
         for (const [i, l] of lists.entries()) {
-          const { status, body } = await stack.request(l.path);
+          const { status, body, headers } = await stack.request(l.path);
           expect(status, l.path).toBe(200);
+          // freshness_sec: the indexed head is seconds old while blocks are being indexed.
+          const freshness = headers.get("Freshness-Sec");
+          if (freshness === null || !(Number(freshness) >= 0 && Number(freshness) <= 60))
+            violations.push(`${l.path}: Freshness-Sec ${freshness}`);
           reads++;
           for (const r of l.pick(body) as Rec[]) {
             if (r?.address?.toLowerCase() !== token.toLowerCase()) continue;
