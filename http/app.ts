@@ -46,6 +46,8 @@ import { pageReads } from "../market/pageReads";
 import { OPENAPI_PATH, REFERENCE_PATH } from "./openapi/paths";
 import type { DecodeQueue } from "../media/decodeQueue";
 import { headAsGet } from "./middleware/headAsGet";
+import { freshnessHeader } from "./middleware/freshness";
+import { observeIndexedHead } from "../ops/metrics/freshness";
 import { compressResponses } from "./middleware/compression";
 import { cachePolicy } from "./middleware/cachePolicy";
 import type { WebhookSettings } from "../webhooks/settings";
@@ -200,7 +202,11 @@ export function createApp(appDeps: AppDeps) {
   // Market-data reads: answers reused while the indexer's checkpoint is unchanged (at most
   // `readCacheTtlMs`; http/market/readCache.ts, docs/operations.md "Read cache").
   const marketReads = readCache({
-    readHead: () => indexedCheckpoint(deps.db),
+    readHead: async () => {
+      const checkpoint = await indexedCheckpoint(deps.db);
+      observeIndexedHead(checkpoint);
+      return checkpoint;
+    },
     contentVersion: storedMetadataVersion,
     ttlMs: deps.readCacheTtlMs,
   });
@@ -208,6 +214,10 @@ export function createApp(appDeps: AppDeps) {
   // (http/middleware/indexAvailable.ts): before the cache, so a cached answer is not served either.
   const indexedData = requireIndexedData({ readCheckpoint: () => indexedCheckpoint(deps.db) });
   for (const path of MARKET_READ_PATHS) app.use(path, indexedData);
+  // `Freshness-Sec`: the indexed head's age on every public market read, cached or not (outside
+  // the read cache; docs/public.md "Freshness").
+  for (const path of ["/api/public/token/*", "/api/public/tokens/*", "/api/public/trades/*"])
+    app.use(path, freshnessHeader(deps.db, nowMs));
   for (const path of ["/api/public/token/*", "/api/public/tokens/*", "/api/public/trades/*"])
     app.use(path, marketReads.middleware);
   // One readiness check (and progress tracker) for /api/v1/ready, health and the session status.

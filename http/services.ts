@@ -14,6 +14,7 @@ import { indexedHead } from "../market/indexedHead";
 import { streamHub } from "../market/streamHub";
 import { decodeQueue } from "../media/decodeQueue";
 import { chainProbe } from "../ops/chainProbe";
+import { observeIndexedHead, observeStreamEmit } from "../ops/metrics/freshness";
 import { readinessMonitor } from "../ops/readiness";
 import type { AppDeps } from "./app";
 import type { StoreSource } from "./middleware/context";
@@ -104,6 +105,9 @@ export function buildServices(
       maxConnections: env.STREAM_MAX_CONNECTIONS,
       maxQueuedFrames: env.STREAM_MAX_QUEUED_FRAMES,
     },
+    // Freshness histograms (ops/metrics/freshness.ts).
+    onEmit: (stream, frame, blockTimestampSec) => observeStreamEmit(stream, frame, blockTimestampSec),
+    onHead: observeIndexedHead,
   });
   return {
     db,

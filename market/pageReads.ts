@@ -16,9 +16,9 @@ import { encodeCursor } from "./cursor";
 import type { MarketDb } from "./db";
 import { TOP_HOLDERS, topHolders } from "./holders";
 import { SEARCH_MAX_CHARS, searchTokens } from "./search";
-import { findToken, findTokenBySlug, tokenPage, trendingTokens } from "./tokenQueries";
+import { findToken, findTokenBySlug, tokenPage, tokensAtOneBlock, trendingTokens } from "./tokenQueries";
+import type { TokenRow } from "./tokenLookups";
 import { tokenRecord } from "./tokenRecord";
-import { withStats } from "./tokenStats";
 import { tradePage } from "./tradeQueries";
 import { tradeRecord } from "./tradeRecord";
 import type { holderWire, tokenWire, tradeWire } from "./wire";
@@ -100,25 +100,28 @@ const SEARCH_HITS = 20;
  * @example const reads = pageReads(deps); (await reads.tokenPage(address))?.token.symbol // "PEPE"
  */
 export function pageReads(deps: PageReadsDeps): PageReads {
-  type TokenRows = Parameters<typeof withStats>[1];
-  /** Token rows as the public API serves them (24 h figures, one presenter, one serialisation). */
-  const records = async (rows: TokenRows): Promise<TokenJson[]> =>
+  /**
+   * Token rows as the public API serves them: read by `select` and given their figures in one
+   * snapshot (`tokensAtOneBlock`), one presenter, one serialisation.
+   */
+  const records = async (select: (tx: MarketDb) => Promise<TokenRow[]>, nowSec = deps.nowSec()): Promise<TokenJson[]> =>
     jsonValue(
-      (await withStats(deps.db, rows, deps.nowSec(), deps.storedMetadata)).map((r) => tokenRecord(r, deps)),
+      (await tokensAtOneBlock(deps.db, nowSec, select, deps.storedMetadata)).map((r) => tokenRecord(r, deps)),
     ) as TokenJson[];
   return {
-    newestTokens: (limit) => tokenPage(deps.db, { sort: "new", limit }).then(records),
+    newestTokens: (limit) => records((tx) => tokenPage(tx, { sort: "new", limit })),
     trendingTokens: (nowSec, limit) =>
-      trendingTokens(deps.db, nowSec, limit).then((scored) => records(scored.map((s) => s.row))),
-    graduatingTokens: (limit) =>
-      tokenPage(deps.db, { sort: "market_cap", limit, onlyNotGraduated: true }).then(records),
+      records(async (tx) => (await trendingTokens(tx, nowSec, limit)).map((s) => s.row), nowSec),
+    graduatingTokens: (limit) => records((tx) => tokenPage(tx, { sort: "market_cap", limit, onlyNotGraduated: true })),
     async search(raw) {
       const query = (raw ?? "").trim();
       if (!query) return undefined;
       if (query.length > SEARCH_MAX_CHARS)
         return { query, tokens: [], message: `Search for at most ${SEARCH_MAX_CHARS} characters.` };
-      const hits = await searchTokens(deps.db, query, SEARCH_HITS);
-      return { query, tokens: await records(hits.map((h) => h.row)) };
+      return {
+        query,
+        tokens: await records(async (tx) => (await searchTokens(tx, query, SEARCH_HITS)).map((h) => h.row)),
+      };
     },
     async tokenAddressBySlug(slug) {
       const row = await findTokenBySlug(deps.db, slug);

@@ -55,6 +55,8 @@ export type ChannelSource = {
   confirmationBlocks: number;
   /** Most rows per database read. */
   pageRows: number;
+  /** Called once per row whose frame was queued to at least one connection (freshness metrics). */
+  onEmit?: (stream: StreamKind, frame: "pending" | "confirmed", blockTimestampSec: number) => void;
 };
 
 /** A channel before its first connection (nothing read). */
@@ -130,12 +132,17 @@ export async function advance(ch: Channel, checkpoint: string, source: ChannelSo
       const rows = await read(db, after, newBound, pageRows);
       for (const row of rows) {
         unseen.delete(row.key);
+        let queued = false;
         for (const sub of ch.subs) {
           sub.previewed.delete(row.key);
           if (row.id <= sub.cursor) continue;
           sub.cursor = row.id;
-          if (wantsRow(sub, row)) sub.queue.push({ id: String(row.id), data: row.confirmedJson });
+          if (wantsRow(sub, row)) {
+            sub.queue.push({ id: String(row.id), data: row.confirmedJson });
+            queued = true;
+          }
         }
+        if (queued) source.onEmit?.(ch.kind, "confirmed", row.timestampSec);
       }
       if (rows.length < pageRows) break;
       after = rows.at(-1)!.id;
@@ -146,6 +153,7 @@ export async function advance(ch: Channel, checkpoint: string, source: ChannelSo
     const fresh = window.filter((r) => !ch.pending.has(r.key));
     ch.pending = next;
     ch.checkpoint = checkpoint;
+    const previewed = new Set<StreamRow>();
     for (const sub of ch.subs) {
       const dropped = [...unseen.values()].filter((r) => sub.previewed.delete(r.key));
       if (dropped.length > 0)
@@ -155,8 +163,10 @@ export async function advance(ch: Channel, checkpoint: string, source: ChannelSo
         if (row.id <= sub.cursor || !wantsRow(sub, row)) continue;
         sub.previewed.add(row.key);
         sub.queue.push({ event: "pending", data: row.pendingJson });
+        previewed.add(row);
       }
     }
+    for (const row of previewed) source.onEmit?.(ch.kind, "pending", row.timestampSec);
   } finally {
     ch.ticking = null;
     done();

@@ -43,12 +43,25 @@ export type StreamHub = ReturnType<typeof streamHub>;
  * @param options.db - Ponder's read-only database
  * @param options.confirmationBlocks - `EVENTS_CONFIRMATION_BLOCKS`
  * @param options.settings - overrides of {@link STREAM_DEFAULTS}
+ * @param options.onEmit - called once per row whose frame was queued (freshness metrics)
+ * @param options.onHead - called with every checkpoint the poller reads (freshness metrics)
  */
-export function streamHub(options: { db: MarketDb; confirmationBlocks: number; settings?: Partial<StreamSettings> }) {
+export function streamHub(options: {
+  db: MarketDb;
+  confirmationBlocks: number;
+  settings?: Partial<StreamSettings>;
+  onEmit?: ChannelSource["onEmit"];
+  onHead?: (checkpoint: string | null) => void;
+}) {
   const settings = { ...STREAM_DEFAULTS, ...options.settings };
   const { db } = options;
   const page = Math.max(1, Math.min(500, Math.floor(settings.maxQueuedFrames / 2)));
-  const source: ChannelSource = { db, confirmationBlocks: options.confirmationBlocks, pageRows: page };
+  const source: ChannelSource = {
+    db,
+    confirmationBlocks: options.confirmationBlocks,
+    pageRows: page,
+    onEmit: options.onEmit,
+  };
   const channels: Record<StreamKind, Channel> = { trades: newChannel("trades"), events: newChannel("events") };
   const queues = new Set<FrameQueue>();
   const admission = streamAdmission(settings);
@@ -64,6 +77,7 @@ export function streamHub(options: { db: MarketDb; confirmationBlocks: number; s
       for (const queue of queues) if (queue.size === 0) queue.push({ comment: "keep-alive" });
     }
     const checkpoint = await indexedCheckpoint(db);
+    options.onHead?.(checkpoint);
     if (checkpoint === null) return;
     const reread = nowMs - lastWindowReadMs >= WINDOW_REREAD_MS;
     for (const ch of Object.values(channels)) {

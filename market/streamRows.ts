@@ -22,9 +22,17 @@ export type StreamRow = {
   confirmedJson: string;
   /** What a `reorg` frame names for it. */
   dropped: Record<string, unknown>;
+  /** The row's block timestamp, unix seconds (freshness metrics). */
+  timestampSec: number;
 };
 
-function streamRow(id: bigint, token: string, record: (confirmed: boolean) => unknown, dropped: object): StreamRow {
+function streamRow(
+  id: bigint,
+  token: string,
+  record: (confirmed: boolean) => unknown,
+  dropped: object,
+  timestampSec: bigint,
+): StreamRow {
   const pendingJson = toJsonText(record(false));
   return {
     id,
@@ -33,6 +41,7 @@ function streamRow(id: bigint, token: string, record: (confirmed: boolean) => un
     pendingJson,
     confirmedJson: toJsonText(record(true)),
     dropped: dropped as Record<string, unknown>,
+    timestampSec: Number(timestampSec),
   };
 }
 
@@ -49,20 +58,32 @@ export const STREAM_SOURCES: Record<StreamKind, Source> = {
   trades: async (db, after, before, limit, token) =>
     (await tradesByEventId(db, after, before, limit, token)).map(({ eventId, trade }) => {
       const record = tradeRecord(trade);
-      return streamRow(eventId, trade.token, (confirmed) => ({ ...record, event_id: Number(eventId), confirmed }), {
-        event_id: Number(eventId),
-        id: record.id,
-        tx_hash: record.tx_hash,
-        block_number: record.block_number,
-      });
+      return streamRow(
+        eventId,
+        trade.token,
+        (confirmed) => ({ ...record, event_id: Number(eventId), confirmed }),
+        {
+          event_id: Number(eventId),
+          id: record.id,
+          tx_hash: record.tx_hash,
+          block_number: record.block_number,
+        },
+        trade.timestampSec,
+      );
     }),
   events: async (db, after, before, limit, token) =>
     (await eventsById(db, after, before, limit, token)).map((row) =>
-      streamRow(row.id, row.token, (confirmed) => eventRecord(row, confirmed), {
-        id: Number(row.id),
-        kind: row.kind,
-        tx_hash: row.txHash,
-        block_number: Number(row.blockNumber),
-      }),
+      streamRow(
+        row.id,
+        row.token,
+        (confirmed) => eventRecord(row, confirmed),
+        {
+          id: Number(row.id),
+          kind: row.kind,
+          tx_hash: row.txHash,
+          block_number: Number(row.blockNumber),
+        },
+        row.timestampSec,
+      ),
     ),
 };

@@ -11,6 +11,7 @@ import { decodePositionIds } from "../src/domain/positions";
 import { tokenUrl } from "../src/domain/urls";
 import { formatUsd, weiToUsdE18 } from "../src/domain/usd";
 import { resolveTokenMetadata, type StoredTokenMetadata } from "./metadata";
+import type { AsOf } from "./snapshot";
 import type { EthUsdNow, Stats24h } from "./tokenStats";
 import { ACTIVITY_WINDOW_NAMES, type ActivityWindows, windowRecord } from "../src/domain/activityWindows";
 
@@ -19,6 +20,7 @@ type TokenRow = typeof token.$inferSelect & {
   windows?: ActivityWindows;
   storedMetadata?: StoredTokenMetadata;
   ethUsd?: EthUsdNow | null;
+  asOf?: AsOf;
 };
 
 /**
@@ -72,6 +74,9 @@ export function tokenRecord(row: TokenRow, settings: RecordSettings) {
     volume_wei: row.volumeWei,
     volume_token: row.volumeToken,
     eth_price_usd: ref ? formatUsd(weiToUsdE18(10n ** 18n, ref.sqrtPriceX96, ref)) : null,
+    // How old the reference price is at the service's clock, and whether that is past the threshold.
+    usd_source_age_sec: ref?.ageSec ?? null,
+    usd_stale: ref?.stale ?? null,
     price_usd: usd(row.priceWei),
     market_cap_usd: usd(row.marketCapWei),
     volume_usd: ref ? formatUsd(row.volumeUsdE18) : null,
@@ -110,6 +115,9 @@ export function tokenRecord(row: TokenRow, settings: RecordSettings) {
     holder_count: row.holderCount,
     metadata: tokenMetadata(row, settings),
     token_url: tokenUrl(settings.publicBaseUrl, address),
+    // The block of the one snapshot every figure above was read in (market/snapshot.ts).
+    as_of_block: row.asOf ? Number(row.asOf.blockNumber) : null,
+    as_of_timestamp_sec: row.asOf ? Number(row.asOf.timestampSec) : null,
   };
 }
 

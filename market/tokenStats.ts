@@ -3,11 +3,13 @@
  * needs beyond its own columns before `tokenRecord` renders it.
  */
 import { getAddress } from "viem";
+import { ETH_USD_STALE_AFTER_SEC } from "../config/usdFreshness";
 import { and, eq, gte, inArray, lt, sql } from "ponder";
 import * as schema from "../ponder.schema";
 import type { MetadataSource, StoredTokenMetadata } from "./metadata";
 import { rowsOf, type MarketDb } from "./db";
 import type { ActivityWindows } from "../src/domain/activityWindows";
+import type { AsOf } from "./snapshot";
 import { activityWindows } from "./tokenWindows";
 
 type TokenRow = typeof schema.token.$inferSelect;
@@ -23,8 +25,32 @@ export type Stats24h = {
   volumeUsdE18: bigint;
 };
 
-/** The current ETH/USD: the reference pool's newest indexed price and its orientation. */
-export type EthUsdNow = { sqrtPriceX96: bigint; wethIsToken0: boolean; stablecoinDecimals: number };
+/**
+ * The current ETH/USD: the reference pool's newest indexed price, its orientation, and how old it
+ * is (docs/public.md "USD values": `usd_source_age_sec`, `usd_stale`).
+ */
+export type EthUsdNow = {
+  sqrtPriceX96: bigint;
+  wethIsToken0: boolean;
+  stablecoinDecimals: number;
+  /** Block timestamp (unix seconds) of the reference pool log that set the price. */
+  timestampSec: bigint;
+  /** The snapshot's indexed head time − `timestampSec`, seconds, at least 0 (set by `market/tokenReads.ts`). */
+  ageSec?: number;
+  /** `ageSec` above `ETH_USD_STALE_AFTER_SEC` (config/usdFreshness.ts, 3,600 s). */
+  stale?: boolean;
+};
+
+/**
+ * The reference price with its age at a chain time and whether it is stale.
+ * @param atSec - unix seconds: the indexed head's block timestamp of the read's snapshot
+ * @param staleAfterSec - threshold (default `ETH_USD_STALE_AFTER_SEC`)
+ * @example ethUsdAgeAt({ ...ref, timestampSec: 1_000n }, 4_700) // { ...ref, ageSec: 3_700, stale: true }
+ */
+export function ethUsdAgeAt(ref: EthUsdNow, atSec: number, staleAfterSec = ETH_USD_STALE_AFTER_SEC): EthUsdNow {
+  const ageSec = Math.max(0, atSec - Number(ref.timestampSec));
+  return { ...ref, ageSec, stale: ageSec > staleAfterSec };
+}
 
 /**
  * The current ETH/USD (the `eth_usd` row the indexer keeps), or null without a reference pool or
@@ -33,7 +59,12 @@ export type EthUsdNow = { sqrtPriceX96: bigint; wethIsToken0: boolean; stablecoi
 async function currentEthUsd(db: MarketDb): Promise<EthUsdNow | null> {
   const e = schema.ethUsd;
   const rows = await db
-    .select({ sqrtPriceX96: e.sqrtPriceX96, wethIsToken0: e.wethIsToken0, stablecoinDecimals: e.stablecoinDecimals })
+    .select({
+      sqrtPriceX96: e.sqrtPriceX96,
+      wethIsToken0: e.wethIsToken0,
+      stablecoinDecimals: e.stablecoinDecimals,
+      timestampSec: e.timestampSec,
+    })
     .from(e)
     .limit(1);
   return rows[0] ?? null;
@@ -49,6 +80,8 @@ export type TokenWithStats = TokenRow & {
   windows?: ActivityWindows;
   storedMetadata?: StoredTokenMetadata;
   ethUsd?: EthUsdNow | null;
+  /** The indexed block the row and its figures were read at (`market/snapshot.ts`); absent outside a snapshot. */
+  asOf?: AsOf;
 };
 
 /**

@@ -108,6 +108,19 @@ export const tokenWire = z
     holder_count: z.number().int().nonnegative().meta({ description: "addresses holding a non-zero balance" }),
     metadata: tokenMetadataWire,
     token_url: z.string(),
+    as_of_block: blockNumber.nullable().meta({
+      description:
+        'the indexed block every figure of this record was read at (one snapshot; docs/public.md "One record, one block"); null before the first indexed block',
+    }),
+    as_of_timestamp_sec: unixSec.nullable().meta({ description: "that block's timestamp (unix seconds)" }),
+    usd_source_age_sec: z.number().int().nonnegative().nullable().meta({
+      description:
+        "seconds from the block of the newest indexed ETH/USD reference price to as_of_timestamp_sec (chain time); null without a reference price",
+    }),
+    usd_stale: z.boolean().nullable().meta({
+      description:
+        "true when usd_source_age_sec is above 3600 (one hour): the USD figures use an ETH/USD that old; null without a reference price",
+    }),
   })
   .meta({
     id: "Token",

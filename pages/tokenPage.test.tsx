@@ -73,6 +73,10 @@ function record(metadata: Partial<TokenPageProps["token"]["metadata"]>, name = "
     },
     holder_count: 1,
     token_url: `https://svc.example/token/${ADDRESS}`,
+    as_of_block: 120,
+    as_of_timestamp_sec: 1_700_000_000,
+    usd_source_age_sec: null,
+    usd_stale: null,
   };
 }
 

@@ -98,6 +98,7 @@ export async function buildOpenApiDocument<E extends Env, S extends Schema, P ex
       if (typeof operation !== "object" || !operation.responses) continue;
       applySurface(path, method, operation);
       applyCaching(path, method, operation);
+      applyFreshness(path, method, operation);
     }
   }
   return spec;
@@ -130,6 +131,23 @@ function applySurface(path: string, method: string, operation: OpenAPIV3_1.Opera
       : response;
   }
   describeResponseHeaders(path, method, operation);
+}
+
+/** Public market reads that carry `Freshness-Sec` (http/app.ts, http/middleware/freshness.ts). */
+const FRESHNESS_PATHS = /^\/api\/public\/(tokens(\/|$)|token\/|trades\/)/;
+
+/** Documents `Freshness-Sec` (docs/public.md "Freshness") on the 200 answers of the public market reads. */
+function applyFreshness(path: string, method: string, operation: OpenAPIV3_1.OperationObject): void {
+  const ok = operation.responses?.["200"] as OpenAPIV3_1.ResponseObject | undefined;
+  if (method !== "get" || !FRESHNESS_PATHS.test(path) || !ok) return;
+  ok.headers = {
+    ...ok.headers,
+    "Freshness-Sec": {
+      description:
+        "freshness_sec: the indexed head's age when the answer leaves (service clock minus the head block's timestamp), whole seconds, at least 0; absent before the first indexed block",
+      schema: { type: "string", pattern: "^\\d+$" },
+    },
+  };
 }
 
 /**

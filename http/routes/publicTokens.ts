@@ -18,13 +18,14 @@ import {
   findToken,
   findTokenAddress,
   findTokenBySlug,
+  findTokenRecordBySlug,
   findTokens,
+  itemsAtOneBlock,
   TOKEN_BATCH_MAX,
   tokenListPage,
-  trendingTokens,
+  trendingRecords,
 } from "../../market/tokenQueries";
 import { tokenRecord } from "../../market/tokenRecord";
-import { withStats } from "../../market/tokenStats";
 import { tradeListPage } from "../../market/tradeQueries";
 import { tradeRecord } from "../../market/tradeRecord";
 import { documented } from "../openapi/describe";
@@ -64,8 +65,6 @@ const searchQuery = z.object({
 /** Builds the token routes of `/api/public`. */
 export function publicTokenRoutes(deps: PublicTokenDeps) {
   const { db, nowSec } = deps;
-  const render = async (rows: Parameters<typeof withStats>[1]) =>
-    (await withStats(db, rows, nowSec(), deps.storedMetadata)).map((r) => tokenRecord(r, deps));
   const listTokens = async (opts: Omit<Parameters<typeof tokenListPage>[2], "limit"> & { limit: number }) => {
     const page = await tokenListPage(db, nowSec(), opts, deps.storedMetadata);
     return { tokens: page.rows.map((r) => tokenRecord(r, deps)), next_cursor: page.next_cursor };
@@ -76,10 +75,8 @@ export function publicTokenRoutes(deps: PublicTokenDeps) {
     let row = null;
     if (isAddress(addressOrSlug, { strict: false }))
       row = await findToken(db, getAddress(addressOrSlug), nowSec(), deps.storedMetadata);
-    else if (isSlugShaped(addressOrSlug)) {
-      const bySlug = await findTokenBySlug(db, addressOrSlug);
-      row = bySlug ? ((await withStats(db, [bySlug], nowSec(), deps.storedMetadata))[0] ?? null) : null;
-    }
+    else if (isSlugShaped(addressOrSlug))
+      row = await findTokenRecordBySlug(db, addressOrSlug, nowSec(), deps.storedMetadata);
     if (!row) throw new ApiError("token_not_found", `no launched token for "${addressOrSlug}"`);
     return row;
   }
@@ -146,9 +143,8 @@ export function publicTokenRoutes(deps: PublicTokenDeps) {
         }),
         validate("query", trendingQuery),
         async (c) => {
-          const scored = await trendingTokens(db, nowSec(), c.req.valid("query").limit);
-          const records = await render(scored.map((s) => s.row));
-          return sendOk(c, { tokens: records.map((r, i) => ({ ...r, trending_score: scored[i]!.score })) });
+          const scored = await trendingRecords(db, nowSec(), c.req.valid("query").limit, deps.storedMetadata);
+          return sendOk(c, { tokens: scored.map((s) => ({ ...tokenRecord(s.row, deps), trending_score: s.score })) });
         },
       )
       // Closest to graduation: market cap descending, then newer launch.
@@ -178,9 +174,17 @@ export function publicTokenRoutes(deps: PublicTokenDeps) {
         validate("query", searchQuery),
         async (c) => {
           const { q, limit } = c.req.valid("query");
-          const hits = await searchTokens(db, q, limit);
-          const records = await render(hits.map((h) => h.row));
-          return sendOk(c, { query: q, tokens: records.map((r, i) => ({ ...r, match: hits[i]!.match })) });
+          const hits = await itemsAtOneBlock(
+            db,
+            nowSec(),
+            (tx) => searchTokens(tx, q, limit),
+            (h) => h.row,
+            deps.storedMetadata,
+          );
+          return sendOk(c, {
+            query: q,
+            tokens: hits.map(({ item, token }) => ({ ...tokenRecord(token, deps), match: item.match })),
+          });
         },
       )
       .get(

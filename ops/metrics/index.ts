@@ -23,3 +23,10 @@ export {
 } from "./http";
 export { instrumentedHttp } from "./rpc";
 export { registerServiceGauges, type GaugeSources } from "./gauges";
+export {
+  FRESHNESS_HEADER,
+  headAgeSec,
+  observeIndexedHead,
+  observeStreamEmit,
+  rowVisibleObserver,
+} from "./freshness";

@@ -17,6 +17,11 @@ export type Surface = "v1" | "session" | "public" | "feeds" | "media" | "other";
 
 /** Latency buckets in seconds: 5 ms to 10 s. */
 const HTTP_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/**
+ * Freshness buckets in seconds (wall clock minus a block's timestamp, which is whole seconds, so
+ * values carry up to 1 s of the block's own second): 250 ms to 5 min.
+ */
+const FRESHNESS_BUCKETS = [0.25, 0.5, 1, 1.5, 2, 3, 5, 10, 30, 60, 300];
 /** RPC latency buckets in seconds: 5 ms to 30 s. */
 const RPC_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -108,6 +113,19 @@ function createMetrics() {
     webhookQueue: new client.Gauge({
       name: "launchpad_webhook_queue_subscriptions",
       help: "Active webhook subscriptions with confirmed events not yet acknowledged (as of this process's last delivery round).",
+      registers,
+    }),
+    freshnessRowVisible: new client.Histogram({
+      name: "launchpad_freshness_row_visible_seconds",
+      help: 'Time from a block\'s timestamp to the API first seeing it indexed (its rows readable), in seconds; one observation per new indexed head the API reads (docs/operations.md "Freshness").',
+      buckets: FRESHNESS_BUCKETS,
+      registers,
+    }),
+    freshnessSseEmit: new client.Histogram({
+      name: "launchpad_freshness_sse_emit_seconds",
+      help: "Time from a row's block timestamp to its Server-Sent Events frame being queued to the streams, in seconds, by stream (trades, events) and frame (pending preview, confirmed).",
+      labelNames: ["stream", "frame"] as const,
+      buckets: FRESHNESS_BUCKETS,
       registers,
     }),
     webhookFailing: new client.Gauge({

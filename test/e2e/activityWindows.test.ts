@@ -202,6 +202,11 @@ describe.skipIf(!available)("activity windows and batch reads", () => {
     expect(tradePage.trades).toHaveLength(trades.length);
     for (const record of reads) {
       expect(record.address).toBe(token);
+      // The reference pool was last priced at deployment, a day before the wall clock: the USD
+      // figures are served, flagged stale with their age (docs/public.md "USD values").
+      expect(record.usd_stale).toBe(true);
+      expect(record.usd_source_age_sec).toBeGreaterThanOrEqual(86_400);
+      expect(Number(record.price_usd)).toBeGreaterThan(0);
       const served = record.windows as Record<Name, Record<string, unknown>>;
       for (const w of Object.keys(WINDOWS) as Name[]) {
         const { volume_usd, ...rest } = served[w];
