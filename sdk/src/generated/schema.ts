@@ -1908,6 +1908,14 @@ export type components = {
             holder_count: number;
             metadata: components["schemas"]["TokenMetadata"];
             token_url: string;
+            /** @description the indexed block every figure of this record was read at (one snapshot; docs/public.md "One record, one block"); null before the first indexed block */
+            as_of_block: number | null;
+            /** @description that block's timestamp (unix seconds) */
+            as_of_timestamp_sec: number | null;
+            /** @description seconds from the block of the newest indexed ETH/USD reference price to as_of_timestamp_sec (chain time); null without a reference price */
+            usd_source_age_sec: number | null;
+            /** @description true when usd_source_age_sec is above 3600 (one hour): the USD figures use an ETH/USD that old; null without a reference price */
+            usd_stale: boolean | null;
         };
         ActivityWindow: {
             /**
@@ -2132,6 +2140,14 @@ export type components = {
             holder_count: number;
             metadata: components["schemas"]["TokenMetadata"];
             token_url: string;
+            /** @description the indexed block every figure of this record was read at (one snapshot; docs/public.md "One record, one block"); null before the first indexed block */
+            as_of_block: number | null;
+            /** @description that block's timestamp (unix seconds) */
+            as_of_timestamp_sec: number | null;
+            /** @description seconds from the block of the newest indexed ETH/USD reference price to as_of_timestamp_sec (chain time); null without a reference price */
+            usd_source_age_sec: number | null;
+            /** @description true when usd_source_age_sec is above 3600 (one hour): the USD figures use an ETH/USD that old; null without a reference price */
+            usd_stale: boolean | null;
             top_holders: components["schemas"]["Holder"][];
             integrity: components["schemas"]["TokenIntegrity"];
         };
@@ -12253,6 +12269,8 @@ export interface operations {
                     ETag?: string;
                     /** @description `Accept-Encoding`: the body is gzip- or br-compressed when asked for */
                     Vary?: string;
+                    /** @description freshness_sec: the indexed head's age when the answer leaves (service clock minus the head block's timestamp), whole seconds, at least 0; absent before the first indexed block */
+                    "Freshness-Sec"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12392,6 +12410,8 @@ export interface operations {
                     ETag?: string;
                     /** @description `Accept-Encoding`: the body is gzip- or br-compressed when asked for */
                     Vary?: string;
+                    /** @description freshness_sec: the indexed head's age when the answer leaves (service clock minus the head block's timestamp), whole seconds, at least 0; absent before the first indexed block */
+                    "Freshness-Sec"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12537,6 +12557,8 @@ export interface operations {
                     ETag?: string;
                     /** @description `Accept-Encoding`: the body is gzip- or br-compressed when asked for */
                     Vary?: string;
+                    /** @description freshness_sec: the indexed head's age when the answer leaves (service clock minus the head block's timestamp), whole seconds, at least 0; absent before the first indexed block */
+                    "Freshness-Sec"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12740,6 +12762,14 @@ export interface operations {
                             holder_count: number;
                             metadata: components["schemas"]["TokenMetadata"];
                             token_url: string;
+                            /** @description the indexed block every figure of this record was read at (one snapshot; docs/public.md "One record, one block"); null before the first indexed block */
+                            as_of_block: number | null;
+                            /** @description that block's timestamp (unix seconds) */
+                            as_of_timestamp_sec: number | null;
+                            /** @description seconds from the block of the newest indexed ETH/USD reference price to as_of_timestamp_sec (chain time); null without a reference price */
+                            usd_source_age_sec: number | null;
+                            /** @description true when usd_source_age_sec is above 3600 (one hour): the USD figures use an ETH/USD that old; null without a reference price */
+                            usd_stale: boolean | null;
                             /**
                              * @description unsigned integer as a decimal string
                              * @example 75000000000000000
@@ -12872,6 +12902,8 @@ export interface operations {
                     ETag?: string;
                     /** @description `Accept-Encoding`: the body is gzip- or br-compressed when asked for */
                     Vary?: string;
+                    /** @description freshness_sec: the indexed head's age when the answer leaves (service clock minus the head block's timestamp), whole seconds, at least 0; absent before the first indexed block */
+                    "Freshness-Sec"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13213,6 +13245,14 @@ export interface operations {
                             holder_count: number;
                             metadata: components["schemas"]["TokenMetadata"];
                             token_url: string;
+                            /** @description the indexed block every figure of this record was read at (one snapshot; docs/public.md "One record, one block"); null before the first indexed block */
+                            as_of_block: number | null;
+                            /** @description that block's timestamp (unix seconds) */
+                            as_of_timestamp_sec: number | null;
+                            /** @description seconds from the block of the newest indexed ETH/USD reference price to as_of_timestamp_sec (chain time); null without a reference price */
+                            usd_source_age_sec: number | null;
+                            /** @description true when usd_source_age_sec is above 3600 (one hour): the USD figures use an ETH/USD that old; null without a reference price */
+                            usd_stale: boolean | null;
                             /** @enum {string} */
                             match: "address" | "symbol" | "symbol_prefix" | "name_prefix" | "slug_prefix" | "word_prefix";
                         }[];
@@ -13341,6 +13381,8 @@ export interface operations {
                     ETag?: string;
                     /** @description `Accept-Encoding`: the body is gzip- or br-compressed when asked for */
                     Vary?: string;
+                    /** @description freshness_sec: the indexed head's age when the answer leaves (service clock minus the head block's timestamp), whole seconds, at least 0; absent before the first indexed block */
+                    "Freshness-Sec"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13490,6 +13532,8 @@ export interface operations {
                     ETag?: string;
                     /** @description `Accept-Encoding`: the body is gzip- or br-compressed when asked for */
                     Vary?: string;
+                    /** @description freshness_sec: the indexed head's age when the answer leaves (service clock minus the head block's timestamp), whole seconds, at least 0; absent before the first indexed block */
+                    "Freshness-Sec"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13642,6 +13686,8 @@ export interface operations {
                     ETag?: string;
                     /** @description `Accept-Encoding`: the body is gzip- or br-compressed when asked for */
                     Vary?: string;
+                    /** @description freshness_sec: the indexed head's age when the answer leaves (service clock minus the head block's timestamp), whole seconds, at least 0; absent before the first indexed block */
+                    "Freshness-Sec"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13806,6 +13852,8 @@ export interface operations {
                     ETag?: string;
                     /** @description `Accept-Encoding`: the body is gzip- or br-compressed when asked for */
                     Vary?: string;
+                    /** @description freshness_sec: the indexed head's age when the answer leaves (service clock minus the head block's timestamp), whole seconds, at least 0; absent before the first indexed block */
+                    "Freshness-Sec"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13976,6 +14024,8 @@ export interface operations {
                     ETag?: string;
                     /** @description `Accept-Encoding`: the body is gzip- or br-compressed when asked for */
                     Vary?: string;
+                    /** @description freshness_sec: the indexed head's age when the answer leaves (service clock minus the head block's timestamp), whole seconds, at least 0; absent before the first indexed block */
+                    "Freshness-Sec"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14171,6 +14221,8 @@ export interface operations {
                     ETag?: string;
                     /** @description `Accept-Encoding`: the body is gzip- or br-compressed when asked for */
                     Vary?: string;
+                    /** @description freshness_sec: the indexed head's age when the answer leaves (service clock minus the head block's timestamp), whole seconds, at least 0; absent before the first indexed block */
+                    "Freshness-Sec"?: string;
                     [name: string]: unknown;
                 };
                 content: {
