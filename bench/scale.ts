@@ -37,7 +37,8 @@ import { createPublicClient, http, type Address } from "viem";
 import { findFreePort, startAnvil, type AnvilInstance } from "../devnet/anvil";
 import { deployStack } from "../devnet/deploy";
 import { writeManifest } from "../devnet/manifest";
-import { startPonder, waitReady } from "../scripts/ponderProcess";
+import { startPonder } from "../scripts/ponderProcess";
+import { waitReady } from "../scripts/serviceReadiness";
 import { createDevnetDatabase } from "../test/helpers/postgres";
 import { startRpcProxy, type RpcTraffic } from "../test/helpers/rpcProxy";
 import {

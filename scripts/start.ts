@@ -38,7 +38,8 @@ import { checkConfiguredDependencies, DependencyError } from "./dependencyCheck"
 import { clearDataFolder, DataFolderError } from "./dataFolder";
 import { parseStartFlags, StartFlagError, type StartFlags } from "./startFlags";
 import { seedDemo, startRandomTrading } from "../devnet/seed";
-import { SERVICE_READY_PATH, startPonder, waitReady } from "./ponderProcess";
+import { startPonder } from "./ponderProcess";
+import { SERVICE_READY_PATH, waitReady } from "./serviceReadiness";
 import { startKeptService } from "./serviceKeeper";
 import { ConfigError, loadEnv, type Env } from "../config/env";
 import { loadStoreConfig, openStore } from "../store/index";

@@ -30,13 +30,8 @@ import { tradeListPage } from "../../market/tradeQueries";
 import { tradeRecord } from "../../market/tradeRecord";
 import { documented } from "../openapi/describe";
 import { addressWire, okBody, uintString } from "../../src/domain/wire";
-import {
-  candlesBody,
-  tokenBatchBody,
-  tokenPage as tokenPageWire,
-  tokenWire,
-  tradePage as tradePageWire,
-} from "../../market/wire";
+import { tokenBatchBody, tokenPage as tokenPageWire, tokenWire, tradePage as tradePageWire } from "../../market/wire";
+import { candlesBody } from "../../market/candleWire";
 import { holderListDoc, integrityDoc, tokenDetailDoc } from "../openapi/tokenDocs";
 import { tokenIntegrity } from "../../market/integrity";
 import { limitParam, validate } from "../validation";

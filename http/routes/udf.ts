@@ -14,7 +14,7 @@ import { countbackStartSec } from "../../src/domain/candles";
 import { isSlugShaped } from "../../src/domain/slug";
 import { ApiError } from "../errors";
 import { toJsonText } from "../../src/domain/json";
-import { udfBarsWire } from "../../market/wire";
+import { udfBarsWire } from "../../market/candleWire";
 import { candleWindow, candlesQuery, CANDLE_MESSAGES } from "../market/params";
 import { findTokenBySlug, findTokenBySymbol, tokenPage } from "../../market/tokenQueries";
 import { searchTokens } from "../../market/search";

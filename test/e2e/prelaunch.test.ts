@@ -13,7 +13,7 @@ import { launchFactoryAbi } from "../../abis/LaunchFactory";
 import { uniswapV3PoolAbi } from "../../abis/UniswapV3Pool";
 import { launchToken } from "../../devnet/actions";
 import { createDevnetClients, devAccount } from "../../devnet/clients";
-import { waitIndexed, waitReady } from "../../scripts/ponderProcess";
+import { waitIndexed, waitReady } from "../../scripts/serviceReadiness";
 import { priceWeiPerToken } from "../../src/domain/price";
 import { nameForOrientation, precreateHostilePool, type HostilePoolPlan } from "../helpers/hostilePool";
 import { startStack, until, type Stack } from "../helpers/harness";

@@ -21,7 +21,7 @@ import { parseEventLogs, parseEther, type Address, type Hex, type TransactionRec
 import { uniswapV3PoolAbi } from "../../abis/UniswapV3Pool";
 import { buyToken, launchToken, sellToken } from "../../devnet/actions";
 import { devAccount } from "../../devnet/clients";
-import { waitIndexed } from "../../scripts/ponderProcess";
+import { waitIndexed } from "../../scripts/serviceReadiness";
 import { startStack, until, jsonPost as json, type Stack } from "../helpers/harness";
 import { signedInSession } from "../helpers/session";
 import { startRpcProxy, type RpcProxy, type RpcProxyMode } from "../helpers/rpcProxy";

@@ -18,7 +18,8 @@ import { findFreePort, startAnvil, type AnvilInstance } from "../../devnet/anvil
 import { createDevnetClients, devAccount } from "../../devnet/clients";
 import { deployLookAlikeFactory, deployStack } from "../../devnet/deploy";
 import { writeManifest, type DeploymentManifest } from "../../devnet/manifest";
-import { startPonder, waitReady, type PonderProcess } from "../../scripts/ponderProcess";
+import { startPonder, type PonderProcess } from "../../scripts/ponderProcess";
+import { waitReady } from "../../scripts/serviceReadiness";
 import { startRpcProxy, type RpcProxy } from "../helpers/rpcProxy";
 
 const OUR_LAUNCHES = 4;
