@@ -14,6 +14,7 @@ import type { PonderProcess } from "../../scripts/ponderProcess";
 import { scaledMs } from "../helpers/deadlines";
 import { startStack, until, type Stack } from "../helpers/harness";
 import { postgresAvailable, TEST_DATABASE_URL } from "../helpers/postgres";
+import { confirmedFeedEvents } from "../helpers/eventsFeed";
 
 const available = await postgresAvailable();
 if (!available) console.warn(`PostgreSQL mode skipped: ${TEST_DATABASE_URL} is unreachable`);
@@ -40,17 +41,7 @@ function listen(base: string, path: string, lastEventId?: string) {
 }
 
 /** Every confirmed event of the REST events feed, ascending. */
-async function restEvents(): Promise<Array<{ id: number }>> {
-  const out: Array<{ id: number }> = [];
-  let since = 0;
-  for (;;) {
-    const { body } = await stack.request(`/api/public/events?since_id=${since}&limit=500`);
-    expect(body.ok).toBe(true);
-    out.push(...body.events);
-    if (body.next_since_id === since || body.events.length === 0) return out;
-    since = body.next_since_id;
-  }
-}
+const restEvents = (): Promise<Array<{ id: number }>> => confirmedFeedEvents(stack);
 
 /** A buy, mined past the confirmation depth, once the REST feed has `count` events. */
 async function buyAndConfirm(wallet: number, count: number) {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { swapRouterAbi } from "../../abis/SwapRouter";
 import { buyToken, launchToken } from "../../devnet/actions";
 import { startStack, until, type Stack } from "../helpers/harness";
+import { confirmedFeedEvents } from "../helpers/eventsFeed";
 
 const CONFIRMATIONS = 3;
 const MAX_PER_IP = 3;
@@ -51,17 +52,8 @@ function listen(path: string, lastEventId?: string) {
 }
 
 /** Every confirmed trade event of the REST events feed, ascending (following `next_since_id`). */
-async function restTradeEvents(): Promise<Ev[]> {
-  const out: Ev[] = [];
-  let since = 0;
-  for (;;) {
-    const { body } = await stack.request(`/api/public/events?since_id=${since}&limit=500`);
-    expect(body.ok).toBe(true);
-    out.push(...body.events.filter((e: Ev) => e.kind === "trade"));
-    if (body.next_since_id === since || body.events.length === 0) return out;
-    since = body.next_since_id;
-  }
-}
+const restTradeEvents = async (): Promise<Ev[]> =>
+  (await confirmedFeedEvents(stack, (e) => e.kind === "trade")) as unknown as Ev[];
 
 /** Mines the confirmation depth and waits until the REST feed has confirmed the newest trade. */
 async function confirmAll(txHash: Hash) {

@@ -17,6 +17,7 @@ import { swapRouterAbi } from "../../abis/SwapRouter";
 import { buyToken, launchToken } from "../../devnet/actions";
 import { scaledMs } from "../helpers/deadlines";
 import { jsonPost, startStack, until, type Stack } from "../helpers/harness";
+import { confirmedFeedEvents } from "../helpers/eventsFeed";
 
 const CONFIRMATIONS = 3;
 /** Blocks past an event after which its block is at or below the indexer's finalized block (webhooks/feedSource.ts). */
@@ -36,17 +37,7 @@ async function rpc(method: string, params: unknown[]) {
 const mine = (blocks: number) => rpc("anvil_mine", [`0x${blocks.toString(16)}`]);
 
 /** Every confirmed event of the REST events feed for `token`, ascending. */
-async function confirmedEvents(): Promise<any[]> {
-  const out: any[] = [];
-  let since = 0;
-  for (;;) {
-    const { body } = await stack.request(`/api/public/events?since_id=${since}&limit=500`);
-    expect(body.ok).toBe(true);
-    out.push(...body.events.filter((e: { token: string }) => e.token === token));
-    if (body.next_since_id === since || body.events.length === 0) return out;
-    since = body.next_since_id;
-  }
-}
+const confirmedEvents = (): Promise<any[]> => confirmedFeedEvents(stack, (e) => e.token === token);
 
 /** A buy by `wallet` of `token`, as calldata for `anvil_reorg`'s replacement block. */
 function buyTx(from: Address, wei: bigint, deadlineSec: bigint) {

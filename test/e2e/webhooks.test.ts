@@ -21,6 +21,7 @@ import { apiKeys } from "../../store/schema";
 import { killService, restartIfKilled } from "../helpers/crash";
 import { scaledMs } from "../helpers/deadlines";
 import { jsonPost, startStack, until, type Stack } from "../helpers/harness";
+import { confirmedFeedEvents } from "../helpers/eventsFeed";
 
 const CONFIRMATIONS = 3;
 /**
@@ -48,17 +49,7 @@ async function rpc(method: string, params: unknown[]) {
 const mine = (blocks: number) => rpc("anvil_mine", [`0x${blocks.toString(16)}`]);
 
 /** Every confirmed event of the REST events feed, ascending. */
-async function restEvents(): Promise<any[]> {
-  const out: any[] = [];
-  let since = 0;
-  for (;;) {
-    const { body } = await stack.request(`/api/public/events?since_id=${since}&limit=500`);
-    expect(body.ok).toBe(true);
-    out.push(...body.events);
-    if (body.next_since_id === since || body.events.length === 0) return out;
-    since = body.next_since_id;
-  }
-}
+const restEvents = (): Promise<any[]> => confirmedFeedEvents(stack);
 
 const events = () => deliveries.filter((d) => d.json.type !== "ping");
 
