@@ -248,7 +248,7 @@ describe("launch write path over app.request()", () => {
 });
 
 describe.skipIf(!(await postgresAvailable()))(
-  "a confirm whose process loses the h.store mid-write (PostgreSQL)",
+  "a confirm whose process loses the store mid-write (PostgreSQL)",
   () => {
     const schema = uniqueSchemaName("launch_routes_store");
     // `locker` holds the row lock; `watcher` reads pg_stat_activity (outside the locker's
