@@ -247,83 +247,80 @@ describe("launch write path over app.request()", () => {
   });
 });
 
-describe.skipIf(!(await postgresAvailable()))(
-  "a confirm whose process loses the store mid-write (PostgreSQL)",
-  () => {
-    const schema = uniqueSchemaName("launch_routes_store");
-    // `locker` holds the row lock; `watcher` reads pg_stat_activity (outside the locker's
-    // transaction, whose view of it would stay frozen at its first read).
-    let locker: pg.Client;
-    let watcher: pg.Client;
+describe.skipIf(!(await postgresAvailable()))("a confirm whose process loses the store mid-write (PostgreSQL)", () => {
+  const schema = uniqueSchemaName("launch_routes_store");
+  // `locker` holds the row lock; `watcher` reads pg_stat_activity (outside the locker's
+  // transaction, whose view of it would stay frozen at its first read).
+  let locker: pg.Client;
+  let watcher: pg.Client;
 
-    beforeAll(async () => {
-      locker = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      watcher = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await locker.connect();
-      await watcher.connect();
-    });
+  beforeAll(async () => {
+    locker = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    watcher = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await locker.connect();
+    await watcher.connect();
+  });
 
-    afterAll(async () => {
-      await locker?.end().catch(() => undefined);
-      await watcher?.end().catch(() => undefined);
-      await dropSchema(schema);
-    });
+  afterAll(async () => {
+    await locker?.end().catch(() => undefined);
+    await watcher?.end().catch(() => undefined);
+    await dropSchema(schema);
+  });
 
-    it("counts the finalized coin only together with the persisted launch; the retry counts it once", async () => {
-      // The "process" that dies: an app on its own store (its own connection pool).
-      const first = await openStore({ kind: "postgres", url: TEST_DATABASE_URL, schema });
-      const { secret, key } = await createApiKey(first, { wallet: freshWallet(), createdVia: "cli" });
-      const app = makeApp({}, first);
-      const l = await builtLaunch(app, secret, 6, "Torn");
-      const tx = await sendBuilt(6, l.built.transaction);
+  it("counts the finalized coin only together with the persisted launch; the retry counts it once", async () => {
+    // The "process" that dies: an app on its own store (its own connection pool).
+    const first = await openStore({ kind: "postgres", url: TEST_DATABASE_URL, schema });
+    const { secret, key } = await createApiKey(first, { wallet: freshWallet(), createdVia: "cli" });
+    const app = makeApp({}, first);
+    const l = await builtLaunch(app, secret, 6, "Torn");
+    const tx = await sendBuilt(6, l.built.transaction);
 
-      // Hold the launch row so the confirm's UPDATE blocks after verification and the quota count.
-      await locker.query("begin");
-      await locker.query(`select id from "${schema}".launches where id = $1 for update`, [l.launchId]);
-      const lockerPid = (await locker.query("select pg_backend_pid() as pid")).rows[0].pid as number;
-      const inFlight = call(app, secret, "/api/v1/evmchain/launches/confirm", { launch_id: l.launchId, tx_hash: tx });
-      let blockedPid: number | undefined;
-      for (let i = 0; i < 200 && blockedPid === undefined; i++) {
-        const rows = await watcher.query(
-          `select pid from pg_stat_activity where wait_event_type = 'Lock' and $1 = any(pg_blocking_pids(pid)) and query ilike 'update "launches"%'`,
-          [lockerPid],
-        );
-        blockedPid = rows.rows[0]?.pid;
-        if (blockedPid === undefined) await new Promise((r) => setTimeout(r, 50));
-      }
-      expect(blockedPid, "the confirm's UPDATE never blocked on the row lock").toBeDefined();
+    // Hold the launch row so the confirm's UPDATE blocks after verification and the quota count.
+    await locker.query("begin");
+    await locker.query(`select id from "${schema}".launches where id = $1 for update`, [l.launchId]);
+    const lockerPid = (await locker.query("select pg_backend_pid() as pid")).rows[0].pid as number;
+    const inFlight = call(app, secret, "/api/v1/evmchain/launches/confirm", { launch_id: l.launchId, tx_hash: tx });
+    let blockedPid: number | undefined;
+    for (let i = 0; i < 200 && blockedPid === undefined; i++) {
+      const rows = await watcher.query(
+        `select pid from pg_stat_activity where wait_event_type = 'Lock' and $1 = any(pg_blocking_pids(pid)) and query ilike 'update "launches"%'`,
+        [lockerPid],
+      );
+      blockedPid = rows.rows[0]?.pid;
+      if (blockedPid === undefined) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(blockedPid, "the confirm's UPDATE never blocked on the row lock").toBeDefined();
 
-      // The process dies: its pool takes no new connection and its blocked session is ended, so
-      // nothing it still meant to do (a later statement, a compensating write) reaches the store.
-      const closing = first.close();
-      await locker.query("select pg_terminate_backend($1)", [blockedPid]);
-      const died = await inFlight;
-      expect(died.status).toBe(500);
-      await closing;
-      await locker.query("rollback");
+    // The process dies: its pool takes no new connection and its blocked session is ended, so
+    // nothing it still meant to do (a later statement, a compensating write) reaches the store.
+    const closing = first.close();
+    await locker.query("select pg_terminate_backend($1)", [blockedPid]);
+    const died = await inFlight;
+    expect(died.status).toBe(500);
+    await closing;
+    await locker.query("rollback");
 
-      // The next process on the same store sees neither the launch confirmed nor a coin counted.
-      const second = await openStore({ kind: "postgres", url: TEST_DATABASE_URL, schema });
-      try {
-        const row = (await second.db.select().from(launches).where(eq(launches.id, l.launchId)))[0]!;
-        expect(row.state).toBe("built");
-        expect(await finalizedToday(key.wallet, second)).toBe(0);
-        // Its retry confirms, and the coin is counted once.
-        const retry = await call(makeApp({}, second), secret, "/api/v1/evmchain/launches/confirm", {
-          launch_id: l.launchId,
-          tx_hash: tx,
-        });
-        expect(retry.status, JSON.stringify(retry.body)).toBe(200);
-        expect(retry.body).toMatchObject({ state: "confirmed", tx_hash: tx });
-        expect(await finalizedToday(key.wallet, second)).toBe(1);
-        const confirmed = await second.db
-          .select()
-          .from(launches)
-          .where(and(eq(launches.txHash, tx.toLowerCase()), eq(launches.state, "confirmed")));
-        expect(confirmed).toHaveLength(1);
-      } finally {
-        await second.close();
-      }
-    });
-  },
-);
+    // The next process on the same store sees neither the launch confirmed nor a coin counted.
+    const second = await openStore({ kind: "postgres", url: TEST_DATABASE_URL, schema });
+    try {
+      const row = (await second.db.select().from(launches).where(eq(launches.id, l.launchId)))[0]!;
+      expect(row.state).toBe("built");
+      expect(await finalizedToday(key.wallet, second)).toBe(0);
+      // Its retry confirms, and the coin is counted once.
+      const retry = await call(makeApp({}, second), secret, "/api/v1/evmchain/launches/confirm", {
+        launch_id: l.launchId,
+        tx_hash: tx,
+      });
+      expect(retry.status, JSON.stringify(retry.body)).toBe(200);
+      expect(retry.body).toMatchObject({ state: "confirmed", tx_hash: tx });
+      expect(await finalizedToday(key.wallet, second)).toBe(1);
+      const confirmed = await second.db
+        .select()
+        .from(launches)
+        .where(and(eq(launches.txHash, tx.toLowerCase()), eq(launches.state, "confirmed")));
+      expect(confirmed).toHaveLength(1);
+    } finally {
+      await second.close();
+    }
+  });
+});
