@@ -25,7 +25,7 @@ import {
 import { BoundReachedError } from "../store/locks";
 import type { LaunchState } from "../src/domain/launchStates";
 import { tokenUrl } from "../src/domain/urls";
-import { tokenIndexed } from "../market/tokenQueries";
+import { tokenIndexed } from "../market/tokenLookups";
 import { runBuilder } from "./buildStep";
 import { canonicalRecordOf, confirmLaunch, PENDING_RETRY_AFTER_SEC, verifyAndCount } from "./confirmStep";
 import type { LaunchDeps } from "./launchDeps";

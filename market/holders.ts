@@ -14,7 +14,7 @@ import { lower } from "../src/domain/hex";
 import type { MarketDb } from "./db";
 import type { RecordSettings } from "../config/public";
 import { decodeCursor, encodeCursor } from "./cursor";
-import { findTokenHolderFacts } from "./tokenQueries";
+import { findTokenHolderFacts } from "./tokenLookups";
 import { tokenRecord } from "./tokenRecord";
 import { TokenNotFoundError } from "./errors";
 import { tokenIntegrity } from "./integrity";

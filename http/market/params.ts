@@ -7,7 +7,7 @@ import { RESOLUTION_SECONDS, RESOLUTIONS, type Resolution } from "../../src/doma
 import { ApiError } from "../errors";
 import { limitParam } from "../validation";
 import { UDF_RESOLUTIONS } from "../../market/udf";
-import { TOKEN_BATCH_MAX } from "../../market/tokenQueries";
+import { TOKEN_BATCH_MAX } from "../../market/tokenReads";
 import { addressParam } from "../../src/domain/wire";
 
 /**

@@ -10,7 +10,7 @@ import { launchFactoryAbi } from "../../abis/LaunchFactory";
 import { tokenUrl } from "../../src/domain/urls";
 import { sendOk } from "../json";
 import { launchesQuery } from "../market/params";
-import { requireToken } from "../../market/tokenQueries";
+import { requireToken } from "../../market/tokenReads";
 import { tokenMetadata } from "../../market/tokenRecord";
 import { documented } from "../openapi/describe";
 import { addressWire, okBody, uintString } from "../../src/domain/wire";

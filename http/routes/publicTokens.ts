@@ -16,15 +16,14 @@ import { candlesQuery, issuedCursorParam, tokenBatchQuery } from "../market/para
 import { SEARCH_MAX_CHARS, SEARCH_TIERS, searchTokens } from "../../market/search";
 import {
   findToken,
-  findTokenAddress,
-  findTokenBySlug,
   findTokenRecordBySlug,
   findTokens,
   itemsAtOneBlock,
   TOKEN_BATCH_MAX,
   tokenListPage,
   trendingRecords,
-} from "../../market/tokenQueries";
+} from "../../market/tokenReads";
+import { findTokenAddress, findTokenBySlug } from "../../market/tokenLookups";
 import { tokenRecord } from "../../market/tokenRecord";
 import { tradeListPage } from "../../market/tradeQueries";
 import { tradeRecord } from "../../market/tradeRecord";

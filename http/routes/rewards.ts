@@ -23,7 +23,7 @@ import { ApiError } from "../errors";
 import { sendOk } from "../json";
 import { indexedHead, type IndexedHead } from "../../market/indexedHead";
 import { LRUCache } from "lru-cache";
-import { tokensByCreator } from "../../market/tokenQueries";
+import { tokensByCreator } from "../../market/tokenLookups";
 import type { MarketDb } from "../../market/db";
 import type { TrustEnv } from "../middleware/context";
 import { assertSessionWallet } from "../session/csrf";

@@ -17,7 +17,7 @@ import { ApiError } from "../errors";
 import { TooManyStreamsError } from "../../market/errors";
 import { clientIp } from "../middleware/clientIp";
 import type { ProxyTrust } from "../../config/proxyTrust";
-import { findTokenAddress } from "../../market/tokenQueries";
+import { findTokenAddress } from "../../market/tokenLookups";
 import type { MarketDb } from "../../market/db";
 import type { StreamHub } from "../../market/streamHub";
 import type { StreamKind } from "../../market/streamSettings";

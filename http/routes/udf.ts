@@ -16,9 +16,10 @@ import { ApiError } from "../errors";
 import { toJsonText } from "../../src/domain/json";
 import { udfBarsWire } from "../../market/candleWire";
 import { candleWindow, candlesQuery, CANDLE_MESSAGES } from "../market/params";
-import { findTokenBySlug, findTokenBySymbol, tokenPage } from "../../market/tokenQueries";
+import { findTokenBySlug, findTokenBySymbol } from "../../market/tokenLookups";
+import { tokenPage } from "../../market/tokenLists";
 import { searchTokens } from "../../market/search";
-import { findToken } from "../../market/tokenQueries";
+import { findToken } from "../../market/tokenReads";
 import { tokenCandles } from "../../market/candleQueries";
 import type { MarketDb } from "../../market/db";
 import {

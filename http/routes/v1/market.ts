@@ -13,7 +13,8 @@ import { decodeCursor, encodeCursor, tradeCursorShape } from "../../../market/cu
 import { holderList, holderPosition, tokenDetail } from "../../../market/holders";
 import { candlesQuery, tokenBatchQuery, tradePageQuery } from "../../market/params";
 import { tradePage } from "../../../market/tradeQueries";
-import { findToken, findTokenAddress, findTokens, TOKEN_BATCH_MAX } from "../../../market/tokenQueries";
+import { findToken, findTokens, TOKEN_BATCH_MAX } from "../../../market/tokenReads";
+import { findTokenAddress } from "../../../market/tokenLookups";
 import { tokenRecord } from "../../../market/tokenRecord";
 import type { MarketReadDeps } from "../../../market/readDeps";
 import { tradeRecord } from "../../../market/tradeRecord";
