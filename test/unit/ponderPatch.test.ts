@@ -39,6 +39,27 @@ function hunksOf(patch: string): Map<string, string[][]> {
   return files;
 }
 
+/**
+ * The `common` argument of Ponder's `createRpc` (logger, metrics, shutdown) with no-op sinks, and
+ * the rate limits (requests/s) Ponder logs each time the node answers "rate limited".
+ */
+function ponderRpcCommon(): { common: object; limits: number[] } {
+  const limits: number[] = [];
+  const ignore = () => {};
+  const logger = {
+    info: ignore,
+    warn: ignore,
+    error: ignore,
+    trace: ignore,
+    debug: (entry: { msg?: string; rps_limit?: number }) => {
+      if (entry.msg === "JSON-RPC provider rate limited") limits.push(entry.rps_limit!);
+    },
+    child: () => logger,
+  };
+  const metrics = { ponder_rpc_request_duration: { observe: ignore }, ponder_rpc_request_error_total: { inc: ignore } };
+  return { common: { logger, metrics, shutdown: { add: ignore, isKilled: false } }, limits };
+}
+
 /** Whether `lines` holds `run` as a contiguous sequence. */
 function containsRun(lines: string[], run: string[]): boolean {
   return lines.some((_, i) => run.every((line, j) => lines[i + j] === line));
@@ -113,23 +134,7 @@ describe("Ponder patch", () => {
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const limits: number[] = [];
-    const ignore = () => {};
-    const logger = {
-      info: ignore,
-      warn: ignore,
-      error: ignore,
-      trace: ignore,
-      debug: (entry: { msg?: string; rps_limit?: number }) => {
-        if (entry.msg === "JSON-RPC provider rate limited") limits.push(entry.rps_limit!);
-      },
-      child: () => logger,
-    };
-    const common = {
-      logger,
-      metrics: { ponder_rpc_request_duration: { observe: ignore }, ponder_rpc_request_error_total: { inc: ignore } },
-      shutdown: { add: ignore, isKilled: false },
-    };
+    const { common, limits } = ponderRpcCommon();
     const { createRpc } = (await import(pathToFileURL(join(ponderDir, "dist/esm/rpc/index.js")).href)) as {
       createRpc: (a: object) => {
         subscribe: (a: { onBlock: (block: unknown) => Promise<void>; onError: (error: unknown) => void }) => void;
@@ -145,7 +150,7 @@ describe("Ponder patch", () => {
         rpc: (config: object) => http(url, { timeout: 200 })({ ...config, timeout: 200 }),
       },
     });
-    rpc.subscribe({ onBlock: async () => {}, onError: ignore });
+    rpc.subscribe({ onBlock: async () => {}, onError: () => {} });
     try {
       // Four timeouts of the one poll in flight: ~0.8 s, i.e. ~40 poll ticks.
       await expect.poll(() => limits.length, { timeout: 20_000, interval: 50 }).toBeGreaterThanOrEqual(4);
@@ -199,23 +204,7 @@ describe("Ponder patch", () => {
       });
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const limits: number[] = [];
-      const ignore = () => {};
-      const logger = {
-        info: ignore,
-        warn: ignore,
-        error: ignore,
-        trace: ignore,
-        debug: (entry: { msg?: string; rps_limit?: number }) => {
-          if (entry.msg === "JSON-RPC provider rate limited") limits.push(entry.rps_limit!);
-        },
-        child: () => logger,
-      };
-      const common = {
-        logger,
-        metrics: { ponder_rpc_request_duration: { observe: ignore }, ponder_rpc_request_error_total: { inc: ignore } },
-        shutdown: { add: ignore, isKilled: false },
-      };
+      const { common, limits } = ponderRpcCommon();
       const { createRpc } = (await import(pathToFileURL(join(ponderDir, "dist/esm/rpc/index.js")).href)) as {
         createRpc: (a: object) => { request: (body: { method: string }) => Promise<unknown> };
       };
