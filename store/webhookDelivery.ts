@@ -5,8 +5,8 @@
  * held, the unconfirmed events an `include_unconfirmed` receiver acknowledged, and the queue
  * figures of the metrics.
  */
-import { and, asc, count, eq, inArray, isNotNull, isNull, lt, lte, or } from "drizzle-orm";
-import { inTransaction, type Store } from "./index";
+import { and, asc, count, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { executeRows, inTransaction, type Store } from "./index";
 import { webhookDeliveries, webhookSubscriptions, webhookUnconfirmedSent } from "./schema";
 import type { UnconfirmedSent, WebhookDelivery, WebhookSubscription } from "./webhooks";
 
@@ -128,6 +128,77 @@ export async function recordAttempt(
         );
     return true;
   });
+}
+
+/** A confirmed event a subscription's receiver acknowledged, as {@link recordAcknowledgements} writes it. */
+export type Acknowledgement = {
+  id: string;
+  leaseToken: string;
+  /** The cursor after it (the event's id, or the window's top for a share's last event). */
+  cursorEventId: bigint;
+  /** Scheduling clock at the answer, unix ms (next attempt time and `updated_at_ms`). */
+  atMs: number;
+  /** The lease's new expiry, or null when the lease ends with this acknowledgement. */
+  leaseUntilMs: number | null;
+  attempt: Omit<WebhookDelivery, "id" | "subscriptionId">;
+};
+
+/**
+ * Writes many subscriptions' acknowledgements in one transaction (two statements, however many
+ * rows): each subscription still holding its lease gets the delivered state (`active`, nothing in
+ * flight, the cursor moved up) and its attempt row. At most one acknowledgement per subscription.
+ * @returns the ids whose lease held (the others were deleted or taken over: nothing written for them)
+ */
+export async function recordAcknowledgements(store: Store, acks: Acknowledgement[]): Promise<Set<string>> {
+  if (acks.length === 0) return new Set();
+  const s = webhookSubscriptions;
+  const values = sql.join(
+    acks.map(
+      (a) =>
+        sql`(${a.id}::text, ${a.leaseToken}::text, ${a.cursorEventId.toString()}::bigint, ${a.atMs}::bigint, ${a.leaseUntilMs}::bigint)`,
+    ),
+    sql`, `,
+  );
+  return inTransaction(store, async (tx) => {
+    const rows = await executeRows<{ id: string }>(
+      tx,
+      sql`UPDATE ${s} AS s SET status = 'active', status_reason = NULL, pending_event_id = NULL,
+        pending_retraction = false, attempts = 0, first_attempt_at_ms = NULL,
+        cursor_event_id = GREATEST(s.cursor_event_id, v.cursor), next_attempt_at_ms = v.at,
+        lease_token = CASE WHEN v.lease_until IS NULL THEN NULL ELSE s.lease_token END,
+        lease_until_ms = v.lease_until, updated_at_ms = v.at
+        FROM (VALUES ${values}) AS v(id, lease, cursor, at, lease_until)
+        WHERE s.id = v.id AND s.lease_token = v.lease RETURNING s.id`,
+    );
+    const held = new Set(rows.map((r) => String(r.id)));
+    const logged = acks.filter((a) => held.has(a.id)).map((a) => ({ ...a.attempt, subscriptionId: a.id }));
+    if (logged.length) await tx.db.insert(webhookDeliveries).values(logged);
+    return held;
+  });
+}
+
+/**
+ * Ends the leases of subscriptions a round found nothing (more) to send to, in one statement:
+ * their cursors move up to `cursorEventId` (never down) and the lease is released, only where the
+ * row still carries `leaseToken`.
+ * @param input.ids - the subscriptions (claimed together under `leaseToken`)
+ * @param input.cursorEventId - every matching event up to this id was acknowledged (or there is none)
+ */
+export async function releaseIdle(
+  store: Store,
+  input: { ids: string[]; leaseToken: string; cursorEventId: bigint; nowMs: number },
+): Promise<void> {
+  if (input.ids.length === 0) return;
+  const s = webhookSubscriptions;
+  await store.db
+    .update(s)
+    .set({
+      cursorEventId: sql`GREATEST(${s.cursorEventId}, ${input.cursorEventId.toString()}::bigint)`,
+      leaseToken: null,
+      leaseUntilMs: null,
+      updatedAtMs: input.nowMs,
+    })
+    .where(and(inArray(s.id, input.ids), eq(s.leaseToken, input.leaseToken)));
 }
 
 /**
