@@ -9,6 +9,7 @@ import { encodeFunctionData, erc20Abi, getAddress, parseEther, type Address, typ
 import { swapRouterAbi } from "../../abis/SwapRouter";
 import { buyToken, launchToken } from "../../devnet/actions";
 import { startStack, until, type Stack } from "../helpers/harness";
+import { FINALIZED_DEPTH } from "../helpers/eventsFeed";
 
 const CONFIRMATIONS = 3;
 let stack: Stack;
@@ -33,7 +34,7 @@ beforeAll(async () => {
   });
   token = getAddress(launched.event.token);
   launchBlock = launched.receipt.blockNumber;
-  await rpc("anvil_mine", [`0x${(CONFIRMATIONS + 1).toString(16)}`]);
+  await rpc("anvil_mine", [`0x${FINALIZED_DEPTH.toString(16)}`]);
 });
 
 afterAll(async () => {
@@ -161,7 +162,7 @@ describe("events feed across a reorg", () => {
     expect(await snipers()).toEqual({ count: 1, tokens_bought_wei: String(yTokens), held_wei: String(yTokens) });
 
     // Once Y is confirmed, the cursor-following client receives it — and never saw X.
-    await rpc("anvil_mine", [`0x${CONFIRMATIONS.toString(16)}`]);
+    await rpc("anvil_mine", [`0x${FINALIZED_DEPTH.toString(16)}`]);
     const later = await until("Y confirmed", async () => {
       const r = await follow(first.next);
       return r.events.some((e) => e.tx_hash === yHash) ? r : undefined;
