@@ -6,8 +6,8 @@
  * Per delivery: block mined (a receipt first answers a 10 ms poll) -> the receiver has the request
  * (the worker counts it delivered on the 2xx that follows). Against the same run's Server-Sent
  * Events client on `/api/public/stream/trades?token=`: block mined -> the trade's confirmed frame.
- * Both wait for finality: SSE for Ponder's finality depth, webhooks for the indexer's finalized
- * block (30-59 blocks, webhooks/feedSource.ts), so the figure to read is the difference per trade.
+ * Both wait for the same confirmed bound (market/confirmedBound.ts: the indexer's finalized block,
+ * 30-59 blocks behind the head), so the figure to read is the difference per trade: the worker's own delay.
  * Targets (issue 32): p50 <= 1 s after confirmation, p99 <= 3 s, no growth over the run.
  * Usage: `npm run bench -- webhooks [--duration-sec 60] [--trade-interval-ms 100] [--subscriptions 100]`.
  * PostgreSQL only (the benchmark opens the service's store to issue its API key).

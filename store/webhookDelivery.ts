@@ -144,37 +144,41 @@ export type Acknowledgement = {
 };
 
 /**
- * Writes many subscriptions' acknowledgements in one transaction (two statements, however many
- * rows): each subscription still holding its lease gets the delivered state (`active`, nothing in
+ * Writes many subscriptions' acknowledgements in one statement, however many rows: each subscription still holding its lease gets the delivered state (`active`, nothing in
  * flight, the cursor moved up) and its attempt row. At most one acknowledgement per subscription.
  * @returns the ids whose lease held (the others were deleted or taken over: nothing written for them)
  */
 export async function recordAcknowledgements(store: Store, acks: Acknowledgement[]): Promise<Set<string>> {
   if (acks.length === 0) return new Set();
-  const s = webhookSubscriptions;
   const values = sql.join(
     acks.map(
-      (a) =>
-        sql`(${a.id}::text, ${a.leaseToken}::text, ${a.cursorEventId.toString()}::bigint, ${a.atMs}::bigint, ${a.leaseUntilMs}::bigint)`,
+      ({ id, leaseToken, cursorEventId, atMs, leaseUntilMs, attempt: a }) =>
+        sql`(${id}::text, ${leaseToken}::text, ${cursorEventId.toString()}::bigint, ${atMs}::bigint, ${leaseUntilMs}::bigint,
+          ${a.messageId}::text, ${a.eventId === null ? null : a.eventId.toString()}::bigint, ${a.eventType}::text,
+          ${a.attempt}::integer, ${a.outcome}::text, ${a.statusCode}::integer, ${a.error}::text, ${a.durationMs}::integer,
+          ${a.responsePrefix}::text, ${a.nextAttemptAtMs}::bigint, ${a.attemptedAtMs}::bigint)`,
     ),
     sql`, `,
   );
-  return inTransaction(store, async (tx) => {
-    const rows = await executeRows<{ id: string }>(
-      tx,
-      sql`UPDATE ${s} AS s SET status = 'active', status_reason = NULL, pending_event_id = NULL,
-        pending_retraction = false, attempts = 0, first_attempt_at_ms = NULL,
+  // One statement (its own transaction): the state of every subscription still leased, then the
+  // attempt rows of exactly those.
+  const rows = await executeRows<{ id: string }>(
+    store,
+    sql`WITH v(id, lease, cursor, at, lease_until, message_id, event_id, event_type, attempt, outcome,
+        status_code, error, duration_ms, response_prefix, next_attempt_at_ms, attempted_at_ms) AS (VALUES ${values}),
+      u AS (UPDATE ${webhookSubscriptions} AS s SET status = 'active', status_reason = NULL,
+        pending_event_id = NULL, pending_retraction = false, attempts = 0, first_attempt_at_ms = NULL,
         cursor_event_id = GREATEST(s.cursor_event_id, v.cursor), next_attempt_at_ms = v.at,
         lease_token = CASE WHEN v.lease_until IS NULL THEN NULL ELSE s.lease_token END,
         lease_until_ms = v.lease_until, updated_at_ms = v.at
-        FROM (VALUES ${values}) AS v(id, lease, cursor, at, lease_until)
-        WHERE s.id = v.id AND s.lease_token = v.lease RETURNING s.id`,
-    );
-    const held = new Set(rows.map((r) => String(r.id)));
-    const logged = acks.filter((a) => held.has(a.id)).map((a) => ({ ...a.attempt, subscriptionId: a.id }));
-    if (logged.length) await tx.db.insert(webhookDeliveries).values(logged);
-    return held;
-  });
+        FROM v WHERE s.id = v.id AND s.lease_token = v.lease RETURNING s.id)
+      INSERT INTO ${webhookDeliveries} (subscription_id, message_id, event_id, event_type, attempt, outcome,
+        status_code, error, duration_ms, response_prefix, next_attempt_at_ms, attempted_at_ms)
+      SELECT v.id, v.message_id, v.event_id, v.event_type, v.attempt, v.outcome, v.status_code, v.error,
+        v.duration_ms, v.response_prefix, v.next_attempt_at_ms, v.attempted_at_ms FROM v JOIN u ON u.id = v.id
+      RETURNING subscription_id AS id`,
+  );
+  return new Set(rows.map((r) => String(r.id)));
 }
 
 /**
