@@ -4,8 +4,9 @@
  *
  * Invariants:
  * - Ids are the events feed's ids (`src/domain/events.ts`); a trade's id is its `trade` event's.
- * - `bound`: every id below it is *confirmed* (its block is at least `EVENTS_CONFIRMATION_BLOCKS`
- *   below the indexed head, Ponder's finality depth): such a row never changes or disappears.
+ * - `bound`: every id below it is *confirmed* (market/confirmedBound.ts: its block is at least
+ *   `EVENTS_CONFIRMATION_BLOCKS` below the indexed head and at or below the indexer's finalized
+ *   block): such a row never changes or disappears, not even after a crash recovery.
  *   Only confirmed rows are sent with an SSE `id`, in ascending id order, each once per
  *   connection; so a client's `Last-Event-ID` is always a confirmed position and resuming after
  *   it has no gap and no duplicate, across reconnects, restarts and reorgs.
@@ -15,10 +16,8 @@
  *   changed it) is named in an `event: reorg` frame to every connection that was shown it.
  */
 import { toJsonText } from "../src/domain/json";
-import { decodeCheckpointBlock } from "../ops/ponderInternals";
-import { firstEventIdAfterBlock } from "../src/domain/events";
 import type { MarketDb } from "./db";
-import { indexedCheckpoint } from "./indexedHead";
+import { confirmedEventBound, type IndexerProgress, indexerProgress } from "./confirmedBound";
 import { MAX_ID, STREAM_SOURCES, type StreamRow } from "./streamRows";
 import type { StreamKind, StreamRequest } from "./streamSettings";
 import type { FrameQueue } from "./streamQueue";
@@ -39,7 +38,7 @@ export type Channel = {
   attaching: number;
   bound: bigint;
   pending: Map<string, StreamRow>;
-  /** The indexer checkpoint `bound` and `pending` were read at. */
+  /** The indexer progress (`progressKey`) `bound` and `pending` were read at. */
   checkpoint: string | null;
   /** The first read of `bound` and `pending` since the channel was idle. */
   started: Promise<void> | null;
@@ -74,10 +73,8 @@ export function newChannel(kind: StreamKind): Channel {
   };
 }
 
-/** The first event id of the first unconfirmed block at this indexer checkpoint. */
-function confirmedBound(checkpoint: string, confirmationBlocks: number): bigint {
-  return firstEventIdAfterBlock(decodeCheckpointBlock(checkpoint).blockNumber - BigInt(confirmationBlocks));
-}
+/** What a channel compares to see whether the indexer moved: its checkpoint and finalized block. */
+export const progressKey = (p: IndexerProgress) => `${p.checkpoint}/${p.finalizedBlock}`;
 
 /** Whether the connection asked for this row's token (or for every token). */
 export function wantsRow(sub: Subscriber, row: StreamRow): boolean {
@@ -96,13 +93,13 @@ export function isActive(ch: Channel): boolean {
  */
 export function ensureStarted(ch: Channel, source: ChannelSource): Promise<void> {
   ch.started ??= (async () => {
-    const checkpoint = await indexedCheckpoint(source.db);
-    if (checkpoint === null) throw new NotIndexedYetError("the indexer has not processed a block yet");
-    const bound = confirmedBound(checkpoint, source.confirmationBlocks);
+    const progress = await indexerProgress(source.db);
+    if (progress === null) throw new NotIndexedYetError("the indexer has not processed a block yet");
+    const bound = confirmedEventBound(progress, source.confirmationBlocks);
     const window = await STREAM_SOURCES[ch.kind](source.db, bound - 1n, MAX_ID, PENDING_WINDOW_MAX);
     ch.bound = bound;
     ch.pending = new Map(window.map((r) => [r.key, r]));
-    ch.checkpoint = checkpoint;
+    ch.checkpoint = progressKey(progress);
     ch.ready = true;
   })().catch((err) => {
     ch.started = null;
@@ -116,14 +113,14 @@ export function ensureStarted(ch: Channel, source: ChannelSource): Promise<void>
  * ids), names dropped previews in `reorg` frames, and pushes new previews to the connections
  * that asked for them.
  */
-export async function advance(ch: Channel, checkpoint: string, source: ChannelSource): Promise<void> {
+export async function advance(ch: Channel, progress: IndexerProgress, source: ChannelSource): Promise<void> {
   const { db, pageRows } = source;
   let done!: () => void;
   ch.ticking = new Promise((resolve) => (done = resolve));
   try {
     const read = STREAM_SOURCES[ch.kind];
     const oldBound = ch.bound;
-    const target = confirmedBound(checkpoint, source.confirmationBlocks);
+    const target = confirmedEventBound(progress, source.confirmationBlocks);
     // Confirmed rows never change, so the boundary only moves up (a reorg rewinds the head, not it).
     const newBound = target > oldBound ? target : oldBound;
     ch.bound = newBound;
@@ -152,7 +149,7 @@ export async function advance(ch: Channel, checkpoint: string, source: ChannelSo
     for (const key of next.keys()) unseen.delete(key);
     const fresh = window.filter((r) => !ch.pending.has(r.key));
     ch.pending = next;
-    ch.checkpoint = checkpoint;
+    ch.checkpoint = progressKey(progress);
     const previewed = new Set<StreamRow>();
     for (const sub of ch.subs) {
       const dropped = [...unseen.values()].filter((r) => sub.previewed.delete(r.key));

@@ -14,7 +14,7 @@
  */
 import { logEvent } from "../ops/ponderInternals";
 import type { MarketDb } from "./db";
-import { indexedCheckpoint } from "./indexedHead";
+import { indexerProgress } from "./confirmedBound";
 import { streamAdmission } from "./streamAdmission";
 import {
   advance,
@@ -24,6 +24,7 @@ import {
   forgetWhenIdle,
   isActive,
   newChannel,
+  progressKey,
   type Subscriber,
   wantsRow,
 } from "./streamChannel";
@@ -76,14 +77,15 @@ export function streamHub(options: {
       lastKeepAliveMs = nowMs;
       for (const queue of queues) if (queue.size === 0) queue.push({ comment: "keep-alive" });
     }
-    const checkpoint = await indexedCheckpoint(db);
-    options.onHead?.(checkpoint);
-    if (checkpoint === null) return;
+    const progress = await indexerProgress(db);
+    options.onHead?.(progress?.checkpoint ?? null);
+    if (progress === null) return;
+    const key = progressKey(progress);
     const reread = nowMs - lastWindowReadMs >= WINDOW_REREAD_MS;
     for (const ch of Object.values(channels)) {
-      if (!ch.ready || ch.subs.size === 0 || (ch.checkpoint === checkpoint && !reread)) continue;
+      if (!ch.ready || ch.subs.size === 0 || (ch.checkpoint === key && !reread)) continue;
       try {
-        await advance(ch, checkpoint, source);
+        await advance(ch, progress, source);
       } catch (err) {
         // The boundary may have moved past rows not yet sent: end these streams rather than leave
         // a gap; their clients reconnect and catch up from their Last-Event-ID.

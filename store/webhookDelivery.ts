@@ -5,8 +5,8 @@
  * held, the unconfirmed events an `include_unconfirmed` receiver acknowledged, and the queue
  * figures of the metrics.
  */
-import { and, asc, count, eq, inArray, isNotNull, isNull, lt, lte, or } from "drizzle-orm";
-import { inTransaction, type Store } from "./index";
+import { and, asc, count, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { executeRows, inTransaction, type Store } from "./index";
 import { webhookDeliveries, webhookSubscriptions, webhookUnconfirmedSent } from "./schema";
 import type { UnconfirmedSent, WebhookDelivery, WebhookSubscription } from "./webhooks";
 
@@ -128,6 +128,81 @@ export async function recordAttempt(
         );
     return true;
   });
+}
+
+/** A confirmed event a subscription's receiver acknowledged, as {@link recordAcknowledgements} writes it. */
+export type Acknowledgement = {
+  id: string;
+  leaseToken: string;
+  /** The cursor after it (the event's id, or the window's top for a share's last event). */
+  cursorEventId: bigint;
+  /** Scheduling clock at the answer, unix ms (next attempt time and `updated_at_ms`). */
+  atMs: number;
+  /** The lease's new expiry, or null when the lease ends with this acknowledgement. */
+  leaseUntilMs: number | null;
+  attempt: Omit<WebhookDelivery, "id" | "subscriptionId">;
+};
+
+/**
+ * Writes many subscriptions' acknowledgements in one statement, however many rows: each subscription still holding its lease gets the delivered state (`active`, nothing in
+ * flight, the cursor moved up) and its attempt row. At most one acknowledgement per subscription.
+ * @returns the ids whose lease held (the others were deleted or taken over: nothing written for them)
+ */
+export async function recordAcknowledgements(store: Store, acks: Acknowledgement[]): Promise<Set<string>> {
+  if (acks.length === 0) return new Set();
+  const values = sql.join(
+    acks.map(
+      ({ id, leaseToken, cursorEventId, atMs, leaseUntilMs, attempt: a }) =>
+        sql`(${id}::text, ${leaseToken}::text, ${cursorEventId.toString()}::bigint, ${atMs}::bigint, ${leaseUntilMs}::bigint,
+          ${a.messageId}::text, ${a.eventId === null ? null : a.eventId.toString()}::bigint, ${a.eventType}::text,
+          ${a.attempt}::integer, ${a.outcome}::text, ${a.statusCode}::integer, ${a.error}::text, ${a.durationMs}::integer,
+          ${a.responsePrefix}::text, ${a.nextAttemptAtMs}::bigint, ${a.attemptedAtMs}::bigint)`,
+    ),
+    sql`, `,
+  );
+  // One statement (its own transaction): the state of every subscription still leased, then the
+  // attempt rows of exactly those.
+  const rows = await executeRows<{ id: string }>(
+    store,
+    sql`WITH v(id, lease, cursor, at, lease_until, message_id, event_id, event_type, attempt, outcome,
+        status_code, error, duration_ms, response_prefix, next_attempt_at_ms, attempted_at_ms) AS (VALUES ${values}),
+      u AS (UPDATE ${webhookSubscriptions} AS s SET status = 'active', status_reason = NULL,
+        pending_event_id = NULL, pending_retraction = false, attempts = 0, first_attempt_at_ms = NULL,
+        cursor_event_id = GREATEST(s.cursor_event_id, v.cursor), next_attempt_at_ms = v.at,
+        lease_token = CASE WHEN v.lease_until IS NULL THEN NULL ELSE s.lease_token END,
+        lease_until_ms = v.lease_until, updated_at_ms = v.at
+        FROM v WHERE s.id = v.id AND s.lease_token = v.lease RETURNING s.id)
+      INSERT INTO ${webhookDeliveries} (subscription_id, message_id, event_id, event_type, attempt, outcome,
+        status_code, error, duration_ms, response_prefix, next_attempt_at_ms, attempted_at_ms)
+      SELECT v.id, v.message_id, v.event_id, v.event_type, v.attempt, v.outcome, v.status_code, v.error,
+        v.duration_ms, v.response_prefix, v.next_attempt_at_ms, v.attempted_at_ms FROM v JOIN u ON u.id = v.id
+      RETURNING subscription_id AS id`,
+  );
+  return new Set(rows.map((r) => String(r.id)));
+}
+
+/**
+ * Ends the leases of subscriptions a round found nothing (more) to send to, in one statement:
+ * their cursors move up to `cursorEventId` (never down) and the lease is released, only where the
+ * row still carries `leaseToken`.
+ * @param input.ids - the subscriptions (claimed together under `leaseToken`)
+ * @param input.cursorEventId - every matching event up to this id was acknowledged (or there is none)
+ */
+export async function releaseIdle(
+  store: Store,
+  input: { ids: string[]; leaseToken: string; cursorEventId: bigint; nowMs: number },
+): Promise<void> {
+  if (input.ids.length === 0) return;
+  const s = webhookSubscriptions;
+  await store.db
+    .update(s)
+    .set({
+      cursorEventId: sql`GREATEST(${s.cursorEventId}, ${input.cursorEventId.toString()}::bigint)`,
+      leaseToken: null,
+      leaseUntilMs: null,
+      updatedAtMs: input.nowMs,
+    })
+    .where(and(inArray(s.id, input.ids), eq(s.leaseToken, input.leaseToken)));
 }
 
 /**

@@ -1,45 +1,23 @@
 /**
  * The delivery worker's {@link EventFeed} over the indexer's `event` table: the same rows, the
- * same confirmation depth (`EVENTS_CONFIRMATION_BLOCKS`) and the same record (`eventRecord`) as
+ * same confirmed boundary (market/confirmedBound.ts) and the same record (`eventRecord`) as
  * `GET /api/public/events`, so a webhook's `data` is exactly what the feed serves for that id.
  */
-import { and, asc, eq, gt, inArray, lte, sql } from "ponder";
+import { and, asc, eq, gt, inArray, lte } from "ponder";
 import * as schema from "../ponder.schema";
 import { firstEventIdAfterBlock } from "../src/domain/events";
-import { type MarketDb, rowsOf } from "../market/db";
+import { confirmedEventBound, indexerProgress } from "../market/confirmedBound";
+import type { MarketDb } from "../market/db";
 import { eventRecord } from "../market/eventRecord";
 import { indexedHead } from "../market/indexedHead";
-import { ponderInternalTable } from "../market/ponderTables";
 import type { EventFeed, FeedEvent, FeedQuery } from "./feed";
 
 type EventRow = typeof schema.event.$inferSelect;
 
 /**
- * The highest block whose events the indexer will never revert, even after a crash: Ponder's
- * `finalized_checkpoint` (`_ponder_checkpoint`). Its crash recovery reverts only the writes its
- * reorg tables still hold, which are those above that checkpoint (it restarts indexing from
- * `safe_checkpoint`, the last finalized *write*, with nothing written between the two). Ponder
- * moves it in steps of its finality depth (30 blocks on chain 4663) once the head is twice that
- * depth past it, so it trails the head by 30-59 blocks. The checkpoint's block number is its
- * characters 27-42 (timestamp 10, chain id 16, block number 16, …); a finalized checkpoint covers
- * its whole block.
- * @returns the block number, or null before the indexer wrote a checkpoint
- */
-export async function indexerFinalizedBlock(db: MarketDb): Promise<bigint | null> {
-  const rows = rowsOf(
-    await db.execute(
-      sql`SELECT SUBSTRING(finalized_checkpoint FROM 27 FOR 16) AS block FROM ${ponderInternalTable("_ponder_checkpoint")}`,
-    ),
-  );
-  return rows[0] ? BigInt(String(rows[0].block)) : null;
-}
-
-/**
- * The confirmed boundary as an event id: every event of a block at most `confirmationBlocks` below
- * the indexed head *and* at or below the indexer's finalized block ({@link indexerFinalizedBlock}).
- * A delivery cursor that walked past a row which a crash recovery then removed and indexed again
- * later would skip that event for good (seen with a depth of 3 under a kill -9; Ponder's finality
- * depth of 30 is not enough either, its finalized block trails the head by up to 59 blocks).
+ * The confirmed boundary as an event id: the last id of the newest confirmed block
+ * (market/confirmedBound.ts: min(head − `confirmationBlocks`, the indexer's finalized block), the
+ * same bound as the events feed's `next_since_id` and the SSE confirmed frames).
  * @example confirmedEventCursor({ headBlock: 100n, finalizedBlock: 55n, confirmationBlocks: 3 }) // 55999999n: block 55 is the bound
  */
 export function confirmedEventCursor(input: {
@@ -47,9 +25,8 @@ export function confirmedEventCursor(input: {
   finalizedBlock: bigint;
   confirmationBlocks: number;
 }): bigint {
-  const byDepth = input.headBlock - BigInt(input.confirmationBlocks);
-  const block = byDepth < input.finalizedBlock ? byDepth : input.finalizedBlock;
-  return block < 0n ? 0n : firstEventIdAfterBlock(block) - 1n;
+  const bound = confirmedEventBound(input, input.confirmationBlocks);
+  return bound === 0n ? 0n : bound - 1n;
 }
 
 function feedEvent(row: EventRow): FeedEvent {
@@ -85,9 +62,8 @@ export function indexedEventFeed(db: MarketDb, confirmationBlocks: number): Even
   };
   return {
     confirmedCursor: async () => {
-      const [head, finalizedBlock] = await Promise.all([indexedHead(db), indexerFinalizedBlock(db)]);
-      if (!head || finalizedBlock === null) return null;
-      return confirmedEventCursor({ headBlock: head.blockNumber, finalizedBlock, confirmationBlocks });
+      const progress = await indexerProgress(db);
+      return progress ? confirmedEventCursor({ ...progress, confirmationBlocks }) : null;
     },
     nextEvent: async (q) => (await matching({ ...q, limit: 1 }))[0] ?? null,
     eventsAfter: matching,

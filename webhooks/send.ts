@@ -1,7 +1,8 @@
 /**
  * One webhook HTTP attempt (docs/webhooks.md): `POST` the signed body to the receiver with
- * node:http(s), the connect-time address check of `urlSafety.ts`, no redirects followed, no
- * connection reuse, an overall deadline, and only a short prefix of the answer kept.
+ * node:http(s), the connect-time address check of `urlSafety.ts` (on every new connection), no
+ * redirects followed, connections kept alive in the caller's agents (a reused connection goes to
+ * the address checked when it opened), an overall deadline, and only a short prefix of the answer kept.
  */
 import http from "node:http";
 import https from "node:https";
@@ -12,6 +13,15 @@ import { AddressRefusedError, checkWebhookUrl, guardedLookup, type UrlPolicy } f
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 /** How much of a receiver's answer is kept (bytes, decoded as UTF-8 text). */
 export const RESPONSE_PREFIX_BYTES = 256;
+
+/**
+ * Keep-alive agents for {@link sendWebhook}: at most `maxSockets` connections per receiver
+ * host, idle ones closed after 5 s. A new connection still passes the address check.
+ */
+export function keepAliveAgents(maxSockets: number) {
+  const options = { keepAlive: true, maxSockets, timeout: 5_000 };
+  return { http: new http.Agent(options), https: new https.Agent(options) };
+}
 
 /** Outcome of one attempt: the HTTP status, or why there is none. */
 export type AttemptResult = {
@@ -38,6 +48,8 @@ export async function sendWebhook(input: {
   message: SignedMessage;
   policy: UrlPolicy;
   timeoutMs?: number;
+  /** Keep-alive agents ({@link keepAliveAgents}); absent: a new connection per attempt. */
+  agents?: { http: http.Agent; https: https.Agent };
 }): Promise<AttemptResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -56,7 +68,7 @@ export async function sendWebhook(input: {
     };
     const req = transport.request(url, {
       method: "POST",
-      agent: false,
+      agent: input.agents ? input.agents[url.protocol === "https:" ? "https" : "http"] : false,
       lookup: guardedLookup(input.policy) as never,
       headers: {
         "Content-Type": "application/json",
@@ -72,22 +84,23 @@ export async function sendWebhook(input: {
     req.on("response", (res) => {
       const chunks: Buffer[] = [];
       let kept = 0;
-      const done = () => {
+      // A complete answer leaves the connection to the agent (kept alive); a longer one closes it.
+      const done = (ended: boolean) => {
         finish({
           statusCode: res.statusCode,
           responsePrefix: Buffer.concat(chunks).subarray(0, RESPONSE_PREFIX_BYTES).toString("utf8"),
         });
-        res.destroy();
+        if (!ended) res.destroy();
       };
       res.on("data", (chunk: Buffer) => {
         if (kept < RESPONSE_PREFIX_BYTES) {
           chunks.push(chunk);
           kept += chunk.byteLength;
         }
-        if (kept >= RESPONSE_PREFIX_BYTES) done();
+        if (kept >= RESPONSE_PREFIX_BYTES) done(false);
       });
-      res.on("end", done);
-      res.on("error", done);
+      res.on("end", () => done(true));
+      res.on("error", () => done(false));
     });
     req.on("error", (err: NodeJS.ErrnoException) => {
       const error =

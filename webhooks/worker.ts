@@ -2,14 +2,18 @@
  * The webhook delivery worker (docs/webhooks.md "Delivery"): at least once, in event-id order per
  * subscription, one item in flight per subscription.
  *
- * Each {@link DeliveryWorker.tick}: read the feed's boundaries once; claim due subscriptions with
- * a lease (store/webhookDelivery.ts, `FOR UPDATE SKIP LOCKED`: with N processes on one
- * PostgreSQL, each subscription is delivered by one of them at a time); for each, in parallel,
- * deliver its next item, and on a 2xx go on with the one after. Confirmed mode: the next matching
- * confirmed event (`id > cursor`); the cursor moves past an event once it was acknowledged, or
- * past events that do not match, so nothing is skipped. `include_unconfirmed`: see
- * `unconfirmed.ts` (events as indexed, then retractions). A failure keeps the item in flight
- * (`outcome.ts`); a crash repeats at most the item in flight.
+ * Each round: read the feed's boundaries once; claim due subscriptions with a lease
+ * (store/webhookDelivery.ts, `FOR UPDATE SKIP LOCKED`: with N processes on one PostgreSQL, each
+ * subscription is delivered by one of them at a time); read the window of confirmed events once
+ * for all claimed confirmed-mode subscriptions with nothing in flight (`window.ts`) and hand each
+ * its share; then deliver each subscription's items in order, every send through one pool of
+ * `sendConcurrency` slots. The background loop does not wait for a round's deliveries: the next
+ * round starts `roundMs` later and claims whatever is due and not leased (a slow receiver holds
+ * only its own subscription). Confirmed mode: the cursor moves past an event once it was
+ * acknowledged, or past events that do not match, so nothing is skipped. A subscription with an
+ * item in flight (a retry) or `include_unconfirmed` (`unconfirmed.ts`: events as indexed, then
+ * retractions) reads its own next item. A failure keeps the item in flight (`outcome.ts`); a
+ * crash repeats at most the item in flight.
  *
  * No HTTP framework and no reach into the indexer here: events come from an {@link EventFeed}
  * (`feedSource.ts` in the service), time from injected clocks (tests advance `nowMs` by hours).
@@ -20,18 +24,22 @@ import {
   claimDueSubscriptions,
   type DeliveryStatePatch,
   deliveryQueueStats,
-  listUnconfirmedSent,
   recordAttempt,
+  releaseIdle,
 } from "../store/webhookDelivery";
-import type { UnconfirmedSent, WebhookSubscription } from "../store/webhooks";
-import type { EventFeed, FeedEvent } from "./feed";
+import type { WebhookSubscription } from "../store/webhooks";
+import type { EventFeed } from "./feed";
 import { type AttemptOutcome, attemptOutcome } from "./outcome";
-import { ATTEMPT_TIMEOUT_MS, sendWebhook } from "./send";
+import { ATTEMPT_TIMEOUT_MS, keepAliveAgents, sendWebhook } from "./send";
 import { signMessage, webhookPayload } from "./signing";
-import { nextUnconfirmedStep, retractionData, retractionMessageId, sentRow } from "./unconfirmed";
+import { ackBatcher } from "./ackBatch";
+import { activeSecrets, type Bounds, type Item, nextOwnItem, type Settle } from "./items";
+import { retractionData, retractionMessageId, sentRow } from "./unconfirmed";
 import type { UrlPolicy } from "./urlSafety";
+import { readWindow, semaphore, shareOf, type WindowShare } from "./window";
 
 export type { AttemptOutcome } from "./outcome";
+export { activeSecrets } from "./items";
 
 /** Where the worker reports (metrics in the service; absent: nothing). */
 export type DeliveryObserver = {
@@ -56,44 +64,30 @@ export type DeliveryWorkerDeps = {
   random?: () => number;
   /** Per-attempt deadline, ms (default 10 s). */
   attemptTimeoutMs?: number;
-  /** Subscriptions claimed per tick (delivered concurrently; default 16). */
+  /** Subscriptions claimed per round (default 128). */
   concurrency?: number;
+  /** Requests in flight at once, over all subscriptions (default 64). */
+  sendConcurrency?: number;
   /** Items delivered per claimed subscription before its lease is handed back (default 100). */
   maxEventsPerClaim?: number;
-  /** Pause between ticks that found nothing to do, ms (default 250). */
+  /** Events read per round's shared window (default 5,000). */
+  windowLimit?: number;
+  /** Pause between rounds while deliveries run or were started, ms (default 100). */
+  roundMs?: number;
+  /** Pause between rounds that found nothing to do, ms (default 250). */
   idleMs?: number;
   observer?: DeliveryObserver;
 };
 
 /** A running (or manually ticked) worker. */
 export type DeliveryWorker = {
-  /** One round: claim and deliver. @returns attempts made */
+  /** One round, waiting for its deliveries: claim and deliver. @returns attempts made */
   tick: () => Promise<number>;
   /** Ticks in the background until {@link DeliveryWorker.stop}. */
   start: () => void;
-  /** Stops ticking and waits for the round in progress (its leases are written back). */
+  /** Stops ticking and waits for the deliveries in progress (their leases are written back). */
   stop: () => Promise<void>;
 };
-
-/**
- * The signing secrets of a subscription now: the current one, and the previous one during the
- * rotation overlap.
- */
-export function activeSecrets(
-  sub: Pick<WebhookSubscription, "secret" | "previousSecret" | "previousSecretExpiresAtMs">,
-  nowMs: number,
-): string[] {
-  const secrets = [sub.secret];
-  if (sub.previousSecret && (sub.previousSecretExpiresAtMs ?? 0) > nowMs) secrets.push(sub.previousSecret);
-  return secrets;
-}
-
-/** One item to send: an event, or the retraction of an unconfirmed event sent before. */
-type Item = { event: FeedEvent; retract?: undefined } | { retract: UnconfirmedSent; event?: undefined };
-/** The cursor move and remembered rows a step settles once its item is acknowledged. */
-type Settle = { cursor?: bigint; settled?: bigint[] };
-/** The feed's boundaries for one tick. */
-type Bounds = { confirmed: bigint; indexed: bigint | null };
 
 /**
  * Builds a delivery worker.
@@ -106,8 +100,11 @@ export function deliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   const attemptTimeoutMs = deps.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
   // A lease outlives one attempt with room to write its outcome; it is renewed after each item.
   const leaseMs = attemptTimeoutMs + 20_000;
-  const concurrency = deps.concurrency ?? 16;
+  const concurrency = deps.concurrency ?? 128;
+  const slots = semaphore(deps.sendConcurrency ?? 64);
+  const agents = keepAliveAgents(deps.sendConcurrency ?? 64);
   const maxEventsPerClaim = deps.maxEventsPerClaim ?? 100;
+  const acks = ackBatcher(deps.store);
   const observer = deps.observer ?? {};
 
   /** Writes a step that sends nothing; false when the lease was lost. */
@@ -119,65 +116,26 @@ export function deliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       patch,
       settledEventIds: settled,
     });
+  const nextItem = (sub: WebhookSubscription, bounds: Bounds) =>
+    nextOwnItem({ feed: deps.feed, store: deps.store, write }, sub, bounds);
 
-  /** The next item of `sub`, or null when it is idle (its lease then written back). */
-  async function nextItem(sub: WebhookSubscription, bounds: Bounds): Promise<(Item & Settle) | null | false> {
-    if (sub.pendingEventId !== null) {
-      const pending = sub.pendingEventId;
-      if (sub.pendingRetraction) {
-        const row = (await listUnconfirmedSent(deps.store, sub.id)).find((s) => s.eventId === pending);
-        if (row) return { retract: row };
-      } else {
-        const event = await deps.feed.eventById(pending);
-        if (event) return { event };
-      }
-      // Gone: a confirmed event cannot vanish (if the index was rebuilt without it, move on from
-      // it); an unconfirmed one was never acknowledged, so the walk finds whatever is there now.
-      const patch: DeliveryStatePatch = {
-        pendingEventId: null,
-        pendingRetraction: false,
-        attempts: 0,
-        firstAttemptAtMs: null,
-      };
-      if (!sub.includeUnconfirmed) patch.cursorEventId = pending;
-      if (!(await write(sub, patch))) return false;
-      Object.assign(sub, patch);
-      return nextItem(sub, bounds);
-    }
-    if (sub.includeUnconfirmed && bounds.indexed !== null) {
-      const sent = await listUnconfirmedSent(deps.store, sub.id);
-      const step = await nextUnconfirmedStep(deps.feed, sub, sent, {
-        confirmed: bounds.confirmed,
-        indexed: bounds.indexed,
-      });
-      const settle = { cursor: step.cursor, settled: step.settled };
-      if (step.next && "retract" in step.next) return { retract: step.next.retract, ...settle };
-      if (step.next) return { event: step.next.send, ...settle };
-      await write(sub, { cursorEventId: step.cursor, leaseToken: null, leaseUntilMs: null }, step.settled);
-      return null;
-    }
-    const event =
-      sub.cursorEventId < bounds.confirmed
-        ? await deps.feed.nextEvent({
-            afterId: sub.cursorEventId,
-            uptoId: bounds.confirmed,
-            kinds: sub.events,
-            token: sub.tokenAddress,
-          })
-        : null;
-    if (event) return { event };
-    // Nothing (more) matches up to the confirmed boundary: the cursor moves there, the lease ends.
-    const cursor = bounds.confirmed > sub.cursorEventId ? bounds.confirmed : sub.cursorEventId;
-    await write(sub, { cursorEventId: cursor, leaseToken: null, leaseUntilMs: null });
-    return null;
-  }
-
-  /** Delivers one claimed subscription's items in order; returns attempts made. */
-  async function deliver(claimed: WebhookSubscription, bounds: Bounds): Promise<number> {
+  /**
+   * Delivers one claimed subscription's items in order: its `share` of the round's window, or
+   * (no share) the items it reads itself. @returns attempts made
+   */
+  async function deliver(claimed: WebhookSubscription, bounds: Bounds, share?: WindowShare): Promise<number> {
     const sub = { ...claimed };
     let attempts = 0;
+    const queue = share ? [...share.events] : null;
     for (let n = 0; n < maxEventsPerClaim; n++) {
-      const item = await nextItem(sub, bounds);
+      let item: (Item & Settle) | null | false;
+      if (queue) {
+        const event = queue.shift();
+        if (!event) break;
+        // The last item of a share not cut short moves the cursor to the window's top and ends the lease.
+        const last = queue.length === 0 && share!.cursorAfter !== null;
+        item = last ? { event, cursor: share!.cursorAfter!, release: true } : { event };
+      } else item = await nextItem(sub, bounds);
       if (!item) return attempts;
       const eventId = item.event ? item.event.id : item.retract.eventId;
       const messageId = item.event ? eventId.toString() : retractionMessageId(item.retract);
@@ -191,7 +149,9 @@ export function deliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
           )
         : webhookPayload(type, item.retract.timestampSec, retractionData(item.retract));
       const message = signMessage(messageId, wallClockMs(), body, activeSecrets(sub, nowMs()));
-      const result = await sendWebhook({ url: sub.url, message, policy: deps.policy, timeoutMs: attemptTimeoutMs });
+      const result = await slots.run(() =>
+        sendWebhook({ url: sub.url, message, policy: deps.policy, timeoutMs: attemptTimeoutMs, agents }),
+      );
       attempts++;
       const at = nowMs();
       const decided = attemptOutcome({
@@ -206,32 +166,45 @@ export function deliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       const patch: DeliveryStatePatch = { ...decided.patch };
       if (delivered && item.cursor !== undefined) patch.cursorEventId = item.cursor;
       else if (delivered && !sub.includeUnconfirmed) patch.cursorEventId = eventId;
+      if (delivered && item.release) Object.assign(patch, { leaseToken: null, leaseUntilMs: null });
       const settled = delivered ? [...(item.settled ?? []), ...(item.retract ? [eventId] : [])] : undefined;
-      const ok = await recordAttempt(deps.store, {
-        id: sub.id,
-        leaseToken: sub.leaseToken!,
-        nowMs: at,
-        patch,
-        settledEventIds: settled,
-        sent: delivered && item.event && sub.includeUnconfirmed ? sentRow(item.event) : undefined,
-        attempt: {
-          messageId,
-          eventId,
-          eventType: type,
-          attempt: decided.attempt,
-          statusCode: result.statusCode ?? null,
-          error: result.error ?? null,
-          durationMs: result.durationMs,
-          responsePrefix: result.responsePrefix,
-          attemptedAtMs: at,
-          outcome: decided.outcome,
-          nextAttemptAtMs: decided.nextAttemptAtMs,
-        },
-      });
+      const attempt = {
+        messageId,
+        eventId,
+        eventType: type,
+        attempt: decided.attempt,
+        statusCode: result.statusCode ?? null,
+        error: result.error ?? null,
+        durationMs: result.durationMs,
+        responsePrefix: result.responsePrefix,
+        attemptedAtMs: at,
+        outcome: decided.outcome,
+        nextAttemptAtMs: decided.nextAttemptAtMs,
+      };
+      // A confirmed event acknowledged: written with the other subscriptions' in one batch (`ackBatch.ts`).
+      const ok =
+        delivered && item.event && !sub.includeUnconfirmed
+          ? await acks.record({
+              id: sub.id,
+              leaseToken: sub.leaseToken!,
+              cursorEventId: patch.cursorEventId!,
+              atMs: at,
+              leaseUntilMs: item.release ? null : at + leaseMs,
+              attempt,
+            })
+          : await recordAttempt(deps.store, {
+              id: sub.id,
+              leaseToken: sub.leaseToken!,
+              nowMs: at,
+              patch,
+              settledEventIds: settled,
+              sent: delivered && item.event && sub.includeUnconfirmed ? sentRow(item.event) : undefined,
+              attempt,
+            });
       const lagSec =
         delivered && item.event ? Math.max(0, (wallClockMs() - item.event.timestampSec * 1000) / 1000) : undefined;
       observer.attempt?.(decided.outcome, lagSec);
-      if (!ok || !delivered) return attempts;
+      if (!ok || !delivered || item.release) return attempts;
       Object.assign(sub, patch);
     }
     // The claim's share is used up: hand the lease back so the next tick (or process) continues.
@@ -239,20 +212,55 @@ export function deliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     return attempts;
   }
 
-  async function tick(): Promise<number> {
+  /** Deliveries this worker runs now (the loop's rounds do not wait for them). */
+  const inFlight = new Set<Promise<number>>();
+  let statsAtMs = 0;
+
+  /** One round: claims what is due and starts its deliveries. @returns the deliveries started */
+  async function round(): Promise<Promise<number>[]> {
     const confirmed = await deps.feed.confirmedCursor();
-    if (confirmed === null) return 0;
+    if (confirmed === null) return [];
     const indexed = deps.feed.indexedCursor ? await deps.feed.indexedCursor() : null;
+    const leaseToken = `lease_${randomBytes(12).toString("hex")}`;
     const claimed = await claimDueSubscriptions(deps.store, {
       nowMs: nowMs(),
       leaseMs,
-      leaseToken: `lease_${randomBytes(12).toString("hex")}`,
+      leaseToken,
       limit: concurrency,
       confirmedCursor: confirmed,
       indexedCursor: indexed ?? confirmed,
     });
-    const counts = await Promise.all(claimed.map((sub) => deliver(sub, { confirmed, indexed })));
-    observer.queue?.(await deliveryQueueStats(deps.store, confirmed));
+    // Confirmed mode, nothing in flight: one shared read of the window (when the feed reads ranges).
+    const shared = deps.feed.eventsAfter
+      ? claimed.filter((s) => !s.includeUnconfirmed && s.pendingEventId === null)
+      : [];
+    const window = await readWindow(deps.feed, shared, confirmed, deps.windowLimit ?? 5_000).catch((err) => {
+      // The claimed rows' leases end when the round fails (they expire otherwise).
+      void releaseIdle(deps.store, { ids: claimed.map((s) => s.id), leaseToken, cursorEventId: 0n, nowMs: nowMs() });
+      throw err;
+    });
+    const idle: string[] = [];
+    const started: Promise<number>[] = [];
+    for (const sub of claimed) {
+      const share = shared.includes(sub) ? (window ? shareOf(window, sub, maxEventsPerClaim) : null) : undefined;
+      if (share === null || share?.events.length === 0) idle.push(sub.id);
+      else started.push(deliver(sub, { confirmed, indexed }, share));
+    }
+    // Nothing to send to these: cursors up to the window's top, leases ended, in one statement.
+    await releaseIdle(deps.store, { ids: idle, leaseToken, cursorEventId: window?.topId ?? 0n, nowMs: nowMs() });
+    for (const p of started) {
+      inFlight.add(p);
+      void p.finally(() => inFlight.delete(p)).catch(() => undefined);
+    }
+    if (observer.queue && nowMs() - statsAtMs >= 1_000) {
+      statsAtMs = nowMs();
+      observer.queue(await deliveryQueueStats(deps.store, confirmed));
+    }
+    return started;
+  }
+
+  async function tick(): Promise<number> {
+    const counts = await Promise.all(await round());
     return counts.reduce((a, b) => a + b, 0);
   }
 
@@ -261,9 +269,11 @@ export function deliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   let current: Promise<unknown> = Promise.resolve();
   const loop = () => {
     if (!running) return;
-    current = tick().then(
-      (attempts) => {
-        if (running) timer = setTimeout(loop, attempts > 0 ? 0 : (deps.idleMs ?? 250));
+    current = round().then(
+      (started) => {
+        for (const p of started) p.catch((err: Error) => observer.error?.(err));
+        const busy = started.length > 0 || inFlight.size > 0;
+        if (running) timer = setTimeout(loop, busy ? (deps.roundMs ?? 100) : (deps.idleMs ?? 250));
       },
       (err: Error) => {
         observer.error?.(err);
@@ -282,6 +292,8 @@ export function deliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       running = false;
       clearTimeout(timer);
       await current;
+      await Promise.allSettled([...inFlight]);
+      for (const agent of Object.values(agents)) agent.destroy();
     },
   };
 }

@@ -78,7 +78,7 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
     "A token's OHLCV candles at `resolution` (1m … 1d), oldest first, between `from` and `to` (unix seconds, inclusive) or the last `countback` buckets; prices in wei per whole token (or USD with `currency=usd`); `format=udf` answers TradingView's `{s, t, o, h, l, c, v}` arrays.",
   "GET /api/public/trades/recent": "Trades of every launched token, newest first; paged by `cursor`.",
   "GET /api/public/events":
-    "The events feed: launches, trades, big buys, graduations and fee collections, confirmed under `EVENTS_CONFIRMATION_BLOCKS` (or also pending ones with `include_pending`), in chain order after `since_id`. Ids are stable and reorg-safe: poll with the last id seen.",
+    "The events feed: launches, trades, big buys, graduations and fee collections, confirmed (`EVENTS_CONFIRMATION_BLOCKS` below the indexed head and at or below the indexer's finalized block; or also pending ones with `include_pending`), in chain order after `since_id`. Ids are stable and reorg-safe: poll with the last id seen.",
   "GET /api/public/integrations/evmchain/launches":
     "Launches with their token records for integrators, sorted by `sort` (new, old, market_cap, volume, trades); paged by `cursor`.",
   "GET /api/public/integrations/evmchain/token-metadata":

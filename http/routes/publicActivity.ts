@@ -11,7 +11,7 @@ import { sendOk } from "../json";
 import type { MarketDb } from "../../market/db";
 import { eventRange } from "../../market/eventQueries";
 import { eventRecord } from "../../market/eventRecord";
-import { indexedHead } from "../../market/indexedHead";
+import { confirmedBlock, confirmedEventBound, indexerProgress } from "../../market/confirmedBound";
 import { tradeListPage } from "../../market/tradeQueries";
 import { tradeRecord } from "../../market/tradeRecord";
 import { documented } from "../openapi/describe";
@@ -55,9 +55,10 @@ export function publicActivityRoutes(deps: PublicActivityDeps) {
           return sendOk(c, { trades: page.rows.map(tradeRecord), next_cursor: page.next_cursor });
         },
       )
-      // Confirmed events (head ≥ `EVENTS_CONFIRMATION_BLOCKS` past their block) never change or
-      // disappear, so `next_since_id` is a safe cursor across reorgs; it never moves past the
-      // `pending` events, which a reorg may remove or replace (possibly under the same id).
+      // Confirmed events (head ≥ `EVENTS_CONFIRMATION_BLOCKS` past their block and at or below the
+      // indexer's finalized block: market/confirmedBound.ts) never change or disappear, not even
+      // after a crash recovery, so `next_since_id` is a safe cursor across reorgs and restarts; it
+      // never moves past the `pending` events, which a reorg may remove or replace.
       .get(
         "/events",
         documented({
@@ -76,11 +77,12 @@ export function publicActivityRoutes(deps: PublicActivityDeps) {
         validate("query", eventsQuery),
         async (c) => {
           const { since_id, limit, include_pending } = c.req.valid("query");
-          const head = await indexedHead(db);
-          if (!head) throw new ApiError("not_indexed_yet", "the indexer has not processed a block yet");
-          const confirmedBlock = head.blockNumber - BigInt(confirmationBlocks);
+          const progress = await indexerProgress(db);
+          if (!progress) throw new ApiError("not_indexed_yet", "the indexer has not processed a block yet");
+          const head = { blockNumber: progress.headBlock };
+          const confirmed = confirmedBlock(progress, confirmationBlocks);
           const sinceId = BigInt(since_id);
-          const confirmedBound = firstEventIdAfterBlock(confirmedBlock);
+          const confirmedBound = confirmedEventBound(progress, confirmationBlocks);
           const rows = await eventRange(db, sinceId, confirmedBound, limit);
           // Fewer than `limit` rows: everything up to the confirmed boundary has been served.
           const lastId = rows.at(-1)?.id;
@@ -94,7 +96,7 @@ export function publicActivityRoutes(deps: PublicActivityDeps) {
             events: rows.map((r) => eventRecord(r, true)),
             next_since_id: Number(next),
             head_block: Number(head.blockNumber),
-            confirmed_block: Number(confirmedBlock < 0n ? -1n : confirmedBlock),
+            confirmed_block: Number(confirmed),
             confirmation_blocks: confirmationBlocks,
           };
           if (include_pending === "1" || include_pending === "true") {

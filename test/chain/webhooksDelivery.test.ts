@@ -22,7 +22,7 @@ import {
 import { webhookSubscriptions } from "../../store/schema";
 import { RETRY_WINDOW_MS } from "../../webhooks/backoff";
 import { newSigningSecret } from "../../webhooks/signing";
-import type { EventFeed, FeedEvent } from "../../webhooks/feed";
+import type { EventFeed, FeedEvent, FeedQuery } from "../../webhooks/feed";
 import { deliveryWorker } from "../../webhooks/worker";
 import { dropSchema, postgresAvailable, TEST_DATABASE_URL, uniqueSchemaName } from "../helpers/postgres";
 
@@ -34,16 +34,19 @@ const policy = { allowLoopbackHttp: true };
 /** A feed of fixed events; `confirmed` is the confirmed boundary (every id <= it is final). */
 function fixedFeed(events: FeedEvent[]) {
   const state = { confirmed: 0n };
+  const matching = ({ afterId, uptoId, kinds, token }: FeedQuery) =>
+    events.filter(
+      (e) =>
+        e.id > afterId &&
+        e.id <= uptoId &&
+        kinds.includes(e.kind) &&
+        (token === null || e.token.toLowerCase() === token.toLowerCase()),
+    );
   const feed: EventFeed = {
     confirmedCursor: async () => state.confirmed,
-    nextEvent: async ({ afterId, uptoId, kinds, token }) =>
-      events.find(
-        (e) =>
-          e.id > afterId &&
-          e.id <= uptoId &&
-          kinds.includes(e.kind) &&
-          (token === null || e.token.toLowerCase() === token.toLowerCase()),
-      ) ?? null,
+    nextEvent: async (q) => matching(q)[0] ?? null,
+    // The round's shared window (webhooks/window.ts) reads ranges.
+    eventsAfter: async (q) => matching(q).slice(0, q.limit),
     eventById: async (id) => events.find((e) => e.id === id) ?? null,
   };
   return { feed, state };

@@ -9,6 +9,7 @@ import { encodeFunctionData, erc20Abi, getAddress, parseEther, type Address, typ
 import { swapRouterAbi } from "../../abis/SwapRouter";
 import { buyToken, launchToken } from "../../devnet/actions";
 import { startStack, until, type Stack } from "../helpers/harness";
+import { FINALIZED_DEPTH } from "../helpers/eventsFeed";
 
 const CONFIRMATIONS = 3;
 let stack: Stack;
@@ -75,14 +76,15 @@ async function follow(sinceId: number): Promise<{ events: Ev[]; next: number }> 
 describe("events feed across a reorg", () => {
   it("never hands a dropped event to a cursor-following client", async () => {
     const chainHead = await stack.publicClient.getBlockNumber({ cacheTime: 0 });
-    await until("launch confirmed", async () => {
-      const { body } = await stack.request(`/api/public/events?limit=10`);
-      return body.ok && body.head_block >= Number(chainHead) && body.events.some((e: Ev) => e.kind === "launch")
+    // Indexed, not yet confirmed: the launch is below the finalized block only 30-59 blocks later,
+    // and buy X must stay within the sniper window of the launch.
+    await until("launch indexed", async () => {
+      const { body } = await stack.request(`/api/public/events?limit=10&include_pending=1`);
+      return body.ok && body.head_block >= Number(chainHead) && body.pending?.some((e: Ev) => e.kind === "launch")
         ? true
         : undefined;
     });
     const first = await follow(0);
-    expect(first.events.map((e) => e.kind)).toEqual(["launch", "trade"]); // the first buy is ordered after its launch event
 
     // Buy X lands in block n and shows up as pending only.
     const x = await buyToken(stack.wallet(2), stack.publicClient, stack.manifest, token, parseEther("0.02"));
@@ -161,14 +163,17 @@ describe("events feed across a reorg", () => {
     expect(await snipers()).toEqual({ count: 1, tokens_bought_wei: String(yTokens), held_wei: String(yTokens) });
 
     // Once Y is confirmed, the cursor-following client receives it — and never saw X.
-    await rpc("anvil_mine", [`0x${CONFIRMATIONS.toString(16)}`]);
+    await rpc("anvil_mine", [`0x${FINALIZED_DEPTH.toString(16)}`]);
     const later = await until("Y confirmed", async () => {
       const r = await follow(first.next);
       return r.events.some((e) => e.tx_hash === yHash) ? r : undefined;
     });
     const seen = [...first.events, ...later.events];
     expect(seen.map((e) => e.tx_hash)).not.toContain(x.hash);
-    expect(later.events.map((e) => [e.kind, e.tx_hash, e.confirmed])).toEqual([["trade", yHash, true]]);
+    // The launch, its first buy (ordered after its launch event), then Y.
+    expect(seen.map((e) => e.kind)).toEqual(["launch", "trade", "trade"]);
+    expect(seen.map((e) => e.confirmed)).toEqual([true, true, true]);
+    expect(seen.at(-1)?.tx_hash).toBe(yHash);
     const ids = seen.map((e) => e.id);
     expect([...new Set(ids)].sort((a, b) => a - b)).toEqual(ids);
   });

@@ -18,6 +18,7 @@ import {
   type TradeFrame,
 } from "../../sdk/src/index";
 import { startStack, until, type Stack } from "../helpers/harness";
+import { FINALIZED_DEPTH } from "../helpers/eventsFeed";
 import { scaledMs } from "../helpers/deadlines";
 
 const CONFIRMATIONS = 3;
@@ -271,7 +272,7 @@ describe("watchTrades", () => {
     try {
       await until("the stream opened", async () => (streamRequests.length > 0 ? true : undefined), scaledMs(30_000));
       const first = await buy(launched.tokenAddress, parseEther("0.001"));
-      await mine(CONFIRMATIONS + 1);
+      await mine(FINALIZED_DEPTH);
       await until(
         "the first trade pushed",
         async () => (confirmedHashes().includes(first) ? true : undefined),
@@ -288,7 +289,7 @@ describe("watchTrades", () => {
         scaledMs(60_000),
       );
       const second = await buy(launched.tokenAddress, parseEther("0.001"));
-      await mine(CONFIRMATIONS + 1);
+      await mine(FINALIZED_DEPTH);
       await until(
         "the second trade pushed",
         async () => (confirmedHashes().includes(second) ? true : undefined),

@@ -14,7 +14,7 @@ import type { PonderProcess } from "../../scripts/ponderProcess";
 import { scaledMs } from "../helpers/deadlines";
 import { startStack, until, type Stack } from "../helpers/harness";
 import { postgresAvailable, TEST_DATABASE_URL } from "../helpers/postgres";
-import { confirmedFeedEvents } from "../helpers/eventsFeed";
+import { confirmedFeedEvents, FINALIZED_DEPTH } from "../helpers/eventsFeed";
 
 const available = await postgresAvailable();
 if (!available) console.warn(`PostgreSQL mode skipped: ${TEST_DATABASE_URL} is unreachable`);
@@ -48,7 +48,7 @@ async function buyAndConfirm(wallet: number, count: number) {
   await buyToken(stack.wallet(wallet), stack.publicClient, stack.manifest, token, parseEther("0.001"));
   await stack.publicClient.request({
     method: "anvil_mine" as never,
-    params: [`0x${(CONFIRMATIONS + 1).toString(16)}`] as never,
+    params: [`0x${FINALIZED_DEPTH.toString(16)}`] as never,
   });
   return until(`${count} events confirmed`, async () => {
     const all = await restEvents();

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { swapRouterAbi } from "../../abis/SwapRouter";
 import { buyToken, launchToken } from "../../devnet/actions";
 import { startStack, until, type Stack } from "../helpers/harness";
-import { confirmedFeedEvents } from "../helpers/eventsFeed";
+import { confirmedFeedEvents, FINALIZED_DEPTH } from "../helpers/eventsFeed";
 
 const CONFIRMATIONS = 3;
 const MAX_PER_IP = 3;
@@ -57,7 +57,7 @@ const restTradeEvents = async (): Promise<Ev[]> =>
 
 /** Mines the confirmation depth and waits until the REST feed has confirmed the newest trade. */
 async function confirmAll(txHash: Hash) {
-  await mine(CONFIRMATIONS + 1);
+  await mine(FINALIZED_DEPTH);
   await until("trade confirmed in the REST feed", async () =>
     (await restTradeEvents()).some((e) => e.tx_hash === txHash) ? true : undefined,
   );

@@ -3,7 +3,9 @@
  * `anvil_reorg`) with a real local receiver: events arrive as soon as they are indexed (marked
  * `confirmed: false`); a sent event whose block is replaced by one holding another transaction is
  * retracted (`event.retracted` naming its id and transaction) before its replacement is sent; a
- * sent event whose blocks are replaced by empty ones (depth 2) is retracted once its block is final. End
+ * sent event whose blocks are replaced by empty ones (depth 2) is retracted once its block is final;
+ * at depth 3 (three blocks replaced, one holding another transaction) both sent events are
+ * retracted and the new one is sent. End
  * state: replaying the acknowledged messages (events add, retractions remove) leaves exactly the
  * feed's confirmed events of the token, every retraction follows the event it names, every
  * signature verifies.
@@ -194,6 +196,42 @@ describe("include_unconfirmed webhooks across reorgs", () => {
       throw err;
     });
 
+    // Depth 3: W1 in block k and W2 in block k+1 are sent, then blocks k..k+2 are replaced by three
+    // blocks whose second holds buy V of another wallet: W2's position is taken (retracted at
+    // once), W1's row is gone (retracted once final); V is sent; nothing else is missing.
+    const w1 = await buyToken(stack.wallet(5), stack.publicClient, stack.manifest, token, parseEther("0.002"));
+    const w2 = await buyToken(stack.wallet(6), stack.publicClient, stack.manifest, token, parseEther("0.002"));
+    await until("W1 and W2 sent unconfirmed", async () =>
+      [w1, w2].every((w) => eventMessages().some((m) => m.json.data.tx_hash === w.hash)) ? true : undefined,
+    );
+    const k = w1.receipt.blockNumber;
+    expect(w2.receipt.blockNumber).toBe(k + 1n);
+    await mine(1);
+    const kBlock = await stack.publicClient.getBlock({ blockNumber: k });
+    await rpc("anvil_reorg", [
+      3,
+      [[buyTx(stack.wallet(7).account.address, parseEther("0.003"), kBlock.timestamp + 3600n), 1]],
+    ]);
+    const vHash = (await stack.publicClient.getBlock({ blockNumber: k + 1n })).transactions[0] as Hash;
+    await mine(FINAL_DEPTH + 1);
+    await until(
+      "W1 and W2 retracted, V sent",
+      async () => {
+        const got = eventMessages();
+        const retracted = (h: string) =>
+          got.some((m) => m.json.type === "event.retracted" && m.json.data.tx_hash === h);
+        return retracted(w1.hash) && retracted(w2.hash) && got.some((m) => m.json.data.tx_hash === vHash)
+          ? true
+          : undefined;
+      },
+      scaledMs(60_000),
+    );
+    for (const w of [w1, w2]) {
+      const order = eventMessages().map((m) => [m.json.type, m.json.data.tx_hash]);
+      const sent = order.findIndex(([t, h]) => t !== "event.retracted" && h === w.hash);
+      expect(order.findIndex(([t, h]) => t === "event.retracted" && h === w.hash)).toBeGreaterThan(sent);
+    }
+
     // End state: replaying the stream leaves the confirmed feed's events, field for field.
     const final = await until(
       "the feed confirmed everything mined",
@@ -217,8 +255,8 @@ describe("include_unconfirmed webhooks across reorgs", () => {
     }
     const trades = final.filter((e) => e.kind === "trade" || e.kind === "big_buy");
     expect([...live.keys()].sort()).toEqual(trades.map((e) => `${e.id}:${e.tx_hash}`).sort());
-    expect(trades.map((e) => e.tx_hash)).toEqual(expect.arrayContaining([yHash]));
-    expect(trades.map((e) => e.tx_hash)).not.toContain(x.hash);
+    expect(trades.map((e) => e.tx_hash)).toEqual(expect.arrayContaining([yHash, vHash]));
+    for (const gone of [x.hash, z.hash, w1.hash, w2.hash]) expect(trades.map((e) => e.tx_hash)).not.toContain(gone);
     for (const e of trades) expect({ ...live.get(`${e.id}:${e.tx_hash}`), confirmed: true }).toEqual(e);
   });
 });

@@ -28,3 +28,11 @@ export async function confirmedFeedEvents(
     since = body.next_since_id;
   }
 }
+
+/**
+ * Blocks to mine past an event before the events feed, the SSE streams and webhooks count it as
+ * confirmed with a small `EVENTS_CONFIRMATION_BLOCKS` (market/confirmedBound.ts): nothing above the
+ * indexer's finalized block is, and Ponder moves that block to head − 30 once the head is 60 past
+ * it, so it trails the head by at most 59 blocks.
+ */
+export const FINALIZED_DEPTH = 60;

@@ -1157,7 +1157,7 @@ export type paths = {
         };
         /**
          * Events feed: confirmed events after since_id, in chain order
-         * @description The events feed: launches, trades, big buys, graduations and fee collections, confirmed under `EVENTS_CONFIRMATION_BLOCKS` (or also pending ones with `include_pending`), in chain order after `since_id`. Ids are stable and reorg-safe: poll with the last id seen.
+         * @description The events feed: launches, trades, big buys, graduations and fee collections, confirmed (`EVENTS_CONFIRMATION_BLOCKS` below the indexed head and at or below the indexer's finalized block; or also pending ones with `include_pending`), in chain order after `since_id`. Ids are stable and reorg-safe: poll with the last id seen.
          */
         get: operations["getApiPublicEvents"];
         put?: never;
