@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EventFeed, FeedEvent, FeedQuery } from "./feed";
-import { readWindow, semaphore, shareOf } from "./window";
+import { readWindow, shareOf } from "./window";
 
 const A = "0x00000000000000000000000000000000000000aA";
 const B = "0x00000000000000000000000000000000000000bB";
@@ -60,20 +60,5 @@ describe("shared delivery window", () => {
     expect(shareOf(w!, subs[0]!, 1)).toEqual({ events: [ev(10)], cursorAfter: null });
     // A cursor above a cut window's top stays where it is.
     expect(shareOf(w!, { ...subs[0]!, cursorEventId: 45n }, 100)).toEqual({ events: [], cursorAfter: 45n });
-  });
-
-  it("the semaphore keeps at most n tasks running", async () => {
-    const slots = semaphore(3);
-    let running = 0;
-    let most = 0;
-    const task = async () => {
-      running++;
-      most = Math.max(most, running);
-      await new Promise((r) => setTimeout(r, 5));
-      running--;
-    };
-    await Promise.all(Array.from({ length: 10 }, () => slots.run(task)));
-    expect(most).toBe(3);
-    expect(running).toBe(0);
   });
 });

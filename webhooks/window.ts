@@ -71,25 +71,3 @@ export function shareOf(window: FeedWindow, sub: WindowSubscription, maxEvents: 
   }
   return { events, cursorAfter: window.topId > sub.cursorEventId ? window.topId : sub.cursorEventId };
 }
-
-/**
- * A counting semaphore: at most `n` holders at a time; the others wait in arrival order.
- * @example const slots = semaphore(64); await slots.run(() => send())
- */
-export function semaphore(n: number) {
-  let free = n;
-  const waiting: (() => void)[] = [];
-  return {
-    async run<T>(task: () => Promise<T>): Promise<T> {
-      if (free > 0) free--;
-      else await new Promise<void>((resolve) => waiting.push(resolve));
-      try {
-        return await task();
-      } finally {
-        const next = waiting.shift();
-        if (next) next();
-        else free++;
-      }
-    },
-  };
-}

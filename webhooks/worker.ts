@@ -19,6 +19,7 @@
  * (`feedSource.ts` in the service), time from injected clocks (tests advance `nowMs` by hours).
  */
 import { randomBytes } from "node:crypto";
+import pLimit from "p-limit";
 import type { Store } from "../store/index";
 import {
   claimDueSubscriptions,
@@ -36,7 +37,7 @@ import { ackBatcher } from "./ackBatch";
 import { activeSecrets, type Bounds, type Item, nextOwnItem, type Settle } from "./items";
 import { retractionData, retractionMessageId, sentRow } from "./unconfirmed";
 import type { UrlPolicy } from "./urlSafety";
-import { readWindow, semaphore, shareOf, type WindowShare } from "./window";
+import { readWindow, shareOf, type WindowShare } from "./window";
 
 export type { AttemptOutcome } from "./outcome";
 export { activeSecrets } from "./items";
@@ -101,7 +102,7 @@ export function deliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   // A lease outlives one attempt with room to write its outcome; it is renewed after each item.
   const leaseMs = attemptTimeoutMs + 20_000;
   const concurrency = deps.concurrency ?? 128;
-  const slots = semaphore(deps.sendConcurrency ?? 64);
+  const sendSlot = pLimit(deps.sendConcurrency ?? 64);
   const agents = keepAliveAgents(deps.sendConcurrency ?? 64);
   const maxEventsPerClaim = deps.maxEventsPerClaim ?? 100;
   const acks = ackBatcher(deps.store);
@@ -149,7 +150,7 @@ export function deliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
           )
         : webhookPayload(type, item.retract.timestampSec, retractionData(item.retract));
       const message = signMessage(messageId, wallClockMs(), body, activeSecrets(sub, nowMs()));
-      const result = await slots.run(() =>
+      const result = await sendSlot(() =>
         sendWebhook({ url: sub.url, message, policy: deps.policy, timeoutMs: attemptTimeoutMs, agents }),
       );
       attempts++;
