@@ -185,6 +185,8 @@ export const trade = onchainTable(
   (table) => ({
     timeIdx: index().on(table.timestampSec),
     tokenOrderIdx: index().on(table.token, table.blockNumber, table.logIndex),
+    // Second bars (market/secondBars.ts); built after the backfill, so it costs only live indexing.
+    tokenTimeIdx: index().on(table.token, table.timestampSec),
     chainOrderIdx: index().on(table.blockNumber, table.logIndex),
   }),
 );
