@@ -184,7 +184,7 @@ export const trade = onchainTable(
   (table) => ({
     timeIdx: index().on(table.timestampSec),
     tokenOrderIdx: index().on(table.token, table.blockNumber, table.logIndex),
-    tokenTimeIdx: index().on(table.token, table.timestampSec), // second bars (market/secondBars.ts)
+    tokenTimeIdx: index("trade_token_time_idx").on(table.token, table.timestampSec), // second bars (secondBars.ts)
     chainOrderIdx: index().on(table.blockNumber, table.logIndex),
   }),
 );

@@ -53,6 +53,35 @@ function barColumns(resolution: SecondResolution) {
 }
 
 /**
+ * The query of {@link secondBars}, not yet run (tests read its plan): one aggregate row per bucket
+ * with trades, bucket starts within [fromSec, toSec], oldest first.
+ */
+export function secondBarsQuery(
+  db: MarketDb,
+  address: Address,
+  resolution: SecondResolution,
+  fromSec: bigint,
+  toSec: bigint,
+) {
+  const { bucket, columns } = barColumns(resolution);
+  return (
+    db
+      .select(columns)
+      .from(t)
+      // Bucket starts in [from, to] are trade times in [from, to + size − 1].
+      .where(
+        and(
+          eq(t.token, lower(address)),
+          gte(t.timestampSec, fromSec),
+          lte(t.timestampSec, toSec + BigInt(SECOND_RESOLUTION_SECONDS[resolution]) - 1n),
+        ),
+      )
+      .groupBy(bucket)
+      .orderBy(bucket)
+  );
+}
+
+/**
  * Second bars of a token whose bucket starts within [fromSec, toSec], oldest first; buckets
  * without trades are absent (as stored candles are).
  * @param fromSec / toSec - inclusive bucket starts, unix seconds (the caller bounds the window)
@@ -66,22 +95,8 @@ export async function secondBars(
   fromSec: bigint,
   toSec: bigint,
 ): Promise<CandleRow[]> {
-  const { bucket, columns } = barColumns(resolution);
-  const token = lower(address);
-  const rows = await db
-    .select(columns)
-    .from(t)
-    // Bucket starts in [from, to] are trade times in [from, to + size − 1].
-    .where(
-      and(
-        eq(t.token, token),
-        gte(t.timestampSec, fromSec),
-        lte(t.timestampSec, toSec + BigInt(SECOND_RESOLUTION_SECONDS[resolution]) - 1n),
-      ),
-    )
-    .groupBy(bucket)
-    .orderBy(bucket);
-  return rows.map((r) => ({ token, resolution, ...r }));
+  const rows = await secondBarsQuery(db, address, resolution, fromSec, toSec);
+  return rows.map((r) => ({ token: lower(address), resolution, ...r }));
 }
 
 /**
