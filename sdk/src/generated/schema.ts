@@ -5118,6 +5118,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description `no-store` */
                     "Cache-Control"?: string;
+                    /** @description Second bars (1s, 15s) only: the oldest bucket start served, unix seconds (the first bucket at or after the indexed head's block time − 86,400). */
+                    "X-Bars-Retention-Start-Sec"?: string;
+                    /** @description Second bars only, when the requested window began before the retention: the `from` asked for (unix seconds); the bars start at `X-Bars-Retention-Start-Sec` instead. */
+                    "X-Bars-From-Clamped"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11828,6 +11832,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description `public, no-cache` */
                     "Cache-Control"?: string;
+                    /** @description Second bars (1s, 15s) only: the oldest bucket start served, unix seconds (the first bucket at or after the indexed head's block time − 86,400). */
+                    "X-Bars-Retention-Start-Sec"?: string;
+                    /** @description Second bars only, when the requested window began before the retention: the `from` asked for (unix seconds); the bars start at `X-Bars-Retention-Start-Sec` instead. */
+                    "X-Bars-From-Clamped"?: string;
                     /** @description Strong validator of the uncompressed body (weak `W/…` when compressed) */
                     ETag?: string;
                     /** @description `Accept-Encoding`: the body is gzip- or br-compressed when asked for */
@@ -14032,6 +14040,10 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description `hit` when served from the read cache (at the same indexed block), `miss` when computed. */
                     "X-Cache"?: "hit" | "miss";
+                    /** @description Second bars (1s, 15s) only: the oldest bucket start served, unix seconds (the first bucket at or after the indexed head's block time − 86,400). */
+                    "X-Bars-Retention-Start-Sec"?: string;
+                    /** @description Second bars only, when the requested window began before the retention: the `from` asked for (unix seconds); the bars start at `X-Bars-Retention-Start-Sec` instead. */
+                    "X-Bars-From-Clamped"?: string;
                     /** @description Strong validator of the uncompressed body (weak `W/…` when compressed) */
                     ETag?: string;
                     /** @description `Accept-Encoding`: the body is gzip- or br-compressed when asked for */
