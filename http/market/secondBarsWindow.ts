@@ -20,6 +20,16 @@ export const RETENTION_START_HEADER = "X-Bars-Retention-Start-Sec";
 export const FROM_CLAMPED_HEADER = "X-Bars-From-Clamped";
 
 /**
+ * The oldest second-bar bucket start served now, or null for stored resolutions (and before the
+ * indexer's first block): bounds UDF `nextTime` on an empty range.
+ */
+export async function secondBarsRetentionStart(db: MarketDb, resolution: Resolution): Promise<number | null> {
+  if (!isSecondResolution(resolution)) return null;
+  const head = await indexedHead(db);
+  return head ? secondBarsRetentionStartSec(resolution, Number(head.timestampSec)) : null;
+}
+
+/**
  * Applies the second-bar retention to a resolved window (stored resolutions pass unchanged).
  * @param window - inclusive bucket starts, unix seconds
  * @returns the window to read, and the retention start (null for stored resolutions)

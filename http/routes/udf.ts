@@ -30,7 +30,7 @@ import {
   UDF_SUPPORTED_RESOLUTIONS,
 } from "../../market/udfDatafeed";
 import { udfHistoryResponse } from "../market/udfResponse";
-import { secondBarsWindow } from "../market/secondBarsWindow";
+import { secondBarsRetentionStart, secondBarsWindow } from "../market/secondBarsWindow";
 import { documented } from "../openapi/describe";
 import { validate } from "../validation";
 
@@ -240,7 +240,12 @@ export function udfRoutes(deps: UdfDeps) {
               resolution,
               [],
               { fromSec: BigInt(to), toSec: BigInt(to - 1) },
-              { fill: false, countback, currency, retentionStartSec: null },
+              {
+                fill: false,
+                countback,
+                currency,
+                retentionStartSec: await secondBarsRetentionStart(deps.db, resolution),
+              },
             );
           if (first > last) throw new ApiError("invalid_range", CANDLE_MESSAGES.fromAfterTo);
           const requested = candleWindow(resolution, first, last, nowSec());

@@ -466,5 +466,10 @@ describe("second-bar retention: 24 h before the indexed head", () => {
       `/api/public/udf/history?symbol=${token}&resolution=1&from=${t0 + 200}&to=${t0 + 300}`,
     );
     expect(minute.body).toEqual({ s: "no_data", nextTime: t0 + 60 });
+    // The empty range [to, to) too.
+    const same = (r: string) =>
+      `/api/public/udf/history?symbol=${token}&resolution=${r}&from=${t0 + 300}&to=${t0 + 300}`;
+    expect((await stack.request(same("1S"))).body).toEqual({ s: "no_data" });
+    expect((await stack.request(same("1"))).body).toEqual({ s: "no_data", nextTime: t0 + 60 });
   });
 });
