@@ -5,8 +5,7 @@
  * are bigint base units (token units or wei, the unit is in the column name); times are unix
  * seconds; prices are wei per one whole token, floored, derived from sqrtPriceX96
  * (`src/domain/price.ts`). USD amounts (`*UsdE18`) are integers of 10^-18 USD, floored, converted
- * at the ETH/USD of the reference pool in force (`src/domain/usd.ts`); null where no ETH/USD was
- * known.
+ * at the reference pool's ETH/USD in force (`src/domain/usd.ts`); null where no ETH/USD was known.
  */
 import { index, onchainEnum, onchainTable, primaryKey, sql } from "ponder";
 
@@ -185,6 +184,7 @@ export const trade = onchainTable(
   (table) => ({
     timeIdx: index().on(table.timestampSec),
     tokenOrderIdx: index().on(table.token, table.blockNumber, table.logIndex),
+    tokenTimeIdx: index("trade_token_time_idx").on(table.token, table.timestampSec), // second bars (secondBars.ts)
     chainOrderIdx: index().on(table.blockNumber, table.logIndex),
   }),
 );

@@ -21,6 +21,11 @@ export const ERROR_CATALOGUE = {
   invalid_address: { status: 400, meaning: "An address is not a 20-byte hex address." },
   invalid_resolution: { status: 400, meaning: "Unknown candle resolution." },
   invalid_range: { status: 400, meaning: "`from`/`to` are not a valid unix-seconds range within the bucket limit." },
+  out_of_retention: {
+    status: 400,
+    meaning:
+      "Second bars (`1s`, `15s`) are kept for 24 h before the indexed head's block time and the whole requested range is older; `message` names the oldest bar served. A range straddling the edge is clamped, not refused.",
+  },
   token_not_found: { status: 404, meaning: "No launched token has this address or slug." },
   invalid_cursor: {
     status: 400,

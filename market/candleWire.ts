@@ -3,6 +3,7 @@
  * bars, shared by the candles endpoints of both surfaces, the UDF datafeed and the OpenAPI document.
  */
 import { z } from "zod";
+import type { Resolution } from "../src/domain/candles";
 import { addressWire, okBody, uintString, unixSec, usdString } from "../src/domain/wire";
 
 /** OHLCV candle; prices in wei per whole token. */
@@ -45,7 +46,7 @@ const candleUsdWire = z
 
 const candleRange = {
   token: addressWire,
-  resolution: z.enum(["1m", "5m", "15m", "1h", "4h", "1d"]),
+  resolution: z.enum(["1s", "15s", "1m", "5m", "15m", "1h", "4h", "1d"] satisfies Resolution[]),
   from_sec: z.number().int(),
   to_sec: z.number().int(),
 };

@@ -7,7 +7,10 @@
  */
 import { formatEther } from "viem";
 
-/** UDF resolution names accepted besides ours: 1, 5, 15, 60, 240, 1D (D). */
+/**
+ * UDF resolution names accepted besides ours: 1, 5, 15, 60, 240 (minutes), 1D (D), and the
+ * second bars 1S, 15S (TradingView's `xS` format).
+ */
 export const UDF_RESOLUTIONS = {
   "1": "1m",
   "5": "5m",
@@ -16,6 +19,8 @@ export const UDF_RESOLUTIONS = {
   "240": "4h",
   "1D": "1d",
   D: "1d",
+  "1S": "1s",
+  "15S": "15s",
 } as const;
 
 /**

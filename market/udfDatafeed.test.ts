@@ -33,7 +33,9 @@ describe("UDF datafeed documents", () => {
       "4h",
       "1d",
     ]);
+    expect(["1S", "15S", "1s", "15s"].map(resolutionOf)).toEqual(["1s", "15s", "1s", "15s"]);
     expect(resolutionOf("1W")).toBeNull();
+    expect(resolutionOf("5S")).toBeNull();
     expect(resolutionOf("2h")).toBeNull();
   });
 
@@ -48,5 +50,19 @@ describe("UDF datafeed documents", () => {
     expect(info.ticker).toBe("0x1D84b75127c5e16B0980f0C678886a13A7bD17Fc");
     expect(info.supported_resolutions).toEqual(udfConfig().supported_resolutions);
     for (const r of info.supported_resolutions) expect(resolutionOf(r)).not.toBeNull();
+  });
+
+  it("advertises 1 s and 15 s bars the way TradingView's library reads them (has_seconds, seconds_multipliers, xS)", () => {
+    const info = udfSymbolInfo({
+      address: "0x1d84b75127c5e16b0980f0c678886a13a7bd17fc",
+      symbol: "P",
+      name: "P",
+      slug: "p",
+      priceWei: 1n,
+    });
+    expect(info.has_seconds).toBe(true);
+    expect(info.seconds_multipliers).toEqual(["1", "15"]);
+    expect(udfConfig().supported_resolutions.slice(0, 2)).toEqual(["1S", "15S"]);
+    for (const m of info.seconds_multipliers) expect(resolutionOf(`${m}S`)).toBe(`${m}s`);
   });
 });

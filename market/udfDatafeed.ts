@@ -14,8 +14,11 @@ import { UDF_RESOLUTIONS } from "./udf";
 /** Exchange name shown by charts and accepted as a symbol prefix. */
 const UDF_EXCHANGE = "evmchain";
 
-/** The UDF resolution names the datafeed advertises (ours map onto them: 1m = "1", … 1d = "1D"). */
-export const UDF_SUPPORTED_RESOLUTIONS = ["1", "5", "15", "60", "240", "1D"] as const;
+/**
+ * The UDF resolution names the datafeed advertises (ours map onto them: 1s = "1S", 15s = "15S",
+ * 1m = "1", … 1d = "1D"); the second bars reach back 24 h only (docs/public.md "Second bars").
+ */
+export const UDF_SUPPORTED_RESOLUTIONS = ["1S", "15S", "1", "5", "15", "60", "240", "1D"] as const;
 
 /** Server configuration (`GET /config`). */
 export type UdfConfig = {
@@ -31,7 +34,7 @@ export type UdfConfig = {
 
 /**
  * The `/config` document: search and server time supported, no marks, no group requests.
- * @example udfConfig().supported_resolutions // ["1", "5", "15", "60", "240", "1D"]
+ * @example udfConfig().supported_resolutions // ["1S", "15S", "1", "5", "15", "60", "240", "1D"]
  */
 export function udfConfig(): UdfConfig {
   return {
@@ -64,8 +67,9 @@ export function pricescaleFor(priceWei: bigint): number {
 export type UdfToken = { address: string; symbol: string; name: string; slug: string; priceWei: bigint };
 
 /**
- * The `/symbols` document (LibrarySymbolInfo) of a token: 24×7 session in UTC, intraday
- * resolutions 1, 5, 15, 60, 240 minutes and daily, no weekly/monthly bars, ETH prices.
+ * The `/symbols` document (LibrarySymbolInfo) of a token: 24×7 session in UTC, second bars
+ * (`has_seconds`, 1 and 15 s, last 24 h only), intraday resolutions 1, 5, 15, 60, 240 minutes and
+ * daily, no weekly/monthly bars, ETH prices.
  * @example udfSymbolInfo({ address: "0x1d84…", symbol: "PEPE", name: "Pepe", slug: "pepe", priceWei: 10n ** 18n }).ticker // "0x1D84…"
  */
 export function udfSymbolInfo(t: UdfToken) {
@@ -82,6 +86,8 @@ export function udfSymbolInfo(t: UdfToken) {
     listed_exchange: UDF_EXCHANGE,
     minmov: 1,
     pricescale: pricescaleFor(t.priceWei),
+    has_seconds: true,
+    seconds_multipliers: ["1", "15"],
     has_intraday: true,
     intraday_multipliers: ["1", "5", "15", "60", "240"],
     has_daily: true,

@@ -36,7 +36,7 @@ export type TokenPageProps = {
   nowSec?: number;
 };
 
-const RESOLUTIONS = ["1m", "5m", "15m", "1h", "4h", "1d"] as const;
+const RESOLUTIONS = ["1s", "15s", "1m", "5m", "15m", "1h", "4h", "1d"] as const;
 
 /** The token page. */
 export function TokenPage({

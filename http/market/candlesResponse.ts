@@ -12,6 +12,7 @@ import { tokenCandles } from "../../market/candleQueries";
 import type { MarketDb } from "../../market/db";
 import { candleRecord, candleUsdRecord } from "../../market/candleRecords";
 import { udfHistoryResponse } from "./udfResponse";
+import { secondBarsWindow } from "./secondBarsWindow";
 
 /**
  * Answers a candles request for a launched token: OHLCV buckets with trades in the window, oldest
@@ -21,7 +22,10 @@ import { udfHistoryResponse } from "./udfResponse";
  * @param address - the token (already known to exist)
  * @param query - the validated `candlesQuery` (resolution; `from`/`to` unix seconds, inclusive
  *   bounds on bucket start; `countback` = the last N buckets ending at `to`)
- * @throws ApiError 400 `invalid_range` (from after to, more than 1,440 buckets)
+ * Second bars (1s, 15s) are aggregated from the trades and served for 24 h before the indexed
+ * head only: an older window clamped or refused (./secondBarsWindow.ts).
+ * @throws ApiError 400 `invalid_range` (from after to, more than 1,440 buckets), 400
+ *   `out_of_retention` (second bars, whole window older than 24 h before the indexed head)
  */
 export async function candlesResponse(
   c: Context,
@@ -32,18 +36,20 @@ export async function candlesResponse(
 ): Promise<Response> {
   const { resolution, from, to, format, fill, countback, currency } = query;
   const toSec = to ?? nowSec;
-  const window = candleWindow(
+  const requested = candleWindow(
     resolution,
     countback !== undefined ? countbackStartSec(toSec, resolution, countback) : from,
     toSec,
     nowSec,
   );
+  const { window, retentionStartSec } = await secondBarsWindow(c, db, resolution, requested);
   const rows = await tokenCandles(db, address, resolution, window.fromSec, window.toSec);
   if (format === "udf")
     return udfHistoryResponse(c, db, address, resolution, rows, window, {
       fill: fill === "1" || fill === "true",
       countback,
       currency,
+      retentionStartSec,
     });
   const range = { token: address, resolution, from_sec: Number(window.fromSec), to_sec: Number(window.toSec) };
   if (currency === "usd") return sendOk(c, { ...range, currency, candles: rows.map(candleUsdRecord) });

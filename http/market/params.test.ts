@@ -57,7 +57,25 @@ async function ask(schema: Parameters<typeof validate>[1], query: string) {
 
 describe("candles query: codes and messages of the catalogue", () => {
   it("accepts every documented resolution, ours and UDF's", async () => {
-    expect(ACCEPTED_RESOLUTIONS).toEqual(["1m", "5m", "15m", "1h", "4h", "1d", "1", "5", "15", "60", "240", "1D", "D"]);
+    expect(ACCEPTED_RESOLUTIONS).toEqual([
+      "1s",
+      "15s",
+      "1m",
+      "5m",
+      "15m",
+      "1h",
+      "4h",
+      "1d",
+      "1",
+      "5",
+      "15",
+      "60",
+      "240",
+      "1D",
+      "D",
+      "1S",
+      "15S",
+    ]);
     const expected: Record<string, string> = {
       "1": "1m",
       "5": "5m",
@@ -66,6 +84,8 @@ describe("candles query: codes and messages of the catalogue", () => {
       "240": "4h",
       "1D": "1d",
       D: "1d",
+      "1S": "1s",
+      "15S": "15s",
     };
     for (const r of ACCEPTED_RESOLUTIONS) {
       const { status, body } = await ask(candlesQuery, `resolution=${r}`);

@@ -3,7 +3,7 @@
  * (README "Limits").
  */
 import { z } from "zod";
-import { RESOLUTION_SECONDS, RESOLUTIONS, type Resolution } from "../../src/domain/candles";
+import { RESOLUTION_SECONDS, RESOLUTIONS, SECOND_BARS_RETENTION_SEC, type Resolution } from "../../src/domain/candles";
 import { ApiError } from "../errors";
 import { limitParam } from "../validation";
 import { UDF_RESOLUTIONS } from "../../market/udf";
@@ -74,6 +74,8 @@ export const CANDLE_MESSAGES = {
   fromAfterTo: "from must not be after to",
   tooWide: (resolution: Resolution) =>
     `from and to may be at most ${MAX_CANDLE_BUCKETS} ${resolution} buckets apart (${MAX_CANDLE_BUCKETS * RESOLUTION_SECONDS[resolution]} s; bounds inclusive)`,
+  retention: (resolution: Resolution, retentionStartSec: number) =>
+    `${resolution} bars are kept for ${SECOND_BARS_RETENTION_SEC / 3_600} h (${SECOND_BARS_RETENTION_SEC} s) before the indexed head's block time: the oldest is ${retentionStartSec}; ask for to >= ${retentionStartSec} or use 1m or longer`,
 } as const;
 
 const unixSeconds = (name: string) =>
@@ -84,8 +86,8 @@ const unixSeconds = (name: string) =>
     .max(253_402_300_799, `${name} must be before year 10000`);
 
 /**
- * Candles query: `resolution` (required; ours or the UDF names 1, 5, 15, 60, 240, 1D/D; anything
- * else `invalid_resolution`), `from`/`to` (unix seconds, inclusive bucket starts), `format`
+ * Candles query: `resolution` (required; ours or the UDF names 1S, 15S, 1, 5, 15, 60, 240, 1D/D;
+ * anything else `invalid_resolution`), `from`/`to` (unix seconds, inclusive bucket starts), `format`
  * (`json` default, or `udf` for the TradingView UDF `/history` shape), `currency` (`eth` default,
  * or `usd`: docs/public.md "USD values"), `fill` (UDF only: 1 fills
  * empty buckets), `countback` (UDF only, 1..1440: the last N buckets ending at `to`, overriding
@@ -103,7 +105,8 @@ export const candlesQuery = z.object({
         v in UDF_RESOLUTIONS ? UDF_RESOLUTIONS[v as keyof typeof UDF_RESOLUTIONS] : (v as Resolution),
     )
     .meta({
-      description: "bucket length: ours (1m, 5m, 15m, 1h, 4h, 1d) or TradingView's (1, 5, 15, 60, 240, 1D, D)",
+      description:
+        "bucket length: ours (1s, 15s, 1m, 5m, 15m, 1h, 4h, 1d) or TradingView's (1S, 15S, 1, 5, 15, 60, 240, 1D, D); 1s and 15s (second bars) only for the last 24 h before the indexed head",
       enum: [...ACCEPTED_RESOLUTIONS],
     }),
   from: unixSeconds("from").optional(),

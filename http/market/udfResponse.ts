@@ -10,7 +10,6 @@ import { candleBefore } from "../../market/candleQueries";
 import type { candle } from "../../ponder.schema";
 import type { MarketDb } from "../../market/db";
 import { ethBar, toUdfHistory, type CandleIn } from "../../market/udf";
-import { lower } from "../../src/domain/hex";
 
 type CandleRow = typeof candle.$inferSelect;
 
@@ -37,6 +36,8 @@ function usdBar(row: CandleRow): CandleIn | null {
  * @param opts.currency - `eth`: ETH per token and ETH volume; `usd`: USD per token and USD volume
  *   (each trade at its own ETH/USD; buckets without one are left out, so no reference pool means
  *   `no_data`)
+ * @param opts.retentionStartSec - second bars: the oldest bucket start served; an older last bar
+ *   still gives the close for filling but no `nextTime` (a chart would ask for it and be refused)
  */
 export async function udfHistoryResponse(
   c: Context,
@@ -45,10 +46,15 @@ export async function udfHistoryResponse(
   resolution: Resolution,
   rows: readonly CandleRow[],
   window: { fromSec: bigint; toSec: bigint },
-  opts: { fill: boolean; countback: number | undefined; currency: "eth" | "usd" },
+  opts: {
+    fill: boolean;
+    countback: number | undefined;
+    currency: "eth" | "usd";
+    retentionStartSec: number | null;
+  },
 ): Promise<Response> {
   const usd = opts.currency === "usd";
-  const before = await candleBefore(db, lower(address), resolution, window.fromSec);
+  const before = await candleBefore(db, address, resolution, window.fromSec);
   const bars = usd ? rows.flatMap((r) => usdBar(r) ?? []) : rows.map(ethBar);
   const prevClose = usd ? (before?.closeUsdE18 ?? null) : (before?.closeWei ?? null);
   const history = toUdfHistory(bars, {
@@ -58,7 +64,10 @@ export async function udfHistoryResponse(
     fill: opts.fill,
     prevCloseE18: prevClose,
     countback: opts.countback,
-    nextTimeSec: before && prevClose !== null ? Number(before.bucketStartSec) : null,
+    nextTimeSec:
+      before && prevClose !== null && Number(before.bucketStartSec) >= (opts.retentionStartSec ?? 0)
+        ? Number(before.bucketStartSec)
+        : null,
   });
   return c.body(toJsonText(history), 200, { "content-type": "application/json; charset=utf-8" });
 }

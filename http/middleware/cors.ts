@@ -41,8 +41,20 @@ export function isPublicCorsPath(path: string): boolean {
   return PUBLIC_CORS_PATHS.some((p) => (p.endsWith("/*") ? path.startsWith(p.slice(0, -1)) : path === p));
 }
 
-/** Response headers a cross-origin public client may read (rate limits, request id, caching). */
-const EXPOSED_HEADERS = ["X-Request-Id", "RateLimit", "RateLimit-Policy", "Retry-After", "ETag", "Last-Modified"];
+/**
+ * Response headers a cross-origin public client may read (rate limits, request id, caching, and
+ * the second-bar retention of the candles answers).
+ */
+const EXPOSED_HEADERS = [
+  "X-Request-Id",
+  "RateLimit",
+  "RateLimit-Policy",
+  "Retry-After",
+  "ETag",
+  "Last-Modified",
+  "X-Bars-Retention-Start-Sec",
+  "X-Bars-From-Clamped",
+];
 
 /**
  * hono's `cors()` for the public read surface: any origin, `GET`/`HEAD`, no credentials, the

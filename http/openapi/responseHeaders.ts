@@ -22,6 +22,8 @@ export const API_RESPONSE_HEADERS = [
   "last-modified",
   "cache-control",
   "set-cookie",
+  "x-bars-retention-start-sec",
+  "x-bars-from-clamped",
 ] as const;
 
 type HeaderName = (typeof API_RESPONSE_HEADERS)[number];
@@ -67,7 +69,20 @@ const HEADERS: Record<HeaderName, OpenAPIV3_1.HeaderObject> = {
     schema: string,
   },
   "set-cookie": { description: "The session cookie (HttpOnly, SameSite=Strict; Secure over HTTPS).", schema: string },
+  "x-bars-retention-start-sec": {
+    description:
+      "Second bars (1s, 15s) only: the oldest bucket start served, unix seconds (the first bucket at or after the indexed head's block time − 86,400).",
+    schema: { type: "string", pattern: "^\\d+$" },
+  },
+  "x-bars-from-clamped": {
+    description:
+      "Second bars only, when the requested window began before the retention: the `from` asked for (unix seconds); the bars start at `X-Bars-Retention-Start-Sec` instead.",
+    schema: { type: "string", pattern: "^\\d+$" },
+  },
 };
+
+/** The operations that serve candles (second bars carry the retention headers). */
+const isCandlesPath = (path: string) => path.endsWith("/candles") || path === "/api/public/udf/history";
 
 /** The routes the read cache serves (http/market/readCache.ts; mounted in http/app.ts). */
 const READ_CACHED_PREFIXES = ["/api/public/token/", "/api/public/tokens/", "/api/public/trades/"];
@@ -88,6 +103,8 @@ const DISPLAY_NAMES: Record<HeaderName, string> = {
   "last-modified": "Last-Modified",
   "cache-control": "Cache-Control",
   "set-cookie": "Set-Cookie",
+  "x-bars-retention-start-sec": "X-Bars-Retention-Start-Sec",
+  "x-bars-from-clamped": "X-Bars-From-Clamped",
 };
 
 /**
@@ -113,6 +130,7 @@ export function documentedHeaders(path: string, method: string, status: string):
   )
     names.push("x-cache");
   if (path.startsWith("/api/evm/evmchain/")) names.push("set-cookie");
+  if (read && code === 200 && isCandlesPath(path)) names.push("x-bars-retention-start-sec", "x-bars-from-clamped");
   return names;
 }
 

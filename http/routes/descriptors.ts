@@ -144,7 +144,7 @@ function publicDescriptor(publicBaseUrl: string, limits: Limits) {
       token_holders: "GET /api/public/token/{address_or_slug}/holders?limit=<n>",
       token_integrity: "GET /api/public/token/{address_or_slug}/integrity",
       token_candles:
-        "GET /api/public/token/{address_or_slug}/candles?resolution=<1m|5m|15m|1h|4h|1d>&from=<unix_sec>&to=<unix_sec>",
+        "GET /api/public/token/{address_or_slug}/candles?resolution=<1s|15s|1m|5m|15m|1h|4h|1d>&from=<unix_sec>&to=<unix_sec>",
       trades_recent: "GET /api/public/trades/recent?limit=<n>",
       events: "GET /api/public/events?since_id=<id>&limit=<n>",
       token_list: "GET /token-list/evmchain.json?limit=<n>",

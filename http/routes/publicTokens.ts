@@ -243,8 +243,17 @@ export function publicTokenRoutes(deps: PublicTokenDeps) {
         documented({
           tag: "public",
           summary: "A token's OHLCV candles, oldest first (as the v1 candles endpoint)",
+          description:
+            'Second bars (`1s`, `15s`; UDF `1S`, `15S`) are aggregated from the trades and served for 24 h before the indexed head\'s block time: a window entirely older is 400 `out_of_retention`; a window straddling the edge is clamped to it (`from_sec` is the clamped start, header `X-Bars-From-Clamped` the requested one); every second-bar answer carries `X-Bars-Retention-Start-Sec` (docs/public.md "Second bars").',
           ok: candlesBody,
-          errors: ["invalid_request", "invalid_resolution", "invalid_range", "token_not_found"],
+          errors: [
+            "invalid_request",
+            "invalid_resolution",
+            "invalid_range",
+            "out_of_retention",
+            "token_not_found",
+            "not_indexed_yet",
+          ],
         }),
         validate("param", tokenPath),
         validate("query", candlesQuery),

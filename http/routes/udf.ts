@@ -30,6 +30,7 @@ import {
   UDF_SUPPORTED_RESOLUTIONS,
 } from "../../market/udfDatafeed";
 import { udfHistoryResponse } from "../market/udfResponse";
+import { secondBarsRetentionStart, secondBarsWindow } from "../market/secondBarsWindow";
 import { documented } from "../openapi/describe";
 import { validate } from "../validation";
 
@@ -109,7 +110,7 @@ export function udfRoutes(deps: UdfDeps) {
         documented({
           tag: "udf",
           summary: "UDF datafeed configuration",
-          description: `Resolutions accepted by /history: ${UDF_SUPPORTED_RESOLUTIONS.join(", ")} (also D, and 1m, 5m, 15m, 1h, 4h, 1d).`,
+          description: `Resolutions accepted by /history: ${UDF_SUPPORTED_RESOLUTIONS.join(", ")} (also D, and 1s, 15s, 1m, 5m, 15m, 1h, 4h, 1d); 1S and 15S for the last 24 h only.`,
           ok: z.looseObject({
             supported_resolutions: z.array(z.enum(UDF_SUPPORTED_RESOLUTIONS)),
             supports_search: z.literal(true),
@@ -196,19 +197,27 @@ export function udfRoutes(deps: UdfDeps) {
       /**
        * GET /history?symbol=&resolution=&from=&to=&countback= — bars with `from <= t < to`
        * (`t` = bucket start, unix seconds; o/h/l/c ETH per whole token, v ETH), or
-       * `{s: "no_data", nextTime?}` (the last bar before the range). `resolution`: 1, 5, 15, 60,
-       * 240, 1D, D (or 1m … 1d). `countback` (1..1,440) takes priority over `from`. 400
-       * `invalid_request` / `invalid_resolution` / `invalid_range` (more than 1,440 buckets);
-       * 404 `token_not_found`.
+       * `{s: "no_data", nextTime?}` (the last bar before the range). `resolution`: 1S, 15S, 1, 5,
+       * 15, 60, 240, 1D, D (or 1s, 15s, 1m … 1d). `countback` (1..1,440) takes priority over
+       * `from`. Second bars only for 24 h before the indexed head (a straddling range is clamped,
+       * `X-Bars-From-Clamped`). 400 `invalid_request` / `invalid_resolution` / `invalid_range`
+       * (more than 1,440 buckets) / `out_of_retention`; 404 `token_not_found`.
        */
       .get(
         "/history",
         documented({
           tag: "udf",
           summary: "Bars (UDF history)",
-          description: `Every accepted resolution: ${UDF_SUPPORTED_RESOLUTIONS.join(", ")}, D, 1m, 5m, 15m, 1h, 4h, 1d. ${errorsNote}`,
+          description: `Every accepted resolution: ${UDF_SUPPORTED_RESOLUTIONS.join(", ")}, D, 1s, 15s, 1m, 5m, 15m, 1h, 4h, 1d. Second bars (1S, 15S) are served for 24 h before the indexed head's block time: a range entirely older is 400 \`out_of_retention\`, a range straddling the edge is clamped to it (header \`X-Bars-From-Clamped\` = the requested from; \`X-Bars-Retention-Start-Sec\` = the oldest bar served). ${errorsNote}`,
           ok: udfBarsWire,
-          errors: ["invalid_request", "invalid_resolution", "invalid_range", "token_not_found"],
+          errors: [
+            "invalid_request",
+            "invalid_resolution",
+            "invalid_range",
+            "out_of_retention",
+            "token_not_found",
+            "not_indexed_yet",
+          ],
         }),
         validate("query", historyQuery),
         async (c) => {
@@ -231,15 +240,22 @@ export function udfRoutes(deps: UdfDeps) {
               resolution,
               [],
               { fromSec: BigInt(to), toSec: BigInt(to - 1) },
-              { fill: false, countback, currency },
+              {
+                fill: false,
+                countback,
+                currency,
+                retentionStartSec: await secondBarsRetentionStart(deps.db, resolution),
+              },
             );
           if (first > last) throw new ApiError("invalid_range", CANDLE_MESSAGES.fromAfterTo);
-          const window = candleWindow(resolution, first, last, nowSec());
+          const requested = candleWindow(resolution, first, last, nowSec());
+          const { window, retentionStartSec } = await secondBarsWindow(c, deps.db, resolution, requested);
           const rows = await tokenCandles(deps.db, address, resolution, window.fromSec, window.toSec);
           return udfHistoryResponse(c, deps.db, address, resolution, rows, window, {
             fill: false,
             countback,
             currency,
+            retentionStartSec,
           });
         },
       )

@@ -15,7 +15,16 @@ import { launchPriceWei, token } from "/assets/tokenPageData.js";
 import { api, plainMessage } from "/assets/wallet.js";
 
 /** Bucket length of each chart resolution, seconds (src/domain/candles.ts). */
-const RESOLUTION_SECONDS = { "1m": 60, "5m": 300, "15m": 900, "1h": 3600, "4h": 14400, "1d": 86400 };
+const RESOLUTION_SECONDS = {
+  "1s": 1,
+  "15s": 15,
+  "1m": 60,
+  "5m": 300,
+  "15m": 900,
+  "1h": 3600,
+  "4h": 14400,
+  "1d": 86400,
+};
 /** localStorage key of the chart resolution last chosen (on any token page). */
 const RESOLUTION_KEY = "evmchain:chart-resolution";
 /** The trade table's rows (newest first): the chart reads again while it lags them. */
@@ -211,6 +220,8 @@ function candlesBehindTrades(fromSec) {
  */
 export async function loadCandles() {
   const load = ++chartLoad;
+  // Second bars (1s, 15s) label their times to the second.
+  chart.applyOptions({ timeScale: { secondsVisible: RESOLUTION_SECONDS[resolution] < 60 } });
   if (!chartStatus.textContent || chartStatus.dataset.kind === "loading")
     setChartStatus("Loading the chart…", "loading");
   try {

@@ -13,6 +13,7 @@ const address = "0x04c17d1E3B87E2701c6303056B0125dd8d39201D";
 export async function checks(): Promise<void> {
   // Right: a resolution the document lists, parameters named as declared.
   await client.getCandles({ address, resolution: "1h", fromSec: 0 });
+  await client.getCandles({ address, resolution: "1s" }); // second bars (last 24 h)
   await client.api.GET("/api/v1/evmchain/tokens/{address}/candles", {
     params: { path: { address }, query: { resolution: "4h" } },
   });

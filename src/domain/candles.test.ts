@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { bucketStartSec, RESOLUTION_SECONDS, RESOLUTIONS, countbackStartSec } from "./candles";
+import {
+  bucketStartSec,
+  countbackStartSec,
+  isSecondResolution,
+  RESOLUTION_SECONDS,
+  RESOLUTIONS,
+  secondBarsRetentionStartSec,
+  STORED_RESOLUTIONS,
+} from "./candles";
 
 describe("bucketStartSec", () => {
   it("floors to the resolution, UTC aligned", () => {
@@ -20,8 +28,27 @@ describe("bucketStartSec", () => {
   });
 
   it("lists resolutions shortest first", () => {
-    expect(RESOLUTIONS).toEqual(["1m", "5m", "15m", "1h", "4h", "1d"]);
-    expect(RESOLUTIONS.map((r) => RESOLUTION_SECONDS[r])).toEqual([60, 300, 900, 3600, 14400, 86400]);
+    expect(RESOLUTIONS).toEqual(["1s", "15s", "1m", "5m", "15m", "1h", "4h", "1d"]);
+    expect(RESOLUTIONS.map((r) => RESOLUTION_SECONDS[r])).toEqual([1, 15, 60, 300, 900, 3600, 14400, 86400]);
+  });
+
+  it("stores only minute and longer resolutions; 1s and 15s are second bars", () => {
+    expect(STORED_RESOLUTIONS).toEqual(["1m", "5m", "15m", "1h", "4h", "1d"]);
+    expect(RESOLUTIONS.filter(isSecondResolution)).toEqual(["1s", "15s"]);
+  });
+
+  it("buckets second bars on whole seconds and 15 s edges", () => {
+    expect(bucketStartSec(1_700_000_014n, "1s")).toBe(1_700_000_014n);
+    expect(bucketStartSec(1_700_000_014n, "15s")).toBe(1_700_000_010n);
+    expect(bucketStartSec(1_700_000_010n, "15s")).toBe(1_700_000_010n);
+    expect(bucketStartSec(1_700_000_009n, "15s")).toBe(1_699_999_995n);
+  });
+
+  it("starts second-bar retention at the first bucket at or after head − 24 h, never before the epoch", () => {
+    expect(secondBarsRetentionStartSec("1s", 1_700_086_407)).toBe(1_700_000_007);
+    expect(secondBarsRetentionStartSec("15s", 1_700_086_407)).toBe(1_700_000_010);
+    expect(secondBarsRetentionStartSec("15s", 1_700_086_410)).toBe(1_700_000_010);
+    expect(secondBarsRetentionStartSec("1s", 3_600)).toBe(0);
   });
 
   it("rejects negative timestamps", () => {

@@ -13,7 +13,7 @@ import { candle, ethUsd, event, token, trade } from "../../ponder.schema";
 import { indexerConfig } from "./indexerConfig";
 import { recordEarlyBuy } from "./integrity";
 import type { MarketThresholds } from "../../config/market";
-import { bucketStartSec, RESOLUTIONS } from "../domain/candles";
+import { bucketStartSec, STORED_RESOLUTIONS } from "../domain/candles";
 import { encodeEventPayload, eventId } from "../domain/events";
 import { marketCapWei, orientSwap, priceWeiPerToken } from "../domain/price";
 import { lower } from "../domain/hex";
@@ -99,7 +99,7 @@ export async function recordTrade(
     marketCapUsdE18: usd(mcapWei),
   });
 
-  for (const resolution of RESOLUTIONS) {
+  for (const resolution of STORED_RESOLUTIONS) {
     await db
       .insert(candle)
       .values({

@@ -387,7 +387,7 @@ describe.each(modes)("market data over HTTP equals the receipts ($database)", ({
     const message = async (path: string) => (await getJson(path)).body.message;
     expect(await message(`/api/v1/evmchain/tokens/${tokenAddress}/candles`)).toBe("resolution: missing (required)");
     expect(await message(`/api/v1/evmchain/tokens/${tokenAddress}/candles?resolution=2h`)).toBe(
-      "resolution must be one of 1m, 5m, 15m, 1h, 4h, 1d (or UDF 1, 5, 15, 60, 240, 1D, D)",
+      "resolution must be one of 1s, 15s, 1m, 5m, 15m, 1h, 4h, 1d (or UDF 1, 5, 15, 60, 240, 1D, D, 1S, 15S)",
     );
     expect(
       await message(`/api/v1/evmchain/tokens/${tokenAddress}/candles?resolution=1&format=udf&countback=2000`),

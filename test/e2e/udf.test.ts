@@ -58,7 +58,7 @@ describe("UDF datafeed, step by step as a chart does", () => {
       supports_marks: false,
       supports_timescale_marks: false,
     });
-    expect(config.body.supported_resolutions).toEqual(["1", "5", "15", "60", "240", "1D"]);
+    expect(config.body.supported_resolutions).toEqual(["1S", "15S", "1", "5", "15", "60", "240", "1D"]);
     expect(config.body.ok).toBeUndefined();
 
     // 2. /time (supports_time): plain unix seconds.
@@ -101,6 +101,8 @@ describe("UDF datafeed, step by step as a chart does", () => {
       timezone: "Etc/UTC",
       minmov: 1,
       has_intraday: true,
+      has_seconds: true,
+      seconds_multipliers: ["1", "15"],
       type: "crypto",
       exchange: "evmchain",
     });
@@ -122,8 +124,18 @@ describe("UDF datafeed, step by step as a chart does", () => {
     });
     // One day back, except for daily bars: a last trade in the final minute of a UTC day has its
     // day's bar start more than a day before `to`, so they look two days back (1m allows one day).
-    const fromFor = (r: string) => to - (r === "1D" ? 2 : 1) * 86_400;
-    const ours: Record<string, string> = { "1": "1m", "5": "5m", "15": "15m", "60": "1h", "240": "4h", "1D": "1d" };
+    // Second bars: as far back as 1,440 buckets allow (24 min of 1S, 6 h of 15S; every trade is in both).
+    const fromFor = (r: string) => to - (r === "1S" ? 1_440 : r === "15S" ? 21_600 : r === "1D" ? 2 * 86_400 : 86_400);
+    const ours: Record<string, string> = {
+      "1S": "1s",
+      "15S": "15s",
+      "1": "1m",
+      "5": "5m",
+      "15": "15m",
+      "60": "1h",
+      "240": "4h",
+      "1D": "1d",
+    };
     for (const r of info.body.supported_resolutions as string[]) {
       const bars = await stack.request(`${BASE}/history?symbol=${ticker}&resolution=${r}&from=${fromFor(r)}&to=${to}`);
       expect(bars.status).toBe(200);
@@ -192,7 +204,7 @@ describe("UDF datafeed, step by step as a chart does", () => {
         `/history?symbol=${token}&resolution=2h&from=0&to=100`,
         400,
         "invalid_resolution",
-        "resolution must be one of 1m, 5m, 15m, 1h, 4h, 1d (or UDF 1, 5, 15, 60, 240, 1D, D)",
+        "resolution must be one of 1s, 15s, 1m, 5m, 15m, 1h, 4h, 1d (or UDF 1, 5, 15, 60, 240, 1D, D, 1S, 15S)",
       ],
       [`/history?symbol=${token}&resolution=1&from=0`, 400, "invalid_request", "to: missing (required)"],
       [
@@ -243,6 +255,8 @@ describe("UDF datafeed, step by step as a chart does", () => {
       (x: { name: string }) => x.name === "resolution",
     );
     expect(resolution.schema.enum).toEqual([
+      "1s",
+      "15s",
       "1m",
       "5m",
       "15m",
@@ -256,6 +270,8 @@ describe("UDF datafeed, step by step as a chart does", () => {
       "240",
       "1D",
       "D",
+      "1S",
+      "15S",
     ]);
     const v1 = doc.paths["/api/v1/evmchain/tokens/{address}/candles"].get.parameters.find(
       (x: { name: string }) => x.name === "resolution",

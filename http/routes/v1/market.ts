@@ -163,7 +163,8 @@ export function v1MarketRoutes(deps: V1MarketDeps) {
        * oldest first. `resolution` one of 1m, 5m, 15m, 1h, 4h, 1d; `from`/`to` unix seconds,
        * inclusive bounds on bucket start; default window: 300 buckets ending now; at most 1,440
        * buckets. Only buckets with trades are returned. 200 `{ok, token, resolution, from_sec,
-       * to_sec, candles}`; 400 `invalid_request`/`invalid_range`/`invalid_address`; 404.
+       * to_sec, candles}`; 400 `invalid_request`/`invalid_range`/`invalid_address`/
+       * `out_of_retention` (second bars 1s/15s: 24 h before the indexed head); 404.
        * `format=udf` answers in the TradingView UDF `/history` shape instead (`fill`, `countback`;
        * docs/public.md "Candles for charting libraries").
        */
@@ -172,9 +173,18 @@ export function v1MarketRoutes(deps: V1MarketDeps) {
         documented({
           tag: "v1",
           summary: "OHLCV candles, oldest first",
-          description: "`format=udf` answers in the TradingView UDF `/history` shape instead (docs/public.md).",
+          description:
+            '`format=udf` answers in the TradingView UDF `/history` shape instead (docs/public.md). Second bars (`1s`, `15s`; UDF `1S`, `15S`) are aggregated from the trades and served for 24 h before the indexed head\'s block time: a window entirely older is 400 `out_of_retention`; a window straddling the edge is clamped to it (`from_sec` is the clamped start, header `X-Bars-From-Clamped` the requested one); every second-bar answer carries `X-Bars-Retention-Start-Sec` (docs/public.md "Second bars").',
           ok: candlesBody,
-          errors: ["invalid_request", "invalid_address", "invalid_resolution", "invalid_range", "token_not_found"],
+          errors: [
+            "invalid_request",
+            "invalid_address",
+            "invalid_resolution",
+            "invalid_range",
+            "out_of_retention",
+            "token_not_found",
+            "not_indexed_yet",
+          ],
         }),
         validate("param", addressPath),
         validate("query", candlesQuery),

@@ -5,7 +5,12 @@ import type { Answer, Query } from "../internal/types.js";
 
 type CandleQuery = Query<"getApiV1EvmchainTokensByAddressCandles">;
 
-/** A candle width the service serves (from the document: `1m`, `5m`, `15m`, `1h`, `4h`, `1d`). */
+/**
+ * A candle width the service serves (from the document: `1s`, `15s`, `1m`, `5m`, `15m`, `1h`,
+ * `4h`, `1d`, and TradingView's names). `1s` and `15s` (second bars) reach back 24 h before the
+ * indexed head only: an older window throws `out_of_retention`, a straddling one is clamped (the
+ * answer's `from_sec`).
+ */
 export type Resolution = CandleQuery["resolution"];
 
 export type GetCandlesParameters = {
@@ -27,7 +32,8 @@ export type GetCandlesReturnType = Extract<Answer<"getApiV1EvmchainTokensByAddre
 
 /**
  * Reads OHLCV candles (`GET /api/v1/evmchain/tokens/{address}/candles`; docs/public.md "Candles").
- * @throws LaunchApiError `invalid_resolution`, `invalid_range`, `token_not_found`; RateLimitedError
+ * @throws LaunchApiError `invalid_resolution`, `invalid_range`, `out_of_retention` (1s/15s older
+ *   than 24 h), `token_not_found`; RateLimitedError
  * @example
  * const { candles } = await getCandles(client, { address, resolution: "1h" });
  * console.log(candles.at(-1)?.close_wei);

@@ -7,6 +7,7 @@ export const ERROR_STATUS = {
   invalid_address: 400,
   invalid_resolution: 400,
   invalid_range: 400,
+  out_of_retention: 400,
   token_not_found: 404,
   invalid_cursor: 400,
   token_list_empty: 404,

@@ -269,7 +269,7 @@ export type paths = {
         };
         /**
          * OHLCV candles, oldest first
-         * @description `format=udf` answers in the TradingView UDF `/history` shape instead (docs/public.md).
+         * @description `format=udf` answers in the TradingView UDF `/history` shape instead (docs/public.md). Second bars (`1s`, `15s`; UDF `1S`, `15S`) are aggregated from the trades and served for 24 h before the indexed head's block time: a window entirely older is 400 `out_of_retention`; a window straddling the edge is clamped to it (`from_sec` is the clamped start, header `X-Bars-From-Clamped` the requested one); every second-bar answer carries `X-Bars-Retention-Start-Sec` (docs/public.md "Second bars").
          */
         get: operations["getApiV1EvmchainTokensByAddressCandles"];
         put?: never;
@@ -797,7 +797,7 @@ export type paths = {
         };
         /**
          * UDF datafeed configuration
-         * @description Resolutions accepted by /history: 1, 5, 15, 60, 240, 1D (also D, and 1m, 5m, 15m, 1h, 4h, 1d).
+         * @description Resolutions accepted by /history: 1S, 15S, 1, 5, 15, 60, 240, 1D (also D, and 1s, 15s, 1m, 5m, 15m, 1h, 4h, 1d); 1S and 15S for the last 24 h only.
          */
         get: operations["getApiPublicUdfConfig"];
         put?: never;
@@ -877,7 +877,7 @@ export type paths = {
         };
         /**
          * Bars (UDF history)
-         * @description Every accepted resolution: 1, 5, 15, 60, 240, 1D, D, 1m, 5m, 15m, 1h, 4h, 1d. Errors carry UDF's `{s: "error", errmsg}` besides the catalogue's `{ok: false, error, message}`.
+         * @description Every accepted resolution: 1S, 15S, 1, 5, 15, 60, 240, 1D, D, 1s, 15s, 1m, 5m, 15m, 1h, 4h, 1d. Second bars (1S, 15S) are served for 24 h before the indexed head's block time: a range entirely older is 400 `out_of_retention`, a range straddling the edge is clamped to it (header `X-Bars-From-Clamped` = the requested from; `X-Bars-Retention-Start-Sec` = the oldest bar served). Errors carry UDF's `{s: "error", errmsg}` besides the catalogue's `{ok: false, error, message}`.
          */
         get: operations["getApiPublicUdfHistory"];
         put?: never;
@@ -1117,7 +1117,7 @@ export type paths = {
         };
         /**
          * A token's OHLCV candles, oldest first (as the v1 candles endpoint)
-         * @description A token's OHLCV candles at `resolution` (1m … 1d), oldest first, between `from` and `to` (unix seconds, inclusive) or the last `countback` buckets; prices in wei per whole token (or USD with `currency=usd`); `format=udf` answers TradingView's `{s, t, o, h, l, c, v}` arrays.
+         * @description Second bars (`1s`, `15s`; UDF `1S`, `15S`) are aggregated from the trades and served for 24 h before the indexed head's block time: a window entirely older is 400 `out_of_retention`; a window straddling the edge is clamped to it (`from_sec` is the clamped start, header `X-Bars-From-Clamped` the requested one); every second-bar answer carries `X-Bars-Retention-Start-Sec` (docs/public.md "Second bars").
          */
         get: operations["getApiPublicTokenByAddressOrSlugCandles"];
         put?: never;
@@ -1657,7 +1657,7 @@ export type components = {
             /** @constant */
             ok: false;
             /** @enum {string} */
-            error: "invalid_request" | "body_too_large" | "invalid_address" | "invalid_resolution" | "invalid_range" | "token_not_found" | "invalid_cursor" | "token_list_empty" | "nothing_to_claim" | "not_indexed_yet" | "chain_unavailable" | "not_found" | "internal_error" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "csrf_failed" | "rate_limited" | "too_many_streams" | "quota_exceeded" | "key_limit_reached" | "session_limit_reached" | "idempotency_key_missing" | "idempotency_key_invalid" | "idempotency_key_mismatch" | "idempotency_in_progress" | "forbidden_field" | "invalid_image_url" | "challenge_not_found" | "sign_in_required" | "wallet_mismatch" | "invalid_signature" | "media_not_found" | "metrics_unauthorized" | "service_unavailable" | "media_quota_exceeded" | "request_timeout" | "too_many_connections" | "launch_not_found" | "intent_expired" | "launch_state_conflict" | "tx_already_used" | "launch_simulation_failed" | "transaction_reverted" | "factory_not_accepted" | "launch_event_missing" | "launch_event_ambiguous" | "creator_mismatch" | "metadata_mismatch" | "value_mismatch" | "lp_not_locked" | "first_buy_missing" | "first_buy_below_minimum" | "amount_out_of_range" | "insufficient_balance" | "no_liquidity" | "swap_simulation_failed" | "invalid_block_range" | "asset_not_found" | "pair_not_found" | "image_missing" | "image_too_large" | "image_type_unsupported" | "image_corrupt" | "image_dimensions_exceeded" | "image_polyglot" | "image_processing_busy" | "webhook_not_found" | "webhook_limit_reached" | "invalid_webhook_url";
+            error: "invalid_request" | "body_too_large" | "invalid_address" | "invalid_resolution" | "invalid_range" | "out_of_retention" | "token_not_found" | "invalid_cursor" | "token_list_empty" | "nothing_to_claim" | "not_indexed_yet" | "chain_unavailable" | "not_found" | "internal_error" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "csrf_failed" | "rate_limited" | "too_many_streams" | "quota_exceeded" | "key_limit_reached" | "session_limit_reached" | "idempotency_key_missing" | "idempotency_key_invalid" | "idempotency_key_mismatch" | "idempotency_in_progress" | "forbidden_field" | "invalid_image_url" | "challenge_not_found" | "sign_in_required" | "wallet_mismatch" | "invalid_signature" | "media_not_found" | "metrics_unauthorized" | "service_unavailable" | "media_quota_exceeded" | "request_timeout" | "too_many_connections" | "launch_not_found" | "intent_expired" | "launch_state_conflict" | "tx_already_used" | "launch_simulation_failed" | "transaction_reverted" | "factory_not_accepted" | "launch_event_missing" | "launch_event_ambiguous" | "creator_mismatch" | "metadata_mismatch" | "value_mismatch" | "lp_not_locked" | "first_buy_missing" | "first_buy_below_minimum" | "amount_out_of_range" | "insufficient_balance" | "no_liquidity" | "swap_simulation_failed" | "invalid_block_range" | "asset_not_found" | "pair_not_found" | "image_missing" | "image_too_large" | "image_type_unsupported" | "image_corrupt" | "image_dimensions_exceeded" | "image_polyglot" | "image_processing_busy" | "webhook_not_found" | "webhook_limit_reached" | "invalid_webhook_url";
             message: string;
             request_id?: string;
         } & {
@@ -5089,8 +5089,8 @@ export interface operations {
     getApiV1EvmchainTokensByAddressCandles: {
         parameters: {
             query: {
-                /** @description bucket length: ours (1m, 5m, 15m, 1h, 4h, 1d) or TradingView's (1, 5, 15, 60, 240, 1D, D) */
-                resolution: "1m" | "5m" | "15m" | "1h" | "4h" | "1d" | "1" | "5" | "15" | "60" | "240" | "1D" | "D";
+                /** @description bucket length: ours (1s, 15s, 1m, 5m, 15m, 1h, 4h, 1d) or TradingView's (1S, 15S, 1, 5, 15, 60, 240, 1D, D); 1s and 15s (second bars) only for the last 24 h before the indexed head */
+                resolution: "1s" | "15s" | "1m" | "5m" | "15m" | "1h" | "4h" | "1d" | "1" | "5" | "15" | "60" | "240" | "1D" | "D" | "1S" | "15S";
                 from?: number;
                 to?: number;
                 format?: "json" | "udf";
@@ -5118,6 +5118,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description `no-store` */
                     "Cache-Control"?: string;
+                    /** @description Second bars (1s, 15s) only: the oldest bucket start served, unix seconds (the first bucket at or after the indexed head's block time − 86,400). */
+                    "X-Bars-Retention-Start-Sec"?: string;
+                    /** @description Second bars only, when the requested window began before the retention: the `from` asked for (unix seconds); the bars start at `X-Bars-Retention-Start-Sec` instead. */
+                    "X-Bars-From-Clamped"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5130,7 +5134,7 @@ export interface operations {
                          */
                         token: string;
                         /** @enum {string} */
-                        resolution: "1m" | "5m" | "15m" | "1h" | "4h" | "1d";
+                        resolution: "1s" | "15s" | "1m" | "5m" | "15m" | "1h" | "4h" | "1d";
                         from_sec: number;
                         to_sec: number;
                         candles: components["schemas"]["Candle"][];
@@ -5145,7 +5149,7 @@ export interface operations {
                          */
                         token: string;
                         /** @enum {string} */
-                        resolution: "1m" | "5m" | "15m" | "1h" | "4h" | "1d";
+                        resolution: "1s" | "15s" | "1m" | "5m" | "15m" | "1h" | "4h" | "1d";
                         from_sec: number;
                         to_sec: number;
                         /** @constant */
@@ -5177,6 +5181,8 @@ export interface operations {
              *     `invalid_resolution`: Unknown candle resolution.
              *
              *     `invalid_range`: `from`/`to` are not a valid unix-seconds range within the bucket limit.
+             *
+             *     `out_of_retention`: Second bars (`1s`, `15s`) are kept for 24 h before the indexed head's block time and the whole requested range is older; `message` names the oldest bar served. A range straddling the edge is clamped, not refused.
              */
             400: {
                 headers: {
@@ -5293,7 +5299,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `service_unavailable`: A dependency (store, RPC, the indexed data) is unavailable; nothing was served from it. Safe to retry after `Retry-After`. */
+            /**
+             * @description `not_indexed_yet`: The indexer has not recorded a block yet; retry shortly.
+             *
+             *     `service_unavailable`: A dependency (store, RPC, the indexed data) is unavailable; nothing was served from it. Safe to retry after `Retry-After`.
+             */
             503: {
                 headers: {
                     /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
@@ -11323,7 +11333,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        supported_resolutions: ("1" | "5" | "15" | "60" | "240" | "1D")[];
+                        supported_resolutions: ("1" | "5" | "15" | "60" | "240" | "1S" | "15S" | "1D")[];
                         /** @constant */
                         supports_search: true;
                         /** @constant */
@@ -11792,8 +11802,8 @@ export interface operations {
         parameters: {
             query: {
                 symbol: string;
-                /** @description bucket length: ours (1m, 5m, 15m, 1h, 4h, 1d) or TradingView's (1, 5, 15, 60, 240, 1D, D) */
-                resolution: "1m" | "5m" | "15m" | "1h" | "4h" | "1d" | "1" | "5" | "15" | "60" | "240" | "1D" | "D";
+                /** @description bucket length: ours (1s, 15s, 1m, 5m, 15m, 1h, 4h, 1d) or TradingView's (1S, 15S, 1, 5, 15, 60, 240, 1D, D); 1s and 15s (second bars) only for the last 24 h before the indexed head */
+                resolution: "1s" | "15s" | "1m" | "5m" | "15m" | "1h" | "4h" | "1d" | "1" | "5" | "15" | "60" | "240" | "1D" | "D" | "1S" | "15S";
                 /** @description from: unix seconds */
                 from?: number;
                 /** @description to: unix seconds */
@@ -11822,6 +11832,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description `public, no-cache` */
                     "Cache-Control"?: string;
+                    /** @description Second bars (1s, 15s) only: the oldest bucket start served, unix seconds (the first bucket at or after the indexed head's block time − 86,400). */
+                    "X-Bars-Retention-Start-Sec"?: string;
+                    /** @description Second bars only, when the requested window began before the retention: the `from` asked for (unix seconds); the bars start at `X-Bars-Retention-Start-Sec` instead. */
+                    "X-Bars-From-Clamped"?: string;
                     /** @description Strong validator of the uncompressed body (weak `W/…` when compressed) */
                     ETag?: string;
                     /** @description `Accept-Encoding`: the body is gzip- or br-compressed when asked for */
@@ -11862,6 +11876,8 @@ export interface operations {
              *     `invalid_resolution`: Unknown candle resolution.
              *
              *     `invalid_range`: `from`/`to` are not a valid unix-seconds range within the bucket limit.
+             *
+             *     `out_of_retention`: Second bars (`1s`, `15s`) are kept for 24 h before the indexed head's block time and the whole requested range is older; `message` names the oldest bar served. A range straddling the edge is clamped, not refused.
              */
             400: {
                 headers: {
@@ -11936,7 +11952,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `service_unavailable`: A dependency (store, RPC, the indexed data) is unavailable; nothing was served from it. Safe to retry after `Retry-After`. */
+            /**
+             * @description `not_indexed_yet`: The indexer has not recorded a block yet; retry shortly.
+             *
+             *     `service_unavailable`: A dependency (store, RPC, the indexed data) is unavailable; nothing was served from it. Safe to retry after `Retry-After`.
+             */
             503: {
                 headers: {
                     /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
@@ -13986,8 +14006,8 @@ export interface operations {
     getApiPublicTokenByAddressOrSlugCandles: {
         parameters: {
             query: {
-                /** @description bucket length: ours (1m, 5m, 15m, 1h, 4h, 1d) or TradingView's (1, 5, 15, 60, 240, 1D, D) */
-                resolution: "1m" | "5m" | "15m" | "1h" | "4h" | "1d" | "1" | "5" | "15" | "60" | "240" | "1D" | "D";
+                /** @description bucket length: ours (1s, 15s, 1m, 5m, 15m, 1h, 4h, 1d) or TradingView's (1S, 15S, 1, 5, 15, 60, 240, 1D, D); 1s and 15s (second bars) only for the last 24 h before the indexed head */
+                resolution: "1s" | "15s" | "1m" | "5m" | "15m" | "1h" | "4h" | "1d" | "1" | "5" | "15" | "60" | "240" | "1D" | "D" | "1S" | "15S";
                 from?: number;
                 to?: number;
                 format?: "json" | "udf";
@@ -14020,6 +14040,10 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description `hit` when served from the read cache (at the same indexed block), `miss` when computed. */
                     "X-Cache"?: "hit" | "miss";
+                    /** @description Second bars (1s, 15s) only: the oldest bucket start served, unix seconds (the first bucket at or after the indexed head's block time − 86,400). */
+                    "X-Bars-Retention-Start-Sec"?: string;
+                    /** @description Second bars only, when the requested window began before the retention: the `from` asked for (unix seconds); the bars start at `X-Bars-Retention-Start-Sec` instead. */
+                    "X-Bars-From-Clamped"?: string;
                     /** @description Strong validator of the uncompressed body (weak `W/…` when compressed) */
                     ETag?: string;
                     /** @description `Accept-Encoding`: the body is gzip- or br-compressed when asked for */
@@ -14038,7 +14062,7 @@ export interface operations {
                          */
                         token: string;
                         /** @enum {string} */
-                        resolution: "1m" | "5m" | "15m" | "1h" | "4h" | "1d";
+                        resolution: "1s" | "15s" | "1m" | "5m" | "15m" | "1h" | "4h" | "1d";
                         from_sec: number;
                         to_sec: number;
                         candles: components["schemas"]["Candle"][];
@@ -14053,7 +14077,7 @@ export interface operations {
                          */
                         token: string;
                         /** @enum {string} */
-                        resolution: "1m" | "5m" | "15m" | "1h" | "4h" | "1d";
+                        resolution: "1s" | "15s" | "1m" | "5m" | "15m" | "1h" | "4h" | "1d";
                         from_sec: number;
                         to_sec: number;
                         /** @constant */
@@ -14094,6 +14118,8 @@ export interface operations {
              *     `invalid_resolution`: Unknown candle resolution.
              *
              *     `invalid_range`: `from`/`to` are not a valid unix-seconds range within the bucket limit.
+             *
+             *     `out_of_retention`: Second bars (`1s`, `15s`) are kept for 24 h before the indexed head's block time and the whole requested range is older; `message` names the oldest bar served. A range straddling the edge is clamped, not refused.
              */
             400: {
                 headers: {
@@ -14168,7 +14194,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `service_unavailable`: A dependency (store, RPC, the indexed data) is unavailable; nothing was served from it. Safe to retry after `Retry-After`. */
+            /**
+             * @description `not_indexed_yet`: The indexer has not recorded a block yet; retry shortly.
+             *
+             *     `service_unavailable`: A dependency (store, RPC, the indexed data) is unavailable; nothing was served from it. Safe to retry after `Retry-After`.
+             */
             503: {
                 headers: {
                     /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
