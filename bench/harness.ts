@@ -127,6 +127,7 @@ export const liveOptions = {
   ...liveTradingOptions({ durationSec: "60", rpcUrls: "1" }),
   database: { type: "string", default: "pglite" },
   "cpu-prof-dir": { type: "string" },
+  "count-queries": { type: "boolean", default: false },
 } as const;
 
 /** The flags of `npm run bench -- scale` (bench/scale.ts). */

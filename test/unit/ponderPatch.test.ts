@@ -73,6 +73,7 @@ describe("Ponder patch", () => {
   it("is applied: each hunk's patched lines are in the installed files, in order", () => {
     const files = hunksOf(readFileSync(join("patches", `ponder+${installedVersion}.patch`), "utf8"));
     expect([...files.keys()].sort()).toEqual([
+      "dist/esm/database/actions.js",
       "dist/esm/database/index.js",
       "dist/esm/internal/options.js",
       "dist/esm/rpc/index.js",
@@ -278,6 +279,65 @@ describe("Ponder patch", () => {
     it("sets the child-address count from which Ponder asks eth_getLogs without addresses", async () => {
       process.env.PONDER_FACTORY_ADDRESS_COUNT_THRESHOLD = "3";
       expect((await build()).factoryAddressCountThreshold).toBe(3);
+    });
+  });
+
+  describe("commit block batch (PONDER_BATCH_COMMIT_BLOCK)", () => {
+    const saved = process.env.PONDER_BATCH_COMMIT_BLOCK;
+    afterEach(() => {
+      if (saved === undefined) delete process.env.PONDER_BATCH_COMMIT_BLOCK;
+      else process.env.PONDER_BATCH_COMMIT_BLOCK = saved;
+    });
+    const checkpoint = "1".padStart(75, "0");
+    const maxCheckpoint = "9".repeat(75);
+    /**
+     * Three user tables' reorg tables on a real PGlite, each holding one row of the block being
+     * indexed (checkpoint MAX) and one of an earlier block; Ponder's `commitBlockBatch` is run on them
+     * through a query builder that counts the statements it sends.
+     */
+    const stampBlock = async () => {
+      const { PGlite } = await import("@electric-sql/pglite");
+      const { drizzle } = await import("drizzle-orm/pglite");
+      const { pgTable, text } = await import("drizzle-orm/pg-core");
+      const client = new PGlite();
+      const statements: string[] = [];
+      const db = drizzle(client, { logger: { logQuery: (query: string) => statements.push(query) } });
+      const tables = ["holder", "trade", "candle"].map((name) => pgTable(name, { id: text().primaryKey() }));
+      for (const table of ["holder", "trade", "candle"]) {
+        await client.exec(`CREATE TABLE "_reorg__${table}" (operation_id serial PRIMARY KEY, operation integer NOT NULL, checkpoint varchar(75) NOT NULL);
+          INSERT INTO "_reorg__${table}" (operation, checkpoint) VALUES (0, '${maxCheckpoint}'), (0, '${"0".repeat(75)}');`);
+      }
+      const { commitBlockBatch } = (await import(
+        pathToFileURL(join(ponderDir, "dist/esm/database/actions.js")).href
+      )) as {
+        commitBlockBatch: (qb: object, args: object, context: object) => Promise<void>;
+      };
+      const qb = { wrap: (_label: object, run: (d: typeof db) => Promise<unknown>) => run(db) };
+      await commitBlockBatch(qb, { checkpoint, tables, preBuild: { ordering: "multichain" } }, {});
+      const stamped = await client.query<{ n: number }>(
+        `SELECT (SELECT count(*) FROM _reorg__holder WHERE checkpoint = $1) + (SELECT count(*) FROM _reorg__trade WHERE checkpoint = $1) + (SELECT count(*) FROM _reorg__candle WHERE checkpoint = $1) AS n`,
+        [checkpoint],
+      );
+      const leftAtMax = await client.query<{ n: number }>(
+        `SELECT (SELECT count(*) FROM _reorg__holder WHERE checkpoint = $1) + (SELECT count(*) FROM _reorg__trade WHERE checkpoint = $1) + (SELECT count(*) FROM _reorg__candle WHERE checkpoint = $1) AS n`,
+        [maxCheckpoint],
+      );
+      await client.close();
+      return { statements, stamped: Number(stamped.rows[0]!.n), leftAtMax: Number(leftAtMax.rows[0]!.n) };
+    };
+
+    it("stamps every table's reorg rows of the block in one statement", async () => {
+      delete process.env.PONDER_BATCH_COMMIT_BLOCK;
+      const { statements, stamped, leftAtMax } = await stampBlock();
+      expect(statements).toHaveLength(1);
+      expect({ stamped, leftAtMax }).toEqual({ stamped: 3, leftAtMax: 0 });
+    });
+
+    it("PONDER_BATCH_COMMIT_BLOCK=0 keeps Ponder's one update per table, with the same rows stamped", async () => {
+      process.env.PONDER_BATCH_COMMIT_BLOCK = "0";
+      const { statements, stamped, leftAtMax } = await stampBlock();
+      expect(statements).toHaveLength(3);
+      expect({ stamped, leftAtMax }).toEqual({ stamped: 3, leftAtMax: 0 });
     });
   });
 });
