@@ -217,33 +217,45 @@ describe("Ponder patch", () => {
         await new Promise<void>((resolve) => server.close(() => resolve()));
       }
       const spanSec = (Math.max(...arrivals) - Math.min(...arrivals)) / 1000;
-      return { spanSec, limits, requests: arrivals.length };
+      // The most arrivals within any 1,000 ms: a count, so a loaded machine can only lower it.
+      const sorted = [...arrivals].sort((a, b) => a - b);
+      let mostInOneSecond = 0;
+      for (let first = 0, last = 0; last < sorted.length; last++) {
+        while (sorted[last]! - sorted[first]! >= 1000) first++;
+        mostInOneSecond = Math.max(mostInOneSecond, last - first + 1);
+      }
+      return { spanSec, mostInOneSecond, limits, requests: arrivals.length };
     };
 
     it("unset: Ponder's limiter starts each URL at 20 requests/s", async () => {
       for (const name of names) delete process.env[name];
       // At L requests per wall-clock second, n requests span at least n / L - 1 seconds (a burst at
       // the end of one second and the start of the next); 1 s of margin below that.
-      const { spanSec } = await burst(100);
+      const { spanSec, mostInOneSecond } = await burst(100);
       expect(spanSec, "seconds from the first arrival to the last").toBeGreaterThanOrEqual(3);
+      // The separation the budget tests below rely on (at least 45 or 60 within one second).
+      expect(mostInOneSecond, "most arrivals within one second").toBeLessThanOrEqual(42);
     });
 
     it("set: starts at the budget and stays within it", async () => {
       process.env.PONDER_RPC_MAX_RPS = "120";
       delete process.env.PONDER_RPC_START_RPS;
-      const { spanSec } = await burst(260);
-      // 260 / 120 - 1 = 1.2 s at least; unpatched (20/s) about 13 s.
+      const { spanSec, mostInOneSecond } = await burst(260);
+      // Within it: 260 / 120 - 1 = 1.2 s at least. At the budget from the start: unpatched, Ponder
+      // admits ~20 a second (at most ~42 in a second straddling two of its seconds). Both bounds
+      // are ones a slow machine cannot break: load only stretches the span and thins the seconds.
       expect(spanSec, "seconds from the first arrival to the last").toBeGreaterThanOrEqual(0.9);
-      expect(spanSec, "seconds from the first arrival to the last").toBeLessThanOrEqual(6);
+      expect(mostInOneSecond, "most arrivals within one second").toBeGreaterThanOrEqual(60);
     });
 
     it("starts at PONDER_RPC_START_RPS below the max", async () => {
       process.env.PONDER_RPC_MAX_RPS = "200";
       process.env.PONDER_RPC_START_RPS = "50";
-      const { spanSec } = await burst(150);
-      // 150 / 50 - 1 = 2 s at least (at the max, 200/s, well under a second); unpatched about 7.5 s.
+      const { spanSec, mostInOneSecond } = await burst(150);
+      // 150 / 50 - 1 = 2 s at least (at the max, 200/s, well under a second); and above Ponder's
+      // unpatched ~20 a second (at most ~42 in a second straddling two of its seconds).
       expect(spanSec, "seconds from the first arrival to the last").toBeGreaterThanOrEqual(1.5);
-      expect(spanSec, "seconds from the first arrival to the last").toBeLessThanOrEqual(5);
+      expect(mostInOneSecond, "most arrivals within one second").toBeGreaterThanOrEqual(45);
     });
 
     it("backs off from the budget on a 429 (by Ponder's 5 %)", async () => {
