@@ -8,10 +8,12 @@
  * COMMITTED), and the record's statements ran one after the other and side by side on separate pool
  * connections; a block the indexer committed between them was in some figures and not in others
  * (24 h figures one trade apart from the all-time ones). Ponder commits a block's rows and its
- * checkpoint in one transaction, so one snapshot holds one whole block. On PGlite the transaction
- * also holds the database's lock, so the indexer's next block waits for the read (reads are a few
- * statements long).
+ * checkpoint in one transaction, so one snapshot holds one whole block. On PGlite neither side has
+ * a real transaction (Ponder runs `transaction(cb)` as `cb(db)` there): the read holds an
+ * in-process lock that the writer holds for each whole block (`market/pgliteBlocks.ts`), so the
+ * indexer's next block waits for the read (reads are a few statements long).
  */
+import { atIndexerBlockBoundary } from "./pgliteBlocks";
 import { decodeCheckpointBlock, type IndexedHead } from "../ops/ponderInternals";
 import type { MarketDb } from "./db";
 import { indexedCheckpoint } from "./indexedHead";
@@ -35,11 +37,13 @@ type TransactionalDb = {
  * @returns what `read` returns
  */
 export async function atOneBlock<T>(db: MarketDb, read: (tx: MarketDb, asOf: AsOf) => Promise<T>): Promise<T> {
-  return (db as unknown as TransactionalDb).transaction(
-    async (tx) => {
-      const checkpoint = await indexedCheckpoint(tx);
-      return read(tx, checkpoint === null ? null : decodeCheckpointBlock(checkpoint));
-    },
-    { isolationLevel: "repeatable read", accessMode: "read only" },
+  return atIndexerBlockBoundary(() =>
+    (db as unknown as TransactionalDb).transaction(
+      async (tx) => {
+        const checkpoint = await indexedCheckpoint(tx);
+        return read(tx, checkpoint === null ? null : decodeCheckpointBlock(checkpoint));
+      },
+      { isolationLevel: "repeatable read", accessMode: "read only" },
+    ),
   );
 }

@@ -11,6 +11,7 @@ import type { Store } from "../../store/index";
 import type { Readiness } from "../readiness";
 import { indexedHead } from "../../market/indexedHead";
 import type { MarketDb } from "../../market/db";
+import { serializePgliteBlocks } from "../../market/pgliteBlocks";
 import { registerServiceGauges } from "./gauges";
 import { drainRequests, requestsInFlight, type RequestLogger } from "./http";
 import {
@@ -75,6 +76,8 @@ export function wireOperations(deps: {
   });
   // After the gauges exist: every service metric joins the registry Ponder serves.
   attachToPonder();
+  // On PGlite: each indexed block runs holding the lock record reads take (one record, one block).
+  serializePgliteBlocks();
   // Let Ponder's SIGTERM sequence (drain, unlock, close) finish instead of Vite's early exit.
   detachViteSigtermExit();
   onPonderShutdown(async () => {

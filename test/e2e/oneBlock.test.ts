@@ -9,10 +9,10 @@
  * 24 h figures were separate statements on separate pool connections, and a block the indexer
  * committed between them showed up in one and not the other.
  *
- * PostgreSQL only (as the service's production database). On PGlite (the devnet's `npm start`) the
- * same reads still see the 24 h figures one trade behind the all-time ones on about half the
- * records, before and after the snapshot transaction: an open finding (docs/public.md "One record,
- * one block"), not yet explained.
+ * On PostgreSQL (the production database) and on PGlite (the devnet's `npm start`). On PGlite
+ * Ponder has no real transactions: a block's writes are separate statements, and before
+ * `market/pgliteBlocks.ts` about half the records read while trades were indexed showed the 24 h
+ * figures one trade behind the all-time ones.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getAddress, parseEther, type Address } from "viem";
@@ -36,16 +36,17 @@ type Rec = {
   usd_source_age_sec: number | null;
 };
 
-const available = await postgresAvailable();
+const postgres = await postgresAvailable();
+const databases = [...(postgres ? (["postgres"] as const) : []), "pglite" as const];
 
-describe.skipIf(!available)("one record, one block", () => {
+describe.each(databases)("one record, one block on %s", (database) => {
   let stack: Stack;
   let token: Address;
 
   beforeAll(async () => {
     stack = await startStack({
-      schema: "e2e_oneblock",
-      database: "postgres",
+      schema: `e2e_oneblock_${database}`,
+      database,
       env: { PUBLIC_RATE_LIMIT_PER_MINUTE: "1000000" },
     });
     const launched = await launchToken(stack.wallet(1), stack.publicClient, stack.manifest, {
@@ -128,7 +129,10 @@ describe.skipIf(!available)("one record, one block", () => {
           expect(status, l.path).toBe(200);
           // freshness_sec: the indexed head is seconds old while blocks are being indexed.
           const freshness = headers.get("Freshness-Sec");
-          if (freshness === null || !(Number(freshness) >= 0 && Number(freshness) <= 60))
+          // On PGlite the reads hold the indexer's next block (market/pgliteBlocks.ts) and it falls
+          // behind under this read load (over 60 s measured): checked there for presence only.
+          const bound = database === "postgres" ? 60 : Number.POSITIVE_INFINITY;
+          if (freshness === null || !(Number(freshness) >= 0 && Number(freshness) <= bound))
             violations.push(`${l.path}: Freshness-Sec ${freshness}`);
           reads++;
           for (const r of l.pick(body) as Rec[]) {
