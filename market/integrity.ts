@@ -91,3 +91,55 @@ export async function tokenIntegrity(db: MarketDb, address: string, deployment: 
 
 /** The integrity record as served (`GET …/integrity`, and `integrity` on the token detail record). */
 export type IntegrityRecord = NonNullable<Awaited<ReturnType<typeof tokenIntegrity>>>;
+
+/** The integrity figures a list record carries (`launch_integrity`), per token; amounts in token base units. */
+export type IntegritySummary = {
+  creatorBalanceWei: bigint;
+  sniperCount: number;
+  sniperHeldWei: bigint;
+  bundledCount: number;
+  bundledHeldWei: bigint;
+};
+
+/**
+ * The integrity summary of many tokens in one statement (docs/public.md "Launch integrity", "On
+ * list records"): per token its `token_integrity` row and the creator's `holder` row, both by
+ * primary key, so the cost is two index probes per token whatever its trading. The ten largest
+ * holders (`top10_balance_bps`) are left to the token's own integrity record: they cost one holder
+ * index descent per token.
+ * @param addresses - lower-case token addresses (a list page: at most a few hundred)
+ * @returns by lower-case address; a token without an integrity row is absent
+ */
+export async function integritySummaries(
+  db: MarketDb,
+  addresses: readonly string[],
+): Promise<Map<string, IntegritySummary>> {
+  if (addresses.length === 0) return new Map();
+  const t = schema.token;
+  const i = schema.tokenIntegrity;
+  const h = schema.holder;
+  const rows = rowsOf(
+    await db.execute(sql`
+      SELECT ${i.token} AS token, ${h.balanceWei}::text AS creator_now, ${i.sniperCount} AS sniper_count,
+        ${i.sniperHeldWei}::text AS sniper_held, ${i.bundledCount} AS bundled_count, ${i.bundledHeldWei}::text AS bundled_held
+      FROM ${i} JOIN ${t} ON ${t.address} = ${i.token}
+      LEFT JOIN ${h} ON ${h.token} = ${i.token} AND ${h.address} = ${t.creator}
+      WHERE ${i.token} IN (${sql.join(
+        addresses.map((a) => sql`${lower(a)}`),
+        sql`, `,
+      )})`),
+  );
+  const big = (v: unknown) => (v === null || v === undefined ? 0n : BigInt(String(v)));
+  return new Map(
+    rows.map((row) => [
+      String(row.token).toLowerCase(),
+      {
+        creatorBalanceWei: big(row.creator_now),
+        sniperCount: Number(row.sniper_count),
+        sniperHeldWei: big(row.sniper_held),
+        bundledCount: Number(row.bundled_count),
+        bundledHeldWei: big(row.bundled_held),
+      },
+    ]),
+  );
+}

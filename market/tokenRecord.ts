@@ -13,6 +13,8 @@ import { formatUsd, weiToUsdE18 } from "../src/domain/usd";
 import { resolveTokenMetadata, type StoredTokenMetadata } from "./metadata";
 import type { AsOf } from "./snapshot";
 import type { EthUsdNow, Stats24h } from "./tokenStats";
+import type { IntegritySummary } from "./integrity";
+import { holderShareBps } from "../src/domain/holders";
 import { ACTIVITY_WINDOW_NAMES, type ActivityWindows, windowRecord } from "../src/domain/activityWindows";
 
 type TokenRow = typeof token.$inferSelect & {
@@ -20,6 +22,7 @@ type TokenRow = typeof token.$inferSelect & {
   windows?: ActivityWindows;
   storedMetadata?: StoredTokenMetadata;
   ethUsd?: EthUsdNow | null;
+  integritySummary?: IntegritySummary;
   asOf?: AsOf;
 };
 
@@ -113,6 +116,8 @@ export function tokenRecord(row: TokenRow, settings: RecordSettings) {
     protocol_fees_token: row.protocolFeesToken,
     // Addresses with a non-zero balance (docs/public.md "Holders").
     holder_count: row.holderCount,
+    // Shares of the total supply held now (docs/public.md "Launch integrity", "On list records").
+    launch_integrity: row.integritySummary ? launchIntegrityRecord(row.integritySummary, row.totalSupply) : null,
     metadata: tokenMetadata(row, settings),
     token_url: tokenUrl(settings.publicBaseUrl, address),
     // The block of the one snapshot every figure above was read in (market/snapshot.ts).
@@ -145,4 +150,16 @@ export function tokenMetadata(
   settings: RecordSettings,
 ) {
   return resolveTokenMetadata(row, row.storedMetadata, settings);
+}
+
+/**
+ * The integrity summary on a token record: the creator's, the snipers' and the same-block bundles'
+ * shares of the total supply held now, in bps rounded down, as the integrity record defines them.
+ */
+function launchIntegrityRecord(summary: IntegritySummary, totalSupplyWei: bigint) {
+  return {
+    creator_balance_bps: holderShareBps(summary.creatorBalanceWei, totalSupplyWei),
+    snipers: { count: summary.sniperCount, held_bps: holderShareBps(summary.sniperHeldWei, totalSupplyWei) },
+    bundled: { count: summary.bundledCount, held_bps: holderShareBps(summary.bundledHeldWei, totalSupplyWei) },
+  };
 }

@@ -11,6 +11,7 @@ import { rowsOf, type MarketDb } from "./db";
 import type { ActivityWindows } from "../src/domain/activityWindows";
 import type { AsOf } from "./snapshot";
 import { activityWindows } from "./tokenWindows";
+import { type IntegritySummary, integritySummaries } from "./integrity";
 
 type TokenRow = typeof schema.token.$inferSelect;
 
@@ -80,12 +81,15 @@ export type TokenWithStats = TokenRow & {
   windows?: ActivityWindows;
   storedMetadata?: StoredTokenMetadata;
   ethUsd?: EthUsdNow | null;
+  /** The launch-integrity summary (`market/integrity.ts` integritySummaries); absent without an integrity row. */
+  integritySummary?: IntegritySummary;
   /** The indexed block the row and its figures were read at (`market/snapshot.ts`); absent outside a snapshot. */
   asOf?: AsOf;
 };
 
 /**
  * Attaches the 24 h figures, the activity windows (`activityWindows`, one more statement per page),
+ * the launch-integrity summary (`integritySummaries`, one more statement per page),
  * the current ETH/USD ({@link currentEthUsd}) and the creator metadata
  * of confirmed launches (one store query through `storedMetadata`; none when it is not given) to
  * token rows.
@@ -111,7 +115,7 @@ export async function withStats(
   const edgeEnd = edgeStart + 60n; // buckets from here on hold only trades after the cutoff
   const c = schema.candle;
   const t = schema.trade;
-  const [stored, sums, edgeTrades, ethUsdNow, windows] = await Promise.all([
+  const [stored, sums, edgeTrades, ethUsdNow, windows, integrity] = await Promise.all([
     storedMetadata ? storedMetadata(addresses.map((a) => getAddress(a))) : new Map<string, StoredTokenMetadata>(),
     db
       .select({
@@ -139,6 +143,7 @@ export async function withStats(
       .where(and(gte(t.timestampSec, edgeStart), lt(t.timestampSec, edgeEnd), inArray(t.token, addresses))),
     currentEthUsd(db),
     activityWindows(db, new Map(rows.map((r) => [r.address.toLowerCase(), r.launchPriceWei])), nowSec),
+    integritySummaries(db, addresses),
   ]);
   const totals = new Map(
     sums.map((r) => [
@@ -195,8 +200,10 @@ export async function withStats(
     const total = totals.get(r.address);
     const meta = stored.get(r.address.toLowerCase());
     const tokenWindows = windows.get(r.address.toLowerCase());
+    const summary = integrity.get(r.address.toLowerCase());
     return {
       ...r,
+      ...(summary ? { integritySummary: summary } : {}),
       ...(tokenWindows ? { windows: tokenWindows } : {}),
       ...(meta ? { storedMetadata: meta } : {}),
       ethUsd: ethUsdNow,

@@ -22,6 +22,36 @@ export const tokenMetadataWire = z
   })
   .meta({ id: "TokenMetadata" });
 
+const shareBps = z.number().int().min(0).max(10_000);
+
+/** The integrity summary on every token record (docs/public.md "Launch integrity", "On list records"). */
+export const launchIntegritySummaryWire = z
+  .object({
+    creator_balance_bps: shareBps.meta({ description: "the creator's balance now / total_supply, bps rounded down" }),
+    snipers: z.object({
+      count: z
+        .number()
+        .int()
+        .nonnegative()
+        .meta({ description: "sniper addresses (as the integrity record's snipers)" }),
+      held_bps: shareBps.meta({ description: "their balances now / total_supply, bps rounded down" }),
+    }),
+    bundled: z.object({
+      count: z
+        .number()
+        .int()
+        .nonnegative()
+        .meta({ description: "same-block bundle addresses (as the integrity record's bundled)" }),
+      held_bps: shareBps.meta({ description: "their balances now / total_supply, bps rounded down" }),
+    }),
+  })
+  .nullable()
+  .meta({
+    id: "LaunchIntegritySummary",
+    description:
+      "shares of the supply held now by the creator, the snipers and same-block bundles, read at as_of_block; the full figures (top-10 concentration, amounts bought) are at /token/{address_or_slug}/integrity; null before the launch's integrity row is indexed",
+  });
+
 /** One activity window (docs/public.md "Activity windows"). */
 export const activityWindowWire = z
   .object({
@@ -106,6 +136,7 @@ export const tokenWire = z
     protocol_fees_wei: uintString,
     protocol_fees_token: uintString,
     holder_count: z.number().int().nonnegative().meta({ description: "addresses holding a non-zero balance" }),
+    launch_integrity: launchIntegritySummaryWire,
     metadata: tokenMetadataWire,
     token_url: z.string(),
     as_of_block: blockNumber.nullable().meta({

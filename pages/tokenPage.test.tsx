@@ -72,6 +72,7 @@ function record(metadata: Partial<TokenPageProps["token"]["metadata"]>, name = "
       ...metadata,
     },
     holder_count: 1,
+    launch_integrity: null,
     token_url: `https://svc.example/token/${ADDRESS}`,
     as_of_block: 120,
     as_of_timestamp_sec: 1_700_000_000,

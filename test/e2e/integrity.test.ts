@@ -269,6 +269,24 @@ describe("launch integrity", () => {
     expect(v1.body.integrity).toEqual(res.body.integrity);
     const v1Detail = await stack.request(`/api/v1/evmchain/tokens/${token}`);
     expect(v1Detail.body.token.integrity).toEqual(res.body.integrity);
+
+    // Every token record carries the summary (list items, the batch read, the detail): the same
+    // shares and counts as the integrity record, read at the record's own block.
+    const summary = {
+      creator_balance_bps: expected.creator_balance_bps,
+      snipers: { count: expected.snipers.count, held_bps: expected.snipers.held_bps },
+      bundled: { count: expected.bundled.count, held_bps: expected.bundled.held_bps },
+    };
+    expect(summary.snipers.held_bps).toBeGreaterThan(0);
+    const listed = await stack.request("/api/public/tokens/new?limit=50");
+    expect(listed.status).toBe(200);
+    const item = listed.body.tokens.find((t: { address: string }) => t.address === getAddress(token));
+    expect(item?.launch_integrity).toEqual(summary);
+    const batch = await stack.request(`/api/public/tokens?addresses=${token}`);
+    expect(batch.status).toBe(200);
+    expect(JSON.stringify(batch.body)).toContain(JSON.stringify(summary));
+    expect(detail.body.token.launch_integrity).toEqual(summary);
+    expect(v1Detail.body.token.launch_integrity).toEqual(summary);
   });
 
   it("refuses bad input with catalogued errors", async () => {

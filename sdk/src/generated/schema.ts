@@ -1906,6 +1906,7 @@ export type components = {
             protocol_fees_token: string;
             /** @description addresses holding a non-zero balance */
             holder_count: number;
+            launch_integrity: components["schemas"]["LaunchIntegritySummary"];
             metadata: components["schemas"]["TokenMetadata"];
             token_url: string;
             /** @description the indexed block every figure of this record was read at (one snapshot; docs/public.md "One record, one block"); null before the first indexed block */
@@ -1942,6 +1943,23 @@ export type components = {
             /** @description distinct transaction senders of the sells */
             unique_sellers: number;
         };
+        /** @description shares of the supply held now by the creator, the snipers and same-block bundles, read at as_of_block; the full figures (top-10 concentration, amounts bought) are at /token/{address_or_slug}/integrity; null before the launch's integrity row is indexed */
+        LaunchIntegritySummary: {
+            /** @description the creator's balance now / total_supply, bps rounded down */
+            creator_balance_bps: number;
+            snipers: {
+                /** @description sniper addresses (as the integrity record's snipers) */
+                count: number;
+                /** @description their balances now / total_supply, bps rounded down */
+                held_bps: number;
+            };
+            bundled: {
+                /** @description same-block bundle addresses (as the integrity record's bundled) */
+                count: number;
+                /** @description their balances now / total_supply, bps rounded down */
+                held_bps: number;
+            };
+        } | null;
         /** @description A token record with its ten largest holders (balance desc, address asc) and its launch integrity. */
         TokenDetail: {
             /**
@@ -2138,6 +2156,7 @@ export type components = {
             protocol_fees_token: string;
             /** @description addresses holding a non-zero balance */
             holder_count: number;
+            launch_integrity: components["schemas"]["LaunchIntegritySummary"];
             metadata: components["schemas"]["TokenMetadata"];
             token_url: string;
             /** @description the indexed block every figure of this record was read at (one snapshot; docs/public.md "One record, one block"); null before the first indexed block */
@@ -12780,6 +12799,7 @@ export interface operations {
                             protocol_fees_token: string;
                             /** @description addresses holding a non-zero balance */
                             holder_count: number;
+                            launch_integrity: components["schemas"]["LaunchIntegritySummary"];
                             metadata: components["schemas"]["TokenMetadata"];
                             token_url: string;
                             /** @description the indexed block every figure of this record was read at (one snapshot; docs/public.md "One record, one block"); null before the first indexed block */
@@ -13263,6 +13283,7 @@ export interface operations {
                             protocol_fees_token: string;
                             /** @description addresses holding a non-zero balance */
                             holder_count: number;
+                            launch_integrity: components["schemas"]["LaunchIntegritySummary"];
                             metadata: components["schemas"]["TokenMetadata"];
                             token_url: string;
                             /** @description the indexed block every figure of this record was read at (one snapshot; docs/public.md "One record, one block"); null before the first indexed block */
