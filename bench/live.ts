@@ -42,6 +42,7 @@ import {
   writeBenchResult,
 } from "./harness";
 import { measureLiveTrading, RECEIPT_POLL_MS, stagesOf, summariseLive } from "./liveMeasure";
+import type { Target } from "./latest";
 
 const values = parseBenchFlags("live", liveOptions);
 // `rpcUrls` URLs of the same anvil stand in for N providers.
@@ -101,11 +102,6 @@ try {
 
   await service.stop();
   const stages = withStages ? stagesOf(run, stageLog()) : null;
-  const serviceP50 = summary.serviceMs.p50;
-  const serviceP99 = summary.serviceMs.p99;
-  const sseP50 = summary.sseMs.p50;
-  const sseP99 = summary.sseMs.p99;
-  const { firstThirdMean: lagFirst, lastThirdMean: lagLast } = summary.lagBlocks;
   const result = {
     benchmark: "live",
     measuredAt: new Date().toISOString(),
@@ -122,17 +118,7 @@ try {
     ...summary,
     // Where each SSE trade's latency went (`--stages`; bench/liveStages.ts), null without it.
     stages,
-    targets:
-      "serviceMs.p50 <= 250, serviceMs.p99 <= 1000, lag not growing (lastThirdMean ~ firstThirdMean); sseMs.p50 <= 150, sseMs.p99 <= 500",
-    met: {
-      p50: serviceP50 !== null && serviceP50 <= 250,
-      p99: serviceP99 !== null && serviceP99 <= 1000,
-      lagNotGrowing: lagFirst !== null && lagLast !== null && lagLast <= lagFirst + 5,
-      allSeen: summary.tradesNotSeenOverHttp === 0,
-      sseP50: sseP50 !== null && sseP50 <= 150,
-      sseP99: sseP99 !== null && sseP99 <= 500,
-      allSeenOverSse: summary.tradesNotSeenOverSse === 0,
-    },
+    targets: liveTargets(summary, { durationSec, rpcUrls, catchUpSec, onPostgres }),
   };
   writeBenchResult(
     values.out
@@ -144,4 +130,42 @@ try {
   await anvil.stop();
   await database?.drop().catch(() => {});
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+/**
+ * The live targets as `{name, value, met}` (bench/latest.ts): polling p50 <= 250 ms / p99 <= 1 s,
+ * SSE p50 <= 150 ms / p99 <= 500 ms, every trade seen, the lag not growing; and issue 35's, when
+ * the run is the one it names (PostgreSQL, 1 URL, >= 10 min): p99 <= 250 ms. Trading starts once
+ * the indexer has caught up, so the start-up is the separate catch-up target (< 10 s), not in the p99.
+ */
+function liveTargets(
+  summary: ReturnType<typeof summariseLive>,
+  run: { durationSec: number; rpcUrls: number; catchUpSec: number | null; onPostgres: boolean },
+): Target[] {
+  const below = (name: string, value: number | null, max: number): Target => ({
+    name,
+    value,
+    met: value !== null && value <= max,
+  });
+  const { firstThirdMean: lagFirst, lastThirdMean: lagLast } = summary.lagBlocks;
+  const targets: Target[] = [
+    below("block mined -> trade visible (polling), p50: <= 250 ms", summary.serviceMs.p50, 250),
+    below("block mined -> trade visible (polling), p99: <= 1,000 ms", summary.serviceMs.p99, 1000),
+    below("block mined -> trade pushed (SSE), p50: <= 150 ms", summary.sseMs.p50, 150),
+    below("block mined -> trade pushed (SSE), p99: <= 500 ms", summary.sseMs.p99, 500),
+    below("trades not seen (polling and SSE): 0", summary.tradesNotSeenOverHttp + summary.tradesNotSeenOverSse, 0),
+    {
+      name: "lag not growing: last third's mean <= first third's + 5 blocks",
+      value: lagLast,
+      met: lagFirst !== null && lagLast !== null && lagLast <= lagFirst + 5,
+    },
+  ];
+  if (run.onPostgres && run.rpcUrls === 1 && run.durationSec >= 600) {
+    targets.push(
+      below("live, 1 URL, 10 min at 10 blocks/s: SSE p99 <= 250 ms", summary.sseMs.p99, 250),
+      below("live, 1 URL, 10 min at 10 blocks/s: polling p99 <= 250 ms", summary.serviceMs.p99, 250),
+      below("live, 1 URL: start-up catch-up (s) < 10 s", run.catchUpSec, 9.999),
+    );
+  }
+  return targets;
 }
