@@ -9,9 +9,14 @@
  * fetching backfill JSON-RPC data" to "Started returning 200 responses" (indexing, without
  * Ponder's start-up). The service must then serve every trade. Reports ratios, swaps/s and peak RSS.
  * Usage: `npm run bench -- backfill [--launches 100] [--swaps 100000] [--swaps-per-transaction 150]
- * [--database pglite|postgres] [--rpc-urls N] [--heap-mb N] [--skip-service] [--log-dir D] [--cpu-prof-dir D] [--trade-rows-floor]`.
+ * [--database pglite|postgres] [--rpc-urls N] [--heap-mb N] [--service-heaps none,N,...] [--skip-service] [--log-dir D]
+ * [--cpu-prof-dir D] [--trade-rows-floor]`.
  * `--rpc-urls N` gives both indexers the anvil URL N times (`INDEXER_RPC_URLS`: Ponder rate-limits
  * each URL on its own, starting at 20 requests/s), `--heap-mb` caps their V8 heap,
+ * `--service-heaps none,448` indexes the same history with the service once per heap setting
+ * (`none`: Node's default, unbounded in practice; N: `--max-old-space-size=N`), one after the
+ * other in the same run, so a bound's peak RSS and time compare with the unbounded run's (the
+ * first entry is the reference; the floors keep `--heap-mb`),
  * `--skip-service` measures only the floors (e.g. Ponder's own memory at 1,000,000 swaps), and
  * `--log-dir` keeps each indexer's JSON log (its per-range "Indexed block range" lines), and
  * `--cpu-prof-dir` writes the service's V8 CPU profile there (it includes Ponder's start-up), and
@@ -21,7 +26,7 @@
  * Results: `bench/results/latest/backfill[-postgres][-Nrpc][-ponder-floor][-swaps].json`.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createPublicClient, http, numberToHex } from "viem";
 import { findFreePort, startAnvil } from "../devnet/anvil";
@@ -31,7 +36,8 @@ import { startPonder } from "../scripts/ponderProcess";
 import { createDevnetDatabase } from "../test/helpers/postgres";
 import { buildHistory } from "./history";
 import { logTimeMs, measureLogFloor, rssBytes, waitForIndexedTrades } from "./indexing";
-import { cpuProfileArgs, parseBenchFlags, writeBenchResult } from "./harness";
+import { cpuProfileArgs, parseBenchFlags, sampleMachineLoad, writeBenchResult } from "./harness";
+import type { Target } from "./latest";
 
 const values = parseBenchFlags("backfill", {
   launches: { type: "string", default: "100" },
@@ -41,6 +47,7 @@ const values = parseBenchFlags("backfill", {
   "rpc-urls": { type: "string", default: "1" },
   "swaps-per-transaction": { type: "string", default: "150" },
   "heap-mb": { type: "string" },
+  "service-heaps": { type: "string" },
   "skip-service": { type: "boolean", default: false },
   "cpu-prof-dir": { type: "string" },
   "trade-rows-floor": { type: "boolean", default: false },
@@ -53,6 +60,16 @@ const rpcUrls = Number(values["rpc-urls"]);
 const swapsPerTransaction = Number(values["swaps-per-transaction"]);
 /** Room for a batch of `swapsPerTransaction` swaps (~80k gas each) in one block. */
 const blockGasLimit = BigInt(Math.max(30_000_000, swapsPerTransaction * 150_000));
+/** The floors' heap cap in MB (`--heap-mb`), null for Node's default. */
+const floorHeapMb = values["heap-mb"] ? Number(values["heap-mb"]) : null;
+/** The service's heap caps, one run each on the same history (`--service-heaps`; null: Node's default). */
+const serviceHeaps: (number | null)[] = values["service-heaps"]
+  ? values["service-heaps"].split(",").map((h) => (h.trim() === "none" ? null : Number(h)))
+  : [floorHeapMb];
+/** The issue's memory bound for the 1,000,000-swap backfill: peak RSS (MB) and time against an unbounded run. */
+const RSS_BOUND_MB = 600;
+const BOUNDED_TIME_RATIO = 1.1;
+const heapEnv = (heapMb: number | null) => (heapMb === null ? {} : { NODE_OPTIONS: `--max-old-space-size=${heapMb}` });
 
 /** One indexer run: whole time (spawn to `/ready`), indexing time (from its log), peak RSS. */
 type IndexerRun = {
@@ -62,6 +79,7 @@ type IndexerRun = {
   peakRssBytes: number | null;
 };
 
+const load = sampleMachineLoad();
 const anvil = await startAnvil({ port: 0, gasLimit: blockGasLimit });
 const dataDir = mkdtempSync(join(tmpdir(), "bench-backfill-"));
 try {
@@ -113,7 +131,7 @@ try {
         PONDER_PGLITE_DIR: join(dataDir, `pglite-${name}`),
         DATABASE_URL: database?.url ?? "",
         INDEXER_RPC_URLS: rpcUrls > 1 ? Array(rpcUrls).fill(anvil.rpcUrl).join(",") : "",
-        ...(values["heap-mb"] ? { NODE_OPTIONS: `--max-old-space-size=${Number(values["heap-mb"])}` } : {}),
+        ...heapEnv(floorHeapMb),
         ...extraEnv,
       },
     });
@@ -156,34 +174,40 @@ try {
   const tradeRowsFloor = values["trade-rows-floor"]
     ? await indexFromScratch("ponder_floor_trades", floorApp, undefined, [], { PONDER_FLOOR_WRITES: "trades" })
     : null;
-  const service = values["skip-service"]
-    ? null
-    : await indexFromScratch(
-        "service",
-        undefined,
-        async (url, pid) => {
-          // Ready must mean every launch and every trade is served.
-          const { trades } = await waitForIndexedTrades(url, pid, { launches, swaps });
-          if (trades !== swaps) throw new Error(`the service serves ${trades} trades, the history has ${swaps}`);
-        },
-        cpuProfileArgs(values["cpu-prof-dir"]),
-      );
+  const serviceRuns: (IndexerRun & { heapMb: number | null })[] = [];
+  for (const [i, heapMb] of (values["skip-service"] ? [] : serviceHeaps).entries()) {
+    const run = await indexFromScratch(
+      i === 0 ? "service" : `service_${i}`,
+      undefined,
+      async (url, pid) => {
+        // Ready must mean every launch and every trade is served.
+        const { trades } = await waitForIndexedTrades(url, pid, { launches, swaps });
+        if (trades !== swaps) throw new Error(`the service serves ${trades} trades, the history has ${swaps}`);
+      },
+      i === 0 ? cpuProfileArgs(values["cpu-prof-dir"]) : [],
+      heapEnv(heapMb),
+    );
+    serviceRuns.push({ heapMb, ...run });
+  }
+  const service = serviceRuns[0] ?? null;
 
   const floorAfter = await measureLogFloor(client, manifest, history.pools, history.lastBlock, floorBlocksPerRequest);
   console.log(`getLogs floor again: ${floorAfter.seconds.toFixed(2)} s`);
   const floorSec = (floorBefore.seconds + floorAfter.seconds) / 2;
   const ratio = (a: number | null, b: number | null) => (a !== null && b !== null && b > 0 ? a / b : null);
+  load.stop();
+  const targets = backfillTargets(service, serviceRuns, ponderFloor, floorSec);
 
   const result = {
     benchmark: "backfill",
     measuredAt: new Date().toISOString(),
-    machine: { cpus: cpus().length, node: process.version },
+    machine: load.machine(),
     database: values.database,
     launches,
     swaps,
     swapsPerTransaction,
     indexerRpcUrls: rpcUrls,
-    heapMb: values["heap-mb"] ? Number(values["heap-mb"]) : "node default",
+    heapMb: floorHeapMb ?? "node default",
     generation: { seconds: generationSec, swapTransactions: history.swapTransactions },
     floor: {
       what: "viem getLogs + decoding of the same TokenLaunched and Swap logs (mean of a run before and after the services)",
@@ -210,11 +234,63 @@ try {
     indexingRatioToFloor: ratio(service?.indexingSeconds ?? null, floorSec),
     ponderFloorRatioToFloor: ratio(ponderFloor.indexingSeconds, floorSec),
     serviceRatioToPonderFloor: ratio(service?.indexingSeconds ?? null, ponderFloor.indexingSeconds),
-    target: "ratioToFloor <= 2",
+    serviceHeaps:
+      serviceRuns.length > 1
+        ? serviceRuns.map((run) => ({
+            ...run,
+            heapMb: run.heapMb ?? "node default",
+            peakRssMb: run.peakRssBytes === null ? null : run.peakRssBytes / 2 ** 20,
+            indexingRatioToFirst: ratio(run.indexingSeconds, service?.indexingSeconds ?? null),
+          }))
+        : undefined,
+    targets,
   };
-  const variant = `${onPostgres ? "-postgres" : ""}${rpcUrls > 1 ? `-${rpcUrls}rpc` : ""}${values["skip-service"] ? "-ponder-floor" : ""}${swaps !== 100_000 ? `-${swaps}` : ""}`;
+  const heapsVariant = serviceRuns.length > 1 ? "-heaps" : "";
+  const variant = `${onPostgres ? "-postgres" : ""}${rpcUrls > 1 ? `-${rpcUrls}rpc` : ""}${values["skip-service"] ? "-ponder-floor" : ""}${swaps !== 100_000 ? `-${swaps}` : ""}${heapsVariant}`;
   writeBenchResult(`backfill${variant}`, result);
 } finally {
+  load.stop();
   await anvil.stop();
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+/**
+ * The issue's targets this run measures (PostgreSQL, one URL): service / getLogs floor <= 5x
+ * (indexing time), service / Ponder floor <= 1.1x (indexing time, both on the floors' heap
+ * setting), and, when `--service-heaps` ran a bounded service after an unbounded one, each bound's
+ * peak RSS <= 600 MB at <= 1.1x the unbounded run's time.
+ */
+function backfillTargets(
+  service: (IndexerRun & { heapMb: number | null }) | null,
+  runs: (IndexerRun & { heapMb: number | null })[],
+  ponderFloor: IndexerRun,
+  floorSec: number,
+): Target[] {
+  if (!service?.indexingSeconds) return [];
+  const targets: Target[] = [];
+  const at = `${swaps.toLocaleString("en-US")} swaps`;
+  if (rpcUrls === 1 && onPostgres) {
+    const value = service.indexingSeconds / floorSec;
+    targets.push({ name: `backfill ${at}, 1 URL: service / getLogs floor <= 5x`, value, met: value <= 5 });
+  }
+  if (ponderFloor.indexingSeconds) {
+    const value = service.indexingSeconds / ponderFloor.indexingSeconds;
+    targets.push({ name: `backfill ${at}: service / Ponder floor <= 1.1x`, value, met: value <= 1.1 });
+  }
+  for (const run of runs.slice(1)) {
+    if (run.heapMb === null || service.heapMb !== null) continue;
+    const rssMb = run.peakRssBytes === null ? null : run.peakRssBytes / 2 ** 20;
+    targets.push({
+      name: `backfill ${at}, heap ${run.heapMb} MB: peak RSS <= ${RSS_BOUND_MB} MB`,
+      value: rssMb,
+      met: rssMb !== null && rssMb <= RSS_BOUND_MB,
+    });
+    const time = run.indexingSeconds === null ? null : run.indexingSeconds / service.indexingSeconds;
+    targets.push({
+      name: `backfill ${at}, heap ${run.heapMb} MB: time <= ${BOUNDED_TIME_RATIO}x the unbounded run's`,
+      value: time,
+      met: time !== null && time <= BOUNDED_TIME_RATIO,
+    });
+  }
+  return targets;
 }

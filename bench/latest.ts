@@ -109,7 +109,8 @@ export function renderLatestTable(root = "."): string {
       targets?: Target[];
     };
     const head = [file.replace(/\.json$/, ""), r.measuredAt ?? "?", r.commit ?? "?", loadOf(r.machine)];
-    const targets = r.targets ?? [];
+    // Older results kept targets as an object keyed by name: rows only from the `{name, value, met}` list.
+    const targets = Array.isArray(r.targets) ? r.targets : [];
     if (targets.length === 0) return [[...head, "no target recorded", "", ""]];
     return targets.map((t) => [...head, t.name, formatValue(t.value), t.met ? "met" : "**MISSED**"]);
   });

@@ -42,6 +42,7 @@ import {
   writeBenchResult,
 } from "./harness";
 import { measureLiveTrading, RECEIPT_POLL_MS, stagesOf, summariseLive } from "./liveMeasure";
+import type { Target } from "./latest";
 
 const values = parseBenchFlags("live", liveOptions);
 // `rpcUrls` URLs of the same anvil stand in for N providers.
@@ -110,11 +111,6 @@ try {
 
   await service.stop();
   const stages = withStages ? stagesOf(run, stageLog()) : null;
-  const serviceP50 = summary.serviceMs.p50;
-  const serviceP99 = summary.serviceMs.p99;
-  const sseP50 = summary.sseMs.p50;
-  const sseP99 = summary.sseMs.p99;
-  const { firstThirdMean: lagFirst, lastThirdMean: lagLast } = summary.lagBlocks;
   const result = {
     benchmark: "live",
     measuredAt: new Date().toISOString(),
@@ -134,39 +130,7 @@ try {
     // `--count-queries`: SQL statements per block mined during the trading, by kind; null without it.
     queriesPerBlock,
     // One row per target (bench/latest.ts renders them in bench/README.md).
-    targets: [
-      {
-        name: "block mined -> trade visible over HTTP, p50: <= 250 ms",
-        value: serviceP50,
-        met: serviceP50 !== null && serviceP50 <= 250,
-      },
-      {
-        name: "block mined -> trade visible over HTTP, p99: <= 1,000 ms",
-        value: serviceP99,
-        met: serviceP99 !== null && serviceP99 <= 1000,
-      },
-      { name: "block mined -> trade over SSE, p50: <= 150 ms", value: sseP50, met: sseP50 !== null && sseP50 <= 150 },
-      { name: "block mined -> trade over SSE, p99: <= 500 ms", value: sseP99, met: sseP99 !== null && sseP99 <= 500 },
-      ...(onPostgres
-        ? [
-            {
-              name: "PostgreSQL: block mined -> trade visible over HTTP, p50: <= 60 ms",
-              value: serviceP50,
-              met: serviceP50 !== null && serviceP50 <= 60,
-            },
-          ]
-        : []),
-      {
-        name: "lag not growing: last third's mean <= first third's + 5 (blocks)",
-        value: lagLast,
-        met: lagFirst !== null && lagLast !== null && lagLast <= lagFirst + 5,
-      },
-      {
-        name: "every trade seen over HTTP and SSE (trades not seen)",
-        value: summary.tradesNotSeenOverHttp + summary.tradesNotSeenOverSse,
-        met: summary.tradesNotSeenOverHttp === 0 && summary.tradesNotSeenOverSse === 0,
-      },
-    ],
+    targets: liveTargets(summary, { durationSec, rpcUrls, catchUpSec, onPostgres }),
   };
   writeBenchResult(
     values.out
@@ -205,4 +169,45 @@ function queriesPerBlockOf(
     total += delta;
   }
   return { blocks, total: Math.round((total / blocks) * 100) / 100, ...perBlock };
+}
+
+/**
+ * The live targets as `{name, value, met}` (bench/latest.ts): polling p50 <= 250 ms / p99 <= 1 s,
+ * SSE p50 <= 150 ms / p99 <= 500 ms, every trade seen, the lag not growing; and issue 35's, when
+ * the run is the one it names (PostgreSQL, 1 URL, >= 10 min): p99 <= 250 ms. Trading starts once
+ * the indexer has caught up, so the start-up is the separate catch-up target (< 10 s), not in the p99.
+ */
+function liveTargets(
+  summary: ReturnType<typeof summariseLive>,
+  run: { durationSec: number; rpcUrls: number; catchUpSec: number | null; onPostgres: boolean },
+): Target[] {
+  const below = (name: string, value: number | null, max: number): Target => ({
+    name,
+    value,
+    met: value !== null && value <= max,
+  });
+  const { firstThirdMean: lagFirst, lastThirdMean: lagLast } = summary.lagBlocks;
+  const targets: Target[] = [
+    below("block mined -> trade visible (polling), p50: <= 250 ms", summary.serviceMs.p50, 250),
+    below("block mined -> trade visible (polling), p99: <= 1,000 ms", summary.serviceMs.p99, 1000),
+    below("block mined -> trade pushed (SSE), p50: <= 150 ms", summary.sseMs.p50, 150),
+    below("block mined -> trade pushed (SSE), p99: <= 500 ms", summary.sseMs.p99, 500),
+    ...(run.onPostgres
+      ? [below("PostgreSQL: block mined -> trade visible (polling), p50: <= 60 ms", summary.serviceMs.p50, 60)]
+      : []),
+    below("trades not seen (polling and SSE): 0", summary.tradesNotSeenOverHttp + summary.tradesNotSeenOverSse, 0),
+    {
+      name: "lag not growing: last third's mean <= first third's + 5 blocks",
+      value: lagLast,
+      met: lagFirst !== null && lagLast !== null && lagLast <= lagFirst + 5,
+    },
+  ];
+  if (run.onPostgres && run.rpcUrls === 1 && run.durationSec >= 600) {
+    targets.push(
+      below("live, 1 URL, 10 min at 10 blocks/s: SSE p99 <= 250 ms", summary.sseMs.p99, 250),
+      below("live, 1 URL, 10 min at 10 blocks/s: polling p99 <= 250 ms", summary.serviceMs.p99, 250),
+      below("live, 1 URL: start-up catch-up (s) < 10 s", run.catchUpSec, 9.999),
+    );
+  }
+  return targets;
 }

@@ -255,23 +255,25 @@ try {
       foreignInMostBlocks: measured !== null && measured.window.foreignBlockShare >= 0.8,
       allTradesPushed: measured !== null && measured.tradesNotSeenOverSse === 0 && measured.tradesNotSeenOverHttp === 0,
     },
-    targets: measured && {
-      lagNotGrowing: {
-        target: "with foreign swaps, the lag's last-minute mean within 5 blocks of its first-minute mean",
-        value: { firstMean: measured.lag.firstMean, lastMean: measured.lag.lastMean, max: measured.lag.max },
-        met: measured.lag.growing === false,
-      },
-      p99Sse: {
-        target: `with foreign swaps, p99 block mined -> trade pushed over SSE <= ${P99_TARGET_MS} ms`,
-        value: measured.sseMs.p99,
-        met: measured.sseMs.p99 !== null && measured.sseMs.p99 <= P99_TARGET_MS,
-      },
-      p99Polling: {
-        target: `with foreign swaps, p99 block mined -> trade seen by a client polling every ${httpPollMs} ms <= ${P99_TARGET_MS} ms`,
-        value: measured.serviceMs.p99,
-        met: measured.serviceMs.p99 !== null && measured.serviceMs.p99 <= P99_TARGET_MS,
-      },
-    },
+    targets: measured
+      ? [
+          {
+            name: "with foreign swaps, lag: last minute's mean within 5 blocks of the first minute's",
+            value: measured.lag.lastMean,
+            met: measured.lag.growing === false,
+          },
+          {
+            name: `with foreign swaps, block mined -> trade pushed (SSE), p99: <= ${P99_TARGET_MS} ms`,
+            value: measured.sseMs.p99,
+            met: measured.sseMs.p99 !== null && measured.sseMs.p99 <= P99_TARGET_MS,
+          },
+          {
+            name: `with foreign swaps, block mined -> trade visible (polling every ${httpPollMs} ms), p99: <= ${P99_TARGET_MS} ms`,
+            value: measured.serviceMs.p99,
+            met: measured.serviceMs.p99 !== null && measured.serviceMs.p99 <= P99_TARGET_MS,
+          },
+        ]
+      : [],
   };
   writeBenchResult(values.out ?? `scale-live-${launches}`, result);
 } finally {

@@ -205,6 +205,11 @@ export const ENV_SCHEMA = z.object({
   PONDER_READY_ON_INDEXER: optional(flag).default("0"),
   // Process lifecycle (scripts/start.ts, scripts/ponderProcess.ts)
   SERVICE_START_TIMEOUT_MS: optional(int(1000)).default(180_000),
+  // npm start's V8 heap cap for the service in MB (0: Node's default; NODE_OPTIONS'
+  // --max-old-space-size wins), docs/operations.md "Memory"
+  SERVICE_HEAP_MB: optional(
+    int(0).refine((mb) => mb === 0 || mb >= 256, "must be 0 (Node's default) or an integer >= 256"),
+  ).default(512),
   // npm start checks the RPC (chain id) and DATABASE_URL (connect, schema permission) before it
   // starts the service, each within this deadline (scripts/dependencyCheck.ts)
   START_DEPENDENCY_TIMEOUT_MS: optional(int(100, 120_000)).default(10_000),

@@ -23,6 +23,24 @@ export function serviceStartTimeoutMs(env: NodeJS.ProcessEnv = process.env): num
   return ENV_SCHEMA.shape.SERVICE_START_TIMEOUT_MS.parse(env.SERVICE_START_TIMEOUT_MS);
 }
 
+/**
+ * The V8 heap flag `npm start` gives the service (docs/operations.md "Memory"):
+ * `--max-old-space-size=<SERVICE_HEAP_MB>` (validated in `config/env.ts`), nothing when
+ * `SERVICE_HEAP_MB=0` (Node's default) or when `NODE_OPTIONS` already sets the heap (the
+ * operator's setting wins).
+ * @param env - environment to read (default `process.env`)
+ * @returns Node flags for the service's command line, e.g. `["--max-old-space-size=512"]`
+ * @throws ZodError when `SERVICE_HEAP_MB` is not 0 or an integer >= 256
+ * @example serviceHeapArgs({ SERVICE_HEAP_MB: "448" }) // ["--max-old-space-size=448"]
+ */
+export function serviceHeapArgs(env: NodeJS.ProcessEnv = process.env): string[] {
+  const heapMb = ENV_SCHEMA.shape.SERVICE_HEAP_MB.parse(env.SERVICE_HEAP_MB);
+  // Node's own variable (not a setting of config/env.ts): the operator's heap flag there wins.
+  const nodeOptions = env["NODE_OPTIONS" as keyof typeof env] ?? "";
+  if (heapMb === 0 || /--max-old-space-size/.test(nodeOptions)) return [];
+  return [`--max-old-space-size=${heapMb}`];
+}
+
 /** Services started by this process; killed (SIGKILL) if the process exits without stopping them. */
 const running = new Set<ChildProcess>();
 let exitHookInstalled = false;

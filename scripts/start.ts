@@ -38,7 +38,7 @@ import { checkConfiguredDependencies, DependencyError } from "./dependencyCheck"
 import { clearDataFolder, DataFolderError } from "./dataFolder";
 import { parseStartFlags, StartFlagError, type StartFlags } from "./startFlags";
 import { seedDemo, startRandomTrading } from "../devnet/seed";
-import { startPonder } from "./ponderProcess";
+import { serviceHeapArgs, startPonder } from "./ponderProcess";
 import { SERVICE_READY_PATH, waitReady } from "./serviceReadiness";
 import { startKeptService } from "./serviceKeeper";
 import { ConfigError, loadEnv, type Env } from "../config/env";
@@ -99,7 +99,14 @@ async function main() {
   if (process.env.LAUNCH_FACTORY_ADDRESS) {
     step(`starting the service (production configuration), waiting for http://127.0.0.1:${port}/health`);
     const startService = () =>
-      startPonder({ port, schema, inheritOutput: true, onWait: step, onSpawn: (pid) => reaper.watch(pid) });
+      startPonder({
+        port,
+        schema,
+        inheritOutput: true,
+        nodeArgs: serviceHeapArgs(),
+        onWait: step,
+        onSpawn: (pid) => reaper.watch(pid),
+      });
     const kept = await startKeptService({ env, stops, step, start: startService });
     const service = kept.service;
     const indexerUrls = (env.INDEXER_RPC_URLS || env.RPC_URL || "")
@@ -223,6 +230,7 @@ async function main() {
       schema,
       inheritOutput: env.LOG_PONDER === "1",
       env: serviceEnv,
+      nodeArgs: serviceHeapArgs(),
       onWait: step,
       onSpawn: (pid) => recordChild("the service", pid),
     });
