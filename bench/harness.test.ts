@@ -12,6 +12,7 @@ describe("benchmark flags", () => {
   it("keeps every flag of live, scale and scale-live", () => {
     expect(Object.keys(liveOptions).sort()).toEqual(
       [
+        "count-queries",
         "cpu-prof-dir",
         "database",
         "duration-sec",
@@ -66,6 +67,7 @@ describe("benchmark flags", () => {
       "http-poll-ms": "50",
       "rpc-urls": "1",
       stages: false,
+      "count-queries": false,
     });
     expect({ ...parseBenchFlags("scale", scaleOptions, ["scale"]) }).toEqual({
       launches: "1010",
