@@ -59,6 +59,8 @@ export async function activityWindows(
         ORDER BY ${t.blockNumber} DESC, ${t.logIndex} DESC LIMIT 1
       ) AS ${sql.raw(`then_${w}`)} ON true`,
   );
+  // The time bound drops no row the block bound keeps (timestamps never decrease with the block
+  // number); it lets the (token, timestamp_sec) index bound the scan when the planner picks it.
   const rows = rowsOf(
     await db.execute(sql`
       WITH s AS (
@@ -67,7 +69,7 @@ export async function activityWindows(
         WHERE ${t.token} IN (${sql.join(
           addresses.map((a) => sql`${a}`),
           sql`, `,
-        )}) AND ${t.blockNumber} >= ${firstBlock("h24")}
+        )}) AND ${t.blockNumber} >= ${firstBlock("h24")} AND ${t.timestampSec} > ${cutoff("h24")}
         GROUP BY ${t.token}
       )
       SELECT v.token, s.*, ${sql.join(

@@ -43,8 +43,12 @@ beforeAll(async () => {
   const marketDb = drizzle(marketClient);
   await (await pushSchema(ponderSchema as unknown as Record<string, unknown>, marketDb as never)).apply();
   // Ponder's checkpoint table (not in ponder.schema.ts): market reads answer once a row exists.
-  await marketDb.execute(sql`CREATE TABLE "_ponder_checkpoint" (chain_name text, latest_checkpoint text)`);
-  await marketDb.execute(sql`INSERT INTO "_ponder_checkpoint" VALUES ('evmchain', ${"0".repeat(75)})`);
+  await marketDb.execute(
+    sql`CREATE TABLE "_ponder_checkpoint" (chain_name text, latest_checkpoint text, finalized_checkpoint text)`,
+  );
+  await marketDb.execute(
+    sql`INSERT INTO "_ponder_checkpoint" VALUES ('evmchain', ${"0".repeat(75)}, ${"0".repeat(75)})`,
+  );
   dir = mkdtempSync(join(tmpdir(), "http-routes-"));
   store = await openStore({ kind: "pglite", dir, schema: "http_store" });
   app = appFixture(

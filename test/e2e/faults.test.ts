@@ -132,7 +132,9 @@ async function snapshot(baseUrl: string, apiKey: string) {
   for (;;) {
     const page = await getJson(baseUrl, `/api/public/events?since_id=${since}&limit=500&include_pending=1`);
     const batch = [...(page.events ?? []), ...(page.pending ?? [])];
-    events.push(...batch);
+    // Which events are confirmed is each process's own: the bound is the indexer's finalized block
+    // (market/confirmedBound.ts), which a live indexer and a clean one reach at different steps.
+    events.push(...batch.map(({ confirmed: _confirmed, ...event }: { confirmed: boolean }) => event));
     if (batch.length === 0 || (page.pending ?? []).length > 0 || page.next_since_id === since) break;
     since = page.next_since_id;
   }

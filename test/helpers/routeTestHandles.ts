@@ -108,6 +108,6 @@ async function pushPonderTables(handles: RouteTestHandles): Promise<void> {
   const head = await handles.publicClient.getBlock();
   const checkpoint = `${String(head.timestamp).padStart(10, "0")}${"0".repeat(16)}${String(head.number).padStart(16, "0")}${"0".repeat(33)}`;
   await handles.marketClient.exec(
-    `CREATE TABLE _ponder_checkpoint (chain_name text, chain_id bigint, safe_checkpoint varchar(75), latest_checkpoint varchar(75)); INSERT INTO _ponder_checkpoint VALUES ('evmchain', ${handles.deployment.chainId}, '${checkpoint}', '${checkpoint}');`,
+    `CREATE TABLE _ponder_checkpoint (chain_name text, chain_id bigint, safe_checkpoint varchar(75), latest_checkpoint varchar(75), finalized_checkpoint varchar(75)); INSERT INTO _ponder_checkpoint VALUES ('evmchain', ${handles.deployment.chainId}, '${checkpoint}', '${checkpoint}', '${checkpoint}');`,
   );
 }
