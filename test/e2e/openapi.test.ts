@@ -7,7 +7,7 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import { createTestClient, http, parseEther, type Hex } from "viem";
+import { createTestClient, http, parseEther, toHex, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appFixture } from "../helpers/appFixture";
 import type { MarketDb } from "../../market/db";
@@ -15,6 +15,7 @@ import { loadDeployment } from "../../config/deployment";
 import { buyToken, launchToken, sellToken } from "../../devnet/actions";
 import { devAccount } from "../../devnet/clients";
 import { startStack, until, type Stack } from "../helpers/harness";
+import { FINALIZED_DEPTH } from "../helpers/eventsFeed";
 import { sessionPost, signedInSession, type Fetcher } from "../helpers/session";
 
 let stack: Stack;
@@ -38,9 +39,10 @@ beforeAll(async () => {
     const r = await stack.request(`/api/public/token/${token}/trades`);
     return r.status === 200 && r.body.trades.length === 3 ? true : undefined;
   });
-  // Bury the launch under the events feed's confirmation depth (default 30 blocks), so the
-  // confirmed-only outputs (events, DEX Screener events, token list) have rows to validate.
-  await stack.publicClient.request({ method: "anvil_mine" as never, params: ["0x28"] as never });
+  // Bury the launch under the events feed's confirmed bound (the confirmation depth and the
+  // indexer's finalized block), so the confirmed-only outputs (events, DEX Screener events, token
+  // list) have rows to validate.
+  await stack.publicClient.request({ method: "anvil_mine" as never, params: [toHex(FINALIZED_DEPTH + 10)] as never });
   await until("launch confirmed in the events feed", async () => {
     const r = await stack.request("/api/public/events");
     return r.status === 200 && r.body.events.length >= 4 ? true : undefined;
