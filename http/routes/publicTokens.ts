@@ -30,8 +30,7 @@ import { tradeRecord } from "../../market/tradeRecord";
 import { documented } from "../openapi/describe";
 import { addressWire, okBody, uintString } from "../../src/domain/wire";
 import { tokenBatchBody, tokenPage as tokenPageWire, tokenWire, tradePage as tradePageWire } from "../../market/wire";
-import { candlesBody } from "../../market/candleWire";
-import { holderListDoc, integrityDoc, tokenDetailDoc } from "../openapi/tokenDocs";
+import { candlesDoc, holderListDoc, integrityDoc, tokenDetailDoc } from "../openapi/tokenDocs";
 import { tokenIntegrity } from "../../market/integrity";
 import { limitParam, validate } from "../validation";
 
@@ -240,21 +239,7 @@ export function publicTokenRoutes(deps: PublicTokenDeps) {
       // The v1 candles answer without a key (the token page's chart reads it), `format=udf` too.
       .get(
         "/token/:address_or_slug/candles",
-        documented({
-          tag: "public",
-          summary: "A token's OHLCV candles, oldest first (as the v1 candles endpoint)",
-          description:
-            'Second bars (`1s`, `15s`; UDF `1S`, `15S`) are aggregated from the trades and served for 24 h before the indexed head\'s block time: a window entirely older is 400 `out_of_retention`; a window straddling the edge is clamped to it (`from_sec` is the clamped start, header `X-Bars-From-Clamped` the requested one); every second-bar answer carries `X-Bars-Retention-Start-Sec` (docs/public.md "Second bars").',
-          ok: candlesBody,
-          errors: [
-            "invalid_request",
-            "invalid_resolution",
-            "invalid_range",
-            "out_of_retention",
-            "token_not_found",
-            "not_indexed_yet",
-          ],
-        }),
+        documented(candlesDoc("public", "A token's OHLCV candles, oldest first (as the v1 candles endpoint)", "")),
         validate("param", tokenPath),
         validate("query", candlesQuery),
         async (c) => {

@@ -32,6 +32,7 @@ import {
 import { udfHistoryResponse } from "../market/udfResponse";
 import { secondBarsRetentionStart, secondBarsWindow } from "../market/secondBarsWindow";
 import { documented } from "../openapi/describe";
+import { candleReadErrors } from "../openapi/tokenDocs";
 import { validate } from "../validation";
 
 /** What the datafeed reads. */
@@ -210,14 +211,7 @@ export function udfRoutes(deps: UdfDeps) {
           summary: "Bars (UDF history)",
           description: `Every accepted resolution: ${UDF_SUPPORTED_RESOLUTIONS.join(", ")}, D, 1s, 15s, 1m, 5m, 15m, 1h, 4h, 1d. Second bars (1S, 15S) are served for 24 h before the indexed head's block time: a range entirely older is 400 \`out_of_retention\`, a range straddling the edge is clamped to it (header \`X-Bars-From-Clamped\` = the requested from; \`X-Bars-Retention-Start-Sec\` = the oldest bar served). ${errorsNote}`,
           ok: udfBarsWire,
-          errors: [
-            "invalid_request",
-            "invalid_resolution",
-            "invalid_range",
-            "out_of_retention",
-            "token_not_found",
-            "not_indexed_yet",
-          ],
+          errors: candleReadErrors(),
         }),
         validate("query", historyQuery),
         async (c) => {

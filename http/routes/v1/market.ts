@@ -21,8 +21,7 @@ import { tradeRecord } from "../../../market/tradeRecord";
 import { documented } from "../../openapi/describe";
 import { addressWire, okBody } from "../../../src/domain/wire";
 import { tokenBatchBody, tradeWire } from "../../../market/wire";
-import { candlesBody } from "../../../market/candleWire";
-import { holderListDoc, integrityDoc, tokenDetailDoc } from "../../openapi/tokenDocs";
+import { candlesDoc, holderListDoc, integrityDoc, tokenDetailDoc } from "../../openapi/tokenDocs";
 import { tokenIntegrity } from "../../../market/integrity";
 import { limitParam, validate } from "../../validation";
 import { addressParam } from "../../../src/domain/wire";
@@ -170,22 +169,14 @@ export function v1MarketRoutes(deps: V1MarketDeps) {
        */
       .get(
         "/tokens/:address/candles",
-        documented({
-          tag: "v1",
-          summary: "OHLCV candles, oldest first",
-          description:
-            '`format=udf` answers in the TradingView UDF `/history` shape instead (docs/public.md). Second bars (`1s`, `15s`; UDF `1S`, `15S`) are aggregated from the trades and served for 24 h before the indexed head\'s block time: a window entirely older is 400 `out_of_retention`; a window straddling the edge is clamped to it (`from_sec` is the clamped start, header `X-Bars-From-Clamped` the requested one); every second-bar answer carries `X-Bars-Retention-Start-Sec` (docs/public.md "Second bars").',
-          ok: candlesBody,
-          errors: [
-            "invalid_request",
-            "invalid_address",
-            "invalid_resolution",
-            "invalid_range",
-            "out_of_retention",
-            "token_not_found",
-            "not_indexed_yet",
-          ],
-        }),
+        documented(
+          candlesDoc(
+            "v1",
+            "OHLCV candles, oldest first",
+            "`format=udf` answers in the TradingView UDF `/history` shape instead (docs/public.md). ",
+            ["invalid_address"],
+          ),
+        ),
         validate("param", addressPath),
         validate("query", candlesQuery),
         async (c) => {
