@@ -217,7 +217,8 @@ describe("Ponder patch", () => {
         await new Promise<void>((resolve) => server.close(() => resolve()));
       }
       const spanSec = (Math.max(...arrivals) - Math.min(...arrivals)) / 1000;
-      // The most arrivals within any 1,000 ms: a count, so a loaded machine can only lower it.
+      // The most arrivals within any 1,000 ms, used only as a lower bound: a stalled event loop can
+      // bunch arrivals (raising it), so an upper bound on it would fail under load.
       const sorted = [...arrivals].sort((a, b) => a - b);
       let mostInOneSecond = 0;
       for (let first = 0, last = 0; last < sorted.length; last++) {
@@ -231,10 +232,8 @@ describe("Ponder patch", () => {
       for (const name of names) delete process.env[name];
       // At L requests per wall-clock second, n requests span at least n / L - 1 seconds (a burst at
       // the end of one second and the start of the next); 1 s of margin below that.
-      const { spanSec, mostInOneSecond } = await burst(100);
+      const { spanSec } = await burst(100);
       expect(spanSec, "seconds from the first arrival to the last").toBeGreaterThanOrEqual(3);
-      // The separation the budget tests below rely on (at least 45 or 60 within one second).
-      expect(mostInOneSecond, "most arrivals within one second").toBeLessThanOrEqual(42);
     });
 
     it("set: starts at the budget and stays within it", async () => {
@@ -242,8 +241,8 @@ describe("Ponder patch", () => {
       delete process.env.PONDER_RPC_START_RPS;
       const { spanSec, mostInOneSecond } = await burst(260);
       // Within it: 260 / 120 - 1 = 1.2 s at least. At the budget from the start: unpatched, Ponder
-      // admits ~20 a second (at most ~42 in a second straddling two of its seconds). Both bounds
-      // are ones a slow machine cannot break: load only stretches the span and thins the seconds.
+      // admits ~20 a second (at most ~42 in a second straddling two of its seconds). Both are lower
+      // bounds, so a loaded machine cannot break them.
       expect(spanSec, "seconds from the first arrival to the last").toBeGreaterThanOrEqual(0.9);
       expect(mostInOneSecond, "most arrivals within one second").toBeGreaterThanOrEqual(60);
     });
