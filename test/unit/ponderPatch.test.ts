@@ -351,4 +351,54 @@ describe("Ponder patch", () => {
       expect({ stamped, leftAtMax }).toEqual({ stamped: 3, leftAtMax: 0 });
     });
   });
+
+  describe("indexed head after a crash recovery (PONDER_RECOVERY_RESETS_LATEST)", () => {
+    const saved = process.env.PONDER_RECOVERY_RESETS_LATEST;
+    afterEach(() => {
+      if (saved === undefined) delete process.env.PONDER_RECOVERY_RESETS_LATEST;
+      else process.env.PONDER_RECOVERY_RESETS_LATEST = saved;
+    });
+    const latest = "9".padStart(75, "0");
+    const safe = "5".padStart(75, "0");
+    /**
+     * A `_ponder_checkpoint` row on a real PGlite whose crashed run indexed past its safe checkpoint;
+     * Ponder's `recoverLatestCheckpoint` (run by `migrate` right after the revert) is applied to it.
+     * @returns the row's checkpoints afterwards
+     */
+    const recover = async () => {
+      const { PGlite } = await import("@electric-sql/pglite");
+      const { drizzle } = await import("drizzle-orm/pglite");
+      const { pgTable, text, varchar } = await import("drizzle-orm/pg-core");
+      const client = new PGlite();
+      const db = drizzle(client);
+      const PONDER_CHECKPOINT = pgTable("_ponder_checkpoint", {
+        chainName: text("chain_name").primaryKey(),
+        latestCheckpoint: varchar("latest_checkpoint", { length: 75 }).notNull(),
+        safeCheckpoint: varchar("safe_checkpoint", { length: 75 }).notNull(),
+        finalizedCheckpoint: varchar("finalized_checkpoint", { length: 75 }).notNull(),
+      });
+      await client.exec(`CREATE TABLE _ponder_checkpoint (chain_name text PRIMARY KEY, latest_checkpoint varchar(75) NOT NULL, safe_checkpoint varchar(75) NOT NULL, finalized_checkpoint varchar(75) NOT NULL);
+        INSERT INTO _ponder_checkpoint VALUES ('devnet', '${latest}', '${safe}', '${safe}');`);
+      const { recoverLatestCheckpoint } = (await import(
+        pathToFileURL(join(ponderDir, "dist/esm/database/actions.js")).href
+      )) as { recoverLatestCheckpoint: (qb: object, args: object, context: object) => Promise<void> };
+      const qb = { wrap: (run: (d: typeof db) => Promise<unknown>) => run(db) };
+      await recoverLatestCheckpoint(qb, { PONDER_CHECKPOINT }, {});
+      const row = await client.query<{ latest_checkpoint: string; safe_checkpoint: string }>(
+        "SELECT latest_checkpoint, safe_checkpoint FROM _ponder_checkpoint",
+      );
+      await client.close();
+      return row.rows[0]!;
+    };
+
+    it("sets latest_checkpoint back to the safe checkpoint the revert left", async () => {
+      delete process.env.PONDER_RECOVERY_RESETS_LATEST;
+      expect(await recover()).toEqual({ latest_checkpoint: safe, safe_checkpoint: safe });
+    });
+
+    it("PONDER_RECOVERY_RESETS_LATEST=0 keeps Ponder's head of the crashed run", async () => {
+      process.env.PONDER_RECOVERY_RESETS_LATEST = "0";
+      expect(await recover()).toEqual({ latest_checkpoint: latest, safe_checkpoint: safe });
+    });
+  });
 });
