@@ -8,8 +8,8 @@
  * Units (spec): amounts, supplies, reserves and `priceNative` are decimal strings in whole units
  * (base units / 10^decimals); block numbers, unix-seconds timestamps and indexes are JSON numbers.
  *
- * Data availability: `/latest-block` is the events feed's *confirmed* block (market/confirmedBound.ts:
- * min(indexed head − `EVENTS_CONFIRMATION_BLOCKS`, the indexer's finalized block)), never the RPC head,
+ * Data availability: `/latest-block` is the events feed's *confirmed* block — the indexer's head
+ * minus `EVENTS_CONFIRMATION_BLOCKS` (default 30 = Ponder's finality depth) — never the RPC head,
  * so `/events` has every event up to it and a reorg never changes a range already served.
  */
 import { Hono, type Context } from "hono";
@@ -31,10 +31,10 @@ import {
   type DsEvent,
 } from "../../market/dexscreener";
 import { launchesInBlocks, tokenByAddress, tokenByPool, tradesInBlocks } from "../../market/dexscreenerQueries";
+import { indexedHead } from "../../market/indexedHead";
 import type { MarketDb } from "../../market/db";
 import { validate } from "../validation";
 import { addressParam } from "../../src/domain/wire";
-import { confirmedBlock, indexerProgress } from "../../market/confirmedBound";
 
 /** Most blocks one `/events` request may span (`toBlock − fromBlock + 1`): 100 s at 100 ms blocks. */
 const MAX_EVENTS_BLOCK_RANGE = 1_000;
@@ -73,13 +73,13 @@ export function dexscreenerRoutes(deps: DexScreenerDeps) {
   const weth = getAddress(deps.deployment.contracts.weth);
 
   /**
-   * The newest block `/events` serves: the newest confirmed block (market/confirmedBound.ts; at least 0).
+   * The newest block `/events` serves: indexed head − confirmation depth (at least 0).
    * @throws ApiError `not_indexed_yet` before the indexer's first checkpoint
    */
   async function latestBlockNumber(): Promise<bigint> {
-    const progress = await indexerProgress(deps.db);
-    if (!progress) throw new ApiError("not_indexed_yet", "the indexer has not processed a block yet");
-    const confirmed = confirmedBlock(progress, confirmationBlocks);
+    const head = await indexedHead(deps.db);
+    if (!head) throw new ApiError("not_indexed_yet", "the indexer has not processed a block yet");
+    const confirmed = head.blockNumber - BigInt(confirmationBlocks);
     return confirmed > 0n ? confirmed : 0n;
   }
 
@@ -105,7 +105,7 @@ export function dexscreenerRoutes(deps: DexScreenerDeps) {
     new Hono()
       /**
        * GET /latest-block — spec `LatestBlockResponse`: `{ block: { blockNumber, blockTimestamp } }`,
-       * the newest block whose events `/events` serves (the confirmed block);
+       * the newest block whose events `/events` serves (indexed head − `EVENTS_CONFIRMATION_BLOCKS`);
        * `blockTimestamp` in unix seconds (read from the chain). 503 `not_indexed_yet` before the
        * first checkpoint, `chain_unavailable` when the RPC does not answer.
        */

@@ -14,6 +14,7 @@ import { ApiError } from "../errors";
 import { toJsonText } from "../../src/domain/json";
 import { countLaunches, tokenPage } from "../../market/tokenLists";
 import { tokensByAddress } from "../../market/tokenLookups";
+import { indexedHead } from "../../market/indexedHead";
 import { latestEventsOfKind } from "../../market/eventQueries";
 import type { MarketDb } from "../../market/db";
 import { limitParam, validate } from "../validation";
@@ -21,7 +22,6 @@ import { documented } from "../openapi/describe";
 import { sendConditional } from "./conditional";
 import { decodeEventPayload } from "../../src/domain/events";
 import { tokenUrl } from "../../src/domain/urls";
-import { confirmedBlock, indexerProgress } from "../../market/confirmedBound";
 
 /** What the feeds router reads. */
 export type FeedsDeps = { db: MarketDb; publicBaseUrl: string; publicConfig: PublicConfig; deployment: Deployment };
@@ -86,12 +86,12 @@ export function feedsRoutes(deps: FeedsDeps) {
       validate("query", tokenListQuery),
       async (c) => {
         const { limit } = c.req.valid("query");
-        const progress = await indexerProgress(deps.db);
-        if (!progress) throw new ApiError("not_indexed_yet", "the indexer has not processed a block yet");
-        const confirmed = confirmedBlock(progress, config.confirmationBlocks);
-        const count = confirmed >= 0n ? await countLaunches(deps.db, confirmed) : 0;
+        const head = await indexedHead(deps.db);
+        if (!head) throw new ApiError("not_indexed_yet", "the indexer has not processed a block yet");
+        const confirmedBlock = head.blockNumber - BigInt(config.confirmationBlocks);
+        const count = confirmedBlock >= 0n ? await countLaunches(deps.db, confirmedBlock) : 0;
         if (count === 0) throw new ApiError("token_list_empty", "no confirmed launch yet");
-        const rows = (await tokenPage(deps.db, { sort: "new", limit, maxLaunchBlock: confirmed })).reverse();
+        const rows = (await tokenPage(deps.db, { sort: "new", limit, maxLaunchBlock: confirmedBlock })).reverse();
         const newest = rows.at(-1)!;
         const list = renderTokenList({
           name: "evmchain launches",

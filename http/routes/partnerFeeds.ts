@@ -10,6 +10,7 @@ import { tokenUrl } from "../../src/domain/urls";
 import { ApiError } from "../errors";
 import { sendOk } from "../json";
 import type { MarketReadDeps } from "../../market/readDeps";
+import { indexedHead } from "../../market/indexedHead";
 import { launchesQuery } from "../market/params";
 import { requireToken, tokenListPage } from "../../market/tokenReads";
 import { tokenPage } from "../../market/tokenLists";
@@ -18,7 +19,6 @@ import { documented } from "../openapi/describe";
 import { addressWire, okBody, uintString } from "../../src/domain/wire";
 import { limitParam, validate } from "../validation";
 import { addressParam } from "../../src/domain/wire";
-import { confirmedBlock, indexerProgress } from "../../market/confirmedBound";
 
 /** What the partner feeds read. */
 export type PartnerFeedDeps = MarketReadDeps & { deployment: Deployment };
@@ -87,13 +87,13 @@ export function partnerFeedRoutes(deps: PartnerFeedDeps) {
         validate("query", orderIdQuery),
         async (c) => {
           const { orderId, limit } = c.req.valid("query");
-          const progress = await indexerProgress(deps.db);
-          if (!progress) throw new ApiError("not_indexed_yet", "the indexer has not processed a block yet");
+          const head = await indexedHead(deps.db);
+          if (!head) throw new ApiError("not_indexed_yet", "the indexer has not processed a block yet");
           const rows = await tokenPage(deps.db, {
             sort: "old",
             limit,
             minSeq: orderId,
-            maxLaunchBlock: confirmedBlock(progress, config.confirmationBlocks),
+            maxLaunchBlock: head.blockNumber - BigInt(config.confirmationBlocks),
           });
           return sendOk(c, {
             tokens: rows.map((r) => ({
@@ -174,14 +174,13 @@ export function partnerFeedRoutes(deps: PartnerFeedDeps) {
         validate("query", addressQuery),
         async (c) => {
           const row = await requireToken(deps.db, c.req.valid("query").address, nowSec(), deps.storedMetadata);
-          const progress = await indexerProgress(deps.db);
+          const head = await indexedHead(deps.db);
           const rec = tokenRecord(row, deps);
           return sendOk(c, {
             status: {
               address: rec.address,
               launched: true,
-              confirmed:
-                progress !== null && row.launchBlockNumber <= confirmedBlock(progress, config.confirmationBlocks),
+              confirmed: head !== null && head.blockNumber - row.launchBlockNumber >= BigInt(config.confirmationBlocks),
               launch_block_number: rec.launch_block_number,
               launch_tx_hash: rec.launch_tx_hash,
               graduated: rec.graduated,

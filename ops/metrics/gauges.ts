@@ -20,7 +20,7 @@ export type GaugeSources = {
   /** The chain's newest block number (RPC `eth_blockNumber`). */
   chainHead: () => Promise<bigint>;
   /** Newest event id (any) and newest confirmed event id, null when there is none. */
-  eventsHead: () => Promise<{ newestId: bigint | null; confirmedId: bigint | null }>;
+  eventsHead: (indexedHeadBlock: bigint) => Promise<{ newestId: bigint | null; confirmedId: bigint | null }>;
   /** The service's readiness check (ops/readiness.ts; absent: the readiness gauges have no sample). */
   readiness?: () => Promise<Readiness>;
 };
@@ -56,7 +56,7 @@ async function takeSnapshot(sources: GaugeSources): Promise<Snapshot> {
   else collectErrors().inc({ source: "rpc" });
   if (snap.indexed) {
     try {
-      snap.events = await withTimeout(sources.eventsHead(), SOURCE_TIMEOUT_MS);
+      snap.events = await withTimeout(sources.eventsHead(snap.indexed.blockNumber), SOURCE_TIMEOUT_MS);
     } catch {
       collectErrors().inc({ source: "database" });
     }

@@ -21,30 +21,29 @@ import {
   onPonderShutdown,
   ponderRequestLogger,
 } from "../ponderInternals";
-import { confirmedEventBound, indexerProgress } from "../../market/confirmedBound";
 
 /** How long shutdown waits for in-flight requests before closing the store, milliseconds. */
 const SHUTDOWN_DRAIN_MS = 4_000;
 
 /**
- * Newest event id overall and newest confirmed one (market/confirmedBound.ts), as
- * `GET /api/public/events` defines them.
+ * Newest event id overall and newest confirmed one (`EVENTS_CONFIRMATION_BLOCKS` behind the
+ * indexed head), as `GET /api/public/events` defines them.
  * @returns ids, null when no such event exists
  */
 async function eventsFeedHead(
   db: MarketDb,
+  headBlock: bigint,
   confirmationBlocks: number,
 ): Promise<{ newestId: bigint | null; confirmedId: bigint | null }> {
   const e = schema.event;
   const [newest] = await db.select({ id: sql<string | null>`max(${e.id})::text` }).from(e);
-  const progress = await indexerProgress(db);
-  const bound = progress ? confirmedEventBound(progress, confirmationBlocks) : 0n;
+  const confirmedBlock = headBlock - BigInt(confirmationBlocks);
   let confirmedId: bigint | null = null;
-  if (bound > 0n) {
+  if (confirmedBlock >= 0n) {
     const [row] = await db
       .select({ id: sql<string | null>`max(${e.id})::text` })
       .from(e)
-      .where(lt(e.id, bound));
+      .where(lt(e.id, (confirmedBlock + 1n) * 1_000_000n));
     confirmedId = row?.id ? BigInt(row.id) : null;
   }
   return { newestId: newest?.id ? BigInt(newest.id) : null, confirmedId };
@@ -72,7 +71,7 @@ export function wireOperations(deps: {
   registerServiceGauges({
     indexedHead: () => indexedHead(deps.db),
     chainHead: () => deps.publicClient.getBlockNumber({ cacheTime: 0 }),
-    eventsHead: () => eventsFeedHead(deps.db, deps.confirmationBlocks),
+    eventsHead: (head) => eventsFeedHead(deps.db, head, deps.confirmationBlocks),
     readiness: deps.readiness,
   });
   // After the gauges exist: every service metric joins the registry Ponder serves.

@@ -13,12 +13,11 @@
 import { request as httpRequest } from "node:http";
 import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import promClient from "prom-client";
-import { parseEther, toHex } from "viem";
+import { parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchToken } from "../../devnet/actions";
 import { startStack, until, type Stack } from "../helpers/harness";
 import { analysePromQl, loadAlertRules } from "../helpers/alertRules";
-import { FINALIZED_DEPTH } from "../helpers/eventsFeed";
 
 type Family = {
   name: string;
@@ -87,16 +86,10 @@ describe("operations through the real service", () => {
       symbol: "OPS",
       firstBuyWei: parseEther("0.01"),
     });
-    // Past the confirmed bound (market/confirmedBound.ts: the depth and the indexer's finalized block).
-    await stack.publicClient.request({ method: "anvil_mine" as never, params: [toHex(FINALIZED_DEPTH)] as never });
+    await stack.publicClient.request({ method: "anvil_mine" as never, params: ["0x5"] as never });
     const token = launched.event.token as string;
     await until("the launch indexed", async () =>
       (await stack.request(`/api/public/token/${token}`)).status === 200 ? true : undefined,
-    );
-    await until("the launch confirmed", async () =>
-      (await stack.request("/api/public/events?limit=1")).body.confirmed_block >= Number(launched.receipt.blockNumber)
-        ? true
-        : undefined,
     );
 
     const market = await stack.request(`/api/v1/evmchain/tokens/${token}`);
