@@ -199,6 +199,25 @@ afterAll(async () => {
 });
 
 /**
+ * Asserts that the clean index at `cleanUrl` serves what `readLive` serves. Activity windows count
+ * trades younger than 5 min, 1 h, … of the wall clock, so two reads are comparable only between two
+ * window edges: the clean index must equal the live one read just before it or just after it (an
+ * edge cannot pass both gaps).
+ * @returns the live snapshot read before the clean one, and the clean one
+ */
+async function expectEqualBetweenWindowEdges(
+  readLive: () => Promise<Snapshot>,
+  cleanUrl: string,
+  cleanApiKey: string,
+): Promise<{ live: Snapshot; clean: Snapshot }> {
+  const before = await readLive();
+  const fresh = await snapshot(cleanUrl, cleanApiKey);
+  const after = await readLive();
+  expect(isDeepStrictEqual(before, fresh) ? before : after).toEqual(fresh);
+  return { live: before, clean: fresh };
+}
+
+/**
  * Starts a clean service (`startCleanService`) that indexes the final chain from scratch, runs
  * `check` on the live service's snapshot, and requires the live snapshot to equal the clean one;
  * the clean service is stopped either way.
@@ -208,14 +227,12 @@ async function expectSameAsCleanIndex(check: (live: Snapshot) => void | Promise<
   try {
     await waitReady(clean.service.url);
     await caughtUp(clean.service.url);
-    // Activity windows count trades younger than 5 min, 1 h, … of the wall clock, so two reads are
-    // comparable only between two window edges: the clean index must equal the live one read just
-    // before it or just after it (an edge cannot pass both gaps).
-    const before = await snapshot(stack.service.url, stack.apiKey);
-    const fresh = await snapshot(clean.service.url, clean.apiKey);
-    const after = await snapshot(stack.service.url, stack.apiKey);
-    await check(before);
-    expect(isDeepStrictEqual(before, fresh) ? before : after).toEqual(fresh);
+    const { live } = await expectEqualBetweenWindowEdges(
+      () => snapshot(stack.service.url, stack.apiKey),
+      clean.service.url,
+      clean.apiKey,
+    );
+    await check(live);
   } finally {
     await clean.service.stop();
   }
@@ -452,14 +469,13 @@ describe("fault tolerance", () => {
         console.log(
           JSON.stringify({ crash: crashDatabase, trades_visible_at_kill: indexedAtKill, trades_total: totalTrades }),
         );
-        // Activity windows follow the wall clock: the clean index must equal the resumed one read
-        // just before it or just after it (a window edge cannot pass both gaps).
-        const resumedBefore = await snapshot(restarted.url, first.apiKey);
-        const clean = await snapshot(reference.service.url, reference.apiKey);
-        const resumedAfter = await snapshot(restarted.url, first.apiKey);
+        const { clean } = await expectEqualBetweenWindowEdges(
+          () => snapshot(restarted.url, first.apiKey),
+          reference.service.url,
+          reference.apiKey,
+        );
         const tradeCount = clean.perToken.reduce((n, t) => n + t.token.trade_count, 0);
         expect(tradeCount).toBeGreaterThanOrEqual(24_000);
-        expect(isDeepStrictEqual(resumedBefore, clean) ? resumedBefore : resumedAfter).toEqual(clean);
       } finally {
         await restarted.stop();
         await reference.service.stop();
