@@ -7,14 +7,12 @@
  * (`src/domain/price.ts`). USD amounts (`*UsdE18`) are integers of 10^-18 USD, floored, converted
  * at the reference pool's ETH/USD in force (`src/domain/usd.ts`); null where no ETH/USD was known.
  */
-import { index, onchainEnum, onchainTable, primaryKey, sql } from "ponder";
+import { index, onchainEnum, onchainTable, sql } from "ponder";
 
 // Table groups in src/schema/: Ponder reads this module's exports (re-exports included) and hashes
 // every file under src/ into its build id, so a change there re-indexes as one here would.
 export { holder, prelaunchHolderCount, tokenIntegrity } from "./src/schema/holders";
-
-/** Side of a trade from the launched token's point of view. */
-export const tradeSide = onchainEnum("trade_side", ["buy", "sell"]);
+export { candle, trade, tradeSide } from "./src/schema/market";
 
 /** Kinds of public events (see `src/domain/events.ts`). */
 export const eventKind = onchainEnum("event_kind", ["launch", "trade", "big_buy", "graduation", "fee_claim"]);
@@ -143,81 +141,6 @@ export const prelaunchPoolLogs = onchainTable("prelaunch_pool_logs", (t) => ({
   txHash: t.hex().notNull(),
   logs: t.json().$type<PrelaunchPoolLog[]>().notNull(),
 }));
-
-/** One Uniswap V3 Swap of a launched token's pool, mirrored as a trade. */
-export const trade = onchainTable(
-  "trade",
-  (t) => ({
-    id: t.text().primaryKey(), // `${txHash}-${logIndex}`
-    token: t.hex().notNull(),
-    pool: t.hex().notNull(),
-    side: tradeSide("side").notNull(),
-    trader: t.hex().notNull(), // the transaction's sender
-    recipient: t.hex().notNull(), // the Swap event's recipient
-    tokenAmount: t.bigint().notNull(),
-    ethAmountWei: t.bigint().notNull(),
-    sqrtPriceX96: t.bigint().notNull(),
-    tick: t.integer().notNull(),
-    priceWei: t.bigint().notNull(),
-    marketCapWei: t.bigint().notNull(),
-    /** Pool balances right after this swap (WETH wei, token base units). */
-    reserveWeiAfter: t.bigint().notNull(),
-    reserveTokenAfter: t.bigint().notNull(),
-    blockNumber: t.bigint().notNull(),
-    logIndex: t.integer().notNull(),
-    /** Index of the transaction in its block. */
-    txIndex: t.integer().notNull(),
-    timestampSec: t.bigint().notNull(),
-    txHash: t.hex().notNull(),
-    /**
-     * ETH/USD in force at this trade: the reference pool's sqrtPriceX96 of its last Initialize or
-     * Swap at or before the trade's (block, log index) (`eth_usd`); null before the first one or
-     * without a reference pool. The USD columns below are converted at it (null with it).
-     */
-    ethUsdSqrtPriceX96: t.bigint(),
-    /** That ETH/USD as 10^-18 USD per ETH (the value of 10^18 wei), floored. */
-    ethPriceUsdE18: t.bigint(),
-    ethAmountUsdE18: t.bigint(),
-    priceUsdE18: t.bigint(),
-    marketCapUsdE18: t.bigint(),
-  }),
-  (table) => ({
-    timeIdx: index().on(table.timestampSec),
-    tokenOrderIdx: index().on(table.token, table.blockNumber, table.logIndex),
-    tokenTimeIdx: index("trade_token_time_idx").on(table.token, table.timestampSec), // second bars (secondBars.ts)
-    chainOrderIdx: index().on(table.blockNumber, table.logIndex),
-  }),
-);
-
-/** OHLCV per token, resolution and bucket; prices in wei per whole token. */
-export const candle = onchainTable(
-  "candle",
-  (t) => ({
-    token: t.hex().notNull(),
-    resolution: t.text().notNull(),
-    bucketStartSec: t.bigint().notNull(),
-    openWei: t.bigint().notNull(),
-    highWei: t.bigint().notNull(),
-    lowWei: t.bigint().notNull(),
-    closeWei: t.bigint().notNull(),
-    volumeToken: t.bigint().notNull(),
-    volumeWei: t.bigint().notNull(),
-    // volumeWei split by the trade's side (`trade.side`: buy = WETH into the pool); they sum to it.
-    volumeBuyWei: t.bigint().notNull(),
-    volumeSellWei: t.bigint().notNull(),
-    tradeCount: t.integer().notNull(),
-    // USD OHLCV over the bucket's trades that had an ETH/USD, each converted at its own
-    // (`trade.priceUsdE18`, `trade.ethAmountUsdE18`); null when none had.
-    openUsdE18: t.bigint(),
-    highUsdE18: t.bigint(),
-    lowUsdE18: t.bigint(),
-    closeUsdE18: t.bigint(),
-    volumeUsdE18: t.bigint(),
-  }),
-  (table) => ({
-    pk: primaryKey({ columns: [table.token, table.resolution, table.bucketStartSec] }),
-  }),
-);
 
 /**
  * The ETH/USD reference pool (`ETH_USD_POOL`, one row): its orientation, read once from the chain

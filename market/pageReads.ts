@@ -18,7 +18,8 @@ import { TOP_HOLDERS, topHolders } from "./holders";
 import { SEARCH_MAX_CHARS, searchTokens } from "./search";
 import { findToken, tokensAtOneBlock } from "./tokenReads";
 import { findTokenBySlug } from "./tokenLookups";
-import { tokenPage, trendingTokens } from "./tokenLists";
+import { tokenPage } from "./tokenLists";
+import { trendingTokens } from "./tokenRankings";
 import type { TokenRow } from "./tokenLookups";
 import { tokenRecord } from "./tokenRecord";
 import { tradePage } from "./tradeQueries";
@@ -112,8 +113,7 @@ export function pageReads(deps: PageReadsDeps): PageReads {
     ) as TokenJson[];
   return {
     newestTokens: (limit) => records((tx) => tokenPage(tx, { sort: "new", limit })),
-    trendingTokens: (nowSec, limit) =>
-      records(async (tx) => (await trendingTokens(tx, nowSec, limit)).map((s) => s.row), nowSec),
+    trendingTokens: (nowSec, limit) => records((tx) => trendingTokens(tx, nowSec, limit), nowSec),
     graduatingTokens: (limit) => records((tx) => tokenPage(tx, { sort: "market_cap", limit, onlyNotGraduated: true })),
     async search(raw) {
       const query = (raw ?? "").trim();

@@ -1,11 +1,10 @@
 /**
- * Token rows in list order: keyset pages in every sort order, the launch count and the trending
- * list. Every list is bounded by a `limit`; keyset cursors use `launch_seq` as the unique
+ * Token rows in list order: keyset pages in every sort order and the launch count (the rankings
+ * by activity windows are `market/tokenRankings.ts`). Every list is bounded by a `limit`; keyset cursors use `launch_seq` as the unique
  * tie-breaker. Rows only: `market/tokenReads.ts` attaches the figures at one block.
  */
-import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, or, sql } from "ponder";
+import { and, asc, desc, eq, gt, isNull, lt, lte, or, sql } from "ponder";
 import * as schema from "../ponder.schema";
-import { trendingScore, type HourBucket } from "../src/domain/market";
 import type { MarketDb } from "./db";
 import type { TokenRow } from "./tokenLookups";
 
@@ -94,42 +93,4 @@ export async function countLaunches(db: MarketDb, maxLaunchBlock: bigint): Promi
     .from(schema.token)
     .where(lte(schema.token.launchBlockNumber, maxLaunchBlock));
   return Number(rows[0]?.n ?? 0);
-}
-
-/**
- * Trending tokens: score every token with a 1h candle in the last 24 h (`trendingScore`), highest
- * first, ties by newer launch; at most `limit`.
- */
-export async function trendingTokens(
-  db: MarketDb,
-  nowSec: number,
-  limit: number,
-): Promise<Array<{ row: TokenRow; score: bigint }>> {
-  const c = schema.candle;
-  const since = BigInt(Math.floor(nowSec / 3600) * 3600 - 23 * 3600);
-  const buckets = await db
-    .select({ token: c.token, bucketStartSec: c.bucketStartSec, volumeWei: c.volumeWei, tradeCount: c.tradeCount })
-    .from(c)
-    .where(and(eq(c.resolution, "1h"), gte(c.bucketStartSec, since)));
-  const byToken = new Map<string, HourBucket[]>();
-  for (const b of buckets) byToken.set(b.token, [...(byToken.get(b.token) ?? []), b]);
-  const scores = [...byToken.entries()]
-    .map(([token, bs]) => ({ token, score: trendingScore(bs, nowSec) }))
-    .filter((s) => s.score > 0n);
-  if (scores.length === 0) return [];
-  const rows = await db
-    .select()
-    .from(schema.token)
-    .where(
-      inArray(
-        schema.token.address,
-        scores.map((s) => s.token as `0x${string}`),
-      ),
-    );
-  const rowBy = new Map(rows.map((r) => [r.address, r]));
-  return scores
-    .map((s) => ({ row: rowBy.get(s.token as `0x${string}`)!, score: s.score }))
-    .filter((s) => s.row)
-    .sort((a, b) => (a.score === b.score ? b.row.launchSeq - a.row.launchSeq : a.score > b.score ? -1 : 1))
-    .slice(0, limit);
 }

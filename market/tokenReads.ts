@@ -12,7 +12,9 @@ import type { MarketDb } from "./db";
 import { TokenNotFoundError } from "./errors";
 import type { MetadataSource } from "./metadata";
 import { atOneBlock } from "./snapshot";
-import { sortKey, type TokenSort, tokenPage, trendingTokens } from "./tokenLists";
+import type { ActivityWindowName, TopSort } from "../src/domain/activityWindows";
+import { sortKey, type TokenSort, tokenPage } from "./tokenLists";
+import { topTokens, trendingTokens } from "./tokenRankings";
 import type { TokenRow } from "./tokenLookups";
 import { type EthUsdNow, ethUsdAgeAt, type TokenWithStats, withStats } from "./tokenStats";
 
@@ -127,18 +129,26 @@ export async function requireToken(db: MarketDb, address: Address, nowSec: numbe
 }
 
 /**
- * Trending tokens with their figures, scores and rows read at one block (`trendingTokens`).
+ * Trending tokens (`trendingTokens`, docs/public.md "Trending") with their figures, ranked and
+ * read at one block and one clock, so each record's windows are the ones it was ranked by.
  * @returns highest score first, at most `limit`
  */
 export async function trendingRecords(db: MarketDb, nowSec: number, limit: number, storedMetadata?: MetadataSource) {
-  const scored = await itemsAtOneBlock(
-    db,
-    nowSec,
-    (tx) => trendingTokens(tx, nowSec, limit),
-    (s) => s.row,
-    storedMetadata,
-  );
-  return scored.map(({ item, token }) => ({ row: token, score: item.score }));
+  return tokensAtOneBlock(db, nowSec, (tx) => trendingTokens(tx, nowSec, limit), storedMetadata);
+}
+
+/**
+ * A top list (`topTokens`, docs/public.md "Top lists"): the tokens traded in `window`, in `sort`
+ * order, with their figures, ranked and read at one block and one clock.
+ * @returns at most `limit` records in list order
+ */
+export async function topRecords(
+  db: MarketDb,
+  nowSec: number,
+  opts: { window: ActivityWindowName; sort: TopSort; limit: number },
+  storedMetadata?: MetadataSource,
+) {
+  return tokensAtOneBlock(db, nowSec, (tx) => topTokens(tx, nowSec, opts), storedMetadata);
 }
 
 /**

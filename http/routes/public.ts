@@ -4,6 +4,7 @@
  */
 import { Hono } from "hono";
 import { type PublicActivityDeps, publicActivityRoutes } from "./publicActivity";
+import { publicRankingRoutes } from "./publicRankings";
 import { type PublicTokenDeps, publicTokenRoutes } from "./publicTokens";
 
 /** What the public router reads. */
@@ -11,5 +12,8 @@ export type PublicDeps = PublicTokenDeps & PublicActivityDeps;
 
 /** Builds the `/api/public` router: the token routes and the activity routes (trades, events). */
 export function publicRoutes(deps: PublicDeps) {
-  return new Hono().route("/", publicTokenRoutes(deps)).route("/", publicActivityRoutes(deps));
+  return new Hono()
+    .route("/", publicTokenRoutes(deps))
+    .route("/", publicRankingRoutes(deps))
+    .route("/", publicActivityRoutes(deps));
 }

@@ -1,6 +1,7 @@
 /**
  * The token half of the public surface `/api/public` (docs/public.md): token lists, search, one
- * token, and a token's holders, trades and candles. No authentication.
+ * token, and a token's holders, trades and candles (the rankings by activity windows are
+ * `publicRankings.ts`). No authentication.
  */
 import { Hono } from "hono";
 import { getAddress, isAddress } from "viem";
@@ -21,7 +22,6 @@ import {
   itemsAtOneBlock,
   TOKEN_BATCH_MAX,
   tokenListPage,
-  trendingRecords,
 } from "../../market/tokenReads";
 import { findTokenAddress, findTokenBySlug } from "../../market/tokenLookups";
 import { tokenRecord } from "../../market/tokenRecord";
@@ -41,8 +41,6 @@ const tokenPath = z.object({
   address_or_slug: z.string().min(1).max(100, "must be a token address or a slug of at most 100 characters"),
 });
 const tokenListQuery = z.object({ limit: limitParam(20, 100), cursor: issuedCursorParam });
-/** A bounded set (tokens traded in the last 24 h): no cursor. */
-const trendingQuery = z.object({ limit: limitParam(20, 100) });
 const holderListQuery = z.object({ limit: limitParam(50, 200), cursor: issuedCursorParam });
 /** Trade lists (one token's, and every token's in `publicActivity.ts`). */
 export const tradeListQuery = z.object({ limit: limitParam(50, 200), cursor: issuedCursorParam });
@@ -123,21 +121,6 @@ export function publicTokenRoutes(deps: PublicTokenDeps) {
               return { address, found: row !== null, token: row ? tokenRecord(row, deps) : null };
             }),
           });
-        },
-      )
-      // Ranking: docs/public.md "Trending".
-      .get(
-        "/tokens/trending",
-        documented({
-          tag: "public",
-          summary: "Tokens by trending score (traded in the last 24 h)",
-          ok: okBody({ tokens: z.array(tokenWire.extend({ trending_score: uintString })) }),
-          errors: ["invalid_request"],
-        }),
-        validate("query", trendingQuery),
-        async (c) => {
-          const scored = await trendingRecords(db, nowSec(), c.req.valid("query").limit, deps.storedMetadata);
-          return sendOk(c, { tokens: scored.map((s) => ({ ...tokenRecord(s.row, deps), trending_score: s.score })) });
         },
       )
       // Closest to graduation: market cap descending, then newer launch.

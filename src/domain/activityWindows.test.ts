@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { activityWindowsOf, windowCutoffSec, windowRecord, type WindowTrade } from "./activityWindows";
+import {
+  activityWindowsOf,
+  trendingScoreOf,
+  windowActivityWei,
+  windowCutoffSec,
+  windowRecord,
+  type WindowTrade,
+} from "./activityWindows";
 
 const NOW = 1_000_000;
 const trade = (over: Partial<WindowTrade> & { timestampSec: bigint; blockNumber: bigint }): WindowTrade => ({
@@ -88,5 +95,37 @@ describe("activity windows", () => {
     expect(windowRecord(w.m5, 4n).price_change_bps).toBe(3_333); // +33.33… %
     expect(windowRecord(w.m5, 2n).price_change_bps).toBe(-3_333); // −33.33… %, not −3,334
     expect(windowRecord(activityWindowsOf([], NOW, 0n).m5, 5n).price_change_bps).toBeNull();
+  });
+});
+
+describe("trending score", () => {
+  const window = (volumeWei: bigint, buys: number, sells: number) => ({
+    priceThenWei: 1n,
+    volumeWei,
+    volumeUsdE18: 0n,
+    buys,
+    sells,
+    uniqueBuyers: 0,
+    uniqueSellers: 0,
+  });
+  it("sums each window's activity per hour, flooring each term", () => {
+    const ETH = 10n ** 18n;
+    const score = trendingScoreOf({
+      m5: window(ETH, 1, 0), // 1.01 ETH × 12
+      h1: window(2n * ETH, 1, 1), // 2.02 ETH
+      h6: window(7n, 0, 0), // ⌊7 / 6⌋ = 1 wei
+      h24: window(47n, 0, 0), // ⌊47 / 24⌋ = 1 wei
+    });
+    expect(score).toBe(12n * (ETH + 10n ** 16n) + 2n * ETH + 2n * 10n ** 16n + 1n + 1n);
+  });
+  it("weights a trade of the last five minutes above a larger one of earlier today", () => {
+    const recent = window(10n ** 17n, 1, 0);
+    const none = window(0n, 0, 0);
+    const old = window(10n ** 18n, 1, 0);
+    const recentScore = trendingScoreOf({ m5: recent, h1: recent, h6: recent, h24: recent });
+    const oldScore = trendingScoreOf({ m5: none, h1: none, h6: none, h24: old });
+    expect(recentScore).toBeGreaterThan(oldScore);
+    expect(windowActivityWei(recent)).toBe(11n * 10n ** 16n);
+    expect(trendingScoreOf({ m5: none, h1: none, h6: none, h24: none })).toBe(0n);
   });
 });

@@ -113,3 +113,39 @@ export function windowRecord(w: ActivityWindow, priceNowWei: bigint) {
     unique_sellers: w.uniqueSellers,
   };
 }
+
+/** Weight of one trade in the trending score, wei (0.01 ETH): the number of trades counts besides their size. */
+export const TRENDING_TRADE_WEIGHT_WEI = 10n ** 16n;
+
+/**
+ * A window's activity as the trending score counts it: `volume_wei` + (buys + sells) × 0.01 ETH, wei.
+ * @example windowActivityWei({ volumeWei: 10n ** 18n, buys: 1, sells: 1 }) // 1020000000000000000n
+ */
+export function windowActivityWei(w: Pick<ActivityWindow, "volumeWei" | "buys" | "sells">): bigint {
+  return w.volumeWei + BigInt(w.buys + w.sells) * TRENDING_TRADE_WEIGHT_WEI;
+}
+
+/**
+ * The trending score (docs/public.md "Trending"): the sum over the four windows of the window's
+ * activity per hour, ⌊activity × 3,600 / length⌋ — that is 12 × a(m5) + a(h1) + ⌊a(h6) / 6⌋ +
+ * ⌊a(h24) / 24⌋, in wei per hour. The windows nest, so a trade of the last five minutes counts in
+ * all four (≈ 13.2 times its activity) and one of 20 hours ago in h24 only (1/24 of it). A token
+ * with no trade in the last 24 h scores 0 and is not listed.
+ * @example trendingScoreOf(windows) // 12n * a_m5 + a_h1 + a_h6 / 6n + a_h24 / 24n
+ */
+export function trendingScoreOf(windows: ActivityWindows): bigint {
+  let score = 0n;
+  for (const name of ACTIVITY_WINDOW_NAMES)
+    score += (windowActivityWei(windows[name]) * 3_600n) / BigInt(ACTIVITY_WINDOWS[name]);
+  return score;
+}
+
+/**
+ * Orders of the top lists (`GET /api/public/tokens/top`, docs/public.md "Top lists"), over one
+ * window's figures: `volume` (volume_wei, highest first), `trades` (buys + sells, most first),
+ * `gainers` (price_change_bps, highest first), `losers` (price_change_bps, lowest first).
+ */
+export const TOP_SORTS = ["volume", "trades", "gainers", "losers"] as const;
+
+/** A top-list order. */
+export type TopSort = (typeof TOP_SORTS)[number];

@@ -1,34 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { graduationProgressBps, priceChangeBps, TRENDING_DECAY_PPM, trendingScore } from "./market";
+import { graduationProgressBps, priceChangeBps } from "./market";
 
 const ETH = 10n ** 18n;
-
-describe("trendingScore", () => {
-  it("has an exact decay table halving every 6 hours", () => {
-    expect(TRENDING_DECAY_PPM).toHaveLength(24);
-    expect(TRENDING_DECAY_PPM[0]).toBe(1_000_000n);
-    expect(TRENDING_DECAY_PPM[1]).toBe(890_899n);
-    expect(TRENDING_DECAY_PPM[6]).toBe(500_000n);
-    expect(TRENDING_DECAY_PPM[12]).toBe(250_000n);
-    expect(TRENDING_DECAY_PPM[23]).toBe(70_154n);
-  });
-  it("weights volume and trades by age", () => {
-    const now = 100 * 3600 + 1800; // inside hour 100
-    const score = trendingScore(
-      [
-        { bucketStartSec: 100n * 3600n, volumeWei: ETH, tradeCount: 2 }, // age 0: 1.02 ETH
-        { bucketStartSec: 94n * 3600n, volumeWei: 2n * ETH, tradeCount: 0 }, // age 6: 1 ETH
-        { bucketStartSec: 76n * 3600n, volumeWei: 100n * ETH, tradeCount: 9 }, // age 24: out
-        { bucketStartSec: 101n * 3600n, volumeWei: 100n * ETH, tradeCount: 9 }, // future: out
-      ],
-      now,
-    );
-    expect(score).toBe(1_020_000_000_000_000_000n + ETH);
-  });
-  it("is zero without recent buckets", () => {
-    expect(trendingScore([], 1_700_000_000)).toBe(0n);
-  });
-});
 
 describe("graduationProgressBps", () => {
   it("floors and caps", () => {

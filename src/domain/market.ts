@@ -1,50 +1,8 @@
 /**
  * Derived market figures of the public surface, as exact integer math (docs/public.md
- * "Definitions"): trending score, graduation progress and 24 h price change.
+ * "Definitions"): graduation progress and price change (the trending score is defined over the
+ * activity windows: `src/domain/activityWindows.ts`).
  */
-
-/** Length of the trending window: the last 24 hours of 1h candles. */
-export const TRENDING_WINDOW_HOURS = 24;
-
-/** Half-life of the trending decay, hours. */
-export const TRENDING_HALF_LIFE_HOURS = 6;
-
-/** Weight of one trade in the trending score, wei (so activity counts besides size). */
-export const TRENDING_TRADE_WEIGHT_WEI = 10n ** 16n; // 0.01 ETH
-
-/**
- * Decay weight per bucket age, parts per million: round(1e6 * 2^(-age / 6)) for ages 0..23 h.
- * Written out so the score is exact and reproducible in any language.
- */
-export const TRENDING_DECAY_PPM: readonly bigint[] = Array.from({ length: TRENDING_WINDOW_HOURS }, (_, age) =>
-  BigInt(Math.round(1e6 * 2 ** (-age / TRENDING_HALF_LIFE_HOURS))),
-);
-
-/** One 1h candle bucket of a token, as the trending score reads it. */
-export type HourBucket = { bucketStartSec: bigint; volumeWei: bigint; tradeCount: number };
-
-/**
- * Trending score of a token: Σ over its 1h buckets of the last 24 h of
- * (volumeWei + tradeCount × 0.01 ETH) × decay(age) / 1e6, where age = whole hours between the
- * bucket start and the current hour's start, decay halving every 6 hours. Buckets older than 23 h
- * or in the future count 0.
- *
- * @param buckets - the token's 1h candles (any order)
- * @param nowSec - current unix seconds
- * @returns score in wei-equivalent units (floored)
- * @example trendingScore([{ bucketStartSec: 3600n, volumeWei: 10n ** 18n, tradeCount: 2 }], 3700) // 1020000000000000000n
- */
-export function trendingScore(buckets: readonly HourBucket[], nowSec: number): bigint {
-  const currentHour = BigInt(Math.floor(nowSec / 3600));
-  let score = 0n;
-  for (const b of buckets) {
-    const age = currentHour - b.bucketStartSec / 3600n;
-    if (age < 0n || age >= BigInt(TRENDING_WINDOW_HOURS)) continue;
-    const weight = TRENDING_DECAY_PPM[Number(age)]!;
-    score += ((b.volumeWei + BigInt(b.tradeCount) * TRENDING_TRADE_WEIGHT_WEI) * weight) / 1_000_000n;
-  }
-  return score;
-}
 
 /**
  * Graduation progress in basis points: market cap / threshold, floored, capped at 10,000.

@@ -22,6 +22,7 @@ import { buyToken, launchToken, sellToken } from "../../devnet/actions";
 import * as schema from "../../ponder.schema";
 import type { MarketDb } from "../../market/db";
 import { activityWindows } from "../../market/tokenWindows";
+import { topTokens, trendingTokens, windowTotals } from "../../market/tokenRankings";
 import { startStack, until, type Stack } from "../helpers/harness";
 import { postgresAvailable } from "../helpers/postgres";
 
@@ -59,9 +60,12 @@ describe.skipIf(!available)("activity windows and batch reads", () => {
   let stack: Stack;
   let token: Address;
   let pool: Address;
-  let tokenIsToken0: boolean;
   let launchPriceWei: bigint;
-  const trades: ChainTrade[] = [];
+  /** The windows' token's chain trades. */
+  let trades: ChainTrade[] = [];
+  let quiet: Address;
+  let alpha: Address;
+  let beta: Address;
 
   const rpc = (method: string, params: unknown[]) =>
     stack.publicClient.request({ method: method as never, params: params as never });
@@ -70,10 +74,13 @@ describe.skipIf(!available)("activity windows and batch reads", () => {
     await rpc("evm_setNextBlockTimestamp", [timestampSec]);
     await rpc("evm_mine", []);
   };
+  /** The launched pools (the windows' token and the ranked ones), each with its chain trades. */
+  const pools = new Map<Address, { token: Address; tokenIsToken0: boolean; trades: ChainTrade[] }>();
   const collect = async (receipt: TransactionReceipt) => {
     const block = await stack.publicClient.getBlock({ blockNumber: receipt.blockNumber });
     for (const log of receipt.logs) {
-      if (getAddress(log.address) !== pool) continue;
+      const launched = pools.get(getAddress(log.address));
+      if (!launched) continue;
       let decoded;
       try {
         decoded = decodeEventLog({ abi: uniswapV3PoolAbi, data: log.data, topics: log.topics });
@@ -82,13 +89,13 @@ describe.skipIf(!available)("activity windows and batch reads", () => {
       }
       if (decoded.eventName !== "Swap") continue;
       const { amount0, amount1, sqrtPriceX96 } = decoded.args;
-      const tokenDelta = tokenIsToken0 ? amount0 : amount1;
-      const wethDelta = tokenIsToken0 ? amount1 : amount0;
-      trades.push({
+      const tokenDelta = launched.tokenIsToken0 ? amount0 : amount1;
+      const wethDelta = launched.tokenIsToken0 ? amount1 : amount0;
+      launched.trades.push({
         side: tokenDelta < 0n || (tokenDelta === 0n && wethDelta > 0n) ? "buy" : "sell",
         trader: receipt.from.toLowerCase(),
         ethAmountWei: wethDelta < 0n ? -wethDelta : wethDelta,
-        priceWei: priceWeiOf(sqrtPriceX96, tokenIsToken0),
+        priceWei: priceWeiOf(sqrtPriceX96, launched.tokenIsToken0),
         blockNumber: receipt.blockNumber,
         logIndex: log.logIndex,
         timestampSec: block.timestamp,
@@ -96,14 +103,17 @@ describe.skipIf(!available)("activity windows and batch reads", () => {
     }
   };
 
-  /** The definition of docs/public.md over the chain trades at `nowSec`, without the USD volume. */
-  function expected(nowSec: number) {
-    const priceNow = trades.at(-1)!.priceWei;
+  /**
+   * The definition of docs/public.md over a token's chain trades (default: the windows' token) at
+   * `nowSec`, without the USD volume.
+   */
+  function expected(nowSec: number, of: ChainTrade[] = trades, launchPrice = launchPriceWei) {
+    const priceNow = of.at(-1)!.priceWei;
     return Object.fromEntries(
       (Object.keys(WINDOWS) as Name[]).map((w) => {
         const cutoff = BigInt(nowSec - WINDOWS[w]);
-        const inside = trades.filter((t) => t.timestampSec > cutoff);
-        const then = trades.filter((t) => t.timestampSec <= cutoff).at(-1)?.priceWei ?? launchPriceWei;
+        const inside = of.filter((t) => t.timestampSec > cutoff);
+        const then = of.filter((t) => t.timestampSec <= cutoff).at(-1)?.priceWei ?? launchPrice;
         const buys = inside.filter((t) => t.side === "buy");
         const sells = inside.filter((t) => t.side === "sell");
         return [
@@ -130,35 +140,56 @@ describe.skipIf(!available)("activity windows and batch reads", () => {
       env: { PUBLIC_RATE_LIMIT_PER_MINUTE: "100000" },
     });
     const [creator, a, b, c] = [stack.wallet(1), stack.wallet(2), stack.wallet(3), stack.wallet(4)];
+    const [otherCreator, d, e] = [stack.wallet(5), stack.wallet(6), stack.wallet(7)];
     const { publicClient, manifest } = stack;
     await moveTo(startedSec - 86_400 - 1_800);
-    const launched = await launchToken(creator, publicClient, manifest, {
-      name: "Windows",
-      symbol: "WIN",
-      firstBuyWei: parseEther("0.01"),
-    });
-    token = getAddress(launched.event.token);
-    pool = getAddress(launched.event.pool);
-    tokenIsToken0 = token.toLowerCase() < manifest.contracts.weth.toLowerCase();
-    await collect(launched.receipt);
-    const buy = async (wallet: typeof a, eth: string) =>
-      collect((await buyToken(wallet, publicClient, manifest, token, parseEther(eth))).receipt);
-    const sell = async (wallet: typeof a, tokens: string) =>
-      collect((await sellToken(wallet, publicClient, manifest, token, parseEther(tokens))).receipt);
+    /** Launches a token with a first buy and records its pool; the windows' token is launched last (newest). */
+    const launch = async (wallet: typeof a, name: string, symbol: string) => {
+      const launched = await launchToken(wallet, publicClient, manifest, {
+        name,
+        symbol,
+        firstBuyWei: parseEther("0.01"),
+      });
+      const address = getAddress(launched.event.token);
+      pools.set(getAddress(launched.event.pool), {
+        token: address,
+        tokenIsToken0: address.toLowerCase() < manifest.contracts.weth.toLowerCase(),
+        trades: [],
+      });
+      await collect(launched.receipt);
+      return { address, pool: getAddress(launched.event.pool) };
+    };
+    // Ranked beside the windows' token: quiet (no trade in 24 h), alpha (a large buy 1.5 h into
+    // h6, a sell in m5) and beta (a buy in h1, a small buy in m5), launched before it.
+    quiet = (await launch(otherCreator, "Quiet", "QUI")).address;
+    alpha = (await launch(otherCreator, "Alpha", "ALF")).address;
+    beta = (await launch(otherCreator, "Beta", "BET")).address;
+    const launched = await launch(creator, "Windows", "WIN");
+    token = launched.address;
+    pool = launched.pool;
+    trades = pools.get(pool)!.trades;
+    const buy = async (wallet: typeof a, eth: string, of = token) =>
+      collect((await buyToken(wallet, publicClient, manifest, of, parseEther(eth))).receipt);
+    const sell = async (wallet: typeof a, tokens: string, of = token) =>
+      collect((await sellToken(wallet, publicClient, manifest, of, parseEther(tokens))).receipt);
     await buy(a, "0.02"); // before the 24 h cutoff: the h24 price then
     await moveTo(startedSec - 86_400 + 1_500); // h24 only
     await buy(b, "0.03");
     await sell(a, "50000");
     await moveTo(startedSec - 21_600 + 1_500); // h6, not h1
     await buy(c, "0.015");
+    await buy(d, "0.2", alpha);
     await moveTo(startedSec - 3_600 + 1_500); // h1, not m5
     await sell(b, "20000");
+    await buy(e, "0.05", beta);
     await moveTo(horizonSec + 600); // inside every window until the horizon
     await buy(a, "0.004");
     await buy(b, "0.006");
     await buy(a, "0.008");
     await sell(c, "10000");
     await sell(a, "1000");
+    await sell(d, "30000", alpha);
+    await buy(e, "0.001", beta);
     const head = await publicClient.getBlockNumber({ cacheTime: 0 });
     await until(
       "indexed head",
@@ -314,6 +345,220 @@ describe.skipIf(!available)("activity windows and batch reads", () => {
       const descents = scans.filter((s) => /block_number </.test(String(s["Index Cond"] ?? "")));
       expect(descents).toHaveLength(4);
       for (const scan of descents) expect(rowsRead(scan)).toBeLessThanOrEqual(1);
+    } finally {
+      await client.end();
+    }
+  });
+
+  /** A token's trending score recomputed from its chain trades (docs/public.md "Trending"). */
+  function trendingScoreFromChain(of: ChainTrade[], nowSec: number): bigint {
+    let score = 0n;
+    for (const w of Object.keys(WINDOWS) as Name[]) {
+      const inside = of.filter((t) => t.timestampSec > BigInt(nowSec - WINDOWS[w]));
+      const activityWei = inside.reduce((sum, t) => sum + t.ethAmountWei, 0n) + BigInt(inside.length) * 10n ** 16n;
+      score += (activityWei * 3_600n) / BigInt(WINDOWS[w]);
+    }
+    return score;
+  }
+
+  /** The chain trades of a launched token. */
+  const tradesOf = (address: Address) => [...pools.values()].find((p) => p.token === address)!.trades;
+
+  it("rank trending and the top lists by the windows recomputed from the chain, ties to the newer launch", async () => {
+    const sorts = ["volume", "trades", "gainers", "losers"] as const;
+    const nowBefore = Math.floor(Date.now() / 1000);
+    const trending = await stack.request("/api/public/tokens/trending?limit=100");
+    const tops = new Map<string, Awaited<ReturnType<Stack["request"]>>>();
+    for (const w of Object.keys(WINDOWS) as Name[])
+      for (const sort of sorts)
+        tops.set(`${w} ${sort}`, await stack.request(`/api/public/tokens/top?window=${w}&sort=${sort}&limit=100`));
+    const nowAfter = Math.floor(Date.now() / 1000);
+    expect(nowAfter).toBeLessThan(horizonSec);
+    // Launch order, oldest first: a tie goes to the later one.
+    const launchOrder = [quiet, alpha, beta, token];
+    const newerFirst = (x: Address, y: Address) => launchOrder.indexOf(y) - launchOrder.indexOf(x);
+    for (const now of [nowAfter, nowBefore])
+      for (const address of launchOrder)
+        expect(trendingScoreFromChain(tradesOf(address), now)).toBe(
+          trendingScoreFromChain(tradesOf(address), nowBefore),
+        );
+
+    const scored = launchOrder
+      .map((address) => ({ address, score: trendingScoreFromChain(tradesOf(address), nowBefore) }))
+      .filter((x) => x.score > 0n)
+      .sort((x, y) => (x.score === y.score ? newerFirst(x.address, y.address) : x.score > y.score ? -1 : 1));
+    expect(scored.map((x) => x.address)).toEqual(expect.not.arrayContaining([quiet]));
+    expect(scored).toHaveLength(3);
+    expect(trending.status, JSON.stringify(trending.body)).toBe(200);
+    expect(
+      trending.body.tokens.map((t: { address: string; trending_score: string }) => [t.address, t.trending_score]),
+    ).toEqual(scored.map((x) => [x.address, x.score.toString()]));
+
+    const served = new Map<string, string[]>();
+    for (const w of Object.keys(WINDOWS) as Name[]) {
+      for (const sort of sorts) {
+        const figures = launchOrder
+          .map((address) => ({ address, f: expected(nowBefore, tradesOf(address), 1n)[w]! }))
+          .filter((x) => x.f.buys + x.f.sells > 0);
+        const key = (f: (typeof figures)[number]["f"]) =>
+          sort === "volume"
+            ? BigInt(f.volume_wei)
+            : sort === "trades"
+              ? BigInt(f.buys + f.sells)
+              : sort === "gainers"
+                ? BigInt(f.price_change_bps)
+                : -BigInt(f.price_change_bps);
+        const want = figures
+          .sort((x, y) => (key(x.f) === key(y.f) ? newerFirst(x.address, y.address) : key(x.f) > key(y.f) ? -1 : 1))
+          .map((x) => x.address);
+        const { status, body } = tops.get(`${w} ${sort}`)!;
+        expect(status, JSON.stringify(body)).toBe(200);
+        expect({ w, sort, window: body.window, order: body.sort }).toEqual({ w, sort, window: w, order: sort });
+        const addresses = body.tokens.map((t: { address: string }) => t.address);
+        expect({ w, sort, addresses }).toEqual({ w, sort, addresses: want });
+        // Each record is in the list at the figures it carries.
+        for (const record of body.tokens) {
+          const { volume_usd: _usd, ...figuresServed } = record.windows[w];
+          expect(figuresServed).toEqual(expected(nowBefore, tradesOf(record.address), 1n)[w]);
+        }
+        served.set(`${w} ${sort}`, addresses);
+      }
+    }
+    // The data separates the windows and the orders: alpha's large buy leads h6 and h24 volume,
+    // beta's h1 buy leads h1, the windows' token's burst leads m5; m5 trades tie alpha and beta
+    // (one each), and the newer launch (beta) goes first.
+    expect(served.get("h6 volume")![0]).toBe(alpha);
+    expect(served.get("h1 volume")![0]).toBe(beta);
+    expect(served.get("m5 volume")![0]).toBe(token);
+    expect(served.get("m5 trades")).toEqual([token, beta, alpha]);
+    expect(served.get("h24 gainers")).toEqual([...served.get("h24 losers")!].reverse());
+  });
+
+  it("refuse an unknown window or order with 400 and nothing listed", async () => {
+    for (const query of [
+      "window=d7&sort=volume",
+      "window=h1&sort=price",
+      "sort=volume",
+      "window=h1",
+      "window=h1&sort=volume&limit=101",
+    ]) {
+      const { status, body } = await stack.request(`/api/public/tokens/top?${query}`);
+      expect({ query, status, ok: body.ok, error: body.error, message: typeof body.message }).toEqual({
+        query,
+        status: 400,
+        ok: false,
+        error: "invalid_request",
+        message: "string",
+      });
+    }
+  });
+
+  it("sum every window from the trades of its first minute and the minute and hour candles, exactly at every edge second", async () => {
+    const client = new pg.Client({ connectionString: stack.serviceEnv.DATABASE_URL });
+    await client.connect();
+    try {
+      await client.query(`set search_path = "${stack.schema}"`);
+      const db = drizzle(client, { schema }) as unknown as MarketDb;
+      const launched = [...pools.values()];
+      // Every second at which a trade enters or leaves a window, and the seconds beside it: the
+      // first partial minute, the minute candles and the hour candles each hold the edge trade at
+      // some of them.
+      const nows = new Set<number>();
+      for (const p of launched)
+        for (const t of p.trades)
+          for (const length of Object.values(WINDOWS))
+            for (const d of [-61, -1, 0, 1, 59]) nows.add(Number(t.timestampSec) + length + d);
+      // Which piece held a trade inside a window at some second of the sweep: its first partial
+      // minute (read from trades), a minute candle before the next whole hour, or an hour candle.
+      const piecesSeen = new Set<string>();
+      for (const now of [...nows].sort((x, y) => x - y)) {
+        const want: Record<string, Record<Name, { volumeWei: bigint; trades: number }>> = {};
+        for (const p of launched) {
+          const perWindow = Object.fromEntries(
+            (Object.keys(WINDOWS) as Name[]).map((w) => {
+              const inside = p.trades.filter((t) => t.timestampSec > BigInt(now - WINDOWS[w]));
+              const firstMinuteSec = Math.ceil((now - WINDOWS[w] + 1) / 60) * 60;
+              const firstHourSec = Math.ceil(firstMinuteSec / 3_600) * 3_600;
+              for (const t of inside)
+                piecesSeen.add(
+                  t.timestampSec < firstMinuteSec ? "trades" : t.timestampSec < firstHourSec ? "minutes" : "hours",
+                );
+              return [w, { volumeWei: inside.reduce((sum, t) => sum + t.ethAmountWei, 0n), trades: inside.length }];
+            }),
+          ) as Record<Name, { volumeWei: bigint; trades: number }>;
+          if (perWindow.h24.trades > 0) want[p.token.toLowerCase()] = perWindow;
+        }
+        expect({ now, totals: Object.fromEntries(await windowTotals(db, now)) }).toEqual({ now, totals: want });
+      }
+      expect([...piecesSeen].sort()).toEqual(["hours", "minutes", "trades"]);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it("rank from the minute and hour candle indexes and one trade descent per listed token, not from a day of trades", async () => {
+    const client = new pg.Client({ connectionString: stack.serviceEnv.DATABASE_URL });
+    await client.connect();
+    try {
+      for (const off of ["enable_seqscan", "enable_bitmapscan"]) await client.query(`set ${off} = off`);
+      await client.query(`set search_path = "${stack.schema}"`);
+      const db = drizzle(client, { schema }) as unknown as MarketDb;
+      const statements: Array<Parameters<MarketDb["execute"]>[0]> = [];
+      const capturing = new Proxy(db, {
+        get(target, prop) {
+          if (prop === "execute")
+            return (q: Parameters<MarketDb["execute"]>[0]) => {
+              statements.push(q);
+              return target.execute(q);
+            };
+          const value = Reflect.get(target, prop);
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      });
+      const nowSec = Math.floor(Date.now() / 1000);
+      expect(nowSec).toBeLessThan(horizonSec);
+      expect((await trendingTokens(capturing, nowSec, 100)).map((r) => getAddress(r.address))).toContain(alpha);
+      expect(
+        (await topTokens(capturing, nowSec, { window: "h24", sort: "gainers", limit: 100 })).map((r) =>
+          getAddress(r.address),
+        ),
+      ).toHaveLength(3);
+      expect(statements).toHaveLength(2);
+      const count = async (where: string) =>
+        Number((await client.query(`select count(*)::int as n from candle where ${where}`)).rows[0].n);
+      const lastDayCandles = await count(
+        `resolution in ('1m', '1h') and bucket_start_sec > ${nowSec - 86_400 - 3_600}`,
+      );
+      // Rows of the other resolutions are there, and no scan below reaches them.
+      expect(await count("resolution not in ('1m', '1h')")).toBeGreaterThan(lastDayCandles);
+      type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] };
+      for (const statement of statements) {
+        const result = await db.execute(sql`EXPLAIN (ANALYZE, FORMAT JSON) ${statement}`);
+        const plan = (result as unknown as { rows: Array<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }> }).rows[0]![
+          "QUERY PLAN"
+        ];
+        const scans: PlanNode[] = [];
+        const walk = (node: PlanNode) => {
+          if (node["Relation Name"] === "candle" || node["Relation Name"] === "trade") scans.push(node);
+          for (const child of node.Plans ?? []) walk(child);
+        };
+        walk(plan[0]!.Plan);
+        const rowsRead = (scan: PlanNode) => Number(scan["Actual Rows"]) * Number(scan["Actual Loops"]);
+        const shown = JSON.stringify(
+          scans.map((n) => [n["Relation Name"], n["Index Name"], n["Node Type"], rowsRead(n)]),
+        );
+        for (const scan of scans) expect(scan["Node Type"], shown).toMatch(/^Index( Only)? Scan$/);
+        const candleScans = scans.filter((n) => n["Relation Name"] === "candle");
+        expect(candleScans.length, shown).toBeGreaterThan(0);
+        for (const scan of candleScans) {
+          expect(["candle_1m_bucket_idx", "candle_1h_bucket_idx"], shown).toContain(scan["Index Name"]);
+          expect(rowsRead(scan), shown).toBeLessThanOrEqual(lastDayCandles);
+        }
+        // Trades: the first partial minute of a window (none here: every trade is minutes from an
+        // edge) and, for a price change, one row per listed token below the first block after the cutoff.
+        for (const scan of scans.filter((n) => n["Relation Name"] === "trade"))
+          expect(rowsRead(scan), shown).toBeLessThanOrEqual(3);
+      }
     } finally {
       await client.end();
     }

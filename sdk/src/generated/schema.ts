@@ -968,26 +968,6 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
-    "/api/public/tokens/trending": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Tokens by trending score (traded in the last 24 h)
-         * @description Tokens traded in the last 24 hours ranked by trending score (docs/public.md "Trending"); paged by `cursor`.
-         */
-        get: operations["getApiPublicTokensTrending"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/public/tokens/graduating": {
         parameters: {
             query?: never;
@@ -1120,6 +1100,46 @@ export type paths = {
          * @description Second bars (`1s`, `15s`; UDF `1S`, `15S`) are aggregated from the trades and served for 24 h before the indexed head's block time: a window entirely older is 400 `out_of_retention`; a window straddling the edge is clamped to it (`from_sec` is the clamped start, header `X-Bars-From-Clamped` the requested one); every second-bar answer carries `X-Bars-Retention-Start-Sec` (docs/public.md "Second bars").
          */
         get: operations["getApiPublicTokenByAddressOrSlugCandles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/tokens/trending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tokens by trending score (traded in the last 24 h)
+         * @description `trending_score` (wei per hour, decimal string) = the sum over the record's windows of their activity per hour: 12 × a(m5) + a(h1) + ⌊a(h6) / 6⌋ + ⌊a(h24) / 24⌋, where a(w) = `volume_wei` + (buys + sells) × 0.01 ETH. Highest first, ties to the newer launch; only tokens traded in the last 24 h (at most `limit`, no cursor).
+         */
+        get: operations["getApiPublicTokensTrending"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/tokens/top": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tokens traded in one activity window, by its volume, trades or price change
+         * @description `window`: m5, h1, h6 or h24 (the record's `windows`). `sort`: `volume` (the window's `volume_wei`, highest first), `trades` (buys + sells, most first), `gainers` (`price_change_bps`, highest first) or `losers` (lowest first); ties go to the newer launch. Only tokens with a trade in the window are listed (at most `limit`, no cursor). Every record is read at the block and clock it was ranked at, so the list is in order of the records' own `windows`.
+         */
+        get: operations["getApiPublicTokensTop"];
         put?: never;
         post?: never;
         delete?: never;
@@ -12565,351 +12585,6 @@ export interface operations {
             };
         };
     };
-    getApiPublicTokensTrending: {
-        parameters: {
-            query?: {
-                limit?: number;
-            };
-            header?: {
-                /** @description An `ETag` from an earlier answer: 304 without a body when it is still current */
-                "If-None-Match"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Tokens by trending score (traded in the last 24 h) */
-            200: {
-                headers: {
-                    /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
-                    "X-Request-Id"?: string;
-                    /** @description The budget this request counted against (IETF RateLimit header fields, draft 7): `limit=60, remaining=59, reset=42` (reset in seconds). */
-                    RateLimit?: string;
-                    /** @description The budget's policy: `60;w=60` (requests per window of seconds). */
-                    "RateLimit-Policy"?: string;
-                    /** @description `public, no-cache` */
-                    "Cache-Control"?: string;
-                    /** @description `hit` when served from the read cache (at the same indexed block), `miss` when computed. */
-                    "X-Cache"?: "hit" | "miss";
-                    /** @description Strong validator of the uncompressed body (weak `W/…` when compressed) */
-                    ETag?: string;
-                    /** @description `Accept-Encoding`: the body is gzip- or br-compressed when asked for */
-                    Vary?: string;
-                    /** @description freshness_sec: the indexed head's age when the answer leaves (service clock minus the head block's timestamp), whole seconds, at least 0; absent before the first indexed block */
-                    "Freshness-Sec"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        ok: true;
-                        tokens: {
-                            /**
-                             * @description EIP-55 checksummed address
-                             * @example 0x1D84b75127c5e16B0980f0C678886a13A7bD17Fc
-                             */
-                            address: string;
-                            slug: string;
-                            launch_seq: number;
-                            name: string;
-                            symbol: string;
-                            decimals: number;
-                            /**
-                             * @description unsigned integer as a decimal string
-                             * @example 75000000000000000
-                             */
-                            total_supply: string;
-                            /**
-                             * @description EIP-55 checksummed address
-                             * @example 0x1D84b75127c5e16B0980f0C678886a13A7bD17Fc
-                             */
-                            creator: string;
-                            /**
-                             * @description EIP-55 checksummed address
-                             * @example 0x1D84b75127c5e16B0980f0C678886a13A7bD17Fc
-                             */
-                            factory: string;
-                            /**
-                             * @description EIP-55 checksummed address
-                             * @example 0x1D84b75127c5e16B0980f0C678886a13A7bD17Fc
-                             */
-                            pool: string;
-                            /**
-                             * @description EIP-55 checksummed address
-                             * @example 0x1D84b75127c5e16B0980f0C678886a13A7bD17Fc
-                             */
-                            quote_token: string;
-                            /**
-                             * @description EIP-55 checksummed address
-                             * @example 0x1D84b75127c5e16B0980f0C678886a13A7bD17Fc
-                             */
-                            token0: string;
-                            /**
-                             * @description EIP-55 checksummed address
-                             * @example 0x1D84b75127c5e16B0980f0C678886a13A7bD17Fc
-                             */
-                            token1: string;
-                            position_ids: string[];
-                            launch_tx_hash: string;
-                            launch_block_number: number;
-                            /** @description unix time in seconds */
-                            launch_timestamp_sec: number;
-                            /**
-                             * @description unsigned integer as a decimal string
-                             * @example 75000000000000000
-                             */
-                            liquidity_wei: string;
-                            /**
-                             * @description unsigned integer as a decimal string
-                             * @example 75000000000000000
-                             */
-                            first_buy_wei: string;
-                            /**
-                             * @description unsigned integer as a decimal string
-                             * @example 75000000000000000
-                             */
-                            first_buy_tokens_out: string;
-                            /**
-                             * @description unsigned integer as a decimal string
-                             * @example 75000000000000000
-                             */
-                            sqrt_price_x96: string;
-                            tick: number;
-                            /**
-                             * @description wei per one whole token (10^decimals base units), floored
-                             * @example 75000000000000000
-                             */
-                            price_wei: string;
-                            /**
-                             * @description unsigned integer as a decimal string
-                             * @example 75000000000000000
-                             */
-                            market_cap_wei: string;
-                            /**
-                             * @description unsigned integer as a decimal string
-                             * @example 75000000000000000
-                             */
-                            launch_price_wei: string;
-                            /**
-                             * @description unsigned integer as a decimal string
-                             * @example 75000000000000000
-                             */
-                            volume_wei: string;
-                            /**
-                             * @description unsigned integer as a decimal string
-                             * @example 75000000000000000
-                             */
-                            volume_token: string;
-                            /**
-                             * @description current ETH/USD (the reference pool's newest indexed price)
-                             * @example 225.5
-                             */
-                            eth_price_usd: string | null;
-                            /**
-                             * @description price_wei at the current ETH/USD
-                             * @example 225.5
-                             */
-                            price_usd: string | null;
-                            /**
-                             * @description market_cap_wei at the current ETH/USD
-                             * @example 225.5
-                             */
-                            market_cap_usd: string | null;
-                            /**
-                             * @description all-time volume: each trade's value at its own block, summed
-                             * @example 225.5
-                             */
-                            volume_usd: string | null;
-                            /**
-                             * @description 24 h volume: each trade's value at its own block, summed
-                             * @example 225.5
-                             */
-                            volume_24h_usd: string | null;
-                            volume_24h_wei: string | null;
-                            volume_24h_token: string | null;
-                            trade_count_24h: number | null;
-                            price_24h_ago_wei: string | null;
-                            price_change_24h_bps: number | null;
-                            /** @description activity over the last 5 min, 1 h, 6 h and 24 h (block timestamps, seconds) */
-                            windows: {
-                                m5: components["schemas"]["ActivityWindow"];
-                                h1: components["schemas"]["ActivityWindow"];
-                                h6: components["schemas"]["ActivityWindow"];
-                                h24: components["schemas"]["ActivityWindow"];
-                            } | null;
-                            liquidity: {
-                                /**
-                                 * @description unsigned integer as a decimal string
-                                 * @example 75000000000000000
-                                 */
-                                reserve_wei: string;
-                                /**
-                                 * @description unsigned integer as a decimal string
-                                 * @example 75000000000000000
-                                 */
-                                reserve_token: string;
-                                /**
-                                 * @description unsigned integer as a decimal string
-                                 * @example 75000000000000000
-                                 */
-                                total_value_wei: string;
-                                /**
-                                 * @description total_value_wei at the current ETH/USD
-                                 * @example 225.5
-                                 */
-                                total_value_usd: string | null;
-                            };
-                            trade_count: number;
-                            buy_count: number;
-                            sell_count: number;
-                            last_trade_timestamp_sec: number | null;
-                            graduated: boolean;
-                            graduated_at_sec: number | null;
-                            /**
-                             * @description unsigned integer as a decimal string
-                             * @example 75000000000000000
-                             */
-                            graduation_threshold_wei: string;
-                            /**
-                             * @description graduation_threshold_wei at the current ETH/USD
-                             * @example 225.5
-                             */
-                            graduation_threshold_usd: string | null;
-                            graduation_progress_bps: number;
-                            /**
-                             * @description unsigned integer as a decimal string
-                             * @example 75000000000000000
-                             */
-                            creator_fees_wei: string;
-                            /**
-                             * @description unsigned integer as a decimal string
-                             * @example 75000000000000000
-                             */
-                            creator_fees_token: string;
-                            /**
-                             * @description unsigned integer as a decimal string
-                             * @example 75000000000000000
-                             */
-                            protocol_fees_wei: string;
-                            /**
-                             * @description unsigned integer as a decimal string
-                             * @example 75000000000000000
-                             */
-                            protocol_fees_token: string;
-                            /** @description addresses holding a non-zero balance */
-                            holder_count: number;
-                            launch_integrity: components["schemas"]["LaunchIntegritySummary"];
-                            metadata: components["schemas"]["TokenMetadata"];
-                            token_url: string;
-                            /** @description the indexed block every figure of this record was read at (one snapshot; docs/public.md "One record, one block"); null before the first indexed block */
-                            as_of_block: number | null;
-                            /** @description that block's timestamp (unix seconds) */
-                            as_of_timestamp_sec: number | null;
-                            /** @description seconds from the block of the newest indexed ETH/USD reference price to as_of_timestamp_sec (chain time); null without a reference price */
-                            usd_source_age_sec: number | null;
-                            /** @description true when usd_source_age_sec is above 3600 (one hour): the USD figures use an ETH/USD that old; null without a reference price */
-                            usd_stale: boolean | null;
-                            /**
-                             * @description unsigned integer as a decimal string
-                             * @example 75000000000000000
-                             */
-                            trending_score: string;
-                        }[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Not Modified: `If-None-Match` names the current `ETag`; no body */
-            304: {
-                headers: {
-                    /** @description `public, no-cache` */
-                    "Cache-Control"?: string;
-                    /** @description Strong validator of the uncompressed body (weak `W/…` when compressed) */
-                    ETag?: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description `invalid_request`: A parameter or body field is missing or malformed (including a body that is not one JSON object, nests deeper than 16 levels, or holds control characters or, in `name`/`symbol`, invisible formatting characters); `message` names it. */
-            400: {
-                headers: {
-                    /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
-                    "X-Request-Id"?: string;
-                    /** @description The budget this request counted against (IETF RateLimit header fields, draft 7): `limit=60, remaining=59, reset=42` (reset in seconds). */
-                    RateLimit?: string;
-                    /** @description The budget's policy: `60;w=60` (requests per window of seconds). */
-                    "RateLimit-Policy"?: string;
-                    /** @description How long and by whom the answer may be cached (RFC 9111); chosen per endpoint (docs/public.md). */
-                    "Cache-Control"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /**
-             * @description `rate_limited`: Too many requests in the current window; retry after `Retry-After` seconds.
-             *
-             *     `too_many_connections`: This client already holds `HTTP_MAX_CONNECTIONS_PER_CLIENT` open connections; the new one is answered and closed before its request is read (ops/httpServerLimits.ts). Retry after `Retry-After`.
-             */
-            429: {
-                headers: {
-                    /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
-                    "X-Request-Id"?: string;
-                    /** @description The budget this request counted against (IETF RateLimit header fields, draft 7): `limit=60, remaining=59, reset=42` (reset in seconds). */
-                    RateLimit?: string;
-                    /** @description The budget's policy: `60;w=60` (requests per window of seconds). */
-                    "RateLimit-Policy"?: string;
-                    /** @description How long and by whom the answer may be cached (RFC 9111); chosen per endpoint (docs/public.md). */
-                    "Cache-Control"?: string;
-                    /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `internal_error`: Unexpected server fault; safe to retry. */
-            500: {
-                headers: {
-                    /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
-                    "X-Request-Id"?: string;
-                    /** @description The budget this request counted against (IETF RateLimit header fields, draft 7): `limit=60, remaining=59, reset=42` (reset in seconds). */
-                    RateLimit?: string;
-                    /** @description The budget's policy: `60;w=60` (requests per window of seconds). */
-                    "RateLimit-Policy"?: string;
-                    /** @description How long and by whom the answer may be cached (RFC 9111); chosen per endpoint (docs/public.md). */
-                    "Cache-Control"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `service_unavailable`: A dependency (store, RPC, the indexed data) is unavailable; nothing was served from it. Safe to retry after `Retry-After`. */
-            503: {
-                headers: {
-                    /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
-                    "X-Request-Id"?: string;
-                    /** @description The budget this request counted against (IETF RateLimit header fields, draft 7): `limit=60, remaining=59, reset=42` (reset in seconds). */
-                    RateLimit?: string;
-                    /** @description The budget's policy: `60;w=60` (requests per window of seconds). */
-                    "RateLimit-Policy"?: string;
-                    /** @description How long and by whom the answer may be cached (RFC 9111); chosen per endpoint (docs/public.md). */
-                    "Cache-Control"?: string;
-                    /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     getApiPublicTokensGraduating: {
         parameters: {
             query?: {
@@ -14220,6 +13895,491 @@ export interface operations {
              *
              *     `service_unavailable`: A dependency (store, RPC, the indexed data) is unavailable; nothing was served from it. Safe to retry after `Retry-After`.
              */
+            503: {
+                headers: {
+                    /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
+                    "X-Request-Id"?: string;
+                    /** @description The budget this request counted against (IETF RateLimit header fields, draft 7): `limit=60, remaining=59, reset=42` (reset in seconds). */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `60;w=60` (requests per window of seconds). */
+                    "RateLimit-Policy"?: string;
+                    /** @description How long and by whom the answer may be cached (RFC 9111); chosen per endpoint (docs/public.md). */
+                    "Cache-Control"?: string;
+                    /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiPublicTokensTrending: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: {
+                /** @description An `ETag` from an earlier answer: 304 without a body when it is still current */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tokens by trending score (traded in the last 24 h) */
+            200: {
+                headers: {
+                    /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
+                    "X-Request-Id"?: string;
+                    /** @description The budget this request counted against (IETF RateLimit header fields, draft 7): `limit=60, remaining=59, reset=42` (reset in seconds). */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `60;w=60` (requests per window of seconds). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `public, no-cache` */
+                    "Cache-Control"?: string;
+                    /** @description `hit` when served from the read cache (at the same indexed block), `miss` when computed. */
+                    "X-Cache"?: "hit" | "miss";
+                    /** @description Strong validator of the uncompressed body (weak `W/…` when compressed) */
+                    ETag?: string;
+                    /** @description `Accept-Encoding`: the body is gzip- or br-compressed when asked for */
+                    Vary?: string;
+                    /** @description freshness_sec: the indexed head's age when the answer leaves (service clock minus the head block's timestamp), whole seconds, at least 0; absent before the first indexed block */
+                    "Freshness-Sec"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        tokens: {
+                            /**
+                             * @description EIP-55 checksummed address
+                             * @example 0x1D84b75127c5e16B0980f0C678886a13A7bD17Fc
+                             */
+                            address: string;
+                            slug: string;
+                            launch_seq: number;
+                            name: string;
+                            symbol: string;
+                            decimals: number;
+                            /**
+                             * @description unsigned integer as a decimal string
+                             * @example 75000000000000000
+                             */
+                            total_supply: string;
+                            /**
+                             * @description EIP-55 checksummed address
+                             * @example 0x1D84b75127c5e16B0980f0C678886a13A7bD17Fc
+                             */
+                            creator: string;
+                            /**
+                             * @description EIP-55 checksummed address
+                             * @example 0x1D84b75127c5e16B0980f0C678886a13A7bD17Fc
+                             */
+                            factory: string;
+                            /**
+                             * @description EIP-55 checksummed address
+                             * @example 0x1D84b75127c5e16B0980f0C678886a13A7bD17Fc
+                             */
+                            pool: string;
+                            /**
+                             * @description EIP-55 checksummed address
+                             * @example 0x1D84b75127c5e16B0980f0C678886a13A7bD17Fc
+                             */
+                            quote_token: string;
+                            /**
+                             * @description EIP-55 checksummed address
+                             * @example 0x1D84b75127c5e16B0980f0C678886a13A7bD17Fc
+                             */
+                            token0: string;
+                            /**
+                             * @description EIP-55 checksummed address
+                             * @example 0x1D84b75127c5e16B0980f0C678886a13A7bD17Fc
+                             */
+                            token1: string;
+                            position_ids: string[];
+                            launch_tx_hash: string;
+                            launch_block_number: number;
+                            /** @description unix time in seconds */
+                            launch_timestamp_sec: number;
+                            /**
+                             * @description unsigned integer as a decimal string
+                             * @example 75000000000000000
+                             */
+                            liquidity_wei: string;
+                            /**
+                             * @description unsigned integer as a decimal string
+                             * @example 75000000000000000
+                             */
+                            first_buy_wei: string;
+                            /**
+                             * @description unsigned integer as a decimal string
+                             * @example 75000000000000000
+                             */
+                            first_buy_tokens_out: string;
+                            /**
+                             * @description unsigned integer as a decimal string
+                             * @example 75000000000000000
+                             */
+                            sqrt_price_x96: string;
+                            tick: number;
+                            /**
+                             * @description wei per one whole token (10^decimals base units), floored
+                             * @example 75000000000000000
+                             */
+                            price_wei: string;
+                            /**
+                             * @description unsigned integer as a decimal string
+                             * @example 75000000000000000
+                             */
+                            market_cap_wei: string;
+                            /**
+                             * @description unsigned integer as a decimal string
+                             * @example 75000000000000000
+                             */
+                            launch_price_wei: string;
+                            /**
+                             * @description unsigned integer as a decimal string
+                             * @example 75000000000000000
+                             */
+                            volume_wei: string;
+                            /**
+                             * @description unsigned integer as a decimal string
+                             * @example 75000000000000000
+                             */
+                            volume_token: string;
+                            /**
+                             * @description current ETH/USD (the reference pool's newest indexed price)
+                             * @example 225.5
+                             */
+                            eth_price_usd: string | null;
+                            /**
+                             * @description price_wei at the current ETH/USD
+                             * @example 225.5
+                             */
+                            price_usd: string | null;
+                            /**
+                             * @description market_cap_wei at the current ETH/USD
+                             * @example 225.5
+                             */
+                            market_cap_usd: string | null;
+                            /**
+                             * @description all-time volume: each trade's value at its own block, summed
+                             * @example 225.5
+                             */
+                            volume_usd: string | null;
+                            /**
+                             * @description 24 h volume: each trade's value at its own block, summed
+                             * @example 225.5
+                             */
+                            volume_24h_usd: string | null;
+                            volume_24h_wei: string | null;
+                            volume_24h_token: string | null;
+                            trade_count_24h: number | null;
+                            price_24h_ago_wei: string | null;
+                            price_change_24h_bps: number | null;
+                            /** @description activity over the last 5 min, 1 h, 6 h and 24 h (block timestamps, seconds) */
+                            windows: {
+                                m5: components["schemas"]["ActivityWindow"];
+                                h1: components["schemas"]["ActivityWindow"];
+                                h6: components["schemas"]["ActivityWindow"];
+                                h24: components["schemas"]["ActivityWindow"];
+                            } | null;
+                            liquidity: {
+                                /**
+                                 * @description unsigned integer as a decimal string
+                                 * @example 75000000000000000
+                                 */
+                                reserve_wei: string;
+                                /**
+                                 * @description unsigned integer as a decimal string
+                                 * @example 75000000000000000
+                                 */
+                                reserve_token: string;
+                                /**
+                                 * @description unsigned integer as a decimal string
+                                 * @example 75000000000000000
+                                 */
+                                total_value_wei: string;
+                                /**
+                                 * @description total_value_wei at the current ETH/USD
+                                 * @example 225.5
+                                 */
+                                total_value_usd: string | null;
+                            };
+                            trade_count: number;
+                            buy_count: number;
+                            sell_count: number;
+                            last_trade_timestamp_sec: number | null;
+                            graduated: boolean;
+                            graduated_at_sec: number | null;
+                            /**
+                             * @description unsigned integer as a decimal string
+                             * @example 75000000000000000
+                             */
+                            graduation_threshold_wei: string;
+                            /**
+                             * @description graduation_threshold_wei at the current ETH/USD
+                             * @example 225.5
+                             */
+                            graduation_threshold_usd: string | null;
+                            graduation_progress_bps: number;
+                            /**
+                             * @description unsigned integer as a decimal string
+                             * @example 75000000000000000
+                             */
+                            creator_fees_wei: string;
+                            /**
+                             * @description unsigned integer as a decimal string
+                             * @example 75000000000000000
+                             */
+                            creator_fees_token: string;
+                            /**
+                             * @description unsigned integer as a decimal string
+                             * @example 75000000000000000
+                             */
+                            protocol_fees_wei: string;
+                            /**
+                             * @description unsigned integer as a decimal string
+                             * @example 75000000000000000
+                             */
+                            protocol_fees_token: string;
+                            /** @description addresses holding a non-zero balance */
+                            holder_count: number;
+                            launch_integrity: components["schemas"]["LaunchIntegritySummary"];
+                            metadata: components["schemas"]["TokenMetadata"];
+                            token_url: string;
+                            /** @description the indexed block every figure of this record was read at (one snapshot; docs/public.md "One record, one block"); null before the first indexed block */
+                            as_of_block: number | null;
+                            /** @description that block's timestamp (unix seconds) */
+                            as_of_timestamp_sec: number | null;
+                            /** @description seconds from the block of the newest indexed ETH/USD reference price to as_of_timestamp_sec (chain time); null without a reference price */
+                            usd_source_age_sec: number | null;
+                            /** @description true when usd_source_age_sec is above 3600 (one hour): the USD figures use an ETH/USD that old; null without a reference price */
+                            usd_stale: boolean | null;
+                            /**
+                             * @description unsigned integer as a decimal string
+                             * @example 75000000000000000
+                             */
+                            trending_score: string;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` names the current `ETag`; no body */
+            304: {
+                headers: {
+                    /** @description `public, no-cache` */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator of the uncompressed body (weak `W/…` when compressed) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: A parameter or body field is missing or malformed (including a body that is not one JSON object, nests deeper than 16 levels, or holds control characters or, in `name`/`symbol`, invisible formatting characters); `message` names it. */
+            400: {
+                headers: {
+                    /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
+                    "X-Request-Id"?: string;
+                    /** @description The budget this request counted against (IETF RateLimit header fields, draft 7): `limit=60, remaining=59, reset=42` (reset in seconds). */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `60;w=60` (requests per window of seconds). */
+                    "RateLimit-Policy"?: string;
+                    /** @description How long and by whom the answer may be cached (RFC 9111); chosen per endpoint (docs/public.md). */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `rate_limited`: Too many requests in the current window; retry after `Retry-After` seconds.
+             *
+             *     `too_many_connections`: This client already holds `HTTP_MAX_CONNECTIONS_PER_CLIENT` open connections; the new one is answered and closed before its request is read (ops/httpServerLimits.ts). Retry after `Retry-After`.
+             */
+            429: {
+                headers: {
+                    /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
+                    "X-Request-Id"?: string;
+                    /** @description The budget this request counted against (IETF RateLimit header fields, draft 7): `limit=60, remaining=59, reset=42` (reset in seconds). */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `60;w=60` (requests per window of seconds). */
+                    "RateLimit-Policy"?: string;
+                    /** @description How long and by whom the answer may be cached (RFC 9111); chosen per endpoint (docs/public.md). */
+                    "Cache-Control"?: string;
+                    /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: Unexpected server fault; safe to retry. */
+            500: {
+                headers: {
+                    /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
+                    "X-Request-Id"?: string;
+                    /** @description The budget this request counted against (IETF RateLimit header fields, draft 7): `limit=60, remaining=59, reset=42` (reset in seconds). */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `60;w=60` (requests per window of seconds). */
+                    "RateLimit-Policy"?: string;
+                    /** @description How long and by whom the answer may be cached (RFC 9111); chosen per endpoint (docs/public.md). */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: A dependency (store, RPC, the indexed data) is unavailable; nothing was served from it. Safe to retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
+                    "X-Request-Id"?: string;
+                    /** @description The budget this request counted against (IETF RateLimit header fields, draft 7): `limit=60, remaining=59, reset=42` (reset in seconds). */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `60;w=60` (requests per window of seconds). */
+                    "RateLimit-Policy"?: string;
+                    /** @description How long and by whom the answer may be cached (RFC 9111); chosen per endpoint (docs/public.md). */
+                    "Cache-Control"?: string;
+                    /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiPublicTokensTop: {
+        parameters: {
+            query: {
+                window: "m5" | "h1" | "h6" | "h24";
+                sort: "volume" | "trades" | "gainers" | "losers";
+                limit?: number;
+            };
+            header?: {
+                /** @description An `ETag` from an earlier answer: 304 without a body when it is still current */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tokens traded in one activity window, by its volume, trades or price change */
+            200: {
+                headers: {
+                    /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
+                    "X-Request-Id"?: string;
+                    /** @description The budget this request counted against (IETF RateLimit header fields, draft 7): `limit=60, remaining=59, reset=42` (reset in seconds). */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `60;w=60` (requests per window of seconds). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `public, no-cache` */
+                    "Cache-Control"?: string;
+                    /** @description `hit` when served from the read cache (at the same indexed block), `miss` when computed. */
+                    "X-Cache"?: "hit" | "miss";
+                    /** @description Strong validator of the uncompressed body (weak `W/…` when compressed) */
+                    ETag?: string;
+                    /** @description `Accept-Encoding`: the body is gzip- or br-compressed when asked for */
+                    Vary?: string;
+                    /** @description freshness_sec: the indexed head's age when the answer leaves (service clock minus the head block's timestamp), whole seconds, at least 0; absent before the first indexed block */
+                    "Freshness-Sec"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** @enum {string} */
+                        window: "m5" | "h1" | "h6" | "h24";
+                        /** @enum {string} */
+                        sort: "volume" | "trades" | "gainers" | "losers";
+                        tokens: components["schemas"]["Token"][];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` names the current `ETag`; no body */
+            304: {
+                headers: {
+                    /** @description `public, no-cache` */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator of the uncompressed body (weak `W/…` when compressed) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: A parameter or body field is missing or malformed (including a body that is not one JSON object, nests deeper than 16 levels, or holds control characters or, in `name`/`symbol`, invisible formatting characters); `message` names it. */
+            400: {
+                headers: {
+                    /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
+                    "X-Request-Id"?: string;
+                    /** @description The budget this request counted against (IETF RateLimit header fields, draft 7): `limit=60, remaining=59, reset=42` (reset in seconds). */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `60;w=60` (requests per window of seconds). */
+                    "RateLimit-Policy"?: string;
+                    /** @description How long and by whom the answer may be cached (RFC 9111); chosen per endpoint (docs/public.md). */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `rate_limited`: Too many requests in the current window; retry after `Retry-After` seconds.
+             *
+             *     `too_many_connections`: This client already holds `HTTP_MAX_CONNECTIONS_PER_CLIENT` open connections; the new one is answered and closed before its request is read (ops/httpServerLimits.ts). Retry after `Retry-After`.
+             */
+            429: {
+                headers: {
+                    /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
+                    "X-Request-Id"?: string;
+                    /** @description The budget this request counted against (IETF RateLimit header fields, draft 7): `limit=60, remaining=59, reset=42` (reset in seconds). */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `60;w=60` (requests per window of seconds). */
+                    "RateLimit-Policy"?: string;
+                    /** @description How long and by whom the answer may be cached (RFC 9111); chosen per endpoint (docs/public.md). */
+                    "Cache-Control"?: string;
+                    /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: Unexpected server fault; safe to retry. */
+            500: {
+                headers: {
+                    /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
+                    "X-Request-Id"?: string;
+                    /** @description The budget this request counted against (IETF RateLimit header fields, draft 7): `limit=60, remaining=59, reset=42` (reset in seconds). */
+                    RateLimit?: string;
+                    /** @description The budget's policy: `60;w=60` (requests per window of seconds). */
+                    "RateLimit-Policy"?: string;
+                    /** @description How long and by whom the answer may be cached (RFC 9111); chosen per endpoint (docs/public.md). */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: A dependency (store, RPC, the indexed data) is unavailable; nothing was served from it. Safe to retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description This request's id (also in error bodies as `request_id`; quote it in reports). */
