@@ -15,6 +15,7 @@ import { getToken } from "./actions/getToken.js";
 import { getTrades } from "./actions/getTrades.js";
 import { launchToken } from "./actions/launchToken.js";
 import { search } from "./actions/search.js";
+import { getTopTokens, getTrending } from "./actions/getTopTokens.js";
 import { uploadImage } from "./actions/uploadImage.js";
 import { watchEvents } from "./actions/watchEvents.js";
 import { watchTrades } from "./actions/watchTrades.js";
@@ -49,6 +50,8 @@ export type LaunchClient = LaunchClientBase & {
   getTrades: Bound<typeof getTrades>;
   getCandles: Bound<typeof getCandles>;
   search: Bound<typeof search>;
+  getTopTokens: Bound<typeof getTopTokens>;
+  getTrending: Bound<typeof getTrending>;
   getHolders: Bound<typeof getHolders>;
   getCreatorRewards: Bound<typeof getCreatorRewards>;
   buildSwap: Bound<typeof buildSwap>;
@@ -101,6 +104,8 @@ export function createLaunchClient(config: LaunchClientConfig): LaunchClient {
     getTrades: bind(getTrades),
     getCandles: bind(getCandles),
     search: bind(search),
+    getTopTokens: bind(getTopTokens),
+    getTrending: bind(getTrending),
     getHolders: bind(getHolders),
     getCreatorRewards: bind(getCreatorRewards),
     buildSwap: bind(buildSwap),

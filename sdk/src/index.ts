@@ -29,6 +29,7 @@ export * from "./actions/getToken.js";
 export * from "./actions/getTrades.js";
 export * from "./actions/launchToken.js";
 export * from "./actions/search.js";
+export * from "./actions/getTopTokens.js";
 export * from "./actions/uploadImage.js";
 export * from "./actions/verifyWebhook.js";
 export * from "./actions/watchEvents.js";

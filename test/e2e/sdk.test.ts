@@ -222,6 +222,15 @@ describe("read helpers answer what the raw HTTP paths answer", () => {
     expect(JSON.stringify(found)).toContain(launched.tokenAddress);
   });
 
+  it("getTopTokens and getTrending", async () => {
+    const top = await client.getTopTokens({ window: "h24", sort: "volume", limit: 100 });
+    expect(top).toEqual(await raw("/api/public/tokens/top?window=h24&sort=volume&limit=100"));
+    expect(top.tokens.map((t) => t.address)).toContain(launched.tokenAddress);
+    const trending = await client.getTrending({ limit: 100 });
+    expect(trending).toEqual(await raw("/api/public/tokens/trending?limit=100"));
+    expect(trending.tokens.map((t) => t.address)).toContain(launched.tokenAddress);
+  });
+
   it("getHolders", async () => {
     const holders = await client.getHolders({ address: launched.tokenAddress, limit: 5 });
     expect(holders).toEqual(await raw(`/api/v1/evmchain/tokens/${launched.tokenAddress}/holders?limit=5`));
