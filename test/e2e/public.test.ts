@@ -170,6 +170,16 @@ describe("tokens and slugs", () => {
     expect(scores.length).toBe(3); // "pepe-2" never traded
     expect([...scores].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0))).toEqual(scores);
     expect(trending.body.tokens[0].slug).toBe("grad");
+    // The same ranking pieces on PGlite: a top list holds the tokens trending holds (traded in
+    // 24 h), in the order of the records' own window figures.
+    const top = await stack.request(`/api/public/tokens/top?window=h24&sort=trades&limit=100`);
+    expect(top.status, JSON.stringify(top.body)).toBe(200);
+    const counts = top.body.tokens.map(
+      (t: { windows: { h24: { buys: number; sells: number } } }) => t.windows.h24.buys + t.windows.h24.sells,
+    );
+    expect([...counts].sort((a, b) => b - a)).toEqual(counts);
+    const addresses = (list: Array<{ address: string }>) => list.map((t) => t.address).sort();
+    expect(addresses(top.body.tokens)).toEqual(addresses(trending.body.tokens));
   });
 });
 
