@@ -24,6 +24,7 @@ import { RETRY_WINDOW_MS } from "../../webhooks/backoff";
 import { newSigningSecret } from "../../webhooks/signing";
 import type { EventFeed, FeedEvent, FeedQuery } from "../../webhooks/feed";
 import { deliveryWorker } from "../../webhooks/worker";
+import { scaledMs } from "../helpers/deadlines";
 import { dropSchema, postgresAvailable, TEST_DATABASE_URL, uniqueSchemaName } from "../helpers/postgres";
 
 const WALLET = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
@@ -327,9 +328,14 @@ describe("two delivery processes on one PostgreSQL", async () => {
           maxPerWallet: 10,
         });
         const workers = [a, b].map((s) => deliveryWorker({ store: s, feed, policy, maxEventsPerClaim: 3 }));
+        // Both tick until every event arrived (a tick that finds the other's lease claims nothing
+        // and returns at once, so a fixed number of ticks could run out under load), then a few
+        // more ticks each, in which nothing more may arrive.
+        const deadlineMs = Date.now() + scaledMs(30_000);
         await Promise.all(
           workers.map(async (w) => {
-            for (let i = 0; i < 60; i++) await w.tick();
+            while (rx.received.length < events.length && Date.now() < deadlineMs) await w.tick();
+            for (let i = 0; i < 3; i++) await w.tick();
           }),
         );
         expect(rx.received.map((r) => r.id)).toEqual(events.map((e) => e.id.toString()));
