@@ -51,12 +51,18 @@ const values = parseBenchFlags("backfill", {
   "skip-service": { type: "boolean", default: false },
   "cpu-prof-dir": { type: "string" },
   "trade-rows-floor": { type: "boolean", default: false },
+  "rpc-max-rps": { type: "string" },
 });
 const launches = Number(values.launches);
 const swaps = Number(values.swaps);
 const onPostgres = values.database === "postgres";
 /** How many RPC URLs the indexers get (`INDEXER_RPC_URLS`; the same anvil, standing in for N providers). */
 const rpcUrls = Number(values["rpc-urls"]);
+/**
+ * The provider budget both indexers get (`--rpc-max-rps`: `INDEXER_RPC_MAX_RPS` and
+ * `INDEXER_RPC_START_RPS`, docs/operations.md "Provider budget"), null for Ponder's default limiter.
+ */
+const rpcMaxRps = values["rpc-max-rps"] ? Number(values["rpc-max-rps"]) : null;
 const swapsPerTransaction = Number(values["swaps-per-transaction"]);
 /** Room for a batch of `swapsPerTransaction` swaps (~80k gas each) in one block. */
 const blockGasLimit = BigInt(Math.max(30_000_000, swapsPerTransaction * 150_000));
@@ -131,6 +137,7 @@ try {
         PONDER_PGLITE_DIR: join(dataDir, `pglite-${name}`),
         DATABASE_URL: database?.url ?? "",
         INDEXER_RPC_URLS: rpcUrls > 1 ? Array(rpcUrls).fill(anvil.rpcUrl).join(",") : "",
+        ...(rpcMaxRps ? { INDEXER_RPC_MAX_RPS: String(rpcMaxRps), INDEXER_RPC_START_RPS: String(rpcMaxRps) } : {}),
         ...heapEnv(floorHeapMb),
         ...extraEnv,
       },
@@ -207,6 +214,7 @@ try {
     swaps,
     swapsPerTransaction,
     indexerRpcUrls: rpcUrls,
+    indexerRpcMaxRps: rpcMaxRps ?? "Ponder's default limiter",
     heapMb: floorHeapMb ?? "node default",
     generation: { seconds: generationSec, swapTransactions: history.swapTransactions },
     floor: {
@@ -246,7 +254,7 @@ try {
     targets,
   };
   const heapsVariant = serviceRuns.length > 1 ? "-heaps" : "";
-  const variant = `${onPostgres ? "-postgres" : ""}${rpcUrls > 1 ? `-${rpcUrls}rpc` : ""}${values["skip-service"] ? "-ponder-floor" : ""}${swaps !== 100_000 ? `-${swaps}` : ""}${heapsVariant}`;
+  const variant = `${onPostgres ? "-postgres" : ""}${rpcUrls > 1 ? `-${rpcUrls}rpc` : ""}${values["skip-service"] ? "-ponder-floor" : ""}${swaps !== 100_000 ? `-${swaps}` : ""}${heapsVariant}${rpcMaxRps ? "-budget" : ""}`;
   writeBenchResult(`backfill${variant}`, result);
 } finally {
   load.stop();

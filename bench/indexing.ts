@@ -57,7 +57,33 @@ export async function measureLogFloor(
 }
 
 /**
- * Polls the service until its public token list shows `launches` tokens (at most 100 listed) whose
+ * Every launch the service serves and the sum of their `trade_count`, read through the
+ * `tokens/new` cursor pages (100 tokens a page; the newest `maxPages` only), or null when a page
+ * is not served yet.
+ */
+async function indexedLaunchesAndTrades(
+  serviceUrl: string,
+  maxPages = Number.POSITIVE_INFINITY,
+): Promise<{ launches: number; trades: number } | null> {
+  let launches = 0;
+  let trades = 0;
+  let cursor: string | null = null;
+  let pages = 0;
+  do {
+    pages++;
+    const query: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : "";
+    const res = await fetch(`${serviceUrl}/api/public/tokens/new?limit=100${query}`).catch(() => null);
+    if (!res?.ok) return null;
+    const body = (await res.json()) as { tokens: Array<{ trade_count: number }>; next_cursor: string | null };
+    launches += body.tokens.length;
+    trades += body.tokens.reduce((sum, t) => sum + t.trade_count, 0);
+    cursor = body.next_cursor;
+  } while (cursor && pages < maxPages);
+  return { launches, trades };
+}
+
+/**
+ * Polls the service until its public token list (every cursor page) shows `launches` tokens whose
  * `trade_count`s add up to at least `swaps`; samples the process's RSS on every poll. `exited`
  * returns why the service stopped (null while it runs), so a dead service fails the wait at once.
  * @returns the trades seen and the highest RSS sampled (bytes; the kernel's `VmHWM` is read too)
@@ -80,18 +106,18 @@ export async function waitForIndexedTrades(
     if (exit !== null && exit !== undefined) throw new Error(`the service exited while indexing: ${exit}`);
     const rss = rssBytes(pid);
     if (rss) peak = Math.max(peak ?? 0, rss.peak, rss.current);
-    const res = await fetch(`${serviceUrl}/api/public/tokens/new?limit=100`).catch(() => null);
-    if (res?.ok) {
-      const body = (await res.json()) as { tokens: Array<{ trade_count: number }> };
-      const trades = body.tokens.reduce((sum, t) => sum + t.trade_count, 0);
+    const indexed = await indexedLaunchesAndTrades(serviceUrl, options.launches > 100 ? undefined : 1);
+    if (indexed) {
+      const { launches, trades } = indexed;
       if (options.onProgress && trades - lastReported >= 50_000) {
         options.onProgress(trades);
         lastReported = trades;
       }
-      if (body.tokens.length === Math.min(options.launches, 100) && trades >= options.swaps)
-        return { trades, peakRssBytes: peak };
+      if (launches >= options.launches && trades >= options.swaps) return { trades, peakRssBytes: peak };
     }
-    await new Promise((r) => setTimeout(r, options.pollMs ?? 250));
+    // Over 100 launches a poll reads every page: at most one such walk every 2 s, so the polling
+    // does not load the service it measures (the wait's resolution is then 2 s).
+    await new Promise((r) => setTimeout(r, Math.max(options.pollMs ?? 250, options.launches > 100 ? 2_000 : 0)));
   }
 }
 
