@@ -12,7 +12,7 @@ import { index, onchainEnum, onchainTable, sql } from "ponder";
 // Table groups in src/schema/: Ponder reads this module's exports (re-exports included) and hashes
 // every file under src/ into its build id, so a change there re-indexes as one here would.
 export { holder, prelaunchHolderCount, tokenIntegrity } from "./src/schema/holders";
-export { candle, trade, tradeSide } from "./src/schema/market";
+export { candle, tokenTrader, trade, tradeSide } from "./src/schema/market";
 
 /** Kinds of public events (see `src/domain/events.ts`). */
 export const eventKind = onchainEnum("event_kind", ["launch", "trade", "big_buy", "graduation", "fee_claim"]);

@@ -43,6 +43,7 @@ function barColumns(resolution: SecondResolution) {
       volumeBuyWei: sideSum("buy"),
       volumeSellWei: sideSum("sell"),
       tradeCount: sql`count(*)`.mapWith(Number),
+      buyCount: sql`count(*) FILTER (WHERE ${t.side} = 'buy')`.mapWith(Number),
       openUsdE18: first(t.priceUsdE18, true).mapWith(t.priceUsdE18),
       highUsdE18: sql`max(${t.priceUsdE18})`.mapWith(t.priceUsdE18),
       lowUsdE18: sql`min(${t.priceUsdE18})`.mapWith(t.priceUsdE18),

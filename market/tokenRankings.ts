@@ -2,13 +2,9 @@
  * Rankings of every token by its activity windows (docs/public.md "Trending" and "Top lists"),
  * one SQL statement each, without reading a day of trades.
  *
- * Invariant: a window (trades with timestamp > now − length, `src/domain/activityWindows.ts`) is
- * summed from three disjoint pieces that together hold exactly its trades: the trades of its first
- * partial minute, the 1m candles up to the next whole hour, and the 1h candles from there on (a
- * candle of resolution r holds the trades with timestamp in [bucket start, bucket start + r)). Rows
- * read: at most 59 seconds of trades, 59 minute buckets and 24 hour buckets per token that traded
- * in them — proportional to recent trading, not to the number of launches. The per-record figures
- * (`market/tokenWindows.ts`) read the trades themselves; the e2e test checks that both agree.
+ * Each window is summed from the pieces of `windowPieces.ts` (its first partial minute of trades,
+ * then 1m and 1h candles) over every token at once: rows read are proportional to recent trading
+ * minutes and hours, not to the number of trades or of launches.
  */
 import { inArray, sql } from "ponder";
 import * as schema from "../ponder.schema";
@@ -22,46 +18,7 @@ import {
 } from "../src/domain/activityWindows";
 import { rowsOf, type MarketDb } from "./db";
 import type { TokenRow } from "./tokenLookups";
-
-type Sql = ReturnType<typeof sql>;
-
-/**
- * The rows (`w`, `token`, `volume_wei`, `trades`) whose sums per token are the window's volume and
- * trade count (module invariant). Literals for the resolution so the planner can use the partial
- * candle indexes (`candle_1m_bucket_idx`, `candle_1h_bucket_idx`).
- */
-function windowPieces(nowSec: number, w: ActivityWindowName): Sql {
-  const t = schema.trade;
-  const c = schema.candle;
-  const firstSec = windowCutoffSec(nowSec, w) + 1;
-  const firstMinuteSec = Math.ceil(firstSec / 60) * 60;
-  const firstHourSec = Math.ceil(firstMinuteSec / 3_600) * 3_600;
-  const label = sql.raw(`'${w}'::text`);
-  return sql`
-    SELECT ${label} AS w, ${t.token} AS token, ${t.ethAmountWei} AS volume_wei, 1 AS trades FROM ${t}
-    WHERE ${t.timestampSec} >= ${firstSec} AND ${t.timestampSec} < ${firstMinuteSec}
-    UNION ALL
-    SELECT ${label}, ${c.token}, ${c.volumeWei}, ${c.tradeCount} FROM ${c}
-    WHERE ${c.resolution} = '1m' AND ${c.bucketStartSec} >= ${firstMinuteSec} AND ${c.bucketStartSec} < ${firstHourSec}
-    UNION ALL
-    SELECT ${label}, ${c.token}, ${c.volumeWei}, ${c.tradeCount} FROM ${c}
-    WHERE ${c.resolution} = '1h' AND ${c.bucketStartSec} >= ${firstHourSec}`;
-}
-
-/** `volume_wei` and `trades` of each window per token that traded in one of them (`per_token`). */
-function perTokenWindows(nowSec: number, windows: readonly ActivityWindowName[]): Sql {
-  const sums = windows.map(
-    (w) => sql`
-      coalesce(sum(volume_wei) FILTER (WHERE w = ${sql.raw(`'${w}'`)}), 0) AS ${sql.raw(`${w}_volume_wei`)},
-      coalesce(sum(trades) FILTER (WHERE w = ${sql.raw(`'${w}'`)}), 0)::numeric AS ${sql.raw(`${w}_trades`)}`,
-  );
-  return sql`
-    pieces AS (${sql.join(
-      windows.map((w) => windowPieces(nowSec, w)),
-      sql` UNION ALL `,
-    )}),
-    per_token AS (SELECT token, ${sql.join(sums, sql`,`)} FROM pieces GROUP BY token)`;
-}
+import { windowSums } from "./windowPieces";
 
 /**
  * The volume (wei) and trade count of each window for every token that traded in the last day,
@@ -72,9 +29,7 @@ export async function windowTotals(
   db: MarketDb,
   nowSec: number,
 ): Promise<Map<string, Record<ActivityWindowName, { volumeWei: bigint; trades: number }>>> {
-  const rows = rowsOf(
-    await db.execute(sql`WITH ${perTokenWindows(nowSec, ACTIVITY_WINDOW_NAMES)} SELECT * FROM per_token`),
-  );
+  const rows = rowsOf(await db.execute(sql`WITH ${windowSums(nowSec, ACTIVITY_WINDOW_NAMES)} SELECT * FROM per_token`));
   return new Map(
     rows.map((row) => [
       String(row.token).toLowerCase(),
@@ -117,7 +72,7 @@ export async function trendingTokens(db: MarketDb, nowSec: number, limit: number
   );
   const ranked = rowsOf(
     await db.execute(sql`
-      WITH ${perTokenWindows(nowSec, ACTIVITY_WINDOW_NAMES)}
+      WITH ${windowSums(nowSec, ACTIVITY_WINDOW_NAMES)}
       SELECT p.token FROM per_token p JOIN ${tk} ON ${tk.address} = p.token
       WHERE p.h24_trades > 0
       ORDER BY ${score} DESC, ${tk.launchSeq} DESC
@@ -171,7 +126,7 @@ export async function topTokens(
           : sql`${change} ASC NULLS LAST`;
   const ranked = rowsOf(
     await db.execute(sql`
-      WITH ${perTokenWindows(nowSec, [w])}
+      WITH ${windowSums(nowSec, [w])}
       SELECT p.token FROM per_token p JOIN ${tk} ON ${tk.address} = p.token ${thenJoin}
       WHERE ${trades} > 0
       ORDER BY ${key}, ${tk.launchSeq} DESC

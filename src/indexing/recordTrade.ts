@@ -9,7 +9,7 @@
  * row (no reference pool, or none of its prices indexed yet) leaves every USD column null.
  */
 import type { Context } from "ponder:registry";
-import { candle, ethUsd, event, token, trade } from "../../ponder.schema";
+import { candle, ethUsd, event, token, tokenTrader, trade } from "../../ponder.schema";
 import { indexerConfig } from "./indexerConfig";
 import { recordEarlyBuy } from "./integrity";
 import type { MarketThresholds } from "../../config/market";
@@ -115,6 +115,7 @@ export async function recordTrade(
         volumeBuyWei: side === "buy" ? ethAmountWei : 0n,
         volumeSellWei: side === "sell" ? ethAmountWei : 0n,
         tradeCount: 1,
+        buyCount: side === "buy" ? 1 : 0,
         openUsdE18: priceUsdE18,
         highUsdE18: priceUsdE18,
         lowUsdE18: priceUsdE18,
@@ -130,6 +131,7 @@ export async function recordTrade(
         volumeBuyWei: row.volumeBuyWei + (side === "buy" ? ethAmountWei : 0n),
         volumeSellWei: row.volumeSellWei + (side === "sell" ? ethAmountWei : 0n),
         tradeCount: row.tradeCount + 1,
+        buyCount: row.buyCount + (side === "buy" ? 1 : 0),
         // USD over the trades that had an ETH/USD: the first of them opens, the last closes.
         openUsdE18: row.openUsdE18 ?? priceUsdE18,
         highUsdE18: maxOrNull(row.highUsdE18, priceUsdE18),
@@ -138,6 +140,12 @@ export async function recordTrade(
         volumeUsdE18: addOrNull(row.volumeUsdE18, ethAmountUsdE18),
       }));
   }
+
+  // Swaps arrive in chain order, so this trade is the trader's newest on its side.
+  await db
+    .insert(tokenTrader)
+    .values({ token: tokenAddress, side, trader: lower(swap.trader), lastTimestampSec: swap.timestampSec })
+    .onConflictDoUpdate({ lastTimestampSec: swap.timestampSec });
 
   if (side === "buy")
     await recordEarlyBuy(db, {

@@ -71,6 +71,8 @@ export const candle = onchainTable(
     volumeBuyWei: t.bigint().notNull(),
     volumeSellWei: t.bigint().notNull(),
     tradeCount: t.integer().notNull(),
+    // Trades of the bucket by side (`trade.side` = buy); the sells are tradeCount − buyCount.
+    buyCount: t.integer().notNull(),
     // USD OHLCV over the bucket's trades that had an ETH/USD, each converted at its own
     // (`trade.priceUsdE18`, `trade.ethAmountUsdE18`); null when none had.
     openUsdE18: t.bigint(),
@@ -85,5 +87,26 @@ export const candle = onchainTable(
     // 1m and 1h buckets of the last day across tokens, without reading other resolutions.
     recentMinuteIdx: index("candle_1m_bucket_idx").on(table.bucketStartSec).where(sql.raw("resolution = '1m'")),
     recentHourIdx: index("candle_1h_bucket_idx").on(table.bucketStartSec).where(sql.raw("resolution = '1h'")),
+  }),
+);
+
+/**
+ * The newest trade of each (token, side, trader): one row per wallet that ever bought (or sold)
+ * the token, holding the block timestamp of its latest such trade. A trader is in a window's
+ * `unique_buyers` (or `unique_sellers`) exactly when its row's `lastTimestampSec` is inside the
+ * window, so the unique counts read one row per wallet active in the window instead of every
+ * trade (market/tokenWindows.ts, docs/public.md "Activity windows"). Reorg-safe like every table.
+ */
+export const tokenTrader = onchainTable(
+  "token_trader",
+  (t) => ({
+    token: t.hex().notNull(),
+    side: tradeSide("side").notNull(),
+    trader: t.hex().notNull(),
+    lastTimestampSec: t.bigint().notNull(),
+  }),
+  (table) => ({
+    pk: primaryKey({ columns: [table.token, table.side, table.trader] }),
+    recentIdx: index("token_trader_recent_idx").on(table.token, table.lastTimestampSec),
   }),
 );
