@@ -14,11 +14,10 @@ import {
   type ActivityWindowName,
   TRENDING_TRADE_WEIGHT_WEI,
   type TopSort,
-  windowCutoffSec,
 } from "../src/domain/activityWindows";
 import { rowsOf, type MarketDb } from "./db";
 import type { TokenRow } from "./tokenLookups";
-import { windowSums } from "./windowPieces";
+import { priceThenJoin, windowSums } from "./windowPieces";
 
 /**
  * The volume (wei) and trade count of each window for every token that traded in the last day,
@@ -99,23 +98,13 @@ export async function topTokens(
 ): Promise<TokenRow[]> {
   const { window: w, sort, limit } = opts;
   const tk = schema.token;
-  const t = schema.trade;
   const volume = sql.raw(`p.${w}_volume_wei`);
   const trades = sql.raw(`p.${w}_trades`);
-  // The price then: one backward descent of the (token, block, log) index per listed candidate,
-  // below the first block after the cutoff (timestamps rise with block numbers).
-  const cutoff = windowCutoffSec(nowSec, w);
-  const firstBlock = sql`(SELECT min(${t.blockNumber}) FROM ${t} WHERE ${t.timestampSec} = (SELECT min(${t.timestampSec}) FROM ${t} WHERE ${t.timestampSec} > ${cutoff}))`;
+  // The price then: one index descent per listed candidate (`priceThenJoin`).
   const priceThen = sql`coalesce(then_price.price_wei, ${tk.launchPriceWei})`;
   const change = sql`div((${tk.priceWei} - ${priceThen}) * 10000, nullif(${priceThen}, 0))`;
   const thenJoin =
-    sort === "gainers" || sort === "losers"
-      ? sql`LEFT JOIN LATERAL (
-          SELECT ${t.priceWei} AS price_wei FROM ${t}
-          WHERE ${t.token} = p.token AND ${t.blockNumber} < ${firstBlock}
-          ORDER BY ${t.blockNumber} DESC, ${t.logIndex} DESC LIMIT 1
-        ) AS then_price ON true`
-      : sql``;
+    sort === "gainers" || sort === "losers" ? priceThenJoin(sql`p.token`, nowSec, w, "then_price") : sql``;
   const key =
     sort === "volume"
       ? sql`${volume} DESC`

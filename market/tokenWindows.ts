@@ -11,9 +11,7 @@ import {
   windowCutoffSec,
 } from "../src/domain/activityWindows";
 import { rowsOf, type MarketDb } from "./db";
-import { windowSums } from "./windowPieces";
-
-const MAX_BIGINT = 9_223_372_036_854_775_807n;
+import { addressList, priceThenJoin, windowSums } from "./windowPieces";
 
 /**
  * The windows m5, h1, h6 and h24 of each token, keyed by lowercase address (every address given
@@ -38,29 +36,16 @@ export async function activityWindows(
   const addresses = [...launchPriceWei.keys()];
   const out = new Map<string, ActivityWindows>();
   if (addresses.length === 0) return out;
-  const t = schema.trade;
   const tt = schema.tokenTrader;
-  // `${t}` renders the schema-qualified table (market/ponderTables.ts).
+  // `${tt}` renders the schema-qualified table (market/ponderTables.ts).
   const cutoff = (w: ActivityWindowName) => BigInt(windowCutoffSec(nowSec, w));
-  const firstBlock = (w: ActivityWindowName) =>
-    sql`(SELECT min(${t.blockNumber}) FROM ${t} WHERE ${t.timestampSec} = (SELECT min(${t.timestampSec}) FROM ${t} WHERE ${t.timestampSec} > ${cutoff(w)}))`;
-  const list = sql.join(
-    addresses.map((a) => sql`${a}`),
-    sql`, `,
-  );
+  const list = addressList(addresses);
   const uniques = ACTIVITY_WINDOW_NAMES.map(
     (w) => sql`
       count(*) FILTER (WHERE ${tt.side} = 'buy' AND ${tt.lastTimestampSec} > ${cutoff(w)}) AS ${sql.raw(`${w}_unique_buyers`)},
       count(*) FILTER (WHERE ${tt.side} = 'sell' AND ${tt.lastTimestampSec} > ${cutoff(w)}) AS ${sql.raw(`${w}_unique_sellers`)}`,
   );
-  const priceThen = ACTIVITY_WINDOW_NAMES.map(
-    (w) => sql`
-      LEFT JOIN LATERAL (
-        SELECT ${t.priceWei} AS price_wei FROM ${t}
-        WHERE ${t.token} = v.token AND ${t.blockNumber} < coalesce(${firstBlock(w)}, ${MAX_BIGINT})
-        ORDER BY ${t.blockNumber} DESC, ${t.logIndex} DESC LIMIT 1
-      ) AS ${sql.raw(`then_${w}`)} ON true`,
-  );
+  const priceThen = ACTIVITY_WINDOW_NAMES.map((w) => priceThenJoin(sql`v.token`, nowSec, w, `then_${w}`));
   const columns = ACTIVITY_WINDOW_NAMES.map((w) =>
     sql.raw(
       [

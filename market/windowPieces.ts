@@ -1,6 +1,7 @@
 /**
- * The rows a window's sums are read from (docs/public.md "Activity windows" and "Top lists"),
- * shared by the token records' windows (`tokenWindows.ts`) and the rankings (`tokenRankings.ts`).
+ * The rows a window's sums are read from, and the price then (docs/public.md "Activity windows"
+ * and "Top lists"), shared by the token records' windows (`tokenWindows.ts`) and the rankings
+ * (`tokenRankings.ts`).
  *
  * Invariant: a window (trades with timestamp > now − length, `src/domain/activityWindows.ts`) is
  * the union of three disjoint pieces that together hold exactly its trades: the trades of its
@@ -16,6 +17,35 @@ import { type ActivityWindowName, windowCutoffSec } from "../src/domain/activity
 /** A SQL fragment. */
 export type Sql = ReturnType<typeof sql>;
 
+const MAX_BIGINT = 9_223_372_036_854_775_807n;
+
+/** Lowercase addresses as a SQL list of parameters (for `IN (…)`). */
+export function addressList(tokens: readonly string[]): Sql {
+  return sql.join(
+    tokens.map((a) => sql`${a}`),
+    sql`, `,
+  );
+}
+
+/**
+ * `LEFT JOIN LATERAL (…) AS <alias>`: the price (`<alias>.price_wei`, wei per whole token) after
+ * the last trade of the token `tokenRef` at or before the window's cutoff, null when there is
+ * none (the caller falls back to the launch price). One backward descent of the trade
+ * (token, block, log) index, below the first block of the first second after the cutoff
+ * (timestamps and block numbers rise together; no trade after the cutoff leaves every block).
+ */
+export function priceThenJoin(tokenRef: Sql, nowSec: number, w: ActivityWindowName, alias: string): Sql {
+  const t = schema.trade;
+  const cutoff = windowCutoffSec(nowSec, w);
+  const firstBlock = sql`(SELECT min(${t.blockNumber}) FROM ${t} WHERE ${t.timestampSec} = (SELECT min(${t.timestampSec}) FROM ${t} WHERE ${t.timestampSec} > ${cutoff}))`;
+  return sql`
+    LEFT JOIN LATERAL (
+      SELECT ${t.priceWei} AS price_wei FROM ${t}
+      WHERE ${t.token} = ${tokenRef} AND ${t.blockNumber} < coalesce(${firstBlock}, ${MAX_BIGINT})
+      ORDER BY ${t.blockNumber} DESC, ${t.logIndex} DESC LIMIT 1
+    ) AS ${sql.raw(alias)} ON true`;
+}
+
 /**
  * The rows (`w`, `token`, `volume_wei`, `volume_usd_e18`, `trades`, `buys`) whose sums per token
  * are the window's figures (module invariant), for `tokens` (lowercase addresses) or every token.
@@ -29,12 +59,7 @@ export function windowPieces(nowSec: number, w: ActivityWindowName, tokens?: rea
   const firstMinuteSec = Math.ceil(firstSec / 60) * 60;
   const firstHourSec = Math.ceil(firstMinuteSec / 3_600) * 3_600;
   const label = sql.raw(`'${w}'::text`);
-  const list = tokens
-    ? sql.join(
-        tokens.map((a) => sql`${a}`),
-        sql`, `,
-      )
-    : null;
+  const list = tokens ? addressList(tokens) : null;
   const ofTrades = list ? sql` AND ${t.token} IN (${list})` : sql``;
   const ofCandles = list ? sql` AND ${c.token} IN (${list})` : sql``;
   return sql`
