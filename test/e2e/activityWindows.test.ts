@@ -298,43 +298,75 @@ describe.skipIf(!available)("activity windows and batch reads", () => {
     }
   });
 
-  it("read the windows of a page from indexes without reading the window's trades: pieces, one row per wallet, one descent per window", async () => {
+  type Statement = Parameters<MarketDb["execute"]>[0];
+  type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] };
+  /** Rows a scan node read: actual rows times loops. */
+  const rowsRead = (scan: PlanNode) => Number(scan["Actual Rows"]) * Number(scan["Actual Loops"]);
+
+  /**
+   * Runs `use` against the stack's PostgreSQL with scans other than index scans priced out (the
+   * tables are small here, and the plan must be the one the indexes allow at any size). It gets
+   * `capturing`, a handle that records every statement it executes into `statements`, and `scansOf`:
+   * a statement run again under EXPLAIN ANALYZE, its scan nodes on `relations`.
+   */
+  async function withPlans(
+    use: (h: {
+      client: pg.Client;
+      capturing: MarketDb;
+      statements: Statement[];
+      scansOf: (statement: Statement, relations: string[]) => Promise<PlanNode[]>;
+    }) => Promise<void>,
+  ) {
     const client = new pg.Client({ connectionString: stack.serviceEnv.DATABASE_URL });
     await client.connect();
     try {
-      // Scans other than index scans priced out: the tables are small here, and the plan must be
-      // the one the indexes allow at any size.
       for (const off of ["enable_seqscan", "enable_bitmapscan"]) await client.query(`set ${off} = off`);
       await client.query(`set search_path = "${stack.schema}"`);
       const db = drizzle(client, { schema }) as unknown as MarketDb;
-      // The statement the service runs, captured and run again under EXPLAIN ANALYZE.
-      let statement: Parameters<MarketDb["execute"]>[0] | undefined;
-      const capturing = {
-        execute: async (q: Parameters<MarketDb["execute"]>[0]) => {
-          statement = q;
-          return db.execute(q);
+      const statements: Statement[] = [];
+      const capturing = new Proxy(db, {
+        get(target, prop) {
+          if (prop === "execute")
+            return (q: Statement) => {
+              statements.push(q);
+              return target.execute(q);
+            };
+          const value = Reflect.get(target, prop);
+          return typeof value === "function" ? value.bind(target) : value;
         },
-      } as unknown as MarketDb;
+      });
+      const scansOf = async (statement: Statement, relations: string[]) => {
+        const result = await db.execute(sql`EXPLAIN (ANALYZE, FORMAT JSON) ${statement}`);
+        const plan = (result as unknown as { rows: Array<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }> }).rows[0]![
+          "QUERY PLAN"
+        ];
+        const scans: PlanNode[] = [];
+        const walk = (node: PlanNode) => {
+          if (relations.includes(String(node["Relation Name"]))) scans.push(node);
+          for (const child of node.Plans ?? []) walk(child);
+        };
+        walk(plan[0]!.Plan);
+        return scans;
+      };
+      await use({ client, capturing, statements, scansOf });
+    } finally {
+      await client.end();
+    }
+  }
+
+  it("read the windows of a page from indexes without reading the window's trades: pieces, one row per wallet, one descent per window", async () => {
+    await withPlans(async ({ capturing, statements, scansOf }) => {
+      // The statement the service runs, captured and run again under EXPLAIN ANALYZE.
       const nowSec = Math.floor(Date.now() / 1000);
       expect(nowSec).toBeLessThan(horizonSec);
       const served = await activityWindows(capturing, new Map([[token.toLowerCase(), launchPriceWei]]), nowSec);
       expect(served.get(token.toLowerCase())!.h24.buys).toBe(expected(nowSec).h24!.buys);
-      const result = await db.execute(sql`EXPLAIN (ANALYZE, FORMAT JSON) ${statement!}`);
-      const plan = (result as unknown as { rows: Array<{ "QUERY PLAN": unknown }> }).rows[0]!["QUERY PLAN"] as Array<{
-        Plan: PlanNode;
-      }>;
-      type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] };
-      const scans: PlanNode[] = [];
-      const walk = (node: PlanNode) => {
-        if (["trade", "candle", "token_trader"].includes(String(node["Relation Name"]))) scans.push(node);
-        for (const child of node.Plans ?? []) walk(child);
-      };
-      walk(plan[0]!.Plan);
+      expect(statements).toHaveLength(1);
+      const scans = await scansOf(statements[0]!, ["trade", "candle", "token_trader"]);
       const shown = JSON.stringify(
         scans.map((n) => [n["Relation Name"], n["Index Name"], n["Index Cond"], n["Actual Rows"], n["Actual Loops"]]),
       );
       for (const scan of scans) expect(scan["Node Type"], shown).toMatch(/^Index( Only)? Scan$/);
-      const rowsRead = (scan: PlanNode) => Number(scan["Actual Rows"]) * Number(scan["Actual Loops"]);
       const h24 = trades.filter((t) => t.timestampSec > BigInt(nowSec - 86_400));
       expect(h24.length).toBeGreaterThan(5);
       // Trades: the windows' first partial minutes (empty here: every trade is minutes from an
@@ -359,9 +391,7 @@ describe.skipIf(!available)("activity windows and batch reads", () => {
       const candleScans = scans.filter((n) => n["Relation Name"] === "candle");
       expect(candleScans.length, shown).toBeGreaterThan(0);
       for (const scan of candleScans) expect(rowsRead(scan), shown).toBeLessThanOrEqual(59);
-    } finally {
-      await client.end();
-    }
+    });
   });
 
   /** A token's trending score recomputed from its chain trades (docs/public.md "Trending"). */
@@ -535,24 +565,7 @@ describe.skipIf(!available)("activity windows and batch reads", () => {
   });
 
   it("rank from the minute and hour candle indexes and one trade descent per listed token, not from a day of trades", async () => {
-    const client = new pg.Client({ connectionString: stack.serviceEnv.DATABASE_URL });
-    await client.connect();
-    try {
-      for (const off of ["enable_seqscan", "enable_bitmapscan"]) await client.query(`set ${off} = off`);
-      await client.query(`set search_path = "${stack.schema}"`);
-      const db = drizzle(client, { schema }) as unknown as MarketDb;
-      const statements: Array<Parameters<MarketDb["execute"]>[0]> = [];
-      const capturing = new Proxy(db, {
-        get(target, prop) {
-          if (prop === "execute")
-            return (q: Parameters<MarketDb["execute"]>[0]) => {
-              statements.push(q);
-              return target.execute(q);
-            };
-          const value = Reflect.get(target, prop);
-          return typeof value === "function" ? value.bind(target) : value;
-        },
-      });
+    await withPlans(async ({ client, capturing, statements, scansOf }) => {
       const nowSec = Math.floor(Date.now() / 1000);
       expect(nowSec).toBeLessThan(horizonSec);
       expect((await trendingTokens(capturing, nowSec, 100)).map((r) => getAddress(r.address))).toContain(alpha);
@@ -569,19 +582,8 @@ describe.skipIf(!available)("activity windows and batch reads", () => {
       );
       // Rows of the other resolutions are there, and no scan below reaches them.
       expect(await count("resolution not in ('1m', '1h')")).toBeGreaterThan(lastDayCandles);
-      type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] };
       for (const statement of statements) {
-        const result = await db.execute(sql`EXPLAIN (ANALYZE, FORMAT JSON) ${statement}`);
-        const plan = (result as unknown as { rows: Array<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }> }).rows[0]![
-          "QUERY PLAN"
-        ];
-        const scans: PlanNode[] = [];
-        const walk = (node: PlanNode) => {
-          if (node["Relation Name"] === "candle" || node["Relation Name"] === "trade") scans.push(node);
-          for (const child of node.Plans ?? []) walk(child);
-        };
-        walk(plan[0]!.Plan);
-        const rowsRead = (scan: PlanNode) => Number(scan["Actual Rows"]) * Number(scan["Actual Loops"]);
+        const scans = await scansOf(statement, ["candle", "trade"]);
         const shown = JSON.stringify(
           scans.map((n) => [n["Relation Name"], n["Index Name"], n["Node Type"], rowsRead(n)]),
         );
@@ -597,8 +599,6 @@ describe.skipIf(!available)("activity windows and batch reads", () => {
         for (const scan of scans.filter((n) => n["Relation Name"] === "trade"))
           expect(rowsRead(scan), shown).toBeLessThanOrEqual(3);
       }
-    } finally {
-      await client.end();
-    }
+    });
   });
 });
