@@ -177,6 +177,9 @@ export const ENV_SCHEMA = z.object({
   WEBHOOKS_ALLOW_LOOPBACK_HTTP: optional(flag).default("0"),
   WEBHOOKS_PER_WALLET: optional(int(1, 1_000)).default(10),
   WEBHOOK_ATTEMPT_TIMEOUT_MS: optional(int(100, 60_000)).default(10_000),
+  // Launch integrity's `creator_funded` (launches/creatorFunding.ts, docs/public.md "Launch integrity"):
+  // "0" stops reading creators' transactions from the RPC (every launch's figure stays pending).
+  CREATOR_FUNDING_SCAN: optional(flag).default("1"),
   // Market thresholds (config/market.ts)
   BIG_BUY_THRESHOLD_WEI: optional(wei).default("50000000000000000"),
   GRADUATION_MARKET_CAP_WEI: optional(wei).default("10000000000000000000"),

@@ -37,6 +37,7 @@ import type { LaunchObserver } from "../launches/launchDeps";
 import { recordLaunchBuild, recordLaunchConfirmation, recordLaunchVerification } from "../ops/metrics/registry";
 import { toApiError } from "./serviceErrors";
 import { storedMetadataSource, storedMetadataVersion } from "../market/metadata";
+import { creatorFundingSource } from "../market/creatorFundingRecord";
 import { indexedCheckpoint } from "../market/indexedHead";
 import { readCache } from "./market/readCache";
 import { requireIndexedData } from "./middleware/indexAvailable";
@@ -136,6 +137,8 @@ export function createApp(appDeps: AppDeps) {
     getStore,
     // Token records merge the creator metadata of confirmed launches from the store (docs/launch.md).
     storedMetadata: storedMetadataSource(getStore),
+    // The launch-integrity record's `creator_funded` (launches/creatorFunding.ts writes the rows).
+    creatorFunding: creatorFundingSource(getStore),
     observe: LAUNCH_METRICS,
   };
   // One launch service for both surfaces (launches/service.ts).

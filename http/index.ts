@@ -28,6 +28,8 @@ import { peerIdentity } from "./middleware/peerIdentity";
 import { webhookMetricsObserver } from "../ops/metrics/registry";
 import { deliveryWorker } from "../webhooks/worker";
 import { indexedEventFeed } from "../webhooks/feedSource";
+import { creatorFundingScanner } from "../launches/creatorFunding";
+import { noteStoredMetadataChanged } from "../market/metadata";
 
 // Every setting validated (ponder.config.ts already stopped the build on a bad one).
 const env = loadEnv();
@@ -149,5 +151,26 @@ store.then(
   },
   () => undefined, // reported where the store is opened
 );
+
+// Launch integrity's `creator_funded` (launches/creatorFunding.ts): the creators' transactions of
+// every launch whose sniper window is confirmed, read once and kept in the store. Every process
+// may scan; a launch scanned twice is written twice with the same row.
+if (env.CREATOR_FUNDING_SCAN === "1")
+  store.then(
+    (s) => {
+      const scanner = creatorFundingScanner({
+        db,
+        store: s,
+        client: publicClient,
+        confirmationBlocks: env.EVENTS_CONFIRMATION_BLOCKS,
+        // Integrity records of this process show the new row at once (the read cache keys on it).
+        onRecorded: () => noteStoredMetadataChanged(),
+        onError: (err) => console.error(`creator funding scan: ${err.message.split("\n")[0]}`),
+      });
+      scanner.start();
+      onPonderShutdown(() => scanner.stop());
+    },
+    () => undefined, // reported where the store is opened
+  );
 
 export default createApp({ ...services, requestLog, webhooks: webhookSettings });

@@ -140,16 +140,15 @@ export async function holderList(
  * The token detail record the public and v1 token endpoints serve: the token record with
  * `top_holders` (the {@link TOP_HOLDERS} largest balances) and `integrity` (market/integrity.ts).
  * @param row - a token row with its 24 h figures (`findToken`, or `withStats`)
- * @param settings - base URL and public settings of the record presenter
+ * @param settings - base URL and public settings of the record presenter, the deployment (fee locker) and the creator-funding rows
  */
 export async function tokenDetail(
   db: MarketDb,
   row: Parameters<typeof tokenRecord>[0],
-  settings: RecordSettings,
-  deployment: Pick<Deployment, "contracts">,
+  settings: RecordSettings & Parameters<typeof tokenIntegrity>[2],
 ) {
-  const top = await topHolders(db, row, deployment);
-  const integrity = await tokenIntegrity(db, row.address, deployment);
+  const top = await topHolders(db, row, settings.deployment);
+  const integrity = await tokenIntegrity(db, row.address, settings);
   if (!integrity) throw new TokenNotFoundError(`no launched token at ${row.address}`);
   return { ...tokenRecord(row, settings), top_holders: top, integrity };
 }

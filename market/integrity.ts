@@ -11,12 +11,8 @@ import * as schema from "../ponder.schema";
 import { holderShareBps } from "../src/domain/holders";
 import { lower } from "../src/domain/hex";
 import { SNIPER_WINDOW_BLOCKS, TOP_BALANCES, topBalancesBps } from "../src/domain/integrity";
+import { creatorFundedRecord, type CreatorFundingSource } from "./creatorFundingRecord";
 import { rowsOf, type MarketDb } from "./db";
-
-/** Why `creator_funded` is not served (docs/public.md "Launch integrity"). */
-export const CREATOR_FUNDED_UNAVAILABLE =
-  "native ETH transfers are not indexed: only logs of the launchpad's contracts and pools are, and a plain " +
-  "ETH transfer emits no log";
 
 /**
  * The integrity record of one launched token, or null when none is indexed at this address.
@@ -25,11 +21,21 @@ export const CREATOR_FUNDED_UNAVAILABLE =
  * right after the launch transaction; snipers (recipients, other than the creator, of a buy in the
  * launch block or the next {@link SNIPER_WINDOW_BLOCKS} blocks): count, tokens those buys
  * delivered, balance still held; bundled (such recipients of a buy in the launch block itself):
- * the same; the ten largest balances other than the pool's and the fee locker's; the holder count.
+ * the same; the ten largest balances other than the pool's and the fee locker's; the holder count;
+ * `creator_funded` (market/creatorFundingRecord.ts): the creator-funded snipers of the store's row
+ * and their balances now, read in the same statement as the rest.
  * @param address - the token (any case)
- * @param deployment - the fee locker left out of `top10_balance_bps`
+ * @param deps.deployment - the fee locker left out of `top10_balance_bps`
+ * @param deps.creatorFunding - the store's rows (absent: served as pending)
  */
-export async function tokenIntegrity(db: MarketDb, address: string, deployment: Pick<Deployment, "contracts">) {
+export async function tokenIntegrity(
+  db: MarketDb,
+  address: string,
+  deps: { deployment: Pick<Deployment, "contracts">; creatorFunding?: CreatorFundingSource },
+) {
+  const { deployment } = deps;
+  const funding = deps.creatorFunding ? await deps.creatorFunding(address) : null;
+  const funded = funding?.status === "measured" ? funding.funded.map((f) => lower(f.address)) : [];
   const t = schema.token;
   const i = schema.tokenIntegrity;
   const h = schema.holder;
@@ -50,7 +56,15 @@ export async function tokenIntegrity(db: MarketDb, address: string, deployment: 
           SELECT ${h.balanceWei}::text AS b FROM ${h}
           WHERE ${h.token} = ${token} AND ${h.balanceWei} > 0 AND ${h.address} <> ${t.pool} AND ${h.address} <> ${feeLocker}
           ORDER BY ${h.balanceWei} DESC, ${h.address} ASC LIMIT ${TOP_BALANCES}
-        ) AS top) AS top_balances
+        ) AS top) AS top_balances,
+        ${
+          funded.length === 0
+            ? sql`NULL`
+            : sql`(SELECT sum(${h.balanceWei})::text FROM ${h} WHERE ${h.token} = ${token} AND ${h.address} IN (${sql.join(
+                funded.map((a) => sql`${a}`),
+                sql`, `,
+              )}))`
+        } AS funded_held
       FROM ${t} JOIN ${i} ON ${i.token} = ${t.address}
       WHERE ${t.address} = ${token}`),
   );
@@ -85,7 +99,7 @@ export async function tokenIntegrity(db: MarketDb, address: string, deployment: 
     },
     top10_balance_bps: topBalancesBps(top, supply),
     holder_count: Number(row.holder_count),
-    creator_funded: { available: false as const, count: null, held_bps: null, reason: CREATOR_FUNDED_UNAVAILABLE },
+    creator_funded: creatorFundedRecord(funding, big(row.funded_held), supply),
   };
 }
 

@@ -51,14 +51,34 @@ export const integrityWire = z
     holder_count: z.number().int().nonnegative().meta({ description: "addresses holding a non-zero balance" }),
     creator_funded: z
       .object({
-        available: z.literal(false),
-        count: z.null(),
-        held_bps: z.null(),
-        reason: z.string(),
+        status: z.enum(["measured", "pending", "unavailable"]).meta({
+          description:
+            "measured: the creator's transactions in the window were read; pending: not yet (the sniper window's blocks are read once confirmed); unavailable: not measurable (reason)",
+        }),
+        available: z.boolean().meta({ description: "true exactly when status is measured" }),
+        count: z.number().int().nonnegative().nullable().meta({
+          description:
+            "snipers the creator sent native ETH to (or to the sender of their first buy) before their first buy",
+        }),
+        funded_eth_wei: uintString.nullable().meta({ description: "the ETH (wei) those transfers carried, summed" }),
+        held_wei: uintString
+          .nullable()
+          .meta({ description: "those snipers' current balances, summed (token base units)" }),
+        held_bps: bps.nullable().meta({ description: "held_wei / total_supply in basis points, rounded down" }),
+        window_start_block: blockNumber.nullable().meta({
+          description: "first block whose creator transactions were read (24 h of blocks before the launch block)",
+        }),
+        window_end_block: blockNumber
+          .nullable()
+          .meta({ description: "last block read: the sniper window's last block" }),
+        reason: z
+          .string()
+          .nullable()
+          .meta({ description: "why the figure is pending or unavailable; null when measured" }),
       })
       .meta({
         description:
-          "wallets that received native ETH from the creator before their first buy: not measured (native transfers are not indexed), see reason",
+          "snipers funded by the creator: the creator's direct native ETH transfers (its own transactions with value) read from the chain once the sniper window is confirmed; transfers made through a contract are not seen",
       }),
   })
   .meta({ id: "TokenIntegrity", description: "Launch integrity figures of one token (docs: Launch integrity)." });

@@ -4,6 +4,7 @@
  */
 import type { Deployment } from "../config/deployment";
 import type { PublicConfig } from "../config/public";
+import type { CreatorFundingSource } from "./creatorFundingRecord";
 import type { MetadataSource } from "./metadata";
 import type { MarketDb } from "./db";
 
@@ -19,4 +20,6 @@ export type MarketReadDeps = {
   nowSec: () => number;
   /** Creator metadata of confirmed launches (`storedMetadataSource`, built once by `createApp`). */
   storedMetadata: MetadataSource;
+  /** Creator-funding rows of launches (`creatorFundingSource`, built once by `createApp`; absent: pending). */
+  creatorFunding?: CreatorFundingSource;
 };

@@ -212,3 +212,5 @@ export const media = pgTable("media", {
 
 // The webhook tables (subscriptions, unconfirmed sends, delivery attempts) live in their own module.
 export * from "./webhookSchema";
+// Creator funding of launches' snipers (launch integrity), read from the chain by launches/creatorFunding.ts.
+export * from "./creatorFundingSchema";

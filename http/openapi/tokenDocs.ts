@@ -37,7 +37,7 @@ export function integrityDoc(tag: "public" | "v1", errors: readonly ErrorCode[])
     summary: "A token's launch integrity: creator share, snipers, bundled buys, top-10 concentration",
     description:
       "Shares in basis points of the total supply (rounded down), amounts in token base units; updated per indexed " +
-      'block. Snipers: recipients other than the creator of a buy in the launch block or the next 10 blocks; bundled: of a buy in the launch block. `creator_funded` is not measured (see its `reason`). Definitions: docs/public.md "Launch integrity".' +
+      'block. Snipers: recipients other than the creator of a buy in the launch block or the next 10 blocks; bundled: of a buy in the launch block. `creator_funded`: snipers the creator sent native ETH to before their first buy, measured once the sniper window is confirmed (`status`). Definitions: docs/public.md "Launch integrity".' +
       (tag === "v1" ? " Scope `evmchain:market:read`." : ""),
     ok: integrityBody,
     errors,

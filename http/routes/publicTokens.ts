@@ -174,7 +174,7 @@ export function publicTokenRoutes(deps: PublicTokenDeps) {
         validate("param", tokenPath),
         async (c) => {
           const row = await resolveToken(c.req.valid("param").address_or_slug);
-          return sendOk(c, { token: await tokenDetail(db, row, deps, deps.deployment) });
+          return sendOk(c, { token: await tokenDetail(db, row, deps) });
         },
       )
       // Source: token_integrity and the holder index (docs/public.md "Launch integrity").
@@ -184,7 +184,7 @@ export function publicTokenRoutes(deps: PublicTokenDeps) {
         validate("param", tokenPath),
         async (c) => {
           const address = await resolveTokenAddress(c.req.valid("param").address_or_slug);
-          const integrity = await tokenIntegrity(db, address, deps.deployment);
+          const integrity = await tokenIntegrity(db, address, deps);
           if (!integrity) throw new ApiError("token_not_found", `no launched token at ${address}`);
           return sendOk(c, { integrity });
         },

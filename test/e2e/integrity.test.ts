@@ -3,15 +3,23 @@
  * launch whose block also holds two other wallets' buys (a same-block bundle), buys in the next
  * blocks and after the sniper window, a second buy inside the window, sells and transfers that
  * move the early wallets' balances, the creator selling, and the creator funding a wallet with
- * ETH before its first buy. Every served figure is recomputed independently from the token's
- * standard ERC-20 `Transfer` logs and the pool's Uniswap V3 `Swap` logs (viem
- * `getContractEvents`) and compared exactly, on the public route (by address and slug), the token
- * detail record and the v1 mirror. Also: the read's plan (no scan, no sort) and bad input.
+ * ETH before its first buy (and another one only after it, and a wallet that is no sniper). Every
+ * served figure is recomputed independently from the token's standard ERC-20 `Transfer` logs and
+ * the pool's Uniswap V3 `Swap` logs (viem `getContractEvents`) and compared exactly, on the public
+ * route (by address and slug), the token detail record and the v1 mirror; `creator_funded` is
+ * recomputed by reading every block of the window with its transactions (the service finds the
+ * creator's blocks by its nonce instead). Also: the read's plan (no scan, no sort) and bad input.
  */
 import pg from "pg";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { drizzle } from "drizzle-orm/node-postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  createPublicClient,
   erc20Abi,
+  http,
   getAddress,
   parseEther,
   parseEventLogs,
@@ -25,12 +33,19 @@ import { swapRouterAbi } from "../../abis/SwapRouter";
 import { uniswapV3PoolAbi } from "../../abis/UniswapV3Pool";
 import { buyParams, buyToken, sellToken, transferToken } from "../../devnet/actions";
 import { holderShareBps } from "../../src/domain/holders";
+import { creatorFundingScanner, scanLaunch } from "../../launches/creatorFunding";
+import type { MarketDb } from "../../market/db";
+import * as schema from "../../ponder.schema";
+import { creatorFundingOf, lastFundingScannedSeq } from "../../store/creatorFunding";
+import { openStore } from "../../store/index";
 import { startStack, until, type Stack } from "../helpers/harness";
 import { postgresAvailable } from "../helpers/postgres";
 
 const onPostgres = await postgresAvailable();
 /** The documented sniper window (docs/public.md "Launch integrity"), restated, not imported. */
 const WINDOW_BLOCKS = 10n;
+/** The documented funding look-back: 24 h of 100 ms blocks, restated. */
+const FUNDING_LOOKBACK_BLOCKS = 864_000n;
 
 let stack: Stack;
 let token: Address;
@@ -212,6 +227,16 @@ describe("launch integrity", () => {
     // The next blocks: the funded wallet 4 (L+1), wallet 5 (L+2), wallet 2 again (L+3).
     await buyToken(w(4), publicClient, manifest, token, parseEther("0.02"));
     await buyToken(w(5), publicClient, manifest, token, parseEther("0.005"));
+    // Inside the window but after wallet 5's first buy: wallet 5 is no creator-funded sniper. A
+    // transfer of 0 ETH to wallet 3 (a bundled sniper, after its buy anyway) carries nothing.
+    for (const [to, value] of [
+      [addr(5), parseEther("0.25")],
+      [addr(3), 0n],
+      [addr(6), parseEther("0.1")],
+    ] as const)
+      await publicClient.waitForTransactionReceipt({
+        hash: await w(1).sendTransaction({ chain: null, to, value }),
+      });
     await buyToken(w(2), publicClient, manifest, token, parseEther("0.004"));
     // Past the window: wallet 6 is no sniper; wallet 2 buying again adds nothing to the window's figures.
     const now = await publicClient.getBlockNumber({ cacheTime: 0 });
@@ -256,8 +281,9 @@ describe("launch integrity", () => {
     const { creator_funded, ...figures } = res.body.integrity;
     expect(figures).toEqual(expected);
     // Not measured, and said so: never a count of 0.
-    expect(creator_funded).toMatchObject({ available: false, count: null, held_bps: null });
-    expect(creator_funded.reason).toMatch(/not indexed/);
+    // The sniper window is not confirmed yet (no block was mined since): pending, never a count of 0.
+    expect(creator_funded).toMatchObject({ status: "pending", available: false, count: null, held_bps: null });
+    expect(creator_funded.reason).toMatch(/confirmed/);
 
     // The same record by slug, on the token detail and on v1.
     const bySlug = await stack.request("/api/public/token/integ/integrity");
@@ -288,6 +314,134 @@ describe("launch integrity", () => {
     expect(detail.body.token.launch_integrity).toEqual(summary);
     expect(v1Detail.body.token.launch_integrity).toEqual(summary);
   });
+
+  it("serves creator_funded equal to a scan of every block's transactions, once the window is confirmed", async () => {
+    const { publicClient } = stack;
+    const addr = (i: number) => getAddress(stack.wallet(i).account.address);
+    // Independently: every block of the window read with its transactions; the snipers' first buys
+    // (block, transaction index, sender) from the Swap logs and their transactions.
+    const windowStart = launchBlock > FUNDING_LOOKBACK_BLOCKS ? launchBlock - FUNDING_LOOKBACK_BLOCKS : 0n;
+    const windowEnd = launchBlock + WINDOW_BLOCKS;
+    const sent: { to: Address; value: bigint; block: bigint; index: number }[] = [];
+    for (let b = windowStart; b <= windowEnd; b++) {
+      const block = await publicClient.getBlock({ blockNumber: b, includeTransactions: true });
+      for (const tx of block.transactions)
+        if (getAddress(tx.from) === creator && tx.to && tx.value > 0n)
+          sent.push({ to: getAddress(tx.to), value: tx.value, block: b, index: tx.transactionIndex });
+    }
+    const swaps = await publicClient.getContractEvents({
+      address: pool,
+      abi: uniswapV3PoolAbi,
+      eventName: "Swap",
+      fromBlock: launchBlock,
+      toBlock: windowEnd,
+    });
+    const tokenIsToken0 = token.toLowerCase() < stack.manifest.contracts.weth.toLowerCase();
+    const firstBuy = new Map<Address, { block: bigint; index: number; from: Address }>();
+    for (const log of swaps) {
+      const delta = tokenIsToken0 ? log.args.amount0! : log.args.amount1!;
+      const recipient = getAddress(log.args.recipient!);
+      if (delta >= 0n || recipient === creator || firstBuy.has(recipient)) continue;
+      const tx = await publicClient.getTransaction({ hash: log.transactionHash });
+      firstBuy.set(recipient, { block: log.blockNumber, index: log.transactionIndex, from: getAddress(tx.from) });
+    }
+    const funded = [...firstBuy.entries()].filter(([sniper, buy]) =>
+      sent.some(
+        (t) =>
+          (t.to === sniper || t.to === buy.from) &&
+          (t.block < buy.block || (t.block === buy.block && t.index < buy.index)),
+      ),
+    );
+    const fundedWei = [...firstBuy.entries()]
+      .flatMap(([sniper, buy]) =>
+        sent.filter(
+          (t) =>
+            (t.to === sniper || t.to === buy.from) &&
+            (t.block < buy.block || (t.block === buy.block && t.index < buy.index)),
+        ),
+      )
+      .reduce((s, t) => s + t.value, 0n);
+    // The scenario: wallet 4 funded before its first buy; wallet 5 only after it; wallet 6 no sniper.
+    expect(funded.map(([a]) => a)).toEqual([addr(4)]);
+    const { expected } = await recompute();
+    const balanceOf = (a: Address) =>
+      publicClient.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [a] });
+    const heldWei = (await Promise.all(funded.map(([a]) => balanceOf(a)))).reduce((s, b) => s + b, 0n);
+
+    // Confirm the window: mine past the indexer's finalized block (30-59 blocks behind the head).
+    await rpc("anvil_mine", ["0x64"]);
+    const measured = await until(
+      "creator_funded measured",
+      async () => {
+        const { body } = await stack.request(`/api/public/token/${token}/integrity`);
+        return body.integrity?.creator_funded?.status === "pending" ? undefined : body.integrity;
+      },
+      60_000,
+    );
+    expect(measured.creator_funded).toEqual({
+      status: "measured",
+      available: true,
+      count: funded.length,
+      funded_eth_wei: fundedWei.toString(),
+      held_wei: heldWei.toString(),
+      held_bps: holderShareBps(heldWei, BigInt(expected.total_supply)),
+      window_start_block: Number(windowStart),
+      window_end_block: Number(windowEnd),
+      reason: null,
+    });
+    expect(heldWei).toBeGreaterThan(0n);
+    // Every surface serves the same record.
+    const detail = await stack.request(`/api/public/token/${token}`);
+    expect(detail.body.token.integrity).toEqual(measured);
+    const v1 = await stack.request(`/api/v1/evmchain/tokens/${token}/integrity`);
+    expect(v1.body.integrity).toEqual(measured);
+  });
+
+  it.skipIf(!onPostgres)(
+    "scan: an RPC fault retries the same launch and never passes it; after the bound it is written unavailable",
+    async () => {
+      const client = new pg.Client({ connectionString: stack.serviceEnv.DATABASE_URL });
+      await client.connect();
+      const dir = await mkdtemp(join(tmpdir(), "funding-store-"));
+      const store = await openStore({ kind: "pglite", dir, schema: "funding_test" });
+      try {
+        await client.query(`set search_path = "${stack.schema}"`);
+        const db = drizzle(client, { schema }) as unknown as MarketDb;
+        // A node that refuses every call (nothing listens on port 1).
+        const down = createPublicClient({ transport: http("http://127.0.0.1:1", { retryCount: 0 }) });
+        const scanner = creatorFundingScanner({
+          db,
+          store,
+          client: down as never,
+          confirmationBlocks: 0,
+          giveUpAfterFailures: 3,
+        });
+        for (let i = 0; i < 2; i++) {
+          await expect(scanner.tick()).rejects.toThrow();
+          expect(await lastFundingScannedSeq(store)).toBe(0);
+          expect(await creatorFundingOf(store, token)).toBeNull();
+        }
+        expect(await scanner.tick()).toBe(1);
+        const given = await creatorFundingOf(store, token);
+        expect(given).toMatchObject({ status: "unavailable", funded: [], creatorTransactionCount: null });
+        expect(given?.reason).toMatch(/^the RPC could not answer/);
+        // The live node gives the launch's row as the service stored it.
+        const launch = {
+          token: token.toLowerCase(),
+          creator: creator.toLowerCase(),
+          launchBlockNumber: launchBlock,
+          launchSeq: given!.launchSeq,
+        };
+        const row = await scanLaunch({ db, client: stack.publicClient as never }, launch, 0);
+        expect(row.status).toBe("measured");
+        expect(row.funded.map((f) => f.address)).toEqual([stack.wallet(4).account.address.toLowerCase()]);
+      } finally {
+        await store.close();
+        await client.end();
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it("refuses bad input with catalogued errors", async () => {
     for (const [path, status, error] of [

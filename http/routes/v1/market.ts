@@ -81,7 +81,7 @@ export function v1MarketRoutes(deps: V1MarketDeps) {
           const { address } = c.req.valid("param");
           const row = await findToken(deps.db, address, nowSec(), deps.storedMetadata);
           if (!row) throw new ApiError("token_not_found", `no launched token at ${address}`);
-          return sendOk(c, { token: await tokenDetail(deps.db, row, deps, deps.deployment) });
+          return sendOk(c, { token: await tokenDetail(deps.db, row, deps) });
         },
       )
       /**
@@ -95,7 +95,7 @@ export function v1MarketRoutes(deps: V1MarketDeps) {
         validate("param", addressPath),
         async (c) => {
           const { address } = c.req.valid("param");
-          const integrity = await tokenIntegrity(deps.db, address, deps.deployment);
+          const integrity = await tokenIntegrity(deps.db, address, deps);
           if (!integrity) throw new ApiError("token_not_found", `no launched token at ${address}`);
           return sendOk(c, { integrity });
         },

@@ -209,7 +209,7 @@ export type paths = {
         };
         /**
          * A token's launch integrity: creator share, snipers, bundled buys, top-10 concentration
-         * @description Shares in basis points of the total supply (rounded down), amounts in token base units; updated per indexed block. Snipers: recipients other than the creator of a buy in the launch block or the next 10 blocks; bundled: of a buy in the launch block. `creator_funded` is not measured (see its `reason`). Definitions: docs/public.md "Launch integrity". Scope `evmchain:market:read`.
+         * @description Shares in basis points of the total supply (rounded down), amounts in token base units; updated per indexed block. Snipers: recipients other than the creator of a buy in the launch block or the next 10 blocks; bundled: of a buy in the launch block. `creator_funded`: snipers the creator sent native ETH to before their first buy, measured once the sniper window is confirmed (`status`). Definitions: docs/public.md "Launch integrity". Scope `evmchain:market:read`.
          */
         get: operations["getApiV1EvmchainTokensByAddressIntegrity"];
         put?: never;
@@ -1037,7 +1037,7 @@ export type paths = {
         };
         /**
          * A token's launch integrity: creator share, snipers, bundled buys, top-10 concentration
-         * @description Shares in basis points of the total supply (rounded down), amounts in token base units; updated per indexed block. Snipers: recipients other than the creator of a buy in the launch block or the next 10 blocks; bundled: of a buy in the launch block. `creator_funded` is not measured (see its `reason`). Definitions: docs/public.md "Launch integrity".
+         * @description Shares in basis points of the total supply (rounded down), amounts in token base units; updated per indexed block. Snipers: recipients other than the creator of a buy in the launch block or the next 10 blocks; bundled: of a buy in the launch block. `creator_funded`: snipers the creator sent native ETH to before their first buy, measured once the sniper window is confirmed (`status`). Definitions: docs/public.md "Launch integrity".
          */
         get: operations["getApiPublicTokenByAddressOrSlugIntegrity"];
         put?: never;
@@ -2282,13 +2282,29 @@ export type components = {
             top10_balance_bps: number;
             /** @description addresses holding a non-zero balance */
             holder_count: number;
-            /** @description wallets that received native ETH from the creator before their first buy: not measured (native transfers are not indexed), see reason */
+            /** @description snipers funded by the creator: the creator's direct native ETH transfers (its own transactions with value) read from the chain once the sniper window is confirmed; transfers made through a contract are not seen */
             creator_funded: {
-                /** @constant */
-                available: false;
-                count: null;
-                held_bps: null;
-                reason: string;
+                /**
+                 * @description measured: the creator's transactions in the window were read; pending: not yet (the sniper window's blocks are read once confirmed); unavailable: not measurable (reason)
+                 * @enum {string}
+                 */
+                status: "measured" | "pending" | "unavailable";
+                /** @description true exactly when status is measured */
+                available: boolean;
+                /** @description snipers the creator sent native ETH to (or to the sender of their first buy) before their first buy */
+                count: number | null;
+                /** @description the ETH (wei) those transfers carried, summed */
+                funded_eth_wei: string | null;
+                /** @description those snipers' current balances, summed (token base units) */
+                held_wei: string | null;
+                /** @description held_wei / total_supply in basis points, rounded down */
+                held_bps: number | null;
+                /** @description first block whose creator transactions were read (24 h of blocks before the launch block) */
+                window_start_block: number | null;
+                /** @description last block read: the sniper window's last block */
+                window_end_block: number | null;
+                /** @description why the figure is pending or unavailable; null when measured */
+                reason: string | null;
             };
         };
         Trade: {

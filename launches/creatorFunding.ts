@@ -1,0 +1,170 @@
+/**
+ * The creator-funding scan (docs/public.md "Launch integrity", `creator_funded`): for every
+ * launch, once its sniper window is confirmed (market/confirmedBound.ts), read the creator's
+ * native ETH transfers in the funding window from the chain (`chain/directTransfers.ts`), keep
+ * the snipers they reached before their first buy (`src/domain/creatorFunding.ts`) and write one
+ * row per launch to the store. Launches are taken in `launch_seq` order and the scan never passes
+ * one it has not written: an RPC fault retries the same launch with backoff, and only after
+ * `giveUpAfterFailures` failures in a row is it written `unavailable` (with the error) so that a
+ * node without historical state does not hold every later launch. Every process may run it: the
+ * facts are final, so a launch scanned twice is written twice with the same row.
+ */
+import type { Address, PublicClient } from "viem";
+import { directTransfersFrom } from "../chain/directTransfers";
+import { confirmedBlock, indexerProgress } from "../market/confirmedBound";
+import { earlyBuysOf, type LaunchToScan, launchesToScan } from "../market/creatorFundingReads";
+import type { MarketDb } from "../market/db";
+import { type CreatorFundingRow, lastFundingScannedSeq, recordCreatorFunding } from "../store/creatorFunding";
+import type { Store } from "../store/index";
+import { CREATOR_FUNDING_MAX_TRANSACTIONS, creatorFundedSnipers, fundingWindow } from "../src/domain/creatorFunding";
+
+/** Settings and seams of {@link creatorFundingScanner}. */
+export type CreatorFundingDeps = {
+  db: MarketDb;
+  store: Store;
+  client: PublicClient;
+  /** `EVENTS_CONFIRMATION_BLOCKS`: the confirmed bound's depth. */
+  confirmationBlocks: number;
+  /** Unix ms (default: the wall clock). */
+  nowMs?: () => number;
+  /** Launches read per round (default 16). */
+  batch?: number;
+  /** Failures in a row before a launch is written `unavailable` (default 9: about 8.5 minutes of backoff). */
+  giveUpAfterFailures?: number;
+  /** Pause between rounds with nothing to do, ms (default 1,000); after a failure it doubles up to 256 s. */
+  idleMs?: number;
+  /** Called after each row written (the service bumps the read cache's content version). */
+  onRecorded?: (row: CreatorFundingRow) => void;
+  /** A round that failed. */
+  onError?: (err: Error) => void;
+};
+
+/** The RPC failed while reading the creator's transactions (counted toward giving up; a database fault is not). */
+export class FundingRpcError extends Error {}
+
+/** Scans one launch; the row to write. @throws FundingRpcError when the node cannot answer */
+export async function scanLaunch(
+  deps: Pick<CreatorFundingDeps, "db" | "client">,
+  launch: LaunchToScan,
+  nowMs: number,
+): Promise<CreatorFundingRow> {
+  const window = fundingWindow(launch.launchBlockNumber);
+  const base = {
+    token: launch.token,
+    launchSeq: launch.launchSeq,
+    launchBlockNumber: launch.launchBlockNumber,
+    windowStartBlock: window.fromBlock,
+    windowEndBlock: window.toBlock,
+    measuredAtMs: nowMs,
+  };
+  const buys = await earlyBuysOf(deps.db, launch);
+  const sent = await directTransfersFrom(deps.client, {
+    sender: launch.creator as Address,
+    fromBlock: window.fromBlock,
+    toBlock: window.toBlock,
+    maxTransactions: CREATOR_FUNDING_MAX_TRANSACTIONS,
+  }).catch((err: Error) => {
+    throw new FundingRpcError(err.message, { cause: err });
+  });
+  if (sent.kind === "too_many_transactions")
+    return {
+      ...base,
+      status: "unavailable",
+      reason: `the creator sent ${sent.transactionCount} transactions in the window (more than ${CREATOR_FUNDING_MAX_TRANSACTIONS} are not read)`,
+      creatorTransactionCount: sent.transactionCount,
+      funded: [],
+    };
+  const funded = creatorFundedSnipers(buys, sent.transfers).map((f) => ({
+    address: f.address,
+    fundedWei: f.fundedWei.toString(),
+    transferCount: f.transferCount,
+  }));
+  return { ...base, status: "measured", reason: null, creatorTransactionCount: sent.transactionCount, funded };
+}
+
+/** A running (or manually ticked) scanner. */
+export type CreatorFundingScanner = {
+  /** One round: scans the launches due. @returns rows written */
+  tick: () => Promise<number>;
+  start: () => void;
+  stop: () => Promise<void>;
+};
+
+/**
+ * Builds the scanner.
+ * @example const scanner = creatorFundingScanner({ db, store, client, confirmationBlocks: 3 }); scanner.start();
+ */
+export function creatorFundingScanner(deps: CreatorFundingDeps): CreatorFundingScanner {
+  const nowMs = deps.nowMs ?? (() => Date.now());
+  const giveUpAfter = deps.giveUpAfterFailures ?? 9;
+  const idleMs = deps.idleMs ?? 1_000;
+  let failures = 0;
+
+  async function tick(): Promise<number> {
+    const progress = await indexerProgress(deps.db);
+    if (!progress) return 0;
+    const due = await launchesToScan(deps.db, {
+      afterSeq: await lastFundingScannedSeq(deps.store),
+      confirmedBlock: confirmedBlock(progress, deps.confirmationBlocks),
+      limit: deps.batch ?? 16,
+    });
+    let written = 0;
+    for (const launch of due) {
+      let row: CreatorFundingRow;
+      try {
+        row = await scanLaunch(deps, launch, nowMs());
+        failures = 0;
+      } catch (err) {
+        if (!(err instanceof FundingRpcError) || ++failures < giveUpAfter) throw err;
+        failures = 0;
+        const window = fundingWindow(launch.launchBlockNumber);
+        row = {
+          token: launch.token,
+          launchSeq: launch.launchSeq,
+          launchBlockNumber: launch.launchBlockNumber,
+          status: "unavailable",
+          reason: `the RPC could not answer: ${(err as Error).message.split("\n")[0]!.slice(0, 200)}`,
+          windowStartBlock: window.fromBlock,
+          windowEndBlock: window.toBlock,
+          creatorTransactionCount: null,
+          funded: [],
+          measuredAtMs: nowMs(),
+        };
+      }
+      await recordCreatorFunding(deps.store, row);
+      deps.onRecorded?.(row);
+      written++;
+    }
+    return written;
+  }
+
+  let running = false;
+  let timer: NodeJS.Timeout | undefined;
+  let current: Promise<unknown> = Promise.resolve();
+  const loop = () => {
+    if (!running) return;
+    current = tick().then(
+      (written) => {
+        if (running) timer = setTimeout(loop, written > 0 ? 0 : idleMs);
+      },
+      (err: Error) => {
+        deps.onError?.(err);
+        // Backoff while the same launch keeps failing: 1 s, 2 s, 4 s … 256 s.
+        if (running) timer = setTimeout(loop, Math.min(256_000, idleMs * 2 ** Math.max(0, failures - 1)));
+      },
+    );
+  };
+  return {
+    tick,
+    start: () => {
+      if (running) return;
+      running = true;
+      loop();
+    },
+    stop: async () => {
+      running = false;
+      clearTimeout(timer);
+      await current;
+    },
+  };
+}
