@@ -17,7 +17,7 @@ export const CREATOR_FUNDING_LOOKBACK_BLOCKS = 864_000n;
  * Most creator transactions read per launch. A creator that sent more inside the window is not
  * measured (`unavailable`): the cost of finding them is bounded per launch.
  */
-export const CREATOR_FUNDING_MAX_TRANSACTIONS = 256;
+export const CREATOR_FUNDING_MAX_TRANSACTIONS = 64;
 
 /** A transaction's place in the chain. */
 export type ChainPosition = { blockNumber: bigint; txIndex: number };
