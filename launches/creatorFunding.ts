@@ -4,12 +4,14 @@
  * native ETH transfers in the funding window from the chain (`chain/directTransfers.ts`), keep
  * the snipers they reached before their first buy (`src/domain/creatorFunding.ts`) and write one
  * row per launch to the store. Launches are taken in `launch_seq` order and the scan never passes
- * one it has not written: an RPC fault retries the same launch with backoff, and only after
- * `giveUpAfterFailures` failures in a row is it written `unavailable` (with the error) so that a
- * node without historical state does not hold every later launch. Every process may run it: the
- * facts are final, so a launch scanned twice is written twice with the same row.
+ * one it has not written. A node that does not answer (connection refused, timeout, HTTP error,
+ * rate limit) delays the scan: the same launch is retried with backoff, without end. A node that
+ * answers with a JSON-RPC error (e.g. "missing trie node": it does not keep historical state)
+ * refuses: after `giveUpAfterFailures` refusals in a row the launch is written `unavailable` with
+ * the node's message, so such a node does not hold every later launch. Every process may run it:
+ * the facts are final, so a launch scanned twice is written twice with the same row.
  */
-import type { Address, PublicClient } from "viem";
+import { type Address, LimitExceededRpcError, type PublicClient, RpcError } from "viem";
 import { directTransfersFrom } from "../chain/directTransfers";
 import { confirmedBlock, indexerProgress } from "../market/confirmedBound";
 import { earlyBuysOf, type LaunchToScan, launchesToScan } from "../market/creatorFundingReads";
@@ -29,7 +31,7 @@ export type CreatorFundingDeps = {
   nowMs?: () => number;
   /** Launches read per round (default 16). */
   batch?: number;
-  /** Failures in a row before a launch is written `unavailable` (default 9: about 8.5 minutes of backoff). */
+  /** The node's refusals (JSON-RPC error answers) in a row before a launch is written `unavailable` (default 3). */
   giveUpAfterFailures?: number;
   /** Pause between rounds with nothing to do, ms (default 1,000); after a failure it doubles up to 256 s. */
   idleMs?: number;
@@ -39,8 +41,28 @@ export type CreatorFundingDeps = {
   onError?: (err: Error) => void;
 };
 
-/** The RPC failed while reading the creator's transactions (counted toward giving up; a database fault is not). */
-export class FundingRpcError extends Error {}
+/** The RPC failed while reading the creator's transactions; `refused`: the node answered with a JSON-RPC error. */
+export class FundingRpcError extends Error {
+  constructor(
+    message: string,
+    readonly refused: boolean,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/**
+ * The node's own JSON-RPC error answer inside a viem error (it refuses the call), or null for no
+ * answer (connection, timeout, HTTP status) or a rate limit (code -32005 or 429), which only delay.
+ */
+export function nodeRefusal(err: unknown): RpcError | null {
+  const walk = (err as { walk?: (fn: (e: unknown) => boolean) => unknown }).walk;
+  if (typeof walk !== "function") return null;
+  const rpc = walk.call(err, (e) => e instanceof RpcError) as RpcError | null;
+  if (!rpc || rpc instanceof LimitExceededRpcError || rpc.code === 429) return null;
+  return rpc;
+}
 
 /** Scans one launch; the row to write. @throws FundingRpcError when the node cannot answer */
 export async function scanLaunch(
@@ -64,7 +86,14 @@ export async function scanLaunch(
     toBlock: window.toBlock,
     maxTransactions: CREATOR_FUNDING_MAX_TRANSACTIONS,
   }).catch((err: Error) => {
-    throw new FundingRpcError(err.message, { cause: err });
+    const refusal = nodeRefusal(err);
+    throw new FundingRpcError(
+      refusal ? `${refusal.code}: ${refusal.details || refusal.shortMessage}` : err.message,
+      !!refusal,
+      {
+        cause: err,
+      },
+    );
   });
   if (sent.kind === "too_many_transactions")
     return {
@@ -96,9 +125,11 @@ export type CreatorFundingScanner = {
  */
 export function creatorFundingScanner(deps: CreatorFundingDeps): CreatorFundingScanner {
   const nowMs = deps.nowMs ?? (() => Date.now());
-  const giveUpAfter = deps.giveUpAfterFailures ?? 9;
+  const giveUpAfter = deps.giveUpAfterFailures ?? 3;
   const idleMs = deps.idleMs ?? 1_000;
+  // Failures in a row (the backoff) and, of those, refusals in a row (giving up).
   let failures = 0;
+  let refusals = 0;
 
   async function tick(): Promise<number> {
     const progress = await indexerProgress(deps.db);
@@ -114,16 +145,21 @@ export function creatorFundingScanner(deps: CreatorFundingDeps): CreatorFundingS
       try {
         row = await scanLaunch(deps, launch, nowMs());
         failures = 0;
+        refusals = 0;
       } catch (err) {
-        if (!(err instanceof FundingRpcError) || ++failures < giveUpAfter) throw err;
+        if (!(err instanceof FundingRpcError)) throw err;
+        failures++;
+        refusals = err.refused ? refusals + 1 : 0;
+        if (refusals < giveUpAfter) throw err;
         failures = 0;
+        refusals = 0;
         const window = fundingWindow(launch.launchBlockNumber);
         row = {
           token: launch.token,
           launchSeq: launch.launchSeq,
           launchBlockNumber: launch.launchBlockNumber,
           status: "unavailable",
-          reason: `the RPC could not answer: ${(err as Error).message.split("\n")[0]!.slice(0, 200)}`,
+          reason: `the RPC refused: ${err.message.split("\n")[0]!.slice(0, 200)}`,
           windowStartBlock: window.fromBlock,
           windowEndBlock: window.toBlock,
           creatorTransactionCount: null,

@@ -11,6 +11,8 @@
  * creator's blocks by its nonce instead). Also: the read's plan (no scan, no sort) and bad input.
  */
 import pg from "pg";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -398,33 +400,53 @@ describe("launch integrity", () => {
   });
 
   it.skipIf(!onPostgres)(
-    "scan: an RPC fault retries the same launch and never passes it; after the bound it is written unavailable",
+    "scan: a node that does not answer delays the launch without end; one that refuses makes it unavailable",
     async () => {
       const client = new pg.Client({ connectionString: stack.serviceEnv.DATABASE_URL });
       await client.connect();
       const dir = await mkdtemp(join(tmpdir(), "funding-store-"));
       const store = await openStore({ kind: "pglite", dir, schema: "funding_test" });
+      // A node that answers every call with a JSON-RPC error, as one without historical state does.
+      const refusing = createServer((req, res) => {
+        let body = "";
+        req.on("data", (chunk) => {
+          body += chunk;
+        });
+        req.on("end", () => {
+          const call = JSON.parse(body) as { id: number };
+          res.setHeader("content-type", "application/json");
+          res.end(
+            JSON.stringify({ jsonrpc: "2.0", id: call.id, error: { code: -32000, message: "missing trie node" } }),
+          );
+        });
+      });
+      await new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve));
       try {
         await client.query(`set search_path = "${stack.schema}"`);
         const db = drizzle(client, { schema }) as unknown as MarketDb;
-        // A node that refuses every call (nothing listens on port 1).
-        const down = createPublicClient({ transport: http("http://127.0.0.1:1", { retryCount: 0 }) });
-        const scanner = creatorFundingScanner({
-          db,
-          store,
-          client: down as never,
-          confirmationBlocks: 0,
-          giveUpAfterFailures: 3,
-        });
-        for (let i = 0; i < 2; i++) {
-          await expect(scanner.tick()).rejects.toThrow();
+        const scannerOn = (url: string) =>
+          creatorFundingScanner({
+            db,
+            store,
+            client: createPublicClient({ transport: http(url, { retryCount: 0 }) }) as never,
+            confirmationBlocks: 0,
+            giveUpAfterFailures: 3,
+          });
+        // Nothing listens on port 1: every round fails and nothing is written, however many.
+        const down = scannerOn("http://127.0.0.1:1");
+        for (let i = 0; i < 5; i++) {
+          await expect(down.tick()).rejects.toThrow();
           expect(await lastFundingScannedSeq(store)).toBe(0);
+        }
+        const refused = scannerOn(`http://127.0.0.1:${(refusing.address() as AddressInfo).port}`);
+        for (let i = 0; i < 2; i++) {
+          await expect(refused.tick()).rejects.toThrow(/missing trie node/);
           expect(await creatorFundingOf(store, token)).toBeNull();
         }
-        expect(await scanner.tick()).toBe(1);
+        expect(await refused.tick()).toBe(1);
         const given = await creatorFundingOf(store, token);
         expect(given).toMatchObject({ status: "unavailable", funded: [], creatorTransactionCount: null });
-        expect(given?.reason).toMatch(/^the RPC could not answer/);
+        expect(given?.reason).toBe("the RPC refused: -32000: missing trie node");
         // The live node gives the launch's row as the service stored it.
         const launch = {
           token: token.toLowerCase(),
@@ -436,6 +458,7 @@ describe("launch integrity", () => {
         expect(row.status).toBe("measured");
         expect(row.funded.map((f) => f.address)).toEqual([stack.wallet(4).account.address.toLowerCase()]);
       } finally {
+        refusing.close();
         await store.close();
         await client.end();
         await rm(dir, { recursive: true, force: true });
