@@ -71,3 +71,14 @@ export function confirmedEventBound(
 ): bigint {
   return firstEventIdAfterBlock(confirmedBlock(progress, confirmationBlocks));
 }
+
+/**
+ * The newest confirmed block ({@link confirmedBlock}) read from the indexer's progress in one
+ * query: the bound every "confirmed" reader uses (the events feed, the SSE streams, webhooks, the
+ * token list, the partner feeds, the DEX Screener adapter, the events-head gauge).
+ * @returns the block (−1 while none is confirmed), or null before the indexer's first checkpoint
+ */
+export async function confirmedHeadBlock(db: MarketDb, confirmationBlocks: number): Promise<bigint | null> {
+  const progress = await indexerProgress(db);
+  return progress ? confirmedBlock(progress, confirmationBlocks) : null;
+}

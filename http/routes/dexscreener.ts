@@ -12,6 +12,7 @@
  * minus `EVENTS_CONFIRMATION_BLOCKS` (default 30 = Ponder's finality depth) — never the RPC head,
  * so `/events` has every event up to it and a reorg never changes a range already served.
  */
+import { confirmedHeadBlock } from "../../market/confirmedBound";
 import { Hono, type Context } from "hono";
 import type { PublicClient } from "viem";
 import { erc20Abi, formatUnits, getAddress } from "viem";
@@ -31,7 +32,6 @@ import {
   type DsEvent,
 } from "../../market/dexscreener";
 import { launchesInBlocks, tokenByAddress, tokenByPool, tradesInBlocks } from "../../market/dexscreenerQueries";
-import { indexedHead } from "../../market/indexedHead";
 import type { MarketDb } from "../../market/db";
 import { validate } from "../validation";
 import { addressParam } from "../../src/domain/wire";
@@ -73,13 +73,13 @@ export function dexscreenerRoutes(deps: DexScreenerDeps) {
   const weth = getAddress(deps.deployment.contracts.weth);
 
   /**
-   * The newest block `/events` serves: indexed head − confirmation depth (at least 0).
+   * The newest block `/events` serves: the one confirmed bound (market/confirmedBound.ts:
+   * min(indexed head − confirmation depth, the indexer's finalized block), at least 0).
    * @throws ApiError `not_indexed_yet` before the indexer's first checkpoint
    */
   async function latestBlockNumber(): Promise<bigint> {
-    const head = await indexedHead(deps.db);
-    if (!head) throw new ApiError("not_indexed_yet", "the indexer has not processed a block yet");
-    const confirmed = head.blockNumber - BigInt(confirmationBlocks);
+    const confirmed = await confirmedHeadBlock(deps.db, confirmationBlocks);
+    if (confirmed === null) throw new ApiError("not_indexed_yet", "the indexer has not processed a block yet");
     return confirmed > 0n ? confirmed : 0n;
   }
 
@@ -105,7 +105,8 @@ export function dexscreenerRoutes(deps: DexScreenerDeps) {
     new Hono()
       /**
        * GET /latest-block — spec `LatestBlockResponse`: `{ block: { blockNumber, blockTimestamp } }`,
-       * the newest block whose events `/events` serves (indexed head − `EVENTS_CONFIRMATION_BLOCKS`);
+       * the newest block whose events `/events` serves (the confirmed bound: min(indexed head −
+       * `EVENTS_CONFIRMATION_BLOCKS`, the indexer's finalized block));
        * `blockTimestamp` in unix seconds (read from the chain). 503 `not_indexed_yet` before the
        * first checkpoint, `chain_unavailable` when the RPC does not answer.
        */

@@ -3,6 +3,7 @@
  * 2.0 feeds `/feed/{new-launches,big-buys,graduations}.xml` (spec: Public surface, XML feeds;
  * docs/public.md "Token list", "RSS feeds"). Rendering is done by the pure `feeds/` module.
  */
+import { confirmedHeadBlock } from "../../market/confirmedBound";
 import { Hono } from "hono";
 import { formatEther, getAddress } from "viem";
 import { z } from "zod";
@@ -14,7 +15,6 @@ import { ApiError } from "../errors";
 import { toJsonText } from "../../src/domain/json";
 import { countLaunches, tokenPage } from "../../market/tokenLists";
 import { tokensByAddress } from "../../market/tokenLookups";
-import { indexedHead } from "../../market/indexedHead";
 import { latestEventsOfKind } from "../../market/eventQueries";
 import type { MarketDb } from "../../market/db";
 import { limitParam, validate } from "../validation";
@@ -86,9 +86,9 @@ export function feedsRoutes(deps: FeedsDeps) {
       validate("query", tokenListQuery),
       async (c) => {
         const { limit } = c.req.valid("query");
-        const head = await indexedHead(deps.db);
-        if (!head) throw new ApiError("not_indexed_yet", "the indexer has not processed a block yet");
-        const confirmedBlock = head.blockNumber - BigInt(config.confirmationBlocks);
+        // The one confirmed bound (market/confirmedBound.ts): a listed launch is never reverted.
+        const confirmedBlock = await confirmedHeadBlock(deps.db, config.confirmationBlocks);
+        if (confirmedBlock === null) throw new ApiError("not_indexed_yet", "the indexer has not processed a block yet");
         const count = confirmedBlock >= 0n ? await countLaunches(deps.db, confirmedBlock) : 0;
         if (count === 0) throw new ApiError("token_list_empty", "no confirmed launch yet");
         const rows = (await tokenPage(deps.db, { sort: "new", limit, maxLaunchBlock: confirmedBlock })).reverse();

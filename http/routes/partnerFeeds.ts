@@ -2,6 +2,7 @@
  * The two partner feeds under `/api/public/integrations` (docs/public.md "Integrations"), whose
  * path segments come from `PARTNER_A_SLUG` / `PARTNER_B_SLUG`.
  */
+import { confirmedHeadBlock } from "../../market/confirmedBound";
 import { Hono } from "hono";
 import { getAddress } from "viem";
 import { z } from "zod";
@@ -10,7 +11,6 @@ import { tokenUrl } from "../../src/domain/urls";
 import { ApiError } from "../errors";
 import { sendOk } from "../json";
 import type { MarketReadDeps } from "../../market/readDeps";
-import { indexedHead } from "../../market/indexedHead";
 import { launchesQuery } from "../market/params";
 import { requireToken, tokenListPage } from "../../market/tokenReads";
 import { tokenPage } from "../../market/tokenLists";
@@ -87,14 +87,10 @@ export function partnerFeedRoutes(deps: PartnerFeedDeps) {
         validate("query", orderIdQuery),
         async (c) => {
           const { orderId, limit } = c.req.valid("query");
-          const head = await indexedHead(deps.db);
-          if (!head) throw new ApiError("not_indexed_yet", "the indexer has not processed a block yet");
-          const rows = await tokenPage(deps.db, {
-            sort: "old",
-            limit,
-            minSeq: orderId,
-            maxLaunchBlock: head.blockNumber - BigInt(config.confirmationBlocks),
-          });
+          // The one confirmed bound (market/confirmedBound.ts): an order id handed out is never reverted.
+          const confirmed = await confirmedHeadBlock(deps.db, config.confirmationBlocks);
+          if (confirmed === null) throw new ApiError("not_indexed_yet", "the indexer has not processed a block yet");
+          const rows = await tokenPage(deps.db, { sort: "old", limit, minSeq: orderId, maxLaunchBlock: confirmed });
           return sendOk(c, {
             tokens: rows.map((r) => ({
               orderId: r.launchSeq,
@@ -174,13 +170,13 @@ export function partnerFeedRoutes(deps: PartnerFeedDeps) {
         validate("query", addressQuery),
         async (c) => {
           const row = await requireToken(deps.db, c.req.valid("query").address, nowSec(), deps.storedMetadata);
-          const head = await indexedHead(deps.db);
+          const confirmedBlock = await confirmedHeadBlock(deps.db, config.confirmationBlocks);
           const rec = tokenRecord(row, deps);
           return sendOk(c, {
             status: {
               address: rec.address,
               launched: true,
-              confirmed: head !== null && head.blockNumber - row.launchBlockNumber >= BigInt(config.confirmationBlocks),
+              confirmed: confirmedBlock !== null && row.launchBlockNumber <= confirmedBlock,
               launch_block_number: rec.launch_block_number,
               launch_tx_hash: rec.launch_tx_hash,
               graduated: rec.graduated,

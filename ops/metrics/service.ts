@@ -4,6 +4,7 @@
  * RPC client, request logs into Ponder's logger, and the shutdown sequence (drain in-flight
  * requests, then close the offchain store).
  */
+import { confirmedHeadBlock } from "../../market/confirmedBound";
 import { lt, sql } from "ponder";
 import type { PublicClient } from "viem";
 import * as schema from "../../ponder.schema";
@@ -26,18 +27,18 @@ import {
 const SHUTDOWN_DRAIN_MS = 4_000;
 
 /**
- * Newest event id overall and newest confirmed one (`EVENTS_CONFIRMATION_BLOCKS` behind the
- * indexed head), as `GET /api/public/events` defines them.
+ * Newest event id overall and newest confirmed one (market/confirmedBound.ts: at or below
+ * min(indexed head − `EVENTS_CONFIRMATION_BLOCKS`, the indexer's finalized block)), as
+ * `GET /api/public/events` defines them.
  * @returns ids, null when no such event exists
  */
 async function eventsFeedHead(
   db: MarketDb,
-  headBlock: bigint,
   confirmationBlocks: number,
 ): Promise<{ newestId: bigint | null; confirmedId: bigint | null }> {
   const e = schema.event;
   const [newest] = await db.select({ id: sql<string | null>`max(${e.id})::text` }).from(e);
-  const confirmedBlock = headBlock - BigInt(confirmationBlocks);
+  const confirmedBlock = (await confirmedHeadBlock(db, confirmationBlocks)) ?? -1n;
   let confirmedId: bigint | null = null;
   if (confirmedBlock >= 0n) {
     const [row] = await db
@@ -71,7 +72,7 @@ export function wireOperations(deps: {
   registerServiceGauges({
     indexedHead: () => indexedHead(deps.db),
     chainHead: () => deps.publicClient.getBlockNumber({ cacheTime: 0 }),
-    eventsHead: (head) => eventsFeedHead(deps.db, head, deps.confirmationBlocks),
+    eventsHead: () => eventsFeedHead(deps.db, deps.confirmationBlocks),
     readiness: deps.readiness,
   });
   // After the gauges exist: every service metric joins the registry Ponder serves.

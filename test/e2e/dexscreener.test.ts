@@ -19,6 +19,7 @@ import {
 import { launchFactoryAbi } from "../../abis/LaunchFactory";
 import { uniswapV3PoolAbi } from "../../abis/UniswapV3Pool";
 import { buyToken, launchToken, sellToken } from "../../devnet/actions";
+import { FINALIZED_DEPTH } from "../helpers/eventsFeed";
 import { startStack, until, type Stack } from "../helpers/harness";
 
 const PREFIX = "/api/public/integrations/dexscreener/evmchain";
@@ -200,7 +201,8 @@ beforeAll(async () => {
   }
   firstBlock = expected[0]!.block.blockNumber;
   lastBlock = expected.at(-1)!.block.blockNumber;
-  await mine(CONFIRMATIONS + 1);
+  // Confirmed = min(head − depth, the indexer's finalized block), which trails the head by 30-59 blocks.
+  await mine(FINALIZED_DEPTH);
   await until("the adapter's latest block to reach the last trade", async () => {
     const { body } = await stack.request(`${PREFIX}/latest-block`);
     return body.block && body.block.blockNumber >= lastBlock ? true : undefined;
@@ -216,8 +218,11 @@ describe("latest-block", () => {
     const { status, body } = await stack.request(`${PREFIX}/latest-block`);
     expect(status).toBe(200);
     expect(Object.keys(body)).toEqual(["block"]);
-    const head = (await stack.request("/api/public/events?limit=1")).body.head_block as number;
-    expect(body.block.blockNumber).toBeLessThanOrEqual(head);
+    const feed = (await stack.request("/api/public/events?limit=1")).body;
+    expect(body.block.blockNumber).toBeLessThanOrEqual(feed.head_block);
+    // The events feed's own confirmed block: one bound, capped by the indexer's finalized block.
+    expect(body.block.blockNumber).toBe(Math.max(0, feed.confirmed_block));
+    expect(body.block.blockNumber).toBeLessThanOrEqual(feed.head_block - 30);
     expect(body.block.blockNumber).toBeLessThanOrEqual(
       Number(await stack.publicClient.getBlockNumber({ cacheTime: 0 })),
     );

@@ -16,6 +16,7 @@ import promClient from "prom-client";
 import { parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchToken } from "../../devnet/actions";
+import { FINALIZED_DEPTH } from "../helpers/eventsFeed";
 import { startStack, until, type Stack } from "../helpers/harness";
 import { analysePromQl, loadAlertRules } from "../helpers/alertRules";
 
@@ -86,7 +87,11 @@ describe("operations through the real service", () => {
       symbol: "OPS",
       firstBuyWei: parseEther("0.01"),
     });
-    await stack.publicClient.request({ method: "anvil_mine" as never, params: ["0x5"] as never });
+    // Confirmed = min(head − depth, the indexer's finalized block): mine past the finalized block.
+    await stack.publicClient.request({
+      method: "anvil_mine" as never,
+      params: [`0x${FINALIZED_DEPTH.toString(16)}`] as never,
+    });
     const token = launched.event.token as string;
     await until("the launch indexed", async () =>
       (await stack.request(`/api/public/token/${token}`)).status === 200 ? true : undefined,

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { erc20Abi, formatEther, getAddress, keccak256, parseEther, toBytes, type Address } from "viem";
 import { buyToken, launchToken, sellToken } from "../../devnet/actions";
 import { startStack, until, type Stack } from "../helpers/harness";
+import { untilCreatorFundingSettled } from "../helpers/creatorFunding";
 import { FINALIZED_DEPTH } from "../helpers/eventsFeed";
 
 const tokenListSchema = createRequire(import.meta.url)("@uniswap/token-lists/src/tokenlist.schema.json");
@@ -77,6 +78,13 @@ beforeAll(async () => {
     const { body } = await stack.request("/api/public/events?limit=1");
     return body.ok && BigInt(body.head_block) >= head ? true : undefined;
   });
+  // The sniper windows are confirmed now: records change once more, when the funding scan lands.
+  expect(
+    await untilCreatorFundingSettled(
+      stack,
+      launched.map((t) => t.address),
+    ),
+  ).toEqual(launched.map(() => "measured"));
 });
 
 afterAll(async () => {
