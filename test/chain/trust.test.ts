@@ -162,6 +162,7 @@ describe.each(modes)("trust layer on $kind", ({ kind, available }) => {
         "__drizzle_migrations",
         "api_keys",
         "counters",
+        "creator_funding",
         "idempotency_records",
         "key_challenges",
         "launches",

@@ -107,7 +107,12 @@ async function snapshot(baseUrl: string, apiKey: string) {
   for (const t of [...tokens].sort((a: { address: string }, b: { address: string }) =>
     a.address.localeCompare(b.address),
   )) {
-    const { token } = await getJson(baseUrl, `/api/v1/evmchain/tokens/${t.address}`, apiKey);
+    const { token: record } = await getJson(baseUrl, `/api/v1/evmchain/tokens/${t.address}`, apiKey);
+    // `creator_funded` is not derived by the index: each process's funding scan reads it from the
+    // RPC once the sniper window is confirmed and keeps it in its own store (docs/public.md
+    // "Launch integrity"), so a clean service shows it later than the live one.
+    const { creator_funded: _funded, ...integrity } = record.integrity;
+    const token = { ...record, integrity };
     const { trades } = await getJson(baseUrl, `/api/v1/evmchain/tokens/${t.address}/trades?limit=200`, apiKey);
     const candles: Record<string, unknown> = {};
     for (const resolution of RESOLUTIONS) {
