@@ -64,14 +64,10 @@ export function nodeRefusal(err: unknown): RpcError | null {
   return rpc;
 }
 
-/** Scans one launch; the row to write. @throws FundingRpcError when the node cannot answer */
-export async function scanLaunch(
-  deps: Pick<CreatorFundingDeps, "db" | "client">,
-  launch: LaunchToScan,
-  nowMs: number,
-): Promise<CreatorFundingRow> {
+/** The fields every row of `launch` carries, whatever its status: the launch and its funding window. */
+function rowBase(launch: LaunchToScan, nowMs: number) {
   const window = fundingWindow(launch.launchBlockNumber);
-  const base = {
+  return {
     token: launch.token,
     launchSeq: launch.launchSeq,
     launchBlockNumber: launch.launchBlockNumber,
@@ -79,11 +75,20 @@ export async function scanLaunch(
     windowEndBlock: window.toBlock,
     measuredAtMs: nowMs,
   };
+}
+
+/** Scans one launch; the row to write. @throws FundingRpcError when the node cannot answer */
+export async function scanLaunch(
+  deps: Pick<CreatorFundingDeps, "db" | "client">,
+  launch: LaunchToScan,
+  nowMs: number,
+): Promise<CreatorFundingRow> {
+  const base = rowBase(launch, nowMs);
   const buys = await earlyBuysOf(deps.db, launch);
   const sent = await directTransfersFrom(deps.client, {
     sender: launch.creator as Address,
-    fromBlock: window.fromBlock,
-    toBlock: window.toBlock,
+    fromBlock: base.windowStartBlock,
+    toBlock: base.windowEndBlock,
     maxTransactions: CREATOR_FUNDING_MAX_TRANSACTIONS,
   }).catch((err: Error) => {
     const refusal = nodeRefusal(err);
@@ -153,18 +158,12 @@ export function creatorFundingScanner(deps: CreatorFundingDeps): CreatorFundingS
         if (refusals < giveUpAfter) throw err;
         failures = 0;
         refusals = 0;
-        const window = fundingWindow(launch.launchBlockNumber);
         row = {
-          token: launch.token,
-          launchSeq: launch.launchSeq,
-          launchBlockNumber: launch.launchBlockNumber,
+          ...rowBase(launch, nowMs()),
           status: "unavailable",
           reason: `the RPC refused: ${err.message.split("\n")[0]!.slice(0, 200)}`,
-          windowStartBlock: window.fromBlock,
-          windowEndBlock: window.toBlock,
           creatorTransactionCount: null,
           funded: [],
-          measuredAtMs: nowMs(),
         };
       }
       await recordCreatorFunding(deps.store, row);
