@@ -19,7 +19,10 @@ export type History = { tokens: Address[]; pools: Address[]; swapTransactions: n
 
 /**
  * @param manifest - the deployed stack
- * @param options.launches - tokens to launch (no first buy)
+ * @param options.launches - tokens to launch (no first buy), one per block; ignored when
+ *   `options.launched` is given
+ * @param options.launched - tokens already launched (e.g. many per block by
+ *   `bench/scaleHistory.ts`'s `launchMany`): the swaps go to their pools and nothing is launched
  * @param options.swaps - total swaps to make across all pools
  * @param options.swapsPerTransaction - swaps per batcher transaction (gas: ~80k each; more than
  *   ~340 needs an anvil started with a higher `gasLimit`)
@@ -32,6 +35,7 @@ export async function buildHistory(
   manifest: DeploymentManifest,
   options: {
     launches: number;
+    launched?: { tokens: Address[]; pools: Address[] };
     swaps: number;
     swapsPerTransaction?: number;
     hotShare?: number;
@@ -39,9 +43,9 @@ export async function buildHistory(
   },
 ): Promise<History> {
   const publicClient = createPublicClient({ transport: http(manifest.rpcUrl), pollingInterval: 50 });
-  const tokens: Address[] = [];
-  const pools: Address[] = [];
-  for (let i = 0; i < options.launches; i++) {
+  const tokens: Address[] = [...(options.launched?.tokens ?? [])];
+  const pools: Address[] = [...(options.launched?.pools ?? [])];
+  for (let i = 0; !options.launched && i < options.launches; i++) {
     const creator = createDevnetClients(manifest.rpcUrl, manifest.chainId, devAccount(1 + (i % 9))).walletClient;
     const launched = await launchToken(creator, publicClient, manifest, { name: `Bench ${i}`, symbol: `B${i}` });
     tokens.push(getAddress(launched.event.token));

@@ -10,28 +10,35 @@
  * - token: `/api/public/token/{address}`
  * - trades: `/api/public/token/{address}/trades?limit=100`
  * - candles: `/api/public/token/{address}/candles?resolution=1m` over the history's busiest day
+ * - candles 1s: `…/candles?resolution=1s` over the 1,440 seconds up to the hot token's newest
+ *   trade (docs/public.md "Second bars")
  * - integrity: `/api/public/token/{address}/integrity` (docs/public.md "Launch integrity")
+ * - batch 30: `/api/public/tokens?addresses=…` with the 30 newest launches (docs/public.md "Batch reads")
  * - trending: `/api/public/tokens/trending?limit=20`, and two top lists,
  *   `/api/public/tokens/top?window=h1&sort=gainers&limit=20` and `…window=h24&sort=volume…`: the
  *   rankings over every launch (docs/public.md "Top lists"; the history's trades are all inside
  *   every window, so every launch is a candidate)
  * Targets: each >= 0.5x the baseline's requests/s, p99 <= 20 ms; peak RSS <= 500 MB.
  *
- * Usage: `npm run bench -- read [--launches 100] [--swaps 1000000] [--swaps-per-transaction 500]
+ * Usage: `npm run bench -- read [--launches 100] [--launches-per-block 60] [--swaps 1000000] [--swaps-per-transaction 500]
  * [--database postgres|pglite] [--duration-sec 15] [--connections 64] [--cache-mb N] [--heap-mb N]
  * [--keep] [--uncached]`. `--uncached` turns the read cache off (`READ_CACHE_TTL_MS=0`), so every
  * request computes its answer (the history is static: with the cache, all but the first request
  * of each URL are hits); results go to `read-uncached.json`. `--cache-mb` sets Ponder's indexing cache (`PONDER_CACHE_BYTES`), `--heap-mb` the
  * service's V8 heap limit (`--max-old-space-size`); `--cpu-prof-dir D` writes the service's CPU
- * profile (V8 `.cpuprofile`) to D when it stops. Results: `bench/results/latest/read.json`.
+ * profile (V8 `.cpuprofile`) to D when it stops. Results: `bench/results/latest/read.json` (`read-<launches>.json` when
+ * `--launches` is not 100).
  *
- * Anvil keeps historical states for only a few thousand blocks, and the indexer reads state at
- * every launch block, so the history must stay short in blocks: swaps are batched
- * `--swaps-per-transaction` (default 500, ~40M gas, on an anvil with a raised block gas limit)
- * and buried under 200 empty blocks, so 1,000,000 swaps take ~2,300 blocks. (At 300 swaps per
- * transaction and 1,000 burial blocks, 1,000,000 swaps were 4,400 blocks and failed there.)
- * Denser batches reach the same count in fewer blocks but inflate Ponder's minimum backfill
- * interval (25 blocks, held in memory at once): 2,000 per transaction peaked at 2.7 GB (README).
+ * The history is built on two nodes, as the scale benchmark builds it (bench/scale.ts): the
+ * launches, `--launches-per-block` to a block (default 60), on a first node that keeps every
+ * historical state in memory (the indexer reads pool state at each launch block); the swaps and
+ * the burial blocks on a second node that forks the first at its last launch, where a block costs
+ * only the state touched since the fork. (Anvil clones its whole state for every block it mines:
+ * one launch per block cost ~7.5 MB a block at 1,800 launches and could not reach 10,000 launches
+ * on this machine's disk or memory.) Swaps are batched `--swaps-per-transaction` (default 500,
+ * ~40M gas) and buried under 200 empty blocks, so 1,000,000 swaps take ~2,300 blocks. Denser
+ * batches reach the same count in fewer blocks but inflate Ponder's minimum backfill interval
+ * (25 blocks, held in memory at once): 2,000 per transaction peaked at 2.7 GB (README).
  *
  * Indexing a million swaps takes tens of minutes. `--keep` (PostgreSQL) keeps the indexed database
  * and writes `bench/.data/read-keep.json`; `npm run bench -- read --reuse` then runs only the load
@@ -43,17 +50,25 @@ import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { createPublicClient, http, numberToHex } from "viem";
-import { findFreePort, startAnvil } from "../devnet/anvil";
+import { findFreePort, startAnvil, type AnvilInstance } from "../devnet/anvil";
 import { deployStack } from "../devnet/deploy";
 import { writeManifest } from "../devnet/manifest";
 import { startPonder } from "../scripts/ponderProcess";
 import { createDevnetDatabase, type DevnetDatabase } from "../test/helpers/postgres";
 import { buildHistory } from "./history";
 import { measureLogFloor, rssBytes, waitForIndexedTrades } from "./indexing";
-import { cpuProfileArgs, parseBenchFlags, writeBenchResult } from "./harness";
+import {
+  cpuProfileArgs,
+  HISTORY_STATES,
+  launchOurTokens,
+  parseBenchFlags,
+  scaleGasLimit,
+  writeBenchResult,
+} from "./harness";
 
 const values = parseBenchFlags("read", {
   launches: { type: "string", default: "100" },
+  "launches-per-block": { type: "string", default: "60" },
   swaps: { type: "string", default: "1000000" },
   database: { type: "string", default: "postgres" },
   "duration-sec": { type: "string", default: "15" },
@@ -69,14 +84,17 @@ const values = parseBenchFlags("read", {
   uncached: { type: "boolean", default: false },
 });
 const launches = Number(values.launches);
+const launchesPerBlock = Number(values["launches-per-block"]);
 const swaps = Number(values.swaps);
 const onPostgres = values.database === "postgres";
 const durationSec = Number(values["duration-sec"]);
 const connections = Number(values.connections);
 const secondsPerTransaction = Number(values["seconds-per-transaction"]);
 const swapsPerTransaction = Number(values["swaps-per-transaction"]);
-/** Room for a batch of `swapsPerTransaction` swaps (~80k gas each) in one block. */
-const blockGasLimit = BigInt(Math.max(30_000_000, swapsPerTransaction * 150_000));
+/** Room for a block of launches, and for a batch of `swapsPerTransaction` swaps (~80k gas each). */
+const blockGasLimit = [scaleGasLimit(launchesPerBlock), BigInt(swapsPerTransaction * 150_000)].reduce((a, b) =>
+  a > b ? a : b,
+);
 
 /** One autocannon run against `url`. */
 async function load(name: string, url: string) {
@@ -108,6 +126,9 @@ type Indexed = {
   hotToken: string;
   candlesPath: string;
   candlesIn1Day: number;
+  /** Absent in a kept run from before second bars and batch reads were benchmarked. */
+  secondBarsPath?: string;
+  batchPath?: string;
   history: Record<string, number>;
   backfill: Record<string, unknown>;
   memory: Record<string, unknown>;
@@ -116,21 +137,45 @@ const keepFile = "bench/.data/read-keep.json";
 
 /** Builds the history on a fresh devnet and indexes it from scratch with `ponder start`. */
 async function indexPhase(): Promise<void> {
-  const anvil = await startAnvil({ port: 0, gasLimit: blockGasLimit });
+  const nodes: AnvilInstance[] = [
+    await startAnvil({ port: 0, gasLimit: blockGasLimit, historyStates: HISTORY_STATES }),
+  ];
+  const nodePeakRssBytes: number[] = [];
+  const sampleNodes = () =>
+    nodes.forEach((node, i) => {
+      const rss = rssBytes(node.pid);
+      if (rss) nodePeakRssBytes[i] = Math.max(nodePeakRssBytes[i] ?? 0, rss.peak);
+    });
   const dataDir = mkdtempSync(join(tmpdir(), "bench-read-"));
   const schema = "bench_read";
   const database: DevnetDatabase | null = onPostgres ? await createDevnetDatabase("bench_read") : null;
   let keepDatabase = false;
   try {
-    const manifest = await deployStack({ rpcUrl: anvil.rpcUrl });
+    const historyManifest = await deployStack({ rpcUrl: nodes[0]!.rpcUrl });
+    console.log(`building history: ${launches} launches, ${swaps} swaps, ${values["hot-share"]} of them on one token`);
+    const generationStart = performance.now();
+    const launched = await launchOurTokens(
+      historyManifest,
+      createPublicClient({ transport: http(nodes[0]!.rpcUrl, { timeout: 300_000 }) }),
+      { count: launches, perBlock: launchesPerBlock },
+    );
+    sampleNodes();
+    nodes.push(
+      await startAnvil({
+        port: 0,
+        gasLimit: blockGasLimit,
+        historyStates: HISTORY_STATES,
+        forkUrl: nodes[0]!.rpcUrl,
+      }),
+    );
+    const manifest = { ...historyManifest, rpcUrl: nodes[1]!.rpcUrl };
     const manifestPath = values.keep ? join("bench/.data", "read-manifest.json") : join(dataDir, "manifest.json");
     mkdirSync("bench/.data", { recursive: true });
     writeManifest(manifestPath, manifest);
-    const client = createPublicClient({ transport: http(anvil.rpcUrl, { timeout: 300_000 }) });
-    console.log(`building history: ${launches} launches, ${swaps} swaps, ${values["hot-share"]} of them on one token`);
-    const generationStart = performance.now();
+    const client = createPublicClient({ transport: http(manifest.rpcUrl, { timeout: 300_000 }) });
     const history = await buildHistory(manifest, {
       launches,
+      launched,
       swaps,
       swapsPerTransaction,
       hotShare: Number(values["hot-share"]),
@@ -154,6 +199,7 @@ async function indexPhase(): Promise<void> {
     console.log(`floor: ${floor.logs} logs fetched and decoded in ${floor.seconds.toFixed(2)} s`);
 
     const serviceStart = performance.now();
+    const nodeSampler = setInterval(sampleNodes, 1_000);
     const service = await startPonder({
       port: await findFreePort(),
       schema,
@@ -195,6 +241,15 @@ async function indexPhase(): Promise<void> {
       const candlesPath = `/api/public/token/${hot}/candles?resolution=1m&from=${launchTimestampSec}&to=${launchTimestampSec + 86_400 - 60}`;
       const candlesIn1Day = ((await (await fetch(`${service.url}${candlesPath}`)).json()) as { candles: unknown[] })
         .candles.length;
+      // Second bars: the hot token's last 1,440 seconds up to its newest trade (inside the 24 h retention).
+      const newestTradeSec = (
+        (await (await fetch(`${service.url}/api/public/token/${hot}/trades?limit=1`)).json()) as {
+          trades: { timestamp_sec: number }[];
+        }
+      ).trades[0]!.timestamp_sec;
+      const secondBarsPath = `/api/public/token/${hot}/candles?resolution=1s&from=${newestTradeSec - 1_439}&to=${newestTradeSec + 1}`;
+      // The batch read: the 30 newest launches (the most a call takes), newest first.
+      const batchPath = `/api/public/tokens?addresses=${history.tokens.slice(-30).reverse().join(",")}`;
       const run: Indexed = {
         schema,
         database: values.database!,
@@ -203,8 +258,11 @@ async function indexPhase(): Promise<void> {
         hotToken: hot,
         candlesPath,
         candlesIn1Day,
+        secondBarsPath,
+        batchPath,
         history: {
           launches,
+          launchesPerBlock,
           swaps,
           swapsPerTransaction,
           hotShare: Number(values["hot-share"]),
@@ -221,6 +279,7 @@ async function indexPhase(): Promise<void> {
           cacheMb: values["cache-mb"] ? Number(values["cache-mb"]) : "ponder default (heap limit / 5)",
           heapMb: values["heap-mb"] ? Number(values["heap-mb"]) : "node default",
           peakRssBytesWhileIndexing: indexed.peakRssBytes,
+          nodesPeakRssBytes: nodePeakRssBytes,
           target: "peak RSS <= 500 MB",
         },
       };
@@ -231,10 +290,11 @@ async function indexPhase(): Promise<void> {
       }
       await loadPhase(service.url, run);
     } finally {
+      clearInterval(nodeSampler);
       await service.stop();
     }
   } finally {
-    await anvil.stop();
+    for (const node of nodes.reverse()) await node.stop();
     if (database && !keepDatabase) await database.drop().catch(() => undefined);
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -264,7 +324,9 @@ async function loadPhase(serviceUrl: string, run: Indexed): Promise<void> {
   runs.push(await load("token", `${serviceUrl}/api/public/token/${hot}`));
   runs.push(await load("trades", `${serviceUrl}/api/public/token/${hot}/trades?limit=100`));
   runs.push(await load("candles", `${serviceUrl}${run.candlesPath}`));
+  if (run.secondBarsPath) runs.push(await load("candles 1s", `${serviceUrl}${run.secondBarsPath}`));
   runs.push(await load("integrity", `${serviceUrl}/api/public/token/${hot}/integrity`));
+  if (run.batchPath) runs.push(await load("batch 30", `${serviceUrl}${run.batchPath}`));
   runs.push(await load("trending", `${serviceUrl}/api/public/tokens/trending?limit=20`));
   runs.push(await load("top h1 gainers", `${serviceUrl}/api/public/tokens/top?window=h1&sort=gainers&limit=20`));
   runs.push(await load("top h24 volume", `${serviceUrl}/api/public/tokens/top?window=h24&sort=volume&limit=20`));
@@ -302,7 +364,10 @@ async function loadPhase(serviceUrl: string, run: Indexed): Promise<void> {
       { name: `${e.name}: p99 ms <= 20`, value: e.latencyMs.p99, met: e.latencyMs.p99 <= 20 },
     ]),
   };
-  writeBenchResult(`read${run.database === "postgres" ? "" : "-pglite"}${values.uncached ? "-uncached" : ""}`, result);
+  writeBenchResult(
+    `read${run.history.launches === 100 ? "" : `-${run.history.launches}`}${run.database === "postgres" ? "" : "-pglite"}${values.uncached ? "-uncached" : ""}`,
+    result,
+  );
 }
 
 if (values.reuse) {
