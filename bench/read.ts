@@ -106,12 +106,15 @@ async function load(name: string, url: string) {
     latencyMs: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
     requests: result.requests.total,
     non2xx: result.non2xx,
+    statusCodes: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count]),
+    ),
     errors: result.errors,
     timeouts: result.timeouts,
     bytesPerResponse: result.requests.total ? Math.round(result.throughput.total / result.requests.total) : 0,
   };
   console.log(
-    `${name.padEnd(10)} ${figures.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${figures.latencyMs.p50} ms  p99 ${figures.latencyMs.p99} ms  non-2xx ${figures.non2xx}  errors ${figures.errors}`,
+    `${name.padEnd(10)} ${figures.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${figures.latencyMs.p50} ms  p99 ${figures.latencyMs.p99} ms  non-2xx ${figures.non2xx} ${JSON.stringify(figures.statusCodes)}  errors ${figures.errors}`,
   );
   return figures;
 }
@@ -129,6 +132,7 @@ type Indexed = {
   /** Absent in a kept run from before second bars and batch reads were benchmarked. */
   secondBarsPath?: string;
   batchPath?: string;
+  newestToken?: string;
   history: Record<string, number>;
   backfill: Record<string, unknown>;
   memory: Record<string, unknown>;
@@ -260,6 +264,7 @@ async function indexPhase(): Promise<void> {
         candlesIn1Day,
         secondBarsPath,
         batchPath,
+        newestToken: history.tokens.at(-1)!,
         history: {
           launches,
           launchesPerBlock,
@@ -312,9 +317,31 @@ function serviceEnv(manifestPath: string, dataDir: string, databaseUrl: string):
   };
 }
 
-/** Loads the baseline and the four read endpoints with autocannon; writes the results file. */
+/**
+ * Waits until the service's creator-funding scan (launches/creatorFunding.ts, in launch order)
+ * has settled the newest launch: at 10,000 launches the scan is still reading the node for a
+ * minute after `/ready`, and a load measured beside it measures the scan too.
+ * @throws after 10 minutes
+ */
+async function untilCreatorFundingSettled(serviceUrl: string, newestToken: string): Promise<void> {
+  const deadline = performance.now() + 600_000;
+  for (;;) {
+    const body = (await (await fetch(`${serviceUrl}/api/public/token/${newestToken}/integrity`)).json()) as {
+      integrity?: { creator_funded?: { status?: string } };
+    };
+    const status = body.integrity?.creator_funded?.status;
+    if (status && status !== "pending") return;
+    if (performance.now() > deadline) throw new Error(`creator-funding scan not settled: ${status}`);
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+}
+
+/** Loads the baseline and the read endpoints with autocannon; writes the results file. */
 async function loadPhase(serviceUrl: string, run: Indexed): Promise<void> {
   const hot = run.hotToken;
+  const scanStart = performance.now();
+  if (run.newestToken) await untilCreatorFundingSettled(serviceUrl, run.newestToken);
+  console.log(`creator-funding scan settled after ${((performance.now() - scanStart) / 1000).toFixed(1)} s more`);
   const tradesPage = (
     (await (await fetch(`${serviceUrl}/api/public/token/${hot}/trades?limit=100`)).json()) as { trades: unknown[] }
   ).trades.length;
