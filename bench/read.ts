@@ -305,7 +305,12 @@ async function indexPhase(): Promise<void> {
   }
 }
 
-/** The service's environment for the bench: no public rate limit in the way of the load. */
+/**
+ * The service's environment for the bench: no public rate limit and no per-client connection cap
+ * in the way of the load (one client, autocannon's `--connections` beside this script's own
+ * keep-alive connections: at the default cap of 64 the first run's extra connections were
+ * answered 429 `too_many_connections`).
+ */
 function serviceEnv(manifestPath: string, dataDir: string, databaseUrl: string): NodeJS.ProcessEnv {
   return {
     DEPLOYMENT_MANIFEST: manifestPath,
@@ -313,6 +318,7 @@ function serviceEnv(manifestPath: string, dataDir: string, databaseUrl: string):
     STORE_PGLITE_DIR: join(dataDir, "store"),
     DATABASE_URL: databaseUrl,
     PUBLIC_RATE_LIMIT_PER_MINUTE: "1000000000",
+    HTTP_MAX_CONNECTIONS_PER_CLIENT: String(connections + 64),
     ...(values.uncached ? { READ_CACHE_TTL_MS: "0" } : {}),
   };
 }

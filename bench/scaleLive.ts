@@ -20,13 +20,15 @@
  * blocks holding a foreign swap, the lag's first and last minute and max, and p50/p99 block mined
  * -> trade visible over SSE and polling with the same run's floor.
  * Targets (issue 20), on the `foreign` phase: lag does not grow; p99 block mined -> trade visible
- * <= 250 ms. The `baseline` phase (same history and trading, no foreign swaps) is the comparison.
+ * <= 250 ms; and (issue 35) the service's RSS stays flat over the live window (sampled every 10 s,
+ * least-squares slope <= 0.5 MB/min; run it for 30 minutes: `--duration-sec 1800`). The `baseline` phase (same history and trading, no foreign swaps) is the comparison.
  * Usage: `npm run bench -- scale-live [--duration-sec 600] [--launches 1010] [--swaps 1000] [--foreign-pools 20] [--foreign-swaps-per-transaction 3] [--foreign-interval-ms 50] [--rpc-urls 4] [--phases baseline,foreign] [--trade-interval-ms 200] [--http-poll-ms 50] [--stages] [--out name]`.
  * Results: `bench/results/latest/scale-live-<launches>.json`, or `bench/results/latest/<name>.json` with `--out`.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { linearRegression } from "simple-statistics";
 import { createPublicClient, http, type Address } from "viem";
 import { startAnvil, type AnvilInstance } from "../devnet/anvil";
 import { deployStack } from "../devnet/deploy";
@@ -48,7 +50,9 @@ import {
   writeBenchResult,
 } from "./harness";
 import { measureLiveTrading, RECEIPT_POLL_MS, stagesOf, summariseLive } from "./liveMeasure";
+import { rssBytes } from "./indexing";
 import { lagTrend, liveWindowTraffic } from "./liveWindow";
+import { mean } from "./stats";
 import { blocksWithLogs, deploySwapBatcher, swapMany, tradeSteadily, type Launched } from "./scaleHistory";
 
 const values = parseBenchFlags("scale-live", scaleLiveOptions);
@@ -62,6 +66,53 @@ for (const phase of phases) if (phase !== "baseline" && phase !== "foreign") thr
 const FOREIGN_LIVE_SENDER = 5;
 /** The targets (issue 20), on the foreign phase. */
 const P99_TARGET_MS = 250;
+/**
+ * "Flat" memory (issue 35): the service's RSS, sampled every 10 s over the live window, grows by
+ * at most 0.5 MB a minute (least-squares slope; 15 MB over a 30-minute run). That is a retained
+ * ~1.7 KB per trade of ours (5/s) or ~830 bytes per block (10/s): a leak per trade or per block
+ * of a record's size or more crosses it.
+ */
+const RSS_SLOPE_TARGET_MB_PER_MINUTE = 0.5;
+/** Seconds between RSS samples of the service over the live window. */
+const RSS_SAMPLE_SEC = 10;
+
+/**
+ * Samples a process's RSS every {@link RSS_SAMPLE_SEC} between `start()` and `stop()`.
+ * `summary()`: the samples (MB, seconds into the window), the least-squares slope (MB per minute,
+ * simple-statistics; null under 2 samples), the first and last 5 minutes' means and the peak.
+ */
+function sampleRss(pid: number) {
+  const samples: { sec: number; mb: number }[] = [];
+  let startedAt = 0;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const sample = () => {
+    const rss = rssBytes(pid);
+    if (rss) samples.push({ sec: (performance.now() - startedAt) / 1000, mb: rss.current / 2 ** 20 });
+  };
+  const meanMb = (inWindow: (sec: number) => boolean) => mean(samples.filter((x) => inWindow(x.sec)).map((x) => x.mb));
+  return {
+    start: () => {
+      startedAt = performance.now();
+      sample();
+      timer = setInterval(sample, RSS_SAMPLE_SEC * 1000);
+    },
+    stop: () => {
+      clearInterval(timer);
+      sample();
+    },
+    summary: () => {
+      const lastSec = samples.at(-1)?.sec ?? 0;
+      return {
+        sampleEverySec: RSS_SAMPLE_SEC,
+        samples,
+        slopeMbPerMinute: samples.length < 2 ? null : linearRegression(samples.map((x) => [x.sec / 60, x.mb])).m,
+        firstFiveMinutesMeanMb: meanMb((sec) => sec < 300),
+        lastFiveMinutesMeanMb: meanMb((sec) => sec > lastSec - 300),
+        peakMb: samples.length ? Math.max(...samples.map((x) => x.mb)) : null,
+      };
+    },
+  };
+}
 
 const load = sampleMachineLoad();
 const gasLimit = scaleGasLimit(launchesPerBlock);
@@ -134,6 +185,7 @@ try {
         client: phaseClient,
         logPrefix: `${name}: `,
       });
+      const rss = sampleRss(service.child.pid!);
       let before: RpcTraffic | null = null;
       let after: RpcTraffic | null = null;
       let fromBlock = 0;
@@ -154,10 +206,12 @@ try {
           onWindowStart: async () => {
             before = proxy.traffic();
             fromBlock = await head();
+            rss.start();
           },
           onWindowEnd: async () => {
             after = proxy.traffic();
             toBlock = await head();
+            rss.stop();
           },
         });
         const foreignSent = (await trader?.stop()) ?? null;
@@ -195,6 +249,7 @@ try {
           window: { fromBlock, toBlock, ...window },
           foreignLiveTransactions: foreignSent,
           lag,
+          rss: rss.summary(),
           ...live,
           stages: withStages ? stagesOf(run, stageLog()) : null,
         };
@@ -271,6 +326,12 @@ try {
             name: `with foreign swaps, block mined -> trade visible (polling every ${httpPollMs} ms), p99: <= ${P99_TARGET_MS} ms`,
             value: measured.serviceMs.p99,
             met: measured.serviceMs.p99 !== null && measured.serviceMs.p99 <= P99_TARGET_MS,
+          },
+          {
+            name: `with foreign swaps, service RSS over the live window: least-squares slope <= ${RSS_SLOPE_TARGET_MB_PER_MINUTE} MB/min`,
+            value: measured.rss.slopeMbPerMinute,
+            met:
+              measured.rss.slopeMbPerMinute !== null && measured.rss.slopeMbPerMinute <= RSS_SLOPE_TARGET_MB_PER_MINUTE,
           },
         ]
       : [],
