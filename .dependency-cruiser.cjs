@@ -5,7 +5,8 @@
  *   src/domain <- config <- chain, store, feeds, media <- market <- launches <- http <- entry shims
  * and `ops/` (metrics, readiness, every reach into Ponder or Node internals) is imported only by
  * `http/`, `pages/` and `scripts/`, with one exception: the read models read Ponder's checkpoint
- * through `ops/ponderInternals.ts`, the one seam that knows its format. Nothing below `http/`
+ * through `ops/ponderInternals.ts`, the one seam that knows its format, and the background workers
+ * (`launches/`, `webhooks/`) share one timer loop, `ops/backgroundLoop.ts`. Nothing below `http/`
  * imports Hono. `sdk/` (the published client) imports nothing of the service. Tests (`*.test.ts`, `test/`), benchmarks, the devnet and scripts may import anything.
  */
 const TESTS = "\\.test\\.tsx?$";
@@ -51,7 +52,7 @@ module.exports = {
         "ops/ (metrics, readiness, Ponder and Node internals) is reached through http/, pages/ and scripts/ only.",
       severity: "error",
       from: { pathNot: ["^(ops|http|pages|src/api|scripts|bench|test|devnet)/", TESTS] },
-      to: { path: "^ops/", pathNot: "^ops/ponderInternals\\.ts$" },
+      to: { path: "^ops/", pathNot: ["^ops/ponderInternals\\.ts$", "^ops/backgroundLoop\\.ts$"] },
     },
     {
       name: "ponder-seam-only-from-reads",
@@ -97,7 +98,7 @@ module.exports = {
     onlyImports(
       "webhooks-deliver",
       "^webhooks/",
-      ["webhooks/", "store/", "market/", "src/domain/", "config/", "ponder\\.schema\\.ts$"],
+      ["webhooks/", "store/", "market/", "src/domain/", "config/", "ponder\\.schema\\.ts$", "ops/backgroundLoop\\.ts$"],
       "Webhook delivery: the store's outbox and the events feed, no HTTP framework.",
     ),
     onlyImports(
@@ -113,6 +114,7 @@ module.exports = {
         "config/",
         "abis/",
         "ponder\\.schema\\.ts$",
+        "ops/backgroundLoop\\.ts$",
       ],
       "Launch and swap use cases: typed results, no HTTP.",
     ),

@@ -13,6 +13,7 @@
  */
 import { type Address, LimitExceededRpcError, type PublicClient, RpcError } from "viem";
 import { directTransfersFrom } from "../chain/directTransfers";
+import { backgroundLoop } from "../ops/backgroundLoop";
 import { confirmedBlock, indexerProgress } from "../market/confirmedBound";
 import { earlyBuysOf, type LaunchToScan, launchesToScan } from "../market/creatorFundingReads";
 import type { MarketDb } from "../market/db";
@@ -173,33 +174,12 @@ export function creatorFundingScanner(deps: CreatorFundingDeps): CreatorFundingS
     return written;
   }
 
-  let running = false;
-  let timer: NodeJS.Timeout | undefined;
-  let current: Promise<unknown> = Promise.resolve();
-  const loop = () => {
-    if (!running) return;
-    current = tick().then(
-      (written) => {
-        if (running) timer = setTimeout(loop, written > 0 ? 0 : idleMs);
-      },
-      (err: Error) => {
-        deps.onError?.(err);
-        // Backoff while the same launch keeps failing: 1 s, 2 s, 4 s … 256 s.
-        if (running) timer = setTimeout(loop, Math.min(256_000, idleMs * 2 ** Math.max(0, failures - 1)));
-      },
-    );
-  };
-  return {
-    tick,
-    start: () => {
-      if (running) return;
-      running = true;
-      loop();
-    },
-    stop: async () => {
-      running = false;
-      clearTimeout(timer);
-      await current;
-    },
-  };
+  const loop = backgroundLoop({
+    step: tick,
+    delayAfterMs: (written) => (written > 0 ? 0 : idleMs),
+    onError: (err) => deps.onError?.(err),
+    // Backoff while the same launch keeps failing: 1 s, 2 s, 4 s … 256 s.
+    delayAfterErrorMs: () => Math.min(256_000, idleMs * 2 ** Math.max(0, failures - 1)),
+  });
+  return { tick, start: loop.start, stop: loop.stop };
 }

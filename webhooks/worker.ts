@@ -20,6 +20,7 @@
  */
 import { randomBytes } from "node:crypto";
 import pLimit from "p-limit";
+import { backgroundLoop } from "../ops/backgroundLoop";
 import type { Store } from "../store/index";
 import {
   claimDueSubscriptions,
@@ -265,34 +266,21 @@ export function deliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     return counts.reduce((a, b) => a + b, 0);
   }
 
-  let running = false;
-  let timer: NodeJS.Timeout | undefined;
-  let current: Promise<unknown> = Promise.resolve();
-  const loop = () => {
-    if (!running) return;
-    current = round().then(
-      (started) => {
-        for (const p of started) p.catch((err: Error) => observer.error?.(err));
-        const busy = started.length > 0 || inFlight.size > 0;
-        if (running) timer = setTimeout(loop, busy ? (deps.roundMs ?? 100) : (deps.idleMs ?? 250));
-      },
-      (err: Error) => {
-        observer.error?.(err);
-        if (running) timer = setTimeout(loop, 1_000);
-      },
-    );
-  };
+  const loop = backgroundLoop({
+    step: round,
+    delayAfterMs: (started) => {
+      for (const p of started) p.catch((err: Error) => observer.error?.(err));
+      const busy = started.length > 0 || inFlight.size > 0;
+      return busy ? (deps.roundMs ?? 100) : (deps.idleMs ?? 250);
+    },
+    onError: (err) => observer.error?.(err),
+    delayAfterErrorMs: () => 1_000,
+  });
   return {
     tick,
-    start: () => {
-      if (running) return;
-      running = true;
-      loop();
-    },
+    start: loop.start,
     stop: async () => {
-      running = false;
-      clearTimeout(timer);
-      await current;
+      await loop.stop();
       await Promise.allSettled([...inFlight]);
       for (const agent of Object.values(agents)) agent.destroy();
     },
