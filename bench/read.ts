@@ -46,7 +46,7 @@
  * the run that built it.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { createPublicClient, http, numberToHex } from "viem";
@@ -62,6 +62,7 @@ import {
   HISTORY_STATES,
   launchOurTokens,
   parseBenchFlags,
+  sampleMachineLoad,
   scaleGasLimit,
   writeBenchResult,
 } from "./harness";
@@ -345,6 +346,8 @@ async function untilCreatorFundingSettled(serviceUrl: string, newestToken: strin
 /** Loads the baseline and the read endpoints with autocannon; writes the results file. */
 async function loadPhase(serviceUrl: string, run: Indexed): Promise<void> {
   const hot = run.hotToken;
+  // The load phase's machine record (the index phase's load is the service's own backfill).
+  const machineLoad = sampleMachineLoad();
   const scanStart = performance.now();
   if (run.newestToken) await untilCreatorFundingSettled(serviceUrl, run.newestToken);
   console.log(`creator-funding scan settled after ${((performance.now() - scanStart) / 1000).toFixed(1)} s more`);
@@ -376,7 +379,7 @@ async function loadPhase(serviceUrl: string, run: Indexed): Promise<void> {
   const result = {
     benchmark: "read",
     measuredAt: new Date().toISOString(),
-    machine: { cpus: cpus().length, node: process.version },
+    machine: machineLoad.machine(),
     database: run.database,
     servedBy: values.reuse ? "ponder serve (API replica) over the kept schema" : "ponder start (the indexing service)",
     history: run.history,
@@ -397,6 +400,7 @@ async function loadPhase(serviceUrl: string, run: Indexed): Promise<void> {
       { name: `${e.name}: p99 ms <= 20`, value: e.latencyMs.p99, met: e.latencyMs.p99 <= 20 },
     ]),
   };
+  machineLoad.stop();
   writeBenchResult(
     `read${run.history.launches === 100 ? "" : `-${run.history.launches}`}${run.database === "postgres" ? "" : "-pglite"}${values.uncached ? "-uncached" : ""}`,
     result,
