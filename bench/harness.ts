@@ -13,6 +13,7 @@ import { deployLookAlikeFactory } from "../devnet/deploy";
 import type { DeploymentManifest } from "../devnet/manifest";
 import { type PonderProcess, startPonder } from "../scripts/ponderProcess";
 import { waitReady } from "../scripts/serviceReadiness";
+import { rssBytes } from "./indexing";
 import { writeLatestResult } from "./latest";
 import { captureStageLines, lagReader, waitCaughtUp } from "./liveMeasure";
 import { type Launched, launchMany } from "./scaleHistory";
@@ -196,6 +197,23 @@ export function sampleMachineLoad(alsoEvery10s?: () => void) {
           : null,
       },
     }),
+  };
+}
+
+/**
+ * The peak RSS of each node in `nodes` (the list may grow), by index: `sample()` reads every
+ * node's high-water mark (`VmHWM`, so a sample any time before the node stops sees its peak) into
+ * `peakBytes`.
+ */
+export function nodesPeakRss(nodes: readonly AnvilInstance[]): { peakBytes: number[]; sample: () => void } {
+  const peakBytes: number[] = [];
+  return {
+    peakBytes,
+    sample: () =>
+      nodes.forEach((node, i) => {
+        const rss = rssBytes(node.pid);
+        if (rss) peakBytes[i] = Math.max(peakBytes[i] ?? 0, rss.peak);
+      }),
   };
 }
 

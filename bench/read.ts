@@ -61,6 +61,7 @@ import {
   cpuProfileArgs,
   HISTORY_STATES,
   launchOurTokens,
+  nodesPeakRss,
   parseBenchFlags,
   sampleMachineLoad,
   scaleGasLimit,
@@ -93,9 +94,9 @@ const connections = Number(values.connections);
 const secondsPerTransaction = Number(values["seconds-per-transaction"]);
 const swapsPerTransaction = Number(values["swaps-per-transaction"]);
 /** Room for a block of launches, and for a batch of `swapsPerTransaction` swaps (~80k gas each). */
-const blockGasLimit = [scaleGasLimit(launchesPerBlock), BigInt(swapsPerTransaction * 150_000)].reduce((a, b) =>
-  a > b ? a : b,
-);
+const launchBlockGas = scaleGasLimit(launchesPerBlock);
+const swapBatchGas = BigInt(swapsPerTransaction * 150_000);
+const blockGasLimit = launchBlockGas > swapBatchGas ? launchBlockGas : swapBatchGas;
 
 /** One autocannon run against `url`. */
 async function load(name: string, url: string) {
@@ -145,12 +146,7 @@ async function indexPhase(): Promise<void> {
   const nodes: AnvilInstance[] = [
     await startAnvil({ port: 0, gasLimit: blockGasLimit, historyStates: HISTORY_STATES }),
   ];
-  const nodePeakRssBytes: number[] = [];
-  const sampleNodes = () =>
-    nodes.forEach((node, i) => {
-      const rss = rssBytes(node.pid);
-      if (rss) nodePeakRssBytes[i] = Math.max(nodePeakRssBytes[i] ?? 0, rss.peak);
-    });
+  const nodesRss = nodesPeakRss(nodes);
   const dataDir = mkdtempSync(join(tmpdir(), "bench-read-"));
   const schema = "bench_read";
   const database: DevnetDatabase | null = onPostgres ? await createDevnetDatabase("bench_read") : null;
@@ -164,7 +160,7 @@ async function indexPhase(): Promise<void> {
       createPublicClient({ transport: http(nodes[0]!.rpcUrl, { timeout: 300_000 }) }),
       { count: launches, perBlock: launchesPerBlock },
     );
-    sampleNodes();
+    nodesRss.sample();
     nodes.push(
       await startAnvil({
         port: 0,
@@ -204,7 +200,7 @@ async function indexPhase(): Promise<void> {
     console.log(`floor: ${floor.logs} logs fetched and decoded in ${floor.seconds.toFixed(2)} s`);
 
     const serviceStart = performance.now();
-    const nodeSampler = setInterval(sampleNodes, 1_000);
+    const nodeSampler = setInterval(nodesRss.sample, 1_000);
     const service = await startPonder({
       port: await findFreePort(),
       schema,
@@ -285,7 +281,7 @@ async function indexPhase(): Promise<void> {
           cacheMb: values["cache-mb"] ? Number(values["cache-mb"]) : "ponder default (heap limit / 5)",
           heapMb: values["heap-mb"] ? Number(values["heap-mb"]) : "node default",
           peakRssBytesWhileIndexing: indexed.peakRssBytes,
-          nodesPeakRssBytes: nodePeakRssBytes,
+          nodesPeakRssBytes: nodesRss.peakBytes,
           target: "peak RSS <= 500 MB",
         },
       };

@@ -46,6 +46,7 @@ import {
   HISTORY_STATES,
   launchForeignPools,
   launchOurTokens,
+  nodesPeakRss,
   parseBenchFlags,
   sampleMachineLoad,
   scaleGasLimit,
@@ -81,15 +82,10 @@ type Backfill = {
 
 // The machine is shared: the load average (start, end, sampled every 10 s) goes into the results,
 // with the nodes' peak RSS.
-const nodePeakRssBytes: number[] = [];
 const gasLimit = scaleGasLimit(launchesPerBlock);
 const nodes: AnvilInstance[] = [await startHistoryNode(launchesPerBlock)];
-const load = sampleMachineLoad(() => {
-  nodes.forEach((node, i) => {
-    const rss = rssBytes(node.pid);
-    if (rss) nodePeakRssBytes[i] = Math.max(nodePeakRssBytes[i] ?? 0, rss.peak);
-  });
-});
+const nodesRss = nodesPeakRss(nodes);
+const load = sampleMachineLoad(nodesRss.sample);
 const dataDir = mkdtempSync(join(tmpdir(), "bench-scale-"));
 try {
   let manifest = await deployStack({ rpcUrl: nodes[0]!.rpcUrl });
@@ -252,7 +248,7 @@ try {
       count: nodes.length,
       forkedAtBlock: nodes.length > 1 ? Number(ourHistoryEnd) : null,
       historyStatesInMemoryOnly: HISTORY_STATES,
-      peakRssBytes: nodePeakRssBytes,
+      peakRssBytes: nodesRss.peakBytes,
     },
     database: "postgres",
     indexerRpcUrls: 1,
