@@ -47,6 +47,9 @@ export default createConfig({
       rpc: env.INDEXER_RPC_URLS ? rpcUrls : deployment.rpcUrl,
       // The production chain makes a block every ~100 ms; poll at that pace.
       pollingInterval: env.POLLING_INTERVAL_MS,
+      // A newHeads subscription beside the poll (INDEXER_WS_URL; the patched client keeps polling):
+      // a new block is seen when it is announced, not up to one poll interval later.
+      ...(env.INDEXER_WS_URL ? { ws: env.INDEXER_WS_URL } : {}),
       // A devnet reuses chain id 4663 with different history on every start: never cache it.
       disableCache: !isProduction,
     },

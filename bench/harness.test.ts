@@ -21,6 +21,7 @@ describe("benchmark flags", () => {
         "rpc-urls",
         "stages",
         "trade-interval-ms",
+        "ws",
       ].sort(),
     );
     expect(Object.keys(scaleOptions).sort()).toEqual(
@@ -68,6 +69,7 @@ describe("benchmark flags", () => {
       "rpc-urls": "1",
       stages: false,
       "count-queries": false,
+      ws: false,
     });
     expect({ ...parseBenchFlags("scale", scaleOptions, ["scale"]) }).toEqual({
       launches: "1010",

@@ -129,6 +129,8 @@ export const liveOptions = {
   database: { type: "string", default: "pglite" },
   "cpu-prof-dir": { type: "string" },
   "count-queries": { type: "boolean", default: false },
+  // The indexer also subscribes to newHeads over anvil's WebSocket (INDEXER_WS_URL) beside its poll.
+  ws: { type: "boolean", default: false },
 } as const;
 
 /** The flags of `npm run bench -- scale` (bench/scale.ts). */

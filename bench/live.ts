@@ -17,8 +17,10 @@
  * comes from.
  * Targets: polling p50 <= 250 ms, p99 <= 1 s, no growing lag; SSE p50 <=
  * 150 ms, p99 <= 500 ms.
- * Usage: `npm run bench -- live [--duration-sec 60] [--trade-interval-ms 200] [--http-poll-ms 50] [--rpc-urls 1] [--database pglite|postgres] [--stages] [--cpu-prof-dir D] [--count-queries] [--out name]`.
+ * Usage: `npm run bench -- live [--duration-sec 60] [--trade-interval-ms 200] [--http-poll-ms 50] [--rpc-urls 1] [--database pglite|postgres] [--stages] [--cpu-prof-dir D] [--count-queries] [--ws] [--out name]`.
  * `--cpu-prof-dir` writes the service's V8 CPU profile there (start-up included).
+ * `--ws`: the indexer also subscribes to newHeads over anvil's WebSocket (`INDEXER_WS_URL`) beside
+ * its poll (docs/operations.md "Live heads over WebSocket").
  * Results: `bench/results/latest/live[-postgres][-Nrpc].json`, or `bench/results/latest/<name>.json` with `--out`.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -87,6 +89,8 @@ try {
       STORE_SCHEMA: "launch_store",
       DATABASE_URL: database?.url ?? "",
       INDEXER_RPC_URLS: rpcUrls > 1 ? Array(rpcUrls).fill(anvil.rpcUrl).join(",") : "",
+      // anvil answers WebSocket JSON-RPC on its HTTP port.
+      INDEXER_WS_URL: values.ws ? anvil.rpcUrl.replace(/^http/, "ws") : "",
     },
     withStages,
     client,
@@ -120,6 +124,8 @@ try {
     ponderPollingIntervalMs: PONDER_POLLING_MS,
     httpPollMs,
     indexerRpcUrls: rpcUrls,
+    // The indexer also took newHeads over a WebSocket beside its 100 ms poll (`--ws`).
+    newHeadsSubscription: values.ws,
     durationSec,
     // From Ponder's /ready to the indexer within 2 blocks of the head (the trading starts then);
     // null: it did not catch up within 120 s and the trading started behind.

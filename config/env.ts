@@ -107,6 +107,9 @@ export const ENV_SCHEMA = z.object({
   PUBLIC_BASE_URL: optional(url(["http:", "https:"], "an http(s) URL (origin of the public site, no trailing path)")),
   POLLING_INTERVAL_MS: optional(int(1)).default(100),
   INDEXER_RPC_URLS: optional(urlList(["http:", "https:"], "comma-separated http(s) URLs")),
+  // The indexer's newHeads subscription (docs/operations.md "Live heads over WebSocket"): unset, the
+  // poll alone finds new blocks
+  INDEXER_WS_URL: optional(url(["ws:", "wss:"], "a ws:// or wss:// URL")),
   // The indexer's provider budget (config/indexerRpc.ts): unset, Ponder's adaptive limit (20/s, +5 %)
   INDEXER_RPC_MAX_RPS: optional(rpsList),
   INDEXER_RPC_START_RPS: optional(rpsList),

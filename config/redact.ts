@@ -1,6 +1,6 @@
 /**
  * Keeps private URLs out of what the service publishes or logs. The service's own RPC URL
- * (`RPC_URL`, `INDEXER_RPC_URLS`, the manifest's `rpcUrl`) may carry a provider secret in its query
+ * (`RPC_URL`, `INDEXER_RPC_URLS`, `INDEXER_WS_URL`, the manifest's `rpcUrl`) may carry a provider secret in its query
  * (`?apikey=…`), path (`/v3/<key>`) or credentials; viem puts the whole URL into its error messages
  * (`URL: …`, stripping only basic-auth credentials), so any error text that reaches a response body
  * or a log line passes through {@link redactPrivateUrls} first.

@@ -74,7 +74,7 @@ export type AppDeps = {
   readCacheTtlMs: number;
   /**
    * Private URLs besides `deployment.rpcUrl` that must never appear in a response or a log line
-   * (`INDEXER_RPC_URLS`); see config/redact.ts.
+   * (`INDEXER_RPC_URLS`, `INDEXER_WS_URL`); see config/redact.ts.
    */
   privateRpcUrls: readonly string[];
   /** Bounds concurrent image decodes of the media upload (media/decodeQueue.ts). */

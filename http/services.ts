@@ -127,11 +127,13 @@ export function buildServices(
     readCacheTtlMs: env.READ_CACHE_TTL_MS,
     intentTtlSec: env.LAUNCH_INTENT_TTL_SEC,
     redirectWaitMs: env.LAUNCH_REDIRECT_WAIT_MS,
-    privateRpcUrls: env.INDEXER_RPC_URLS
-      ? env.INDEXER_RPC_URLS.split(",")
-          .map((u) => u.trim())
-          .filter(Boolean)
-      : [],
+    privateRpcUrls: [
+      ...(env.INDEXER_RPC_URLS ?? "")
+        .split(",")
+        .map((u) => u.trim())
+        .filter(Boolean),
+      ...(env.INDEXER_WS_URL ? [env.INDEXER_WS_URL] : []),
+    ],
     imageQueue: decodeQueue({
       concurrency: env.IMAGE_DECODE_CONCURRENCY,
       maxQueued: env.IMAGE_DECODE_QUEUE_MAX,

@@ -206,6 +206,9 @@ async function main() {
     STORE_PGLITE_DIR: storeDir,
     PUBLIC_RPC_URL: env.PUBLIC_RPC_URL || anvil.rpcUrl,
     METRICS_TOKEN: metricsToken,
+    // New blocks announced over anvil's WebSocket (same port) beside the poll (docs/operations.md
+    // "Live heads over WebSocket").
+    INDEXER_WS_URL: env.INDEXER_WS_URL || anvil.rpcUrl.replace(/^http/, "ws"),
     // Ready only with every block indexed: the devnet is idle until the start is done, and one
     // block behind is one second behind here (production's default, 30, is 3 s of 100 ms blocks).
     READY_MAX_LAG_BLOCKS: process.env.READY_MAX_LAG_BLOCKS || "0",

@@ -112,6 +112,8 @@ export async function startStack(options: {
   env?: NodeJS.ProcessEnv;
   serviceRpcUrl?: (anvilRpcUrl: string) => string | Promise<string>;
   indexerRpcUrl?: (anvilRpcUrl: string) => string;
+  /** The indexer also subscribes to newHeads on anvil's WebSocket (`INDEXER_WS_URL`). */
+  newHeadsOverWebSocket?: boolean;
   /** Options of the devnet's anvil (e.g. a past `genesisTimestampSec`). */
   anvil?: StartAnvilOptions;
   /**
@@ -177,6 +179,8 @@ export async function startStack(options: {
     };
     if (options.serviceRpcUrl) serviceEnv.RPC_URL = await options.serviceRpcUrl(anvil.rpcUrl);
     if (options.indexerRpcUrl) serviceEnv.INDEXER_RPC_URLS = options.indexerRpcUrl(anvil.rpcUrl);
+    // anvil answers WebSocket JSON-RPC on its HTTP port.
+    if (options.newHeadsOverWebSocket) serviceEnv.INDEXER_WS_URL = anvil.rpcUrl.replace(/^http/, "ws");
     const port = await findFreePort();
     let service = await startPonder({ port, schema, env: serviceEnv, openFileLimit: options.openFileLimit });
     phases.mark("service_health");

@@ -15,11 +15,8 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { http } from "viem";
 import { afterEach, describe, expect, it } from "vitest";
+import { installedVersion, ponderDir, ponderRpcCommon } from "../helpers/ponderRpc";
 
-/** Folder of the installed `ponder` package (its `exports` hide package.json; tests run from the root). */
-const ponderDir = join(process.cwd(), "node_modules", "ponder");
-const installedVersion = (JSON.parse(readFileSync(join(ponderDir, "package.json"), "utf8")) as { version: string })
-  .version;
 const patchFiles = readdirSync("patches").filter((f) => f.startsWith("ponder+") && f.endsWith(".patch"));
 
 /**
@@ -37,27 +34,6 @@ function hunksOf(patch: string): Map<string, string[][]> {
       hunks.at(-1)!.push(line.slice(1).trim());
   }
   return files;
-}
-
-/**
- * The `common` argument of Ponder's `createRpc` (logger, metrics, shutdown) with no-op sinks, and
- * the rate limits (requests/s) Ponder logs each time the node answers "rate limited".
- */
-function ponderRpcCommon(): { common: object; limits: number[] } {
-  const limits: number[] = [];
-  const ignore = () => {};
-  const logger = {
-    info: ignore,
-    warn: ignore,
-    error: ignore,
-    trace: ignore,
-    debug: (entry: { msg?: string; rps_limit?: number }) => {
-      if (entry.msg === "JSON-RPC provider rate limited") limits.push(entry.rps_limit!);
-    },
-    child: () => logger,
-  };
-  const metrics = { ponder_rpc_request_duration: { observe: ignore }, ponder_rpc_request_error_total: { inc: ignore } };
-  return { common: { logger, metrics, shutdown: { add: ignore, isKilled: false } }, limits };
 }
 
 /** Whether `lines` holds `run` as a contiguous sequence. */
