@@ -20,6 +20,17 @@ export function indexerRpcUrls(env: Pick<Env, "INDEXER_RPC_URLS">, fallback: str
   return urls.length > 0 ? urls : [fallback];
 }
 
+/**
+ * The indexer's own provider URLs, which like `RPC_URL` may carry a key and must never appear in a
+ * response or a log line (config/redact.ts): every `INDEXER_RPC_URLS` entry and `INDEXER_WS_URL`.
+ * @param env - validated settings
+ * @returns the URLs as configured (trimmed), none when both settings are unset
+ * @example privateIndexerUrls({ INDEXER_RPC_URLS: "https://a/k1", INDEXER_WS_URL: "wss://a/k1" }) // ["https://a/k1", "wss://a/k1"]
+ */
+export function privateIndexerUrls(env: Pick<Env, "INDEXER_RPC_URLS" | "INDEXER_WS_URL">): string[] {
+  return [...indexerRpcUrls(env, ""), ...(env.INDEXER_WS_URL ? [env.INDEXER_WS_URL] : [])].filter(Boolean);
+}
+
 /** Parsed requests/s per URL of one setting (validated by config/env.ts), `undefined` when unset. */
 function perUrl(name: string, value: string | undefined, urlCount: number, problems: string[]): number[] | undefined {
   if (value === undefined) return undefined;

@@ -7,6 +7,7 @@
 import type { PublicClient } from "viem";
 import type { Deployment } from "../config/deployment";
 import type { Env } from "../config/env";
+import { privateIndexerUrls } from "../config/indexerRpc";
 import { resolveLimits, type Limits } from "../config/limits";
 import { publicConfigOf } from "../config/public";
 import type { MarketDb } from "../market/db";
@@ -127,13 +128,7 @@ export function buildServices(
     readCacheTtlMs: env.READ_CACHE_TTL_MS,
     intentTtlSec: env.LAUNCH_INTENT_TTL_SEC,
     redirectWaitMs: env.LAUNCH_REDIRECT_WAIT_MS,
-    privateRpcUrls: [
-      ...(env.INDEXER_RPC_URLS ?? "")
-        .split(",")
-        .map((u) => u.trim())
-        .filter(Boolean),
-      ...(env.INDEXER_WS_URL ? [env.INDEXER_WS_URL] : []),
-    ],
+    privateRpcUrls: privateIndexerUrls(env),
     imageQueue: decodeQueue({
       concurrency: env.IMAGE_DECODE_CONCURRENCY,
       maxQueued: env.IMAGE_DECODE_QUEUE_MAX,

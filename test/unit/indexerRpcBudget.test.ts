@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ConfigError, loadEnv } from "../../config/env";
-import { indexerRpcUrls, rpcBudgetEnv } from "../../config/indexerRpc";
+import { indexerRpcUrls, privateIndexerUrls, rpcBudgetEnv } from "../../config/indexerRpc";
 
 describe("indexer RPC budget settings", () => {
   it("are unset by default, which leaves Ponder's adaptive limit (safe for public RPCs)", () => {
@@ -81,5 +81,17 @@ describe("indexer RPC budget settings", () => {
       expect(process.env.PONDER_RPC_MAX_RPS).toBe("300,150");
       expect(process.env.PONDER_RPC_START_RPS).toBeUndefined();
     });
+  });
+
+  it("accepts INDEXER_WS_URL as ws:// or wss:// only, and keeps it private with the indexer's RPC URLs", () => {
+    expect(() => loadEnv({ INDEXER_WS_URL: "https://rpc.example/ws" })).toThrow(
+      /INDEXER_WS_URL: must be a ws:\/\/ or wss:\/\/ URL/,
+    );
+    const env = loadEnv({
+      INDEXER_RPC_URLS: "https://a.example/v3/k1, https://b.example",
+      INDEXER_WS_URL: "wss://a.example/ws/k1",
+    });
+    expect(privateIndexerUrls(env)).toEqual(["https://a.example/v3/k1", "https://b.example", "wss://a.example/ws/k1"]);
+    expect(privateIndexerUrls(loadEnv({}))).toEqual([]);
   });
 });
