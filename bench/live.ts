@@ -89,8 +89,7 @@ try {
       STORE_SCHEMA: "launch_store",
       DATABASE_URL: database?.url ?? "",
       INDEXER_RPC_URLS: rpcUrls > 1 ? Array(rpcUrls).fill(anvil.rpcUrl).join(",") : "",
-      // anvil answers WebSocket JSON-RPC on its HTTP port.
-      INDEXER_WS_URL: values.ws ? anvil.rpcUrl.replace(/^http/, "ws") : "",
+      INDEXER_WS_URL: values.ws ? anvil.wsUrl : "",
     },
     withStages,
     client,

@@ -89,6 +89,8 @@ export type StartAnvilOptions = {
 export type AnvilInstance = {
   /** `http://127.0.0.1:<port>`. */
   rpcUrl: string;
+  /** `ws://127.0.0.1:<port>`: anvil answers WebSocket JSON-RPC (e.g. `eth_subscribe`) on the same port. */
+  wsUrl: string;
   port: number;
   /** PID of the anvil process itself. */
   pid: number;
@@ -164,7 +166,7 @@ export async function findFreePort(): Promise<number> {
  * @param opts Port (0 = free port), block time in seconds, chain id (default 4663), block gas limit,
  *   genesis timestamp, historical states kept in memory only, node to fork, state file to start
  *   from or to write at stop (devnet/snapshot.ts).
- * @returns The RPC URL, port, PID and a `stop()` function.
+ * @returns The RPC URL (HTTP and WebSocket), port, PID and a `stop()` function.
  * @throws {AnvilPortInUseError} When the port is held by another process (anvil exits with
  *   "Address already in use"); with `port` 0 a free port is retried instead.
  * @throws {AnvilStartError} When the process exits early or does not answer within `readyTimeoutMs`.
@@ -261,5 +263,5 @@ async function spawnAnvil(
     }
   }
   if (child.pid === undefined) throw new AnvilStartError("anvil has no pid", output);
-  return { rpcUrl, port, pid: child.pid, stop };
+  return { rpcUrl, wsUrl: `ws://127.0.0.1:${port}`, port, pid: child.pid, stop };
 }

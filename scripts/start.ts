@@ -208,7 +208,7 @@ async function main() {
     METRICS_TOKEN: metricsToken,
     // New blocks announced over anvil's WebSocket (same port) beside the poll (docs/operations.md
     // "Live heads over WebSocket").
-    INDEXER_WS_URL: env.INDEXER_WS_URL || anvil.rpcUrl.replace(/^http/, "ws"),
+    INDEXER_WS_URL: env.INDEXER_WS_URL || anvil.wsUrl,
     // Ready only with every block indexed: the devnet is idle until the start is done, and one
     // block behind is one second behind here (production's default, 30, is 3 s of 100 ms blocks).
     READY_MAX_LAG_BLOCKS: process.env.READY_MAX_LAG_BLOCKS || "0",

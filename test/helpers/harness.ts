@@ -179,8 +179,7 @@ export async function startStack(options: {
     };
     if (options.serviceRpcUrl) serviceEnv.RPC_URL = await options.serviceRpcUrl(anvil.rpcUrl);
     if (options.indexerRpcUrl) serviceEnv.INDEXER_RPC_URLS = options.indexerRpcUrl(anvil.rpcUrl);
-    // anvil answers WebSocket JSON-RPC on its HTTP port.
-    if (options.newHeadsOverWebSocket) serviceEnv.INDEXER_WS_URL = anvil.rpcUrl.replace(/^http/, "ws");
+    if (options.newHeadsOverWebSocket) serviceEnv.INDEXER_WS_URL = anvil.wsUrl;
     const port = await findFreePort();
     let service = await startPonder({ port, schema, env: serviceEnv, openFileLimit: options.openFileLimit });
     phases.mark("service_health");
